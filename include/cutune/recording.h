@@ -1,0 +1,78 @@
+/**
+ * @file recording.h
+ * @brief Recorded measurements: Kernel Tuner cache JSON (plain or gzip) and
+ *        cutune journals, loaded into one in-memory form.
+ */
+#ifndef CUTUNE_RECORDING_H
+#define CUTUNE_RECORDING_H
+
+#include "cutune/common.h"
+#include "cutune/space.h"
+
+/** One recorded configuration. */
+typedef struct cutune_record {
+    uint16_t *idx;       /**< nparams indices into the recording's value lists */
+    cutune_status status;
+    double time_ms;      /**< objective when OK */
+    double *times_ms;    /**< repetitions (may be NULL) */
+    size_t ntimes;
+    double compile_ms;   /**< <0 when unknown */
+    double bench_ms;     /**< verification + benchmark; <0 when unknown */
+} cutune_record;
+
+typedef struct cutune_recording {
+    char *path;
+    char *format;        /**< "kernel_tuner" or "cutune_journal" */
+    char *device_name;
+    char *kernel_name;
+    size_t nparams;
+    char **param_names;
+    size_t *nvalues;
+    cutune_value **values; /**< per parameter; STRING values point into texts */
+    char ***texts;         /**< values as Python prints them */
+    size_t nrecords;
+    cutune_record *records;
+    int has_costs;         /**< some record has compile/bench costs */
+    /* Journal header fields (format "cutune_journal" only; NULL / 0 otherwise). */
+    char *spec_name;       /**< header "spec" */
+    char *spec_hash;       /**< header "spec_hash" */
+    char *space_hash;      /**< header "space_hash" (hex) */
+    char *searcher;        /**< header "searcher" */
+    char *evaluator;       /**< header "evaluator" */
+    unsigned long seed;    /**< header "seed" */
+    size_t budget;         /**< header "budget" */
+    int truncated_tail;    /**< a final partial line was ignored (crash mid-write) */
+} cutune_recording;
+
+/**
+ * Load a Kernel Tuner cache (.json or .json.gz) or a cutune journal (.jsonl,
+ * detected by content). Errors name the file and the JSON path.
+ */
+int cutune_recording_load(const char *path, cutune_recording **out, char *err, size_t errlen);
+/** Same from memory (fuzzing); name is used in messages. */
+int cutune_recording_load_buffer(const char *name, const char *data, size_t len,
+                                 cutune_recording **out, char *err, size_t errlen);
+void cutune_recording_free(cutune_recording *r);
+
+/**
+ * Build a space from the recording's parameters. With restrictions (n > 0)
+ * the space is the Cartesian product filtered by them; with none and
+ * recorded_only set, it is the set of recorded configurations (failed ones
+ * included); with none and recorded_only clear, the full Cartesian product.
+ * The space is enumerated on return.
+ */
+int cutune_recording_space(const cutune_recording *r, const char *const *restrictions,
+                           size_t n, int recorded_only, cutune_space **out, char *err,
+                           size_t errlen);
+
+/**
+ * Map records onto an enumerated space by parameter name and value text:
+ * out[id] = index of the record for id, or -1 when absent. The space's
+ * parameters must all exist in the recording (else CUTUNE_EMISMATCH naming
+ * the parameter); recording parameters absent from the space must be
+ * single-valued.
+ */
+int cutune_recording_map(const cutune_recording *r, const cutune_space *s, long *out,
+                         char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,77 @@
+/**
+ * @file searcher.h
+ * @brief The searcher plugin interface (GSL "type object" pattern).
+ *
+ * Searchers never do I/O and never see the GPU. They draw every random number
+ * from ctx->rng (the run's one seeded generator). The tuner loop owns budget
+ * and de-duplication: if a searcher proposes an id already evaluated, the loop
+ * answers it from the history through observe() without charging the budget.
+ */
+#ifndef CUTUNE_SEARCHER_H
+#define CUTUNE_SEARCHER_H
+
+#include <gsl/gsl_rng.h>
+#include "cutune/common.h"
+#include "cutune/space.h"
+
+#define CUTUNE_SEARCHER_TYPE_VERSION 1
+
+/** What a searcher is given at alloc (views; valid for the searcher's life). */
+typedef struct cutune_searcher_ctx {
+    const cutune_space *space; /**< enumerated space */
+    size_t budget;             /**< unique evaluations the run may spend */
+    gsl_rng *rng;              /**< the run's generator */
+    const uint8_t *visited;    /**< visited[id] != 0: already evaluated (kept by the loop) */
+    const char *args;          /**< text after "NAME:" in --searcher, or NULL */
+} cutune_searcher_ctx;
+
+/** One evaluation outcome, as searchers see it. */
+typedef struct cutune_observation {
+    size_t id;          /**< dense id in the space */
+    cutune_status status;
+    double time_ms;     /**< objective (median kernel time) when status is OK */
+} cutune_observation;
+
+typedef struct cutune_searcher_type {
+    unsigned version;   /**< CUTUNE_SEARCHER_TYPE_VERSION */
+    const char *name;   /**< registry name, e.g. "random" */
+    const char *help;   /**< one line for `cutune list` */
+    size_t size;        /**< bytes of private state (zeroed before alloc) */
+    /** Set up state; return 0 or a negative code with a message in err. */
+    int (*alloc)(void *state, const cutune_searcher_ctx *ctx, char *err, size_t errlen);
+    /**
+     * Propose up to k distinct, preferably unvisited ids into out; *n gets the
+     * count (0 = nothing left to propose).
+     */
+    int (*propose)(void *state, size_t k, size_t *out, size_t *n, char *err, size_t errlen);
+    /** Take results (in evaluation order). */
+    int (*observe)(void *state, const cutune_observation *obs, size_t n, char *err,
+                   size_t errlen);
+    /** Release what alloc acquired (not the state block itself). */
+    void (*free)(void *state);
+} cutune_searcher_type;
+
+typedef struct cutune_searcher {
+    const cutune_searcher_type *type;
+    void *state;
+} cutune_searcher;
+
+/** NULL-terminated table of built-in searchers (GSL gsl_rng_types_setup style). */
+const cutune_searcher_type *const *cutune_searcher_types(void);
+extern const cutune_searcher_type *const cutune_searcher_random;
+extern const cutune_searcher_type *const cutune_searcher_grid;
+extern const cutune_searcher_type *const cutune_searcher_genetic;
+extern const cutune_searcher_type *const cutune_searcher_bo;
+
+/** Look up by name; on a miss the message lists every valid name. */
+const cutune_searcher_type *cutune_searcher_find(const char *name, char *err, size_t errlen);
+
+int cutune_searcher_alloc(const cutune_searcher_type *t, const cutune_searcher_ctx *ctx,
+                          cutune_searcher **out, char *err, size_t errlen);
+int cutune_searcher_propose(cutune_searcher *s, size_t k, size_t *out, size_t *n, char *err,
+                            size_t errlen);
+int cutune_searcher_observe(cutune_searcher *s, const cutune_observation *obs, size_t n,
+                            char *err, size_t errlen);
+void cutune_searcher_free(cutune_searcher *s);
+
+#endif

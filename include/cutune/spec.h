@@ -1,0 +1,124 @@
+/**
+ * @file spec.h
+ * @brief Kernel specs: kernels/NAME.json beside NAME.cu, loaded whole or not at all.
+ *
+ * Expression symbol slots (launch geometry, shared memory, buffer sizes,
+ * scalar arguments, compiler options): the space's slots (parameters, then
+ * sizes as constants). Metrics additionally see `time_ms` and `time_s` at
+ * slots nparams+nsizes and nparams+nsizes+1.
+ */
+#ifndef CUTUNE_SPEC_H
+#define CUTUNE_SPEC_H
+
+#include "cutune/common.h"
+#include "cutune/expr.h"
+#include "cutune/space.h"
+
+typedef enum cutune_arg_kind { CUTUNE_ARG_SCALAR = 0, CUTUNE_ARG_BUFFER } cutune_arg_kind;
+
+/** Element / scalar types a kernel argument may have. */
+typedef enum cutune_elem_type {
+    CUTUNE_ELEM_FLOAT = 0, CUTUNE_ELEM_DOUBLE, CUTUNE_ELEM_HALF,
+    CUTUNE_ELEM_INT32, CUTUNE_ELEM_UINT32, CUTUNE_ELEM_INT64, CUTUNE_ELEM_UINT8
+} cutune_elem_type;
+
+/** How a buffer is initialised before each verification. */
+typedef enum cutune_init_kind {
+    CUTUNE_INIT_RANDOM = 0, /**< uniform in [lo, hi) from the run's generator */
+    CUTUNE_INIT_ZEROS,
+    CUTUNE_INIT_ONES,
+    CUTUNE_INIT_RANGE,      /**< 0, 1, 2, ... (mod hi when hi > 0) */
+    CUTUNE_INIT_CUSTOM      /**< filled by a named built-in generator (e.g. "csr") */
+} cutune_init_kind;
+
+typedef struct cutune_spec_arg {
+    char *name;
+    cutune_arg_kind kind;
+    cutune_elem_type type;
+    cutune_expr *value;     /**< SCALAR: its value */
+    cutune_expr *size;      /**< BUFFER: element count */
+    cutune_init_kind init;
+    double init_lo, init_hi;
+    char *init_name;        /**< CUSTOM generator name */
+    int output;             /**< BUFFER written by the kernel: verified */
+} cutune_spec_arg;
+
+typedef enum cutune_ref_kind {
+    CUTUNE_REF_NONE = 0,
+    CUTUNE_REF_KERNEL,      /**< another kernel in the same source */
+    CUTUNE_REF_BUILTIN      /**< e.g. "cublas_sgemm" */
+} cutune_ref_kind;
+
+typedef struct cutune_spec_metric {
+    char *name;             /**< e.g. "TFLOP/s" */
+    cutune_expr *expr;      /**< sees time_ms and time_s */
+} cutune_spec_metric;
+
+typedef struct cutune_spec_option {
+    char *text;             /**< compiler option; "{NAME}" is replaced by a parameter/size value */
+} cutune_spec_option;
+
+typedef struct cutune_spec {
+    char *name;             /**< kernel spec name (file stem) */
+    char *path;             /**< the JSON file */
+    char *source_path;      /**< the .cu file (resolved relative to the JSON) */
+    char *source;           /**< its text */
+    char *kernel_name;      /**< __global__ function to tune */
+    cutune_space *space;    /**< enumerated: params, restrictions, sizes as constants */
+    size_t nsizes;          /**< sizes are the space's constants 0..nsizes-1 */
+    cutune_expr *grid[3];   /**< blocks per grid, x y z */
+    cutune_expr *block[3];  /**< threads per block */
+    cutune_expr *shared_mem;/**< dynamic shared memory bytes, or NULL */
+    size_t noptions;
+    cutune_spec_option *options;
+    size_t nargs;
+    cutune_spec_arg *args;
+    cutune_ref_kind ref_kind;
+    char *ref_name;         /**< kernel or built-in name */
+    cutune_expr *ref_grid[3], *ref_block[3]; /**< reference kernel geometry (KERNEL only) */
+    double rtol;            /**< relative error norm bound */
+    double atol;            /**< max absolute error bound */
+    char *objective;        /**< "time" (minimised) */
+    size_t nmetrics;
+    cutune_spec_metric *metrics;
+    char *recording;        /**< default recording for no-GPU replay (resolved path) or NULL */
+    char hash[17];          /**< hex of a 64-bit hash of the JSON text, source text and sizes */
+} cutune_spec;
+
+/** A command-line size override, NAME=VALUE. */
+typedef struct cutune_size_override {
+    const char *name;
+    cutune_value value;
+} cutune_size_override;
+
+/**
+ * Load and enumerate a spec. Every error names the file, the JSON path
+ * (e.g. "args[2].size") and the reason; nothing is returned on failure.
+ */
+int cutune_spec_load(const char *path, const cutune_size_override *ov, size_t nov,
+                     cutune_spec **out, char *err, size_t errlen);
+/** Same from a JSON buffer (fuzzing); source_dir resolves the .cu file. */
+int cutune_spec_load_buffer(const char *name, const char *json, size_t len,
+                            const char *source_dir, const cutune_size_override *ov,
+                            size_t nov, cutune_spec **out, char *err, size_t errlen);
+void cutune_spec_free(cutune_spec *s);
+
+/**
+ * Find a kernel by name: "gemm" -> $CUTUNE_KERNELS/gemm.json, else
+ * <dir of the executable>/../kernels (source tree), else the install dir.
+ * A path ending in .json is returned as is. Writes the resolved path.
+ */
+int cutune_spec_resolve(const char *name_or_path, char *path, size_t len, char *err,
+                        size_t errlen);
+/** Directory listing of known kernels (names without .json), NULL-terminated; free with free(). */
+char **cutune_spec_list_kernels(void);
+
+/** Evaluate the derived metrics of configuration id at time_ms into out (nmetrics). */
+int cutune_spec_metrics(const cutune_spec *s, size_t id, double time_ms, double *out,
+                        char *err, size_t errlen);
+
+/** Compiler options of configuration id with {NAME} substituted; caller frees each and the array. */
+int cutune_spec_options(const cutune_spec *s, size_t id, char ***out, size_t *n, char *err,
+                        size_t errlen);
+
+#endif

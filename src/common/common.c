@@ -1,0 +1,109 @@
+/* Statuses, values, error formatting and the clock shared by every module. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cutune/common.h"
+
+static const char *const status_names[CUTUNE_STATUS_COUNT] = {
+    [CUTUNE_STATUS_OK] = "ok",
+    [CUTUNE_STATUS_COMPILE_ERROR] = "compile_error",
+    [CUTUNE_STATUS_LAUNCH_ERROR] = "launch_error",
+    [CUTUNE_STATUS_RUNTIME_ERROR] = "runtime_error",
+    [CUTUNE_STATUS_TIMEOUT] = "timeout",
+    [CUTUNE_STATUS_WRONG_RESULT] = "wrong_result",
+    [CUTUNE_STATUS_MISSING] = "missing",
+};
+
+const char *cutune_status_name(cutune_status s)
+{
+    if ((unsigned)s >= CUTUNE_STATUS_COUNT)
+        return "unknown";
+    return status_names[s];
+}
+
+int cutune_status_from_name(const char *name)
+{
+    for (int i = 0; i < CUTUNE_STATUS_COUNT; i++)
+        if (name && strcmp(name, status_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+double cutune_value_as_double(const cutune_value *v)
+{
+    switch (v->type) {
+    case CUTUNE_VALUE_INT:
+        return (double)v->i;
+    case CUTUNE_VALUE_REAL:
+        return v->r;
+    default:
+        return NAN;
+    }
+}
+
+/* Python's repr of a float: shortest round-trip digits, ".0" for integral
+ * values, exponent form outside [1e-4, 1e16). Kernel Tuner cache keys use it. */
+static int format_python_float(double r, char *buf, size_t len)
+{
+    if (isnan(r))
+        return snprintf(buf, len, "nan");
+    if (isinf(r))
+        return snprintf(buf, len, r > 0 ? "inf" : "-inf");
+    char tmp[64];
+    int prec;
+    for (prec = 1; prec <= 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, r);
+        if (strtod(tmp, NULL) == r)
+            break;
+    }
+    double a = fabs(r);
+    if (a != 0 && (a < 1e-4 || a >= 1e16)) {
+        /* Python: 1e-05, 1.5e+16 (two-digit exponent at least) */
+        char mant[64];
+        snprintf(tmp, sizeof tmp, "%.*e", prec - 1, r);
+        char *e = strchr(tmp, 'e');
+        size_t ml = (size_t)(e - tmp);
+        memcpy(mant, tmp, ml);
+        mant[ml] = '\0';
+        int ex = atoi(e + 1);
+        return snprintf(buf, len, "%se%c%02d", mant, ex < 0 ? '-' : '+', ex < 0 ? -ex : ex);
+    }
+    snprintf(tmp, sizeof tmp, "%.*g", prec, r);
+    if (!strpbrk(tmp, ".e"))
+        return snprintf(buf, len, "%s.0", tmp);
+    return snprintf(buf, len, "%s", tmp);
+}
+
+int cutune_value_format(const cutune_value *v, char *buf, size_t len)
+{
+    switch (v->type) {
+    case CUTUNE_VALUE_INT:
+        return snprintf(buf, len, "%lld", v->i);
+    case CUTUNE_VALUE_REAL:
+        return format_python_float(v->r, buf, len);
+    default:
+        return snprintf(buf, len, "%s", v->s ? v->s : "");
+    }
+}
+
+int cutune_err(char *err, size_t errlen, int code, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+double cutune_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

@@ -1,0 +1,3 @@
+/* placeholder: GP (being written) */
+#include "cutune/cutune.h"
+

@@ -1,0 +1,3 @@
+/* placeholder */
+#include "cutune/cutune.h"
+

@@ -1,0 +1,88 @@
+/* The searcher registry and the generic wrapper around a searcher type
+ * (GSL multimin/fminimizer.c pattern: the wrapper owns the state block,
+ * plugins never free their own container). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cutune/searcher.h"
+
+/* Filled at first use: the type pointers are link-time constants of other
+ * translation units, not constant expressions here (as GSL rng/types.c). */
+const cutune_searcher_type *const *cutune_searcher_types(void)
+{
+    static const cutune_searcher_type *table[5];
+    if (!table[0]) {
+        table[1] = cutune_searcher_grid;
+        table[2] = cutune_searcher_genetic;
+        table[3] = cutune_searcher_bo;
+        table[4] = NULL;
+        table[0] = cutune_searcher_random;
+    }
+    return table;
+}
+
+const cutune_searcher_type *cutune_searcher_find(const char *name, char *err, size_t errlen)
+{
+    const cutune_searcher_type *const *t = cutune_searcher_types();
+    char names[256] = "";
+    for (size_t i = 0; t[i]; i++) {
+        if (name && strcmp(t[i]->name, name) == 0)
+            return t[i];
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                 t[i]->name);
+    }
+    cutune_err(err, errlen, CUTUNE_ENOTFOUND, "unknown searcher '%s' (valid: %s)",
+               name ? name : "", names);
+    return NULL;
+}
+
+int cutune_searcher_alloc(const cutune_searcher_type *t, const cutune_searcher_ctx *ctx,
+                          cutune_searcher **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    if (!t || t->version < 1 || !t->alloc || !t->propose)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "searcher type is incomplete");
+    cutune_searcher *s = calloc(1, sizeof *s);
+    if (!s)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    s->type = t;
+    s->state = calloc(1, t->size ? t->size : 1);
+    if (!s->state) {
+        free(s);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    }
+    int rc = t->alloc(s->state, ctx, err, errlen);
+    if (rc < 0) {
+        free(s->state);
+        free(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+int cutune_searcher_propose(cutune_searcher *s, size_t k, size_t *out, size_t *n, char *err,
+                            size_t errlen)
+{
+    *n = 0;
+    return s->type->propose(s->state, k, out, n, err, errlen);
+}
+
+int cutune_searcher_observe(cutune_searcher *s, const cutune_observation *obs, size_t n,
+                            char *err, size_t errlen)
+{
+    if (!s->type->observe)
+        return 0;
+    return s->type->observe(s->state, obs, n, err, errlen);
+}
+
+void cutune_searcher_free(cutune_searcher *s)
+{
+    if (!s)
+        return;
+    if (s->type->free)
+        s->type->free(s->state);
+    free(s->state);
+    free(s);
+}

@@ -1,0 +1,3 @@
+/* placeholder: expression language (being written) */
+#include "cutune/cutune.h"
+

@@ -1,0 +1,3 @@
+/* placeholder: spaces (being written) */
+#include "cutune/cutune.h"
+

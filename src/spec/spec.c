@@ -1,0 +1,3 @@
+/* placeholder: spec loader (being written) */
+#include "cutune/cutune.h"
+
