@@ -1,0 +1,13 @@
+/* The subcommands of the cutune executable. Each takes argc/argv starting at
+ * its own name (argv[0] is the subcommand) and returns the process exit
+ * status: 0 success, 1 failure while running, 2 bad usage or bad input. */
+#ifndef CUTUNE_CLI_COMMANDS_H
+#define CUTUNE_CLI_COMMANDS_H
+
+int cutune_cmd_tune(int argc, char **argv);   /* cmd_tune.c (the default command) */
+int cutune_cmd_list(int argc, char **argv);   /* cmd_list.c */
+int cutune_cmd_space(int argc, char **argv);  /* cmd_space.c */
+int cutune_cmd_worker(int argc, char **argv); /* cmd_worker.c: the CUDA evaluation worker */
+int cutune_cmd_bench(int argc, char **argv);  /* cmd_bench.c: searcher comparison on recordings */
+
+#endif
