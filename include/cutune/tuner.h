@@ -21,7 +21,7 @@ typedef struct cutune_history_entry {
     cutune_eval_result r;    /**< owned */
     double *spec_metrics;    /**< spec->nmetrics derived metrics (NAN when not OK), or NULL */
     double wall_s;           /**< seconds since the run started when it finished */
-    char timestamp[32];      /**< ISO 8601 UTC */
+    char timestamp[32];      /**< ISO 8601 UTC, or "" under deterministic_clock */
 } cutune_history_entry;
 
 typedef struct cutune_history {
@@ -47,7 +47,9 @@ typedef struct cutune_tuner_options {
     size_t batch;                     /**< proposals per round (>= 1) */
     const char *journal_path;         /**< NULL = no journal */
     const struct cutune_recording *resume; /**< journal being resumed, or NULL */
-    int progress;                     /**< print a progress line to stderr */
+    int progress;                     /**< print a progress line to stderr (terminals only) */
+    int deterministic_clock;          /**< leave wall-clock timestamps out (replay: same
+                                           seed => byte-identical journal) */
     volatile sig_atomic_t *stop;      /**< set non-zero to stop cleanly, or NULL */
     /* header fields for the journal */
     const char *searcher_name, *searcher_args, *evaluator_name, *evaluator_arg;

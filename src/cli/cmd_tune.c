@@ -1,1 +1,442 @@
-/* placeholder */
+/* `cutune [tune] [OPTIONS] KERNEL|SPEC|RECORDING`: one tuning run. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "commands.h"
+#include "options.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"usage: cutune [tune] [OPTIONS] KERNEL|SPEC|RECORDING\n"
+"\n"
+"Search the configurations of KERNEL (a name in kernels/, or a spec .json) or of a\n"
+"RECORDING (Kernel Tuner cache .json/.json.gz, or a cutune journal .jsonl, whose\n"
+"parameters are then the space) for the fastest correct one.\n"
+"\n"
+"  --searcher=NAME[:ARGS]   random, grid, genetic, bo (default bo); ARGS key=value,...\n"
+"  --budget=N               unique evaluations (default 60)\n"
+"  --seed=S                 seed of the run's one generator (default 1)\n"
+"  --evaluator=NAME[:ARG]   cuda, or replay[:FILE] (default: cuda where a GPU is found,\n"
+"                           else replay of the kernel's recording, announced first)\n"
+"  --time-limit=SECONDS     stop after this much wall time (replay: recorded compile +\n"
+"                           benchmark time, where the recording holds it)\n"
+"  --batch=K                proposals evaluated per round (default 1)\n"
+"  --size NAME=VALUE        override a problem size of the spec (repeatable)\n"
+"  --restrict EXPR          restriction on a recording's space (repeatable; then the space\n"
+"                           is the Cartesian product filtered by them)\n"
+"  --cartesian              a recording's space is its full Cartesian product (default:\n"
+"                           the configurations it records)\n"
+"  --journal=FILE           journal of every evaluation (default runs/NAME-SEED-TIME.jsonl)\n"
+"  --resume=JOURNAL         continue that run (same spec); appends to JOURNAL\n"
+"  --output=FILE.json       summary: best config, time, evaluations, counts by status\n"
+"  --csv=FILE               every evaluation as CSV\n"
+"  --kt-cache=FILE          every evaluation as a Kernel Tuner cache file\n"
+"  --header=FILE.h          the best configuration as C #defines\n"
+"  --no-progress            no progress line (there is none when stderr is not a terminal)\n"
+"  -q, --quiet              print only the best configuration\n"
+"  -h, --help               this help\n"
+"\n"
+"Exit status: 0 done, 1 failed while running, 2 bad input, 130 stopped by a signal\n"
+"(the journal is intact and the summary printed).\n");
+}
+
+/* Is a CUDA device usable here? dlopen, never link: cutune must start without a driver. */
+static int gpu_present(void)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        return 0;
+    int (*init)(unsigned) = (int (*)(unsigned))dlsym(h, "cuInit");
+    int (*count)(int *) = (int (*)(int *))dlsym(h, "cuDeviceGetCount");
+    int n = 0;
+    int ok = init && count && init(0) == 0 && count(&n) == 0 && n > 0;
+    dlclose(h);
+    return ok;
+}
+
+static int split_name(const char *text, char *name, size_t len, const char **arg)
+{
+    const char *colon = strchr(text, ':');
+    size_t n = colon ? (size_t)(colon - text) : strlen(text);
+    if (n >= len)
+        return -1;
+    memcpy(name, text, n);
+    name[n] = '\0';
+    *arg = colon ? colon + 1 : NULL;
+    return 0;
+}
+
+static void print_config(FILE *f, const cutune_space *s, size_t id)
+{
+    char buf[4096];
+    cutune_space_format_config(s, id, buf, sizeof buf);
+    fprintf(f, "%s\n", buf);
+}
+
+static const char *stop_reason_name(cutune_stop_reason r)
+{
+    switch (r) {
+    case CUTUNE_STOP_BUDGET: return "budget";
+    case CUTUNE_STOP_EXHAUSTED: return "exhausted";
+    case CUTUNE_STOP_TIME: return "time_limit";
+    case CUTUNE_STOP_SIGNAL: return "signal";
+    }
+    return "unknown";
+}
+
+static void print_summary(const cli_target *t, const cutune_history *h, cutune_stop_reason why,
+                          const char *journal, int quiet)
+{
+    if (h->best < 0) {
+        printf("no correct configuration found in %zu evaluations\n", h->n);
+    } else {
+        const cutune_history_entry *b = &h->e[h->best];
+        if (quiet) {
+            print_config(stdout, t->space, b->id);
+            return;
+        }
+        printf("best: ");
+        print_config(stdout, t->space, b->id);
+        printf("time: %.6g ms (median of %zu, evaluation %ld of %zu)\n", b->r.time_ms,
+               b->r.ntimes, h->best + 1, h->n);
+        if (t->spec)
+            for (size_t m = 0; m < t->spec->nmetrics; m++)
+                if (b->spec_metrics && isfinite(b->spec_metrics[m]))
+                    printf("%s: %.6g\n", t->spec->metrics[m].name, b->spec_metrics[m]);
+    }
+    if (quiet)
+        return;
+    printf("evaluations: %zu (", h->n);
+    int first = 1;
+    for (int s = 0; s < CUTUNE_STATUS_COUNT; s++)
+        if (h->counts[s]) {
+            printf("%s%s %zu", first ? "" : ", ", cutune_status_name(s), h->counts[s]);
+            first = 0;
+        }
+    printf(")\nstopped: %s\n", stop_reason_name(why));
+    if (journal)
+        printf("journal: %s\n", journal);
+}
+
+static int default_journal(const char *name, unsigned long seed, char *buf, size_t len)
+{
+    if (mkdir("runs", 0777) < 0 && errno != EEXIST)
+        return -1;
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    char stem[256];
+    snprintf(stem, sizeof stem, "%.255s", base);
+    char *dot = strchr(stem, '.');
+    if (dot)
+        *dot = '\0';
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    char ts[32];
+    strftime(ts, sizeof ts, "%Y%m%d-%H%M%S", &tm);
+    snprintf(buf, len, "runs/%s-%lu-%s.jsonl", stem, seed, ts);
+    return 0;
+}
+
+enum {
+    OPT_SEARCHER = 256, OPT_BUDGET, OPT_SEED, OPT_EVALUATOR, OPT_TIME_LIMIT, OPT_BATCH,
+    OPT_SIZE, OPT_RESTRICT, OPT_CARTESIAN, OPT_JOURNAL, OPT_RESUME, OPT_OUTPUT, OPT_CSV,
+    OPT_KT, OPT_HEADER, OPT_NO_PROGRESS
+};
+
+int cutune_cmd_tune(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"searcher", required_argument, NULL, OPT_SEARCHER},
+        {"budget", required_argument, NULL, OPT_BUDGET},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"evaluator", required_argument, NULL, OPT_EVALUATOR},
+        {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
+        {"batch", required_argument, NULL, OPT_BATCH},
+        {"size", required_argument, NULL, OPT_SIZE},
+        {"restrict", required_argument, NULL, OPT_RESTRICT},
+        {"cartesian", no_argument, NULL, OPT_CARTESIAN},
+        {"journal", required_argument, NULL, OPT_JOURNAL},
+        {"resume", required_argument, NULL, OPT_RESUME},
+        {"output", required_argument, NULL, OPT_OUTPUT},
+        {"csv", required_argument, NULL, OPT_CSV},
+        {"kt-cache", required_argument, NULL, OPT_KT},
+        {"header", required_argument, NULL, OPT_HEADER},
+        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    char err[1024] = "";
+    const char *searcher_opt = NULL, *evaluator_opt = NULL, *journal_opt = NULL;
+    const char *resume_path = NULL, *output = NULL, *csv = NULL, *kt = NULL, *header = NULL;
+    unsigned long budget = 0, seed = 1, batch = 1;
+    int have_budget = 0, have_seed = 0, progress = 1, quiet = 0;
+    double time_limit = 0;
+    cli_space_opts so = {0};
+    int rc, status = 2;
+
+    cli_target t = {0};
+    cutune_recording *resume = NULL;
+    gsl_rng *rng = NULL;
+    uint8_t *visited = NULL;
+    cutune_searcher *searcher = NULL;
+    cutune_evaluator *ev = NULL;
+    cutune_history hist = {.best = -1};
+
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+        rc = 0;
+        switch (c) {
+        case OPT_SEARCHER: searcher_opt = optarg; break;
+        case OPT_BUDGET:
+            if (optarg[0] == '-') {
+                fprintf(stderr, "cutune: --budget=%s: the budget must be at least 1\n", optarg);
+                return 2;
+            }
+            rc = cli_parse_ulong("budget", optarg, &budget, err, sizeof err);
+            have_budget = 1;
+            break;
+        case OPT_SEED: rc = cli_parse_ulong("seed", optarg, &seed, err, sizeof err); have_seed = 1; break;
+        case OPT_EVALUATOR: evaluator_opt = optarg; break;
+        case OPT_TIME_LIMIT:
+            rc = cli_parse_double("time-limit", optarg, &time_limit, err, sizeof err);
+            if (!rc && !(time_limit > 0))
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--time-limit=%s: must be > 0", optarg);
+            break;
+        case OPT_BATCH:
+            rc = cli_parse_ulong("batch", optarg, &batch, err, sizeof err);
+            if (!rc && (batch < 1 || batch > 1024))
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--batch=%s: must be 1..1024", optarg);
+            break;
+        case OPT_SIZE:
+            if (so.nsizes >= CLI_MAX_LIST)
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "too many --size options");
+            else
+                rc = cli_parse_size(optarg, &so.sizes[so.nsizes++], err, sizeof err);
+            break;
+        case OPT_RESTRICT:
+            if (so.nrestrict >= CLI_MAX_LIST)
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "too many --restrict options");
+            else
+                so.restrict_exprs[so.nrestrict++] = optarg;
+            break;
+        case OPT_CARTESIAN: so.cartesian = 1; break;
+        case OPT_JOURNAL: journal_opt = optarg; break;
+        case OPT_RESUME: resume_path = optarg; break;
+        case OPT_OUTPUT: output = optarg; break;
+        case OPT_CSV: csv = optarg; break;
+        case OPT_KT: kt = optarg; break;
+        case OPT_HEADER: header = optarg; break;
+        case OPT_NO_PROGRESS: progress = 0; break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+        if (rc < 0) {
+            fprintf(stderr, "cutune: %s\n", err);
+            return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "cutune: expected one KERNEL, SPEC or RECORDING (try --help)\n");
+        return 2;
+    }
+    if (have_budget && budget == 0) {
+        fprintf(stderr, "cutune: --budget=0: the budget must be at least 1\n");
+        return 2;
+    }
+    const char *target_arg = argv[optind];
+
+    if (resume_path) {
+        rc = cutune_recording_load(resume_path, &resume, err, sizeof err);
+        if (rc < 0)
+            goto bad_input;
+        if (!resume->format || strcmp(resume->format, "cutune_journal") != 0) {
+            cutune_err(err, sizeof err, CUTUNE_EINVAL, "--resume=%s: not a cutune journal",
+                       resume_path);
+            goto bad_input;
+        }
+        /* The run continues as it was started, unless told otherwise. */
+        if (!have_seed)
+            seed = resume->seed;
+        if (!have_budget && resume->budget)
+            budget = resume->budget;
+        if (!searcher_opt && resume->searcher)
+            searcher_opt = resume->searcher;
+        journal_opt = resume_path;
+    }
+    if (!budget)
+        budget = 60;
+
+    rc = cli_target_load(target_arg, &so, &t, err, sizeof err);
+    if (rc < 0)
+        goto bad_input;
+
+    if (resume) {
+        char hash[17];
+        snprintf(hash, sizeof hash, "%016llx", (unsigned long long)cutune_space_hash(t.space));
+        if ((t.spec && resume->spec_hash && strcmp(resume->spec_hash, t.spec->hash) != 0) ||
+            (resume->space_hash && strcmp(resume->space_hash, hash) != 0)) {
+            cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
+                       "--resume=%s: the journal is from another spec or space (spec %s, "
+                       "this run %s)", resume_path, resume->spec_name ? resume->spec_name : "?",
+                       t.spec ? t.spec->name : t.path);
+            goto bad_input;
+        }
+    }
+
+    /* Searcher */
+    char sname[64], ename[64];
+    const char *sargs = NULL, *eargs = NULL;
+    if (split_name(searcher_opt ? searcher_opt : "bo", sname, sizeof sname, &sargs) < 0) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL, "--searcher: name too long");
+        goto bad_input;
+    }
+    const cutune_searcher_type *st = cutune_searcher_find(sname, err, sizeof err);
+    if (!st)
+        goto bad_input;
+
+    /* Evaluator: a recording replays itself; a kernel runs on the GPU, or
+     * replays its shipped recording where there is none (said first). */
+    int announced = 0;
+    if (evaluator_opt) {
+        if (split_name(evaluator_opt, ename, sizeof ename, &eargs) < 0) {
+            cutune_err(err, sizeof err, CUTUNE_EINVAL, "--evaluator: name too long");
+            goto bad_input;
+        }
+    } else if (t.rec) {
+        snprintf(ename, sizeof ename, "replay");
+    } else if (gpu_present()) {
+        snprintf(ename, sizeof ename, "cuda");
+    } else if (t.spec->recording && access(t.spec->recording, R_OK) == 0) {
+        snprintf(ename, sizeof ename, "replay");
+        eargs = t.spec->recording;
+        announced = 1;
+    } else {
+        cutune_err(err, sizeof err, CUTUNE_ENODEV,
+                   "%s: no CUDA GPU found and the kernel has no recording to replay "
+                   "(give --evaluator=replay:FILE)", t.path);
+        goto bad_input;
+    }
+    if (strcmp(ename, "replay") == 0 && !eargs)
+        eargs = t.rec ? t.path : (t.spec ? t.spec->recording : NULL);
+    const cutune_evaluator_type *et = cutune_evaluator_find(ename, err, sizeof err);
+    if (!et)
+        goto bad_input;
+    if (announced)
+        printf("cutune: no GPU here: replaying the recording %s (measured on the H200); "
+               "--evaluator=cuda to measure\n", eargs);
+
+    rng = gsl_rng_alloc(gsl_rng_mt19937);
+    size_t n = cutune_space_size(t.space);
+    visited = calloc(n ? n : 1, 1);
+    if (!rng || !visited) {
+        cutune_err(err, sizeof err, CUTUNE_ENOMEM, "out of memory");
+        status = 1;
+        goto fail;
+    }
+    gsl_rng_set(rng, seed);
+
+    cutune_evaluator_ctx ectx = {.space = t.space, .spec = t.spec, .arg = eargs, .seed = seed};
+    rc = cutune_evaluator_alloc(et, &ectx, &ev, err, sizeof err);
+    if (rc < 0)
+        goto bad_input;
+    cutune_searcher_ctx sctx = {.space = t.space, .budget = budget, .rng = rng,
+                                .visited = visited, .args = sargs};
+    rc = cutune_searcher_alloc(st, &sctx, &searcher, err, sizeof err);
+    if (rc < 0)
+        goto bad_input;
+
+    char journal[4096];
+    if (journal_opt)
+        snprintf(journal, sizeof journal, "%s", journal_opt);
+    else if (default_journal(t.spec ? t.spec->name : t.path, seed, journal, sizeof journal) < 0) {
+        cutune_err(err, sizeof err, CUTUNE_EIO, "runs/: %s", strerror(errno));
+        status = 1;
+        goto fail;
+    }
+
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    int replay = strcmp(ename, "replay") == 0;
+    cutune_tuner_options opt = {
+        .budget = budget,
+        .time_limit_s = time_limit,
+        .charge_recorded_time = replay,
+        .batch = batch,
+        .journal_path = journal,
+        .resume = resume,
+        .progress = progress && !quiet,
+        .deterministic_clock = replay,
+        .stop = &stop_requested,
+        .searcher_name = sname,
+        .searcher_args = sargs,
+        .evaluator_name = ename,
+        .evaluator_arg = eargs,
+        .seed = seed,
+    };
+    cutune_stop_reason why;
+    rc = cutune_tune(t.space, t.spec, searcher, visited, ev, &opt, &hist, &why, err, sizeof err);
+    if (rc < 0) {
+        status = 1;
+        print_summary(&t, &hist, why, journal, quiet);
+        goto fail;
+    }
+    print_summary(&t, &hist, why, journal, quiet);
+
+    status = why == CUTUNE_STOP_SIGNAL ? 130 : 0;
+    if (output && (rc = cutune_export_summary(output, t.space, t.spec, &hist,
+                                              stop_reason_name(why), err, sizeof err)) < 0)
+        goto export_fail;
+    if (csv && (rc = cutune_export_csv(csv, t.space, t.spec, &hist, err, sizeof err)) < 0)
+        goto export_fail;
+    if (kt && (rc = cutune_export_kt_cache(kt, t.space, t.spec, cutune_evaluator_device(ev),
+                                           &hist, err, sizeof err)) < 0)
+        goto export_fail;
+    if (header && (rc = cutune_export_header(header, t.space, t.spec, &hist, err, sizeof err)) < 0)
+        goto export_fail;
+    goto out;
+
+export_fail:
+    status = 1;
+    goto fail;
+bad_input:
+    status = 2;
+fail:
+    fprintf(stderr, "cutune: %s\n", err);
+out:
+    cutune_history_free(&hist);
+    cutune_searcher_free(searcher);
+    cutune_evaluator_free(ev);
+    free(visited);
+    gsl_rng_free(rng);
+    cli_target_free(&t);
+    cutune_recording_free(resume);
+    return status;
+}

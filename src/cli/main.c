@@ -1,2 +1,82 @@
-/* placeholder */
-int main(void){return 0;}
+/* cutune: the command table, global options and dispatch (kmod tools/kmod.c
+ * style). A first argument that names no command runs `tune`. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include <gsl/gsl_errno.h>
+
+#include "cutune/common.h"
+
+#define CMD_NEEDS_GPU 1u /* the command measures on a GPU (tune may fall back to replay) */
+
+static int cmd_help(int argc, char **argv);
+
+static const struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *help;
+    unsigned flags;
+} commands[] = {
+    {"tune", cutune_cmd_tune, "tune a kernel or replay a recording (the default command)", 0},
+    {"list", cutune_cmd_list, "list searchers, evaluators and kernels", 0},
+    {"space", cutune_cmd_space, "print a space: Cartesian size, valid count, values", 0},
+    {"bench", cutune_cmd_bench, "compare searchers on recorded spaces", 0},
+    {"worker", cutune_cmd_worker, "CUDA evaluation worker (started by cutune itself)",
+     CMD_NEEDS_GPU},
+    {"help", cmd_help, "show this help", 0},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cutune [--help] [--version] [COMMAND] [OPTIONS] KERNEL|SPEC|RECORDING\n"
+            "\n"
+            "cutune finds the fastest correct configuration of a tunable CUDA kernel.\n"
+            "\n"
+            "  cutune --searcher=bo --budget=60 gemm\n"
+            "  cutune --evaluator=replay ../shared/data/kt-caches/GEMM_P100.json.gz\n"
+            "\n"
+            "Commands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s%s\n", commands[i].name, commands[i].help,
+                commands[i].flags & CMD_NEEDS_GPU ? " [GPU]" : "");
+    fprintf(f, "\n'cutune COMMAND --help' describes each command's options.\n");
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    if (argc > 1) {
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            if (strcmp(argv[1], commands[i].name) == 0 && commands[i].fn != cmd_help) {
+                char *hargv[] = {argv[1], "--help", NULL};
+                return commands[i].fn(2, hargv);
+            }
+    }
+    usage(stdout);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    /* GSL's default handler aborts; every GSL status is checked instead. */
+    gsl_set_error_handler_off();
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        printf("cutune %s\n", CUTUNE_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    /* No command named: `cutune [opts] KERNEL` is `cutune tune [opts] KERNEL`. */
+    argv[0] = "tune";
+    return cutune_cmd_tune(argc, argv);
+}

@@ -1,1 +1,135 @@
-/* placeholder */
+/* Shared helpers of the subcommands (see options.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+int cli_is_recording(const char *path)
+{
+    size_t n = strlen(path);
+    if (n > 3 && strcmp(path + n - 3, ".gz") == 0)
+        return 1;
+    if (n > 6 && strcmp(path + n - 6, ".jsonl") == 0)
+        return 1;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    char buf[65536];
+    size_t got = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[got] = '\0';
+    if (got >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b)
+        return 1;
+    return strstr(buf, "\"tune_params\"") != NULL || strstr(buf, "\"kind\":\"header\"") != NULL ||
+           strstr(buf, "\"kind\": \"header\"") != NULL;
+}
+
+int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, char *err,
+                    size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    int rc;
+    if (strchr(arg, '/') || strstr(arg, ".json")) {
+        snprintf(t->path, sizeof t->path, "%s", arg);
+        FILE *f = fopen(arg, "rb");
+        if (!f)
+            return cutune_err(err, errlen, CUTUNE_EIO, "%s: %s", arg, strerror(errno));
+        fclose(f);
+    } else {
+        rc = cutune_spec_resolve(arg, t->path, sizeof t->path, err, errlen);
+        if (rc < 0)
+            return rc;
+    }
+    if (cli_is_recording(t->path)) {
+        if (o->nsizes)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "%s: --size applies to kernel specs, not recordings", t->path);
+        rc = cutune_recording_load(t->path, &t->rec, err, errlen);
+        if (rc < 0)
+            return rc;
+        rc = cutune_recording_space(t->rec, o->restrict_exprs, o->nrestrict, !o->cartesian,
+                                    &t->space, err, errlen);
+        if (rc < 0) {
+            cli_target_free(t);
+            return rc;
+        }
+        return 0;
+    }
+    if (o->nrestrict)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s: --restrict applies to recordings; put restrictions in the spec",
+                          t->path);
+    rc = cutune_spec_load(t->path, o->sizes, o->nsizes, &t->spec, err, errlen);
+    if (rc < 0)
+        return rc;
+    t->space = t->spec->space;
+    return 0;
+}
+
+void cli_target_free(cli_target *t)
+{
+    if (t->rec)
+        cutune_space_free(t->space);
+    cutune_recording_free(t->rec);
+    cutune_spec_free(t->spec);
+    memset(t, 0, sizeof *t);
+}
+
+int cli_parse_size(const char *text, cutune_size_override *out, char *err, size_t errlen)
+{
+    const char *eq = strchr(text, '=');
+    if (!eq || eq == text || !eq[1])
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "--size %s: expected NAME=VALUE", text);
+    static char names[CLI_MAX_LIST][64];
+    static size_t used;
+    size_t nl = (size_t)(eq - text);
+    if (nl >= sizeof names[0] || used >= CLI_MAX_LIST)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "--size %s: name too long", text);
+    memcpy(names[used], text, nl);
+    names[used][nl] = '\0';
+    out->name = names[used++];
+    char *end;
+    errno = 0;
+    long long i = strtoll(eq + 1, &end, 0);
+    if (!*end && !errno) {
+        out->value = (cutune_value){.type = CUTUNE_VALUE_INT, .i = i};
+        return 0;
+    }
+    double r = strtod(eq + 1, &end);
+    if (*end || errno)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "--size %s: '%s' is not a number", text,
+                          eq + 1);
+    out->value = (cutune_value){.type = CUTUNE_VALUE_REAL, .r = r};
+    return 0;
+}
+
+int cli_parse_ulong(const char *opt, const char *text, unsigned long *out, char *err,
+                    size_t errlen)
+{
+    char *end;
+    errno = 0;
+    while (isspace((unsigned char)*text))
+        text++;
+    if (*text == '-')
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: must not be negative", opt,
+                          text);
+    unsigned long v = strtoul(text, &end, 0);
+    if (end == text || *end || errno)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: not an integer", opt, text);
+    *out = v;
+    return 0;
+}
+
+int cli_parse_double(const char *opt, const char *text, double *out, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end || errno)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: not a number", opt, text);
+    *out = v;
+    return 0;
+}

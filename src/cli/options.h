@@ -1,0 +1,39 @@
+/* Helpers shared by the subcommands: what the positional argument names (a
+ * kernel spec or a recording used as the space) and option parsing. */
+#ifndef CUTUNE_CLI_OPTIONS_H
+#define CUTUNE_CLI_OPTIONS_H
+
+#include "cutune/cutune.h"
+
+#define CLI_MAX_LIST 64
+
+/** The thing being tuned: a kernel spec, or a recording that is its own space. */
+typedef struct cli_target {
+    cutune_spec *spec;      /**< kernel spec, or NULL */
+    cutune_recording *rec;  /**< recording used as the space, or NULL */
+    cutune_space *space;    /**< spec->space, or a space built from rec (owned then) */
+    char path[4096];        /**< the resolved file */
+} cli_target;
+
+typedef struct cli_space_opts {
+    cutune_size_override sizes[CLI_MAX_LIST];
+    size_t nsizes;
+    const char *restrict_exprs[CLI_MAX_LIST];
+    size_t nrestrict;
+    int cartesian;          /**< recording: the full product, not the recorded set */
+} cli_space_opts;
+
+/** 1 when path is a recording (gzip, journal, or JSON holding "tune_params"). */
+int cli_is_recording(const char *path);
+int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, char *err,
+                    size_t errlen);
+void cli_target_free(cli_target *t);
+
+/** Parse NAME=VALUE into a size override (value int or real). */
+int cli_parse_size(const char *text, cutune_size_override *out, char *err, size_t errlen);
+/** Parse a non-negative integer; 0 on success. */
+int cli_parse_ulong(const char *opt, const char *text, unsigned long *out, char *err,
+                    size_t errlen);
+int cli_parse_double(const char *opt, const char *text, double *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# End-to-end tests of the cutune executable, as a user runs it, on synthetic
+# recordings made here (no GPU, no shared data). Prints TAP-like lines and the
+# closing "N passed, N failed" line.
+set -u
+exe=${CUTUNE_EXE:?CUTUNE_EXE not set}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+pass=0 fail=0
+ok()   { pass=$((pass + 1)); echo "ok - $1"; }
+bad()  { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/    /' <<<"$2"; }
+
+python3 "$here/mkcache.py" bowl.json.gz
+python3 "$here/mkcache.py" small.json 4 4 2
+
+# expect_fail NAME PATTERN ARGS... : exit 2, one-line error matching PATTERN, no output files
+expect_fail() {
+    local name=$1 pat=$2
+    shift 2
+    rm -f out.json j.jsonl
+    local out
+    out=$("$exe" "$@" --output=out.json --journal=j.jsonl 2>&1 >/dev/null)
+    local rc=$?
+    if [ $rc -ne 2 ]; then bad "$name: exit $rc, want 2" "$out"; return; fi
+    if [ "$(wc -l <<<"$out")" -ne 1 ]; then bad "$name: error is not one line" "$out"; return; fi
+    if ! grep -qE -- "$pat" <<<"$out"; then bad "$name: message lacks /$pat/" "$out"; return; fi
+    if [ -e out.json ] || [ -e j.jsonl ]; then bad "$name: left a partial output file"; return; fi
+    ok "$name"
+}
+
+v=$("$exe" --version) && [[ $v == "cutune "* ]] && ok "--version" || bad "--version" "$v"
+"$exe" --help | grep -q "Commands:" && ok "--help" || bad "--help"
+"$exe" tune --help | grep -q -- "--searcher" && ok "tune --help" || bad "tune --help"
+"$exe" list | grep -q "random" && ok "list" || bad "list"
+
+expect_fail "unknown searcher lists valid names" "unknown searcher 'nope'.*random.*grid" \
+    --searcher=nope bowl.json.gz
+expect_fail "unknown evaluator lists valid names" "unknown evaluator 'gpu'.*replay" \
+    --evaluator=gpu bowl.json.gz
+expect_fail "budget 0" "budget" --budget=0 bowl.json.gz
+expect_fail "negative budget" "budget" --budget=-3 bowl.json.gz
+expect_fail "unreadable file" "missing.json.gz" missing.json.gz
+printf '{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}, "cache": {"1": {"a": 1, "time": 1.0}' > trunc.json
+expect_fail "truncated JSON" "trunc.json" trunc.json
+printf '{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}, "cache": {"1": {"a": 1, "time": [1.0]}}}' > wrongtype.json
+expect_fail "wrong type names the JSON path" "wrongtype.json.*time" wrongtype.json
+expect_fail "empty space after restrictions" "no valid|empty" --restrict "a > 100" bowl.json.gz
+expect_fail "unknown parameter in a restriction" "unknown.*zz" --restrict "zz > 1" bowl.json.gz
+expect_fail "division by zero in a restriction" "zero" --restrict "a / (c - c) > 1" bowl.json.gz
+
+# A run: summary, exports, and the same seed twice gives byte-identical journals.
+if "$exe" --searcher=random --seed=7 --budget=40 --journal=r1.jsonl --output=s.json \
+        --csv=r.csv --kt-cache=kt.json --header=best.h bowl.json.gz >run1.txt 2>&1; then
+    ok "random run on a recording"
+else
+    bad "random run on a recording" "$(cat run1.txt)"
+fi
+grep -q '"kind":"header"' r1.jsonl && [ "$(grep -c '"kind":"eval"' r1.jsonl)" -eq 40 ] \
+    && ok "journal: header + 40 eval lines" || bad "journal: header + 40 eval lines" "$(head -3 r1.jsonl)"
+python3 - s.json <<'PY' && ok "summary JSON fields" || bad "summary JSON fields"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["evaluations"] == 40 and s["best"]["time_ms"] > 0 and set(s["best"]["config"]) == {"a", "b", "c"}
+PY
+[ "$(wc -l <r.csv)" -eq 41 ] && ok "CSV has a row per evaluation" || bad "CSV rows" "$(head -2 r.csv)"
+grep -q '#define a ' best.h && ok "C header of #defines" || bad "C header" "$(cat best.h)"
+"$exe" --searcher=random --seed=7 --budget=40 --journal=r2.jsonl bowl.json.gz >/dev/null 2>&1
+cmp -s r1.jsonl r2.jsonl && ok "same seed => byte-identical journal" || bad "same seed => byte-identical journal"
+"$exe" --searcher=random --seed=8 --budget=40 --journal=r3.jsonl bowl.json.gz >/dev/null 2>&1
+cmp -s r1.jsonl r3.jsonl && bad "another seed gives another journal" || ok "another seed gives another journal"
+# The exported Kernel Tuner cache replays as a recording, answering the same times.
+"$exe" --searcher=grid --budget=40 --journal=kt.jsonl kt.json >kt.txt 2>&1 \
+    && grep -q "evaluations: 40" kt.txt && ok "exported KT cache replays" || bad "exported KT cache replays" "$(cat kt.txt)"
+
+# A journal is a recording too: replaying a run's own journal finds the same best.
+best1=$(grep '^best:' run1.txt)
+"$exe" --searcher=grid --budget=40 --journal=jj.jsonl r1.jsonl >jj.txt 2>&1
+[ "$(grep '^best:' jj.txt)" = "$best1" ] && ok "journal replays as a recording" || bad "journal replays as a recording" "$(cat jj.txt)"
+
+# Crash and resume: cut a journal after 15 evaluations plus half a line (as a
+# SIGKILL mid-write leaves it); resuming ends byte-identical to the whole run.
+head -16 r1.jsonl > cut.jsonl
+sed -n 17p r1.jsonl | head -c 30 >> cut.jsonl
+if "$exe" --resume=cut.jsonl bowl.json.gz >res.txt 2>&1 && cmp -s cut.jsonl r1.jsonl; then
+    ok "truncated journal resumed == uninterrupted run"
+else
+    bad "truncated journal resumed == uninterrupted run" "$(cat res.txt; diff <(cut -c1-120 cut.jsonl) <(cut -c1-120 r1.jsonl) | head)"
+fi
+
+# A real SIGKILL in the middle of a long run (every line is fsync'd).
+"$exe" --searcher=random --seed=3 --budget=3000 --no-progress --journal=full.jsonl bowl.json.gz >/dev/null 2>&1
+"$exe" --searcher=random --seed=3 --budget=3000 --no-progress --journal=k.jsonl bowl.json.gz >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 200); do
+    [ -f k.jsonl ] && [ "$(wc -l <k.jsonl)" -gt 100 ] && break
+    sleep 0.01
+done
+kill -KILL $pid 2>/dev/null
+wait $pid 2>/dev/null
+lines=$(wc -l <k.jsonl)
+"$exe" --resume=k.jsonl --no-progress bowl.json.gz >/dev/null 2>&1
+if cmp -s k.jsonl full.jsonl; then ok "SIGKILL after $lines lines, resumed: nothing lost or repeated"
+else bad "SIGKILL after $lines lines, resumed: nothing lost or repeated" "$(wc -l k.jsonl full.jsonl)"; fi
+
+# SIGINT stops cleanly: exit 130, summary printed, journal whole.
+"$exe" --searcher=random --seed=4 --budget=3000 --no-progress --journal=int.jsonl bowl.json.gz >int.txt 2>&1 &
+pid=$!
+for _ in $(seq 1 200); do
+    [ -f int.jsonl ] && [ "$(wc -l <int.jsonl)" -gt 50 ] && break
+    sleep 0.01
+done
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc -eq 130 ] && grep -q "stopped: signal" int.txt && python3 -c "
+import json,sys
+[json.loads(l) for l in open('int.jsonl')]" ; then ok "SIGINT: exit 130, summary, whole journal"
+elif [ $rc -eq 0 ]; then ok "SIGINT: run ended before the signal (nothing to check)"
+else bad "SIGINT: exit $rc" "$(cat int.txt)"; fi
+
+# Resume refuses a journal from another space.
+"$exe" --searcher=random --budget=5 --journal=small.jsonl small.json >/dev/null 2>&1
+expect_fail "resume with a journal of another space" "another spec" --resume=small.jsonl bowl.json.gz
+
+# Cartesian space of a recording and a time limit on recorded (simulated) time.
+"$exe" space --cartesian bowl.json.gz | grep -q "valid configurations: 4000" \
+    && ok "space --cartesian" || bad "space --cartesian" "$("$exe" space --cartesian bowl.json.gz 2>&1)"
+"$exe" --searcher=random --budget=100 --time-limit=3 --journal=tl.jsonl bowl.json.gz >tl.txt 2>&1
+# each evaluation costs 0.6 s of recorded compile + benchmark time
+n=$(grep -c '"kind":"eval"' tl.jsonl)
+[ "$n" -eq 5 ] && grep -q "stopped: time_limit" tl.txt && ok "time limit charges recorded time ($n evals)" \
+    || bad "time limit charges recorded time ($n evals)" "$(cat tl.txt)"
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
