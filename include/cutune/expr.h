@@ -38,7 +38,10 @@ int cutune_expr_parse(const char *text, const cutune_symtab *syms, cutune_expr *
 
 void cutune_expr_free(cutune_expr *e);
 
-/** Evaluate with vars[slot] the value of each symbol-table slot. */
+/**
+ * Evaluate with vars[slot] the value of each symbol-table slot. A STRING
+ * result points into e or into vars: it is valid while both are.
+ */
 int cutune_expr_eval(const cutune_expr *e, const cutune_value *vars, cutune_value *out,
                      char *err, size_t errlen);
 

@@ -29,7 +29,11 @@ typedef struct cutune_param {
     const char *const *texts;   /**< each value as Python prints it */
 } cutune_param;
 
-/** Extra predicate on a full index vector (e.g. "present in a recording"). */
+/**
+ * Extra predicate on a full index vector (e.g. "present in a recording").
+ * Returns 1 to keep, 0 to drop, or a negative CUTUNE_E* code, which stops
+ * enumeration (or cutune_space_check) with that code.
+ */
 typedef int (*cutune_space_filter_fn)(void *ctx, const uint16_t *idx);
 
 cutune_space *cutune_space_alloc(void);

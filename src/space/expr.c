@@ -1,3 +1,1121 @@
-/* placeholder: expression language (being written) */
-#include "cutune/cutune.h"
+/* The expression language of restrictions, launch geometry and metrics.
+ *
+ * Text is parsed once by recursive descent straight into bytecode for a small
+ * stack machine; evaluation is one loop over the instructions. Names are
+ * resolved to slots at parse time so evaluation never touches a string table.
+ * Types are checked at evaluation, because a slot's type is only known from
+ * the value bound to it. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "cutune/expr.h"
+
+/* Parser recursion bound: keeps hostile input ("((((...") off the C stack. */
+#define EXPR_MAX_DEPTH 100
+/* Evaluation stack slots; parse rejects expressions that would need more. */
+#define EXPR_MAX_STACK 512
+
+enum op {
+    OP_CONST,   /* push pool[arg] */
+    OP_LOAD,    /* push vars[arg] */
+    OP_NEG,
+    OP_POS,     /* unary +: only checks that the operand is a number */
+    OP_NOT,
+    OP_ADD,
+    OP_SUB,
+    OP_MUL,
+    OP_DIV,
+    OP_MOD,
+    OP_LT,
+    OP_LE,
+    OP_GT,
+    OP_GE,
+    OP_EQ,
+    OP_NE,
+    OP_AND,     /* pop a; if a is false push 0 and jump to arg */
+    OP_OR,      /* pop a; if a is true push 1 and jump to arg */
+    OP_BOOL,    /* top = (top != 0) */
+    OP_JFALSE,  /* pop a; if a is false jump to arg */
+    OP_JUMP,
+    OP_IN_BEGIN, /* push the accumulator 0 above x */
+    OP_IN_STEP,  /* pop e; acc |= (x == e) */
+    OP_IN_END,   /* pop acc; replace x by acc */
+    OP_MIN,
+    OP_MAX,
+    OP_CEIL,
+    OP_FLOOR,
+    OP_LOG2,
+    OP_POW,
+    OP_ABS,
+};
+
+typedef struct sval {
+    int t; /* CUTUNE_VALUE_INT, _REAL or _STRING */
+    union {
+        long long i;
+        double r;
+        const char *s;
+    };
+} sval;
+
+typedef struct insn {
+    uint8_t op;   /* enum op */
+    int32_t arg;  /* pool index, slot or jump target */
+    uint32_t col; /* 1-based column of the source token, for messages */
+} insn;
+
+struct cutune_expr {
+    char *text;         /* copy of the source */
+    insn *code;         /* the program */
+    size_t ncode;
+    sval *pool;         /* literals; STRING entries own their text */
+    size_t npool;
+    size_t *slots;      /* distinct slots read, ascending */
+    size_t nslots;
+    int max_stack;      /* deepest evaluation stack the program needs */
+};
+
+/* ---- lexer ---------------------------------------------------------------- */
+
+enum tok {
+    T_EOF,
+    T_INT,
+    T_REAL,
+    T_STRING,
+    T_IDENT,
+    T_IN,
+    T_PLUS,
+    T_MINUS,
+    T_STAR,
+    T_SLASH,
+    T_PERCENT,
+    T_NOT,
+    T_LT,
+    T_LE,
+    T_GT,
+    T_GE,
+    T_EQ,
+    T_NE,
+    T_AND,
+    T_OR,
+    T_QUESTION,
+    T_COLON,
+    T_LPAREN,
+    T_RPAREN,
+    T_COMMA,
+};
+
+typedef struct parser {
+    const char *src;
+    const cutune_symtab *syms;
+    size_t pos;       /* scan position */
+    /* current token */
+    int tok;
+    size_t tstart;    /* byte offset where it starts */
+    size_t tlen;
+    long long ival;
+    double rval;
+    char *sval;       /* T_STRING: decoded text (owned until moved to the pool) */
+    /* output */
+    cutune_expr *e;
+    size_t capcode;
+    size_t cappool;
+    size_t capslots;
+    int depth;        /* current recursion depth */
+    int sp;           /* stack depth of the code emitted so far */
+    char *err;
+    size_t errlen;
+} parser;
+
+static int col_of(const parser *p, size_t off)
+{
+    return (int)off + 1;
+}
+
+static int syntax_error(parser *p, size_t off, const char *what)
+{
+    char shown[32];
+    if (p->tok == T_EOF) {
+        snprintf(shown, sizeof shown, "end of input");
+    } else {
+        size_t n = p->tlen < 20 ? p->tlen : 20;
+        snprintf(shown, sizeof shown, "'%.*s'", (int)n, p->src + p->tstart);
+    }
+    return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
+                      "syntax error at column %d: %s, found %s in '%s'", col_of(p, off),
+                      what, shown, p->src);
+}
+
+static int lex_string(parser *p)
+{
+    char quote = p->src[p->pos];
+    size_t start = p->pos++;
+    size_t cap = 16, n = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        return cutune_err(p->err, p->errlen, CUTUNE_ENOMEM, "out of memory");
+    for (;;) {
+        char c = p->src[p->pos];
+        if (c == '\0') {
+            free(buf);
+            return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
+                              "syntax error at column %d: unterminated string in '%s'",
+                              col_of(p, start), p->src);
+        }
+        p->pos++;
+        if (c == quote)
+            break;
+        if (c == '\\') {
+            char d = p->src[p->pos];
+            if (d == '\0')
+                continue; /* reported as unterminated on the next round */
+            p->pos++;
+            switch (d) {
+            case 'n': c = '\n'; break;
+            case 't': c = '\t'; break;
+            default: c = d; break; /* \\ \" \' and anything else: itself */
+            }
+        }
+        if (n + 1 >= cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                return cutune_err(p->err, p->errlen, CUTUNE_ENOMEM, "out of memory");
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        buf[n++] = c;
+    }
+    buf[n] = '\0';
+    p->sval = buf;
+    p->tok = T_STRING;
+    return 0;
+}
+
+static int lex_number(parser *p)
+{
+    const char *s = p->src + p->pos;
+    size_t start = p->pos;
+    char *end;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        if (!isxdigit((unsigned char)s[2]))
+            goto bad;
+        errno = 0;
+        unsigned long long v = strtoull(s + 2, &end, 16);
+        if (errno == ERANGE || v > (unsigned long long)LLONG_MAX)
+            goto range;
+        p->ival = (long long)v;
+        p->tok = T_INT;
+    } else {
+        size_t k = 0;
+        int real = 0;
+        while (isdigit((unsigned char)s[k]))
+            k++;
+        if (s[k] == '.') {
+            real = 1;
+            k++;
+            while (isdigit((unsigned char)s[k]))
+                k++;
+        }
+        if (s[k] == 'e' || s[k] == 'E') {
+            size_t j = k + 1;
+            if (s[j] == '+' || s[j] == '-')
+                j++;
+            if (!isdigit((unsigned char)s[j]))
+                goto bad;
+            real = 1;
+        }
+        errno = 0;
+        if (real) {
+            p->rval = strtod(s, &end);
+            if (errno == ERANGE && fabs(p->rval) > 1.0)
+                goto range; /* overflow; underflow to 0 is accepted */
+            p->tok = T_REAL;
+        } else {
+            p->ival = strtoll(s, &end, 10);
+            if (errno == ERANGE)
+                goto range;
+            p->tok = T_INT;
+        }
+    }
+    p->pos += (size_t)(end - s);
+    /* "2x" or "0x1g" is one malformed token, not a number and a name */
+    if (isalnum((unsigned char)p->src[p->pos]) || p->src[p->pos] == '_' ||
+        p->src[p->pos] == '.')
+        goto bad;
+    return 0;
+bad:
+    return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
+                      "syntax error at column %d: malformed number in '%s'", col_of(p, start),
+                      p->src);
+range:
+    return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
+                      "syntax error at column %d: number out of range in '%s'",
+                      col_of(p, start), p->src);
+}
+
+/* Advance to the next token. */
+static int next(parser *p)
+{
+    free(p->sval);
+    p->sval = NULL;
+    while (p->src[p->pos] == ' ' || p->src[p->pos] == '\t' || p->src[p->pos] == '\n' ||
+           p->src[p->pos] == '\r')
+        p->pos++;
+    p->tstart = p->pos;
+    const char *s = p->src + p->pos;
+    char c = s[0];
+    int rc = 0;
+    if (c == '\0') {
+        p->tok = T_EOF;
+    } else if (isdigit((unsigned char)c) || (c == '.' && isdigit((unsigned char)s[1]))) {
+        rc = lex_number(p);
+    } else if (c == '"' || c == '\'') {
+        rc = lex_string(p);
+    } else if (isalpha((unsigned char)c) || c == '_') {
+        size_t k = 0;
+        while (isalnum((unsigned char)s[k]) || s[k] == '_')
+            k++;
+        p->pos += k;
+        p->tok = (k == 2 && memcmp(s, "in", 2) == 0) ? T_IN : T_IDENT;
+    } else {
+        static const struct {
+            const char *text;
+            int tok;
+        } ops[] = {
+            {"<=", T_LE}, {">=", T_GE}, {"==", T_EQ},     {"!=", T_NE},     {"&&", T_AND},
+            {"||", T_OR}, {"+", T_PLUS}, {"-", T_MINUS},  {"*", T_STAR},    {"/", T_SLASH},
+            {"%", T_PERCENT}, {"!", T_NOT}, {"<", T_LT},  {">", T_GT},      {"?", T_QUESTION},
+            {":", T_COLON}, {"(", T_LPAREN}, {")", T_RPAREN}, {",", T_COMMA},
+        };
+        size_t i;
+        for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+            size_t n = strlen(ops[i].text);
+            if (strncmp(s, ops[i].text, n) == 0) {
+                p->pos += n;
+                p->tok = ops[i].tok;
+                break;
+            }
+        }
+        if (i == sizeof ops / sizeof ops[0]) {
+            const char *hint = c == '=' ? " (did you mean '=='?)"
+                               : c == '&' ? " (did you mean '&&'?)"
+                               : c == '|' ? " (did you mean '||'?)"
+                                          : "";
+            if (isprint((unsigned char)c))
+                return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
+                                  "syntax error at column %d: unexpected character '%c'%s "
+                                  "in '%s'",
+                                  col_of(p, p->pos), c, hint, p->src);
+            return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
+                              "syntax error at column %d: unexpected byte 0x%02x",
+                              col_of(p, p->pos), (unsigned char)c);
+        }
+    }
+    p->tlen = p->pos - p->tstart;
+    return rc;
+}
+
+/* ---- code emission --------------------------------------------------------- */
+
+static int grow(void **buf, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : 16;
+    while (ncap < need)
+        ncap *= 2;
+    if (ncap > SIZE_MAX / elem)
+        return CUTUNE_ENOMEM;
+    void *nb = realloc(*buf, ncap * elem);
+    if (!nb)
+        return CUTUNE_ENOMEM;
+    *buf = nb;
+    *cap = ncap;
+    return 0;
+}
+
+/* Stack effect of each op, so that the parser knows the deepest stack. */
+static int stack_effect(int op)
+{
+    switch (op) {
+    case OP_CONST:
+    case OP_LOAD:
+    case OP_IN_BEGIN:
+        return 1;
+    case OP_NEG:
+    case OP_POS:
+    case OP_NOT:
+    case OP_BOOL:
+    case OP_JUMP:
+    case OP_CEIL:
+    case OP_FLOOR:
+    case OP_LOG2:
+    case OP_ABS:
+        return 0;
+    default: /* binary ops, OP_AND/OR/JFALSE on the fall-through path, IN_STEP/END */
+        return -1;
+    }
+}
+
+static int emit(parser *p, int op, int32_t arg, size_t off)
+{
+    cutune_expr *e = p->e;
+    if (grow((void **)&e->code, &p->capcode, e->ncode + 1, sizeof *e->code))
+        return cutune_err(p->err, p->errlen, CUTUNE_ENOMEM, "out of memory");
+    e->code[e->ncode++] = (insn){.op = (uint8_t)op, .arg = arg, .col = (uint32_t)off + 1};
+    p->sp += stack_effect(op);
+    if (p->sp > e->max_stack)
+        e->max_stack = p->sp;
+    if (e->max_stack > EXPR_MAX_STACK)
+        return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
+                          "expression too complex at column %d (evaluation stack over %d) in '%s'",
+                          (int)off + 1, EXPR_MAX_STACK, p->src);
+    return 0;
+}
+
+static int emit_const(parser *p, sval v, size_t off)
+{
+    cutune_expr *e = p->e;
+    if (grow((void **)&e->pool, &p->cappool, e->npool + 1, sizeof *e->pool)) {
+        if (v.t == CUTUNE_VALUE_STRING)
+            free((char *)v.s);
+        return cutune_err(p->err, p->errlen, CUTUNE_ENOMEM, "out of memory");
+    }
+    e->pool[e->npool++] = v;
+    return emit(p, OP_CONST, (int32_t)(e->npool - 1), off);
+}
+
+static int note_slot(parser *p, size_t slot)
+{
+    cutune_expr *e = p->e;
+    size_t i = 0;
+    while (i < e->nslots && e->slots[i] < slot)
+        i++;
+    if (i < e->nslots && e->slots[i] == slot)
+        return 0;
+    if (grow((void **)&e->slots, &p->capslots, e->nslots + 1, sizeof *e->slots))
+        return cutune_err(p->err, p->errlen, CUTUNE_ENOMEM, "out of memory");
+    memmove(e->slots + i + 1, e->slots + i, (e->nslots - i) * sizeof *e->slots);
+    e->slots[i] = slot;
+    e->nslots++;
+    return 0;
+}
+
+/* ---- parser ---------------------------------------------------------------- */
+
+static int parse_ternary(parser *p);
+
+static int expect(parser *p, int tok, const char *what)
+{
+    if (p->tok != tok)
+        return syntax_error(p, p->tstart, what);
+    return next(p);
+}
+
+static const struct func {
+    const char *name;
+    int op;
+    int minargs; /* -1: no upper bound */
+    int maxargs;
+} funcs[] = {
+    {"min", OP_MIN, 1, -1},    {"max", OP_MAX, 1, -1}, {"ceil", OP_CEIL, 1, 1},
+    {"floor", OP_FLOOR, 1, 1}, {"log2", OP_LOG2, 1, 1}, {"pow", OP_POW, 2, 2},
+    {"abs", OP_ABS, 1, 1},
+};
+
+static int parse_call(parser *p, size_t name_off, size_t name_len)
+{
+    const struct func *f = NULL;
+    for (size_t i = 0; i < sizeof funcs / sizeof funcs[0]; i++)
+        if (strlen(funcs[i].name) == name_len &&
+            memcmp(funcs[i].name, p->src + name_off, name_len) == 0)
+            f = &funcs[i];
+    if (!f)
+        return cutune_err(p->err, p->errlen, CUTUNE_ENOTFOUND,
+                          "unknown function '%.*s' at column %d in '%s'", (int)name_len,
+                          p->src + name_off, col_of(p, name_off), p->src);
+    int rc = next(p); /* past '(' */
+    if (rc)
+        return rc;
+    int nargs = 0;
+    if (p->tok != T_RPAREN) {
+        for (;;) {
+            if ((rc = parse_ternary(p)))
+                return rc;
+            nargs++;
+            /* fold min/max pairwise so the stack stays flat for long lists */
+            if (nargs > 1 && (f->op == OP_MIN || f->op == OP_MAX) &&
+                (rc = emit(p, f->op, 0, name_off)))
+                return rc;
+            if (p->tok != T_COMMA)
+                break;
+            if ((rc = next(p)))
+                return rc;
+        }
+    }
+    if ((rc = expect(p, T_RPAREN, "expected ',' or ')' in the arguments")))
+        return rc;
+    if (nargs < f->minargs || (f->maxargs >= 0 && nargs > f->maxargs))
+        return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
+                          "syntax error at column %d: %s() takes %s%d argument%s, got %d in '%s'",
+                          col_of(p, name_off), f->name, f->maxargs < 0 ? "at least " : "",
+                          f->minargs, f->minargs == 1 ? "" : "s", nargs, p->src);
+    if (f->op != OP_MIN && f->op != OP_MAX)
+        return emit(p, f->op, 0, name_off);
+    return 0;
+}
+
+static int parse_primary(parser *p)
+{
+    int rc;
+    size_t off = p->tstart;
+    switch (p->tok) {
+    case T_INT:
+        if ((rc = emit_const(p, (sval){.t = CUTUNE_VALUE_INT, .i = p->ival}, off)))
+            return rc;
+        return next(p);
+    case T_REAL:
+        if ((rc = emit_const(p, (sval){.t = CUTUNE_VALUE_REAL, .r = p->rval}, off)))
+            return rc;
+        return next(p);
+    case T_STRING: {
+        char *s = p->sval;
+        p->sval = NULL; /* the pool owns it from here */
+        if ((rc = emit_const(p, (sval){.t = CUTUNE_VALUE_STRING, .s = s}, off)))
+            return rc;
+        return next(p);
+    }
+    case T_LPAREN:
+        if ((rc = next(p)) || (rc = parse_ternary(p)))
+            return rc;
+        return expect(p, T_RPAREN, "expected ')'");
+    case T_IDENT: {
+        size_t len = p->tlen;
+        const char *name = p->src + off;
+        if ((rc = next(p)))
+            return rc;
+        if (p->tok == T_LPAREN)
+            return parse_call(p, off, len);
+        for (size_t i = 0; p->syms && i < p->syms->n; i++) {
+            const char *sn = p->syms->names[i];
+            if (sn && strlen(sn) == len && memcmp(sn, name, len) == 0) {
+                if ((rc = note_slot(p, i)))
+                    return rc;
+                return emit(p, OP_LOAD, (int32_t)i, off);
+            }
+        }
+        if ((len == 4 && memcmp(name, "true", 4) == 0) ||
+            (len == 5 && memcmp(name, "false", 5) == 0))
+            return emit_const(p, (sval){.t = CUTUNE_VALUE_INT, .i = len == 4}, off);
+        return cutune_err(p->err, p->errlen, CUTUNE_ENOTFOUND,
+                          "unknown parameter '%.*s' at column %d in '%s'", (int)len, name,
+                          col_of(p, off), p->src);
+    }
+    default:
+        return syntax_error(p, off, "expected a value");
+    }
+}
+
+static int parse_unary(parser *p)
+{
+    int op;
+    switch (p->tok) {
+    case T_MINUS: op = OP_NEG; break;
+    case T_PLUS: op = OP_POS; break;
+    case T_NOT: op = OP_NOT; break;
+    default: return parse_primary(p);
+    }
+    size_t off = p->tstart;
+    if (++p->depth > EXPR_MAX_DEPTH)
+        return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
+                          "expression nested too deeply at column %d (limit %d) in '%s'",
+                          col_of(p, off), EXPR_MAX_DEPTH, p->src);
+    int rc = next(p);
+    if (!rc)
+        rc = parse_unary(p);
+    if (!rc)
+        rc = emit(p, op, 0, off);
+    p->depth--;
+    return rc;
+}
+
+static int parse_mul(parser *p)
+{
+    int rc = parse_unary(p);
+    while (!rc && (p->tok == T_STAR || p->tok == T_SLASH || p->tok == T_PERCENT)) {
+        int op = p->tok == T_STAR ? OP_MUL : p->tok == T_SLASH ? OP_DIV : OP_MOD;
+        size_t off = p->tstart;
+        if (!(rc = next(p)) && !(rc = parse_unary(p)))
+            rc = emit(p, op, 0, off);
+    }
+    return rc;
+}
+
+static int parse_add(parser *p)
+{
+    int rc = parse_mul(p);
+    while (!rc && (p->tok == T_PLUS || p->tok == T_MINUS)) {
+        int op = p->tok == T_PLUS ? OP_ADD : OP_SUB;
+        size_t off = p->tstart;
+        if (!(rc = next(p)) && !(rc = parse_mul(p)))
+            rc = emit(p, op, 0, off);
+    }
+    return rc;
+}
+
+/* x in (a, b, ...) binds like the relational operators (as in Python). */
+static int parse_in_list(parser *p, size_t off)
+{
+    int rc;
+    if ((rc = next(p)))
+        return rc;
+    if (p->tok != T_LPAREN)
+        return syntax_error(p, p->tstart, "expected '(' after 'in'");
+    if ((rc = next(p)))
+        return rc;
+    if (p->tok == T_RPAREN)
+        return syntax_error(p, p->tstart, "expected a value in the list after 'in'");
+    if ((rc = emit(p, OP_IN_BEGIN, 0, off)))
+        return rc;
+    for (;;) {
+        if ((rc = parse_ternary(p)) || (rc = emit(p, OP_IN_STEP, 0, off)))
+            return rc;
+        if (p->tok != T_COMMA)
+            break;
+        if ((rc = next(p)))
+            return rc;
+    }
+    if ((rc = expect(p, T_RPAREN, "expected ',' or ')' in the list after 'in'")))
+        return rc;
+    return emit(p, OP_IN_END, 0, off);
+}
+
+static int parse_rel(parser *p)
+{
+    int rc = parse_add(p);
+    while (!rc && (p->tok == T_LT || p->tok == T_LE || p->tok == T_GT || p->tok == T_GE ||
+                   p->tok == T_IN)) {
+        size_t off = p->tstart;
+        if (p->tok == T_IN) {
+            rc = parse_in_list(p, off);
+            continue;
+        }
+        int op = p->tok == T_LT ? OP_LT : p->tok == T_LE ? OP_LE : p->tok == T_GT ? OP_GT : OP_GE;
+        if (!(rc = next(p)) && !(rc = parse_add(p)))
+            rc = emit(p, op, 0, off);
+    }
+    return rc;
+}
+
+static int parse_eq(parser *p)
+{
+    int rc = parse_rel(p);
+    while (!rc && (p->tok == T_EQ || p->tok == T_NE)) {
+        int op = p->tok == T_EQ ? OP_EQ : OP_NE;
+        size_t off = p->tstart;
+        if (!(rc = next(p)) && !(rc = parse_rel(p)))
+            rc = emit(p, op, 0, off);
+    }
+    return rc;
+}
+
+/* && and || : a conditional jump over the right operand, patched afterwards. */
+static int parse_logic(parser *p, int tok, int op, int (*operand)(parser *))
+{
+    int rc = operand(p);
+    while (!rc && p->tok == tok) {
+        size_t off = p->tstart;
+        size_t jump = p->e->ncode;
+        if ((rc = emit(p, op, 0, off)) || (rc = next(p)) || (rc = operand(p)) ||
+            (rc = emit(p, OP_BOOL, 0, off)))
+            break;
+        p->e->code[jump].arg = (int32_t)p->e->ncode;
+    }
+    return rc;
+}
+
+static int parse_and(parser *p)
+{
+    return parse_logic(p, T_AND, OP_AND, parse_eq);
+}
+
+static int parse_or(parser *p)
+{
+    return parse_logic(p, T_OR, OP_OR, parse_and);
+}
+
+/* cond ? a : b, right-associative; lowest precedence. */
+static int parse_ternary(parser *p)
+{
+    int rc;
+    size_t off = p->tstart;
+    if (++p->depth > EXPR_MAX_DEPTH) {
+        rc = cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
+                        "expression nested too deeply at column %d (limit %d) in '%s'",
+                        col_of(p, off), EXPR_MAX_DEPTH, p->src);
+        goto out;
+    }
+    if ((rc = parse_or(p)) || p->tok != T_QUESTION)
+        goto out;
+    off = p->tstart;
+    size_t jfalse = p->e->ncode;
+    if ((rc = emit(p, OP_JFALSE, 0, off)) || (rc = next(p)) || (rc = parse_ternary(p)))
+        goto out;
+    size_t jend = p->e->ncode;
+    if ((rc = emit(p, OP_JUMP, 0, off)) ||
+        (rc = expect(p, T_COLON, "expected ':' of '?:'")))
+        goto out;
+    p->e->code[jfalse].arg = (int32_t)p->e->ncode;
+    p->sp--; /* the else branch starts where the then branch did */
+    if ((rc = parse_ternary(p)))
+        goto out;
+    p->e->code[jend].arg = (int32_t)p->e->ncode;
+out:
+    p->depth--;
+    return rc;
+}
+
+int cutune_expr_parse(const char *text, const cutune_symtab *syms, cutune_expr **out,
+                      char *err, size_t errlen)
+{
+    int rc;
+    cutune_expr *e = NULL;
+    parser p = {.src = text, .syms = syms, .err = err, .errlen = errlen};
+    if (!out)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "cutune_expr_parse: out is NULL");
+    *out = NULL;
+    if (!text)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "cutune_expr_parse: text is NULL");
+    e = calloc(1, sizeof *e);
+    if (!e || !(e->text = strdup(text))) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        goto out_free;
+    }
+    p.e = e;
+    if ((rc = next(&p)))
+        goto out_free;
+    if (p.tok == T_EOF) {
+        rc = cutune_err(err, errlen, CUTUNE_EPARSE, "empty expression");
+        goto out_free;
+    }
+    if ((rc = parse_ternary(&p)))
+        goto out_free;
+    if (p.tok != T_EOF) {
+        rc = syntax_error(&p, p.tstart, "unexpected input after the expression");
+        goto out_free;
+    }
+    *out = e;
+    return 0;
+out_free:
+    free(p.sval);
+    cutune_expr_free(e);
+    return rc;
+}
+
+void cutune_expr_free(cutune_expr *e)
+{
+    if (!e)
+        return;
+    for (size_t i = 0; i < e->npool; i++)
+        if (e->pool[i].t == CUTUNE_VALUE_STRING)
+            free((char *)e->pool[i].s);
+    free(e->pool);
+    free(e->code);
+    free(e->slots);
+    free(e->text);
+    free(e);
+}
+
+/* ---- evaluation ------------------------------------------------------------ */
+
+static const char *op_name(int op)
+{
+    switch (op) {
+    case OP_NEG: return "unary -";
+    case OP_POS: return "unary +";
+    case OP_NOT: return "!";
+    case OP_ADD: return "+";
+    case OP_SUB: return "-";
+    case OP_MUL: return "*";
+    case OP_DIV: return "/";
+    case OP_MOD: return "%";
+    case OP_LT: return "<";
+    case OP_LE: return "<=";
+    case OP_GT: return ">";
+    case OP_GE: return ">=";
+    case OP_AND: return "&&";
+    case OP_OR: return "||";
+    case OP_BOOL: return "&& or ||";
+    case OP_JFALSE: return "?:";
+    case OP_MIN: return "min()";
+    case OP_MAX: return "max()";
+    case OP_CEIL: return "ceil()";
+    case OP_FLOOR: return "floor()";
+    case OP_LOG2: return "log2()";
+    case OP_POW: return "pow()";
+    case OP_ABS: return "abs()";
+    default: return "?";
+    }
+}
+
+static double num(const sval *v)
+{
+    return v->t == CUTUNE_VALUE_INT ? (double)v->i : v->r;
+}
+
+static int type_error(const cutune_expr *e, const insn *in, char *err, size_t errlen)
+{
+    return cutune_err(err, errlen, CUTUNE_EINVAL,
+                      "type error at column %u: string operand to '%s' in '%s'", in->col,
+                      op_name(in->op), e->text);
+}
+
+static int math_error(const cutune_expr *e, const insn *in, const char *what, char *err,
+                      size_t errlen)
+{
+    return cutune_err(err, errlen, CUTUNE_EMATH, "%s at column %u in '%s'", what, in->col,
+                      e->text);
+}
+
+static int equal(const sval *a, const sval *b)
+{
+    int as = a->t == CUTUNE_VALUE_STRING, bs = b->t == CUTUNE_VALUE_STRING;
+    if (as || bs) /* a string equals only an equal string, never a number */
+        return as && bs && strcmp(a->s, b->s) == 0;
+    if (a->t == CUTUNE_VALUE_INT && b->t == CUTUNE_VALUE_INT)
+        return a->i == b->i;
+    return num(a) == num(b);
+}
+
+/* Exact integer power by squaring; 1 on overflow. */
+static int ipow(long long b, long long x, long long *out)
+{
+    long long r = 1;
+    while (x > 0) {
+        if ((x & 1) && __builtin_mul_overflow(r, b, &r))
+            return 1;
+        x >>= 1;
+        if (x && __builtin_mul_overflow(b, b, &b))
+            return 1;
+    }
+    *out = r;
+    return 0;
+}
+
+/* REAL to INT as Python's math.ceil/floor do; 1 when it does not fit. */
+static int real_to_int(double r, long long *out)
+{
+    if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0))
+        return 1;
+    *out = (long long)r;
+    return 0;
+}
+
+static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *err,
+               size_t errlen)
+{
+    sval stack[EXPR_MAX_STACK + 1];
+    int sp = -1; /* index of the top */
+    const insn *code = e->code;
+    size_t pc = 0, n = e->ncode;
+    while (pc < n) {
+        const insn *in = &code[pc++];
+        sval *a, *b;
+        switch ((enum op)in->op) {
+        case OP_CONST:
+            stack[++sp] = e->pool[in->arg];
+            break;
+        case OP_LOAD: {
+            const cutune_value *v = &vars[in->arg];
+            sval *t = &stack[++sp];
+            t->t = v->type;
+            if (v->type == CUTUNE_VALUE_INT)
+                t->i = v->i;
+            else if (v->type == CUTUNE_VALUE_REAL)
+                t->r = v->r;
+            else
+                t->s = v->s ? v->s : "";
+            break;
+        }
+        case OP_NEG:
+            a = &stack[sp];
+            if (a->t == CUTUNE_VALUE_STRING)
+                return type_error(e, in, err, errlen);
+            if (a->t == CUTUNE_VALUE_REAL)
+                a->r = -a->r;
+            else if (a->i == LLONG_MIN)
+                return math_error(e, in, "integer overflow", err, errlen);
+            else
+                a->i = -a->i;
+            break;
+        case OP_POS:
+            if (stack[sp].t == CUTUNE_VALUE_STRING)
+                return type_error(e, in, err, errlen);
+            break;
+        case OP_NOT:
+        case OP_BOOL:
+            a = &stack[sp];
+            if (a->t == CUTUNE_VALUE_STRING)
+                return type_error(e, in, err, errlen);
+            a->i = (a->t == CUTUNE_VALUE_INT ? a->i != 0 : a->r != 0) ^ (in->op == OP_NOT);
+            a->t = CUTUNE_VALUE_INT;
+            break;
+        case OP_ADD:
+        case OP_SUB:
+        case OP_MUL:
+        case OP_DIV:
+        case OP_MOD:
+        case OP_POW:
+            b = &stack[sp--];
+            a = &stack[sp];
+            if (a->t == CUTUNE_VALUE_STRING || b->t == CUTUNE_VALUE_STRING)
+                return type_error(e, in, err, errlen);
+            if (a->t == CUTUNE_VALUE_INT && b->t == CUTUNE_VALUE_INT) {
+                long long x = a->i, y = b->i, r = 0;
+                int ovf = 0;
+                switch (in->op) {
+                case OP_ADD: ovf = __builtin_add_overflow(x, y, &r); break;
+                case OP_SUB: ovf = __builtin_sub_overflow(x, y, &r); break;
+                case OP_MUL: ovf = __builtin_mul_overflow(x, y, &r); break;
+                case OP_DIV:
+                case OP_MOD:
+                    if (y == 0)
+                        return math_error(e, in,
+                                          in->op == OP_DIV ? "division by zero"
+                                                           : "remainder by zero",
+                                          err, errlen);
+                    if (x == LLONG_MIN && y == -1)
+                        ovf = in->op == OP_DIV; /* x % -1 is 0, but C traps on it */
+                    else
+                        r = in->op == OP_DIV ? x / y : x % y;
+                    break;
+                default: /* OP_POW: negative exponents leave the integers, as in Python */
+                    if (y < 0) {
+                        if (x == 0)
+                            return math_error(e, in, "zero to a negative power", err, errlen);
+                        a->t = CUTUNE_VALUE_REAL;
+                        a->r = pow((double)x, (double)y);
+                        continue;
+                    }
+                    ovf = ipow(x, y, &r);
+                    break;
+                }
+                if (ovf)
+                    return math_error(e, in, "integer overflow", err, errlen);
+                a->i = r;
+            } else {
+                double x = num(a), y = num(b), r;
+                switch (in->op) {
+                case OP_ADD: r = x + y; break;
+                case OP_SUB: r = x - y; break;
+                case OP_MUL: r = x * y; break;
+                case OP_DIV:
+                    if (y == 0)
+                        return math_error(e, in, "division by zero", err, errlen);
+                    r = x / y;
+                    break;
+                case OP_MOD:
+                    if (y == 0)
+                        return math_error(e, in, "remainder by zero", err, errlen);
+                    r = fmod(x, y);
+                    break;
+                default:
+                    if (x == 0 && y < 0)
+                        return math_error(e, in, "zero to a negative power", err, errlen);
+                    r = pow(x, y);
+                    if (isnan(r) && !isnan(x) && !isnan(y))
+                        return math_error(e, in, "pow() domain error", err, errlen);
+                    break;
+                }
+                a->t = CUTUNE_VALUE_REAL;
+                a->r = r;
+            }
+            break;
+        case OP_LT:
+        case OP_LE:
+        case OP_GT:
+        case OP_GE: {
+            b = &stack[sp--];
+            a = &stack[sp];
+            if (a->t == CUTUNE_VALUE_STRING || b->t == CUTUNE_VALUE_STRING)
+                return type_error(e, in, err, errlen);
+            int c; /* -1, 0, 1; 2 when unordered (NaN) */
+            if (a->t == CUTUNE_VALUE_INT && b->t == CUTUNE_VALUE_INT)
+                c = (a->i > b->i) - (a->i < b->i);
+            else {
+                double x = num(a), y = num(b);
+                c = x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;
+            }
+            a->t = CUTUNE_VALUE_INT;
+            a->i = in->op == OP_LT   ? c == -1
+                   : in->op == OP_LE ? (c == -1 || c == 0)
+                   : in->op == OP_GT ? c == 1
+                                     : (c == 1 || c == 0);
+            break;
+        }
+        case OP_EQ:
+        case OP_NE:
+            b = &stack[sp--];
+            a = &stack[sp];
+            a->i = equal(a, b) ^ (in->op == OP_NE);
+            a->t = CUTUNE_VALUE_INT;
+            break;
+        case OP_AND:
+        case OP_OR: {
+            a = &stack[sp];
+            if (a->t == CUTUNE_VALUE_STRING)
+                return type_error(e, in, err, errlen);
+            int truth = a->t == CUTUNE_VALUE_INT ? a->i != 0 : a->r != 0;
+            if (truth == (in->op == OP_OR)) {
+                a->t = CUTUNE_VALUE_INT;
+                a->i = truth;
+                pc = (size_t)in->arg;
+            } else {
+                sp--;
+            }
+            break;
+        }
+        case OP_JFALSE: {
+            a = &stack[sp--];
+            if (a->t == CUTUNE_VALUE_STRING)
+                return type_error(e, in, err, errlen);
+            if (!(a->t == CUTUNE_VALUE_INT ? a->i != 0 : a->r != 0))
+                pc = (size_t)in->arg;
+            break;
+        }
+        case OP_JUMP:
+            pc = (size_t)in->arg;
+            break;
+        case OP_IN_BEGIN:
+            stack[++sp] = (sval){.t = CUTUNE_VALUE_INT, .i = 0};
+            break;
+        case OP_IN_STEP:
+            b = &stack[sp--];
+            if (!stack[sp].i && equal(&stack[sp - 1], b))
+                stack[sp].i = 1;
+            break;
+        case OP_IN_END:
+            stack[sp - 1] = stack[sp];
+            sp--;
+            break;
+        case OP_MIN:
+        case OP_MAX: {
+            b = &stack[sp--];
+            a = &stack[sp];
+            if (a->t == CUTUNE_VALUE_STRING || b->t == CUTUNE_VALUE_STRING)
+                return type_error(e, in, err, errlen);
+            int b_less = (a->t == CUTUNE_VALUE_INT && b->t == CUTUNE_VALUE_INT)
+                             ? b->i < a->i
+                             : num(b) < num(a);
+            int b_more = (a->t == CUTUNE_VALUE_INT && b->t == CUTUNE_VALUE_INT)
+                             ? b->i > a->i
+                             : num(b) > num(a);
+            /* ties keep the first argument, as Python's min and max do */
+            if (in->op == OP_MIN ? b_less : b_more)
+                *a = *b;
+            break;
+        }
+        case OP_CEIL:
+        case OP_FLOOR:
+            a = &stack[sp];
+            if (a->t == CUTUNE_VALUE_STRING)
+                return type_error(e, in, err, errlen);
+            if (a->t == CUTUNE_VALUE_REAL) {
+                long long r;
+                if (real_to_int(in->op == OP_CEIL ? ceil(a->r) : floor(a->r), &r))
+                    return math_error(e, in,
+                                      in->op == OP_CEIL ? "ceil() result out of integer range"
+                                                        : "floor() result out of integer range",
+                                      err, errlen);
+                a->t = CUTUNE_VALUE_INT;
+                a->i = r;
+            }
+            break;
+        case OP_LOG2:
+            a = &stack[sp];
+            if (a->t == CUTUNE_VALUE_STRING)
+                return type_error(e, in, err, errlen);
+            if (!(num(a) > 0))
+                return math_error(e, in, "log2() of a value <= 0", err, errlen);
+            a->r = log2(num(a));
+            a->t = CUTUNE_VALUE_REAL;
+            break;
+        case OP_ABS:
+            a = &stack[sp];
+            if (a->t == CUTUNE_VALUE_STRING)
+                return type_error(e, in, err, errlen);
+            if (a->t == CUTUNE_VALUE_REAL)
+                a->r = fabs(a->r);
+            else if (a->i == LLONG_MIN)
+                return math_error(e, in, "integer overflow", err, errlen);
+            else if (a->i < 0)
+                a->i = -a->i;
+            break;
+        }
+    }
+    *res = stack[0];
+    return 0;
+}
+
+int cutune_expr_eval(const cutune_expr *e, const cutune_value *vars, cutune_value *out,
+                     char *err, size_t errlen)
+{
+    sval r;
+    int rc = run(e, vars, &r, err, errlen);
+    if (rc)
+        return rc;
+    *out = (cutune_value){.type = r.t};
+    if (r.t == CUTUNE_VALUE_INT)
+        out->i = r.i;
+    else if (r.t == CUTUNE_VALUE_REAL)
+        out->r = r.r;
+    else
+        out->s = r.s;
+    return 0;
+}
+
+int cutune_expr_eval_double(const cutune_expr *e, const cutune_value *vars, double *out,
+                            char *err, size_t errlen)
+{
+    sval r;
+    int rc = run(e, vars, &r, err, errlen);
+    if (rc)
+        return rc;
+    if (r.t == CUTUNE_VALUE_STRING)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "type error in '%s': the result is a string, not a number", e->text);
+    *out = num(&r);
+    return 0;
+}
+
+int cutune_expr_max_slot(const cutune_expr *e)
+{
+    return e->nslots ? (int)e->slots[e->nslots - 1] : -1;
+}
+
+int cutune_expr_uses(const cutune_expr *e, size_t slot)
+{
+    size_t lo = 0, hi = e->nslots;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (e->slots[mid] == slot)
+            return 1;
+        if (e->slots[mid] < slot)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
+const char *cutune_expr_text(const cutune_expr *e)
+{
+    return e->text;
+}

@@ -1,3 +1,751 @@
-/* placeholder: spaces (being written) */
-#include "cutune/cutune.h"
+/* Parameter spaces: value lists, restrictions and the enumerated valid set.
+ *
+ * The valid set is a flat array of index vectors in lexicographic order, so a
+ * dense id is a row number and finding a vector is a binary search. Enumeration
+ * is a depth-first walk over the parameters in order that checks each
+ * restriction as soon as the last parameter it reads is bound, which prunes
+ * whole subtrees of the Cartesian product instead of testing every point. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "cutune/space.h"
+
+typedef struct param_store {
+    char *name;
+    size_t n;
+    cutune_value *values; /* STRING values point into texts */
+    char **texts;         /* each value as Python prints it */
+} param_store;
+
+struct cutune_space {
+    param_store *params;
+    size_t nparams;
+    cutune_param *views;      /* public views of params, one per parameter */
+    char **cnames;            /* constant names */
+    cutune_value *cvalues;    /* constant values; STRING texts are owned */
+    size_t nconstants;
+    const char **symnames;    /* parameters then constants: the symbol table */
+    cutune_expr **restrictions;
+    size_t nrestrictions;
+    cutune_space_filter_fn filter;
+    void *filter_ctx;
+    uint16_t *configs;        /* size rows of nparams indices, lexicographic */
+    size_t size;              /* number of valid configurations */
+    size_t cap;               /* rows allocated in configs */
+    int enumerated;           /* configs reflects the current definition */
+};
+
+cutune_space *cutune_space_alloc(void)
+{
+    return calloc(1, sizeof(cutune_space));
+}
+
+static void param_store_clear(param_store *p)
+{
+    for (size_t i = 0; p->texts && i < p->n; i++)
+        free(p->texts[i]);
+    free(p->texts);
+    free(p->values);
+    free(p->name);
+}
+
+void cutune_space_free(cutune_space *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->nparams; i++)
+        param_store_clear(&s->params[i]);
+    free(s->params);
+    free(s->views);
+    for (size_t i = 0; i < s->nconstants; i++) {
+        free(s->cnames[i]);
+        if (s->cvalues[i].type == CUTUNE_VALUE_STRING)
+            free((char *)s->cvalues[i].s);
+    }
+    free(s->cnames);
+    free(s->cvalues);
+    free(s->symnames);
+    for (size_t i = 0; i < s->nrestrictions; i++)
+        cutune_expr_free(s->restrictions[i]);
+    free(s->restrictions);
+    free(s->configs);
+    free(s);
+}
+
+/* Any change to the definition makes an earlier enumeration stale. */
+static void invalidate(cutune_space *s)
+{
+    free(s->configs);
+    s->configs = NULL;
+    s->size = 0;
+    s->cap = 0;
+    s->enumerated = 0;
+}
+
+static int name_taken(const cutune_space *s, const char *name)
+{
+    for (size_t i = 0; i < s->nparams; i++)
+        if (strcmp(s->params[i].name, name) == 0)
+            return 1;
+    for (size_t i = 0; i < s->nconstants; i++)
+        if (strcmp(s->cnames[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+static int valid_name(const char *name)
+{
+    if (!name || !(name[0] == '_' || (name[0] >= 'A' && name[0] <= 'Z') ||
+                   (name[0] >= 'a' && name[0] <= 'z')))
+        return 0;
+    for (const char *c = name; *c; c++)
+        if (!(*c == '_' || (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') ||
+              (*c >= '0' && *c <= '9')))
+            return 0;
+    return 1;
+}
+
+/* Room in the symbol table for n names; done before a definition changes so
+ * that a failed allocation leaves the space as it was. */
+static int reserve_symnames(cutune_space *s, size_t n)
+{
+    const char **names = realloc(s->symnames, (n ? n : 1) * sizeof *names);
+    if (!names)
+        return CUTUNE_ENOMEM;
+    s->symnames = names;
+    return 0;
+}
+
+/* Refill the symbol table (parameters, then constants) after an addition. */
+static void fill_symnames(cutune_space *s)
+{
+    for (size_t i = 0; i < s->nparams; i++)
+        s->symnames[i] = s->params[i].name;
+    for (size_t i = 0; i < s->nconstants; i++)
+        s->symnames[s->nparams + i] = s->cnames[i];
+}
+
+static char *format_value(const cutune_value *v)
+{
+    char buf[64];
+    if (v->type == CUTUNE_VALUE_STRING)
+        return strdup(v->s);
+    cutune_value_format(v, buf, sizeof buf);
+    return strdup(buf);
+}
+
+static int check_value(const cutune_value *v)
+{
+    return v->type == CUTUNE_VALUE_INT || v->type == CUTUNE_VALUE_REAL ||
+           (v->type == CUTUNE_VALUE_STRING && v->s);
+}
+
+int cutune_space_add_param(cutune_space *s, const char *name, const cutune_value *values,
+                           size_t n, char *err, size_t errlen)
+{
+    param_store ps = {0};
+    if (!s || !values)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "add_param: NULL argument");
+    if (!valid_name(name))
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "parameter name '%s' is not an identifier",
+                          name ? name : "(null)");
+    if (s->nconstants || s->nrestrictions)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "parameter '%s' added after a constant or restriction", name);
+    if (n == 0 || n > CUTUNE_SPACE_MAX_VALUES)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "parameter '%s' has %zu values (1..%d allowed)", name, n,
+                          CUTUNE_SPACE_MAX_VALUES);
+    if (name_taken(s, name))
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "duplicate parameter name '%s'", name);
+    for (size_t i = 0; i < n; i++)
+        if (!check_value(&values[i]))
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "parameter '%s' value %zu has a bad type", name, i);
+
+    ps.n = n;
+    ps.name = strdup(name);
+    ps.values = malloc(n * sizeof *ps.values);
+    ps.texts = calloc(n, sizeof *ps.texts);
+    if (!ps.name || !ps.values || !ps.texts)
+        goto out_nomem;
+    for (size_t i = 0; i < n; i++) {
+        if (!(ps.texts[i] = format_value(&values[i])))
+            goto out_nomem;
+        ps.values[i] = values[i];
+        if (values[i].type == CUTUNE_VALUE_STRING)
+            ps.values[i].s = ps.texts[i];
+    }
+
+    param_store *np = realloc(s->params, (s->nparams + 1) * sizeof *np);
+    if (!np)
+        goto out_nomem;
+    s->params = np;
+    cutune_param *nv = realloc(s->views, (s->nparams + 1) * sizeof *nv);
+    if (!nv)
+        goto out_nomem;
+    s->views = nv;
+    if (reserve_symnames(s, s->nparams + s->nconstants + 1))
+        goto out_nomem;
+    s->params[s->nparams] = ps;
+    s->views[s->nparams] = (cutune_param){.name = ps.name,
+                                          .nvalues = n,
+                                          .values = ps.values,
+                                          .texts = (const char *const *)ps.texts};
+    s->nparams++;
+    fill_symnames(s);
+    invalidate(s);
+    return 0;
+out_nomem:
+    param_store_clear(&ps);
+    return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory adding parameter '%s'", name);
+}
+
+/* Copy v for keeping: a STRING's text is duplicated. */
+static int own_value(const cutune_value *v, cutune_value *out)
+{
+    *out = *v;
+    if (v->type == CUTUNE_VALUE_STRING && !(out->s = strdup(v->s)))
+        return CUTUNE_ENOMEM;
+    return 0;
+}
+
+int cutune_space_add_constant(cutune_space *s, const char *name, cutune_value v, char *err,
+                              size_t errlen)
+{
+    char *nm = NULL;
+    cutune_value owned;
+    if (!s)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "add_constant: NULL space");
+    if (!valid_name(name))
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "constant name '%s' is not an identifier",
+                          name ? name : "(null)");
+    if (name_taken(s, name))
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "duplicate name '%s' for a constant", name);
+    if (!check_value(&v))
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "constant '%s' has a bad type", name);
+    if (!(nm = strdup(name)))
+        goto out_nomem;
+    if (own_value(&v, &owned))
+        goto out_free_name;
+    char **nn = realloc(s->cnames, (s->nconstants + 1) * sizeof *nn);
+    if (!nn)
+        goto out_free_value;
+    s->cnames = nn;
+    cutune_value *nv = realloc(s->cvalues, (s->nconstants + 1) * sizeof *nv);
+    if (!nv)
+        goto out_free_value;
+    s->cvalues = nv;
+    if (reserve_symnames(s, s->nparams + s->nconstants + 1))
+        goto out_free_value;
+    s->cnames[s->nconstants] = nm;
+    s->cvalues[s->nconstants] = owned;
+    s->nconstants++;
+    fill_symnames(s);
+    invalidate(s);
+    return 0;
+out_free_value:
+    if (owned.type == CUTUNE_VALUE_STRING)
+        free((char *)owned.s);
+out_free_name:
+    free(nm);
+out_nomem:
+    return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory adding constant '%s'", name);
+}
+
+int cutune_space_set_constant(cutune_space *s, const char *name, cutune_value v, char *err,
+                              size_t errlen)
+{
+    if (!s || !name)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "set_constant: NULL argument");
+    if (!check_value(&v))
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "constant '%s': bad value type", name);
+    for (size_t i = 0; i < s->nconstants; i++) {
+        if (strcmp(s->cnames[i], name) != 0)
+            continue;
+        cutune_value owned;
+        if (own_value(&v, &owned))
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        if (s->cvalues[i].type == CUTUNE_VALUE_STRING)
+            free((char *)s->cvalues[i].s);
+        s->cvalues[i] = owned;
+        invalidate(s);
+        return 0;
+    }
+    return cutune_err(err, errlen, CUTUNE_ENOTFOUND, "unknown constant '%s'", name);
+}
+
+int cutune_space_add_restriction(cutune_space *s, const char *text, char *err, size_t errlen)
+{
+    cutune_expr *e = NULL;
+    if (!s || !text)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "add_restriction: NULL argument");
+    cutune_symtab st = cutune_space_symtab(s);
+    int rc = cutune_expr_parse(text, &st, &e, err, errlen);
+    if (rc)
+        return rc;
+    cutune_expr **nr = realloc(s->restrictions, (s->nrestrictions + 1) * sizeof *nr);
+    if (!nr) {
+        cutune_expr_free(e);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory adding restriction '%s'",
+                          text);
+    }
+    s->restrictions = nr;
+    s->restrictions[s->nrestrictions++] = e;
+    invalidate(s);
+    return 0;
+}
+
+void cutune_space_set_filter(cutune_space *s, cutune_space_filter_fn fn, void *ctx)
+{
+    if (!s)
+        return;
+    s->filter = fn;
+    s->filter_ctx = ctx;
+    invalidate(s);
+}
+
+/* ---- enumeration ----------------------------------------------------------- */
+
+/* "A=1, B=2" of the first nbound parameters of idx; snprintf-style length. */
+static int format_idx(const cutune_space *s, const uint16_t *idx, size_t nbound, char *buf,
+                      size_t len)
+{
+    size_t total = 0;
+    for (size_t p = 0; p < nbound; p++) {
+        size_t room = total < len ? len - total : 0;
+        int w = snprintf(room ? buf + total : NULL, room, "%s%s=%s", p ? ", " : "",
+                         s->params[p].name, s->params[p].texts[idx[p]]);
+        if (w < 0)
+            return w;
+        total += (size_t)w;
+    }
+    if (len && total == 0)
+        buf[0] = '\0';
+    return total > INT_MAX ? INT_MAX : (int)total;
+}
+
+/* Restriction r's verdict at vars: 1 keep, 0 drop, <0 error (message in err). */
+static int restriction_holds(const cutune_space *s, size_t r, const cutune_value *vars,
+                            const uint16_t *idx, size_t nbound, char *err, size_t errlen)
+{
+    char inner[256];
+    double v;
+    int rc = cutune_expr_eval_double(s->restrictions[r], vars, &v, inner, sizeof inner);
+    if (rc == 0)
+        return v != 0;
+    if (err && errlen) {
+        char cfg[256];
+        format_idx(s, idx, nbound, cfg, sizeof cfg);
+        cutune_err(err, errlen, rc, "restriction %zu: %s (at %s)", r, inner,
+                   nbound ? cfg : "start, before any parameter is bound");
+    }
+    return rc;
+}
+
+/* Highest parameter slot restriction r reads, or -1 if it reads only constants. */
+static long last_param(const cutune_space *s, size_t r)
+{
+    for (size_t p = s->nparams; p-- > 0;)
+        if (cutune_expr_uses(s->restrictions[r], p))
+            return (long)p;
+    return -1;
+}
+
+static int append_config(cutune_space *s, const uint16_t *idx)
+{
+    size_t np = s->nparams;
+    if (s->size == s->cap) {
+        size_t ncap = s->cap ? s->cap * 2 : 1024;
+        if (ncap < s->cap || ncap > SIZE_MAX / (np * sizeof(uint16_t)))
+            return CUTUNE_ENOMEM;
+        uint16_t *nc = realloc(s->configs, ncap * np * sizeof(uint16_t));
+        if (!nc)
+            return CUTUNE_ENOMEM;
+        s->configs = nc;
+        s->cap = ncap;
+    }
+    memcpy(s->configs + s->size * np, idx, np * sizeof(uint16_t));
+    s->size++;
+    return 0;
+}
+
+int cutune_space_enumerate(cutune_space *s, char *err, size_t errlen)
+{
+    int rc = 0;
+    size_t np, nr, *order = NULL, *start = NULL;
+    uint16_t *idx = NULL;
+    cutune_value *vars = NULL;
+    if (!s)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "enumerate: NULL space");
+    invalidate(s);
+    np = s->nparams;
+    nr = s->nrestrictions;
+    if (np == 0)
+        return cutune_err(err, errlen, CUTUNE_EEMPTY, "the space has no parameters");
+
+    /* Bucket restrictions by the depth at which they can first be decided:
+     * order[start[d]..start[d+1]) are those whose last parameter is d - 1,
+     * so bucket 0 holds the constants-only ones. */
+    order = malloc((nr ? nr : 1) * sizeof *order);
+    start = calloc(np + 2, sizeof *start);
+    idx = calloc(np, sizeof *idx);
+    vars = calloc(np + s->nconstants, sizeof *vars);
+    if (!order || !start || !idx || !vars) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory enumerating the space");
+        goto out_free;
+    }
+    for (size_t r = 0; r < nr; r++)
+        start[last_param(s, r) + 2]++;
+    for (size_t d = 1; d <= np + 1; d++)
+        start[d] += start[d - 1];
+    {
+        size_t *fill = calloc(np + 1, sizeof *fill);
+        if (!fill) {
+            rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory enumerating the space");
+            goto out_free;
+        }
+        for (size_t r = 0; r < nr; r++) {
+            size_t b = (size_t)(last_param(s, r) + 1);
+            order[start[b] + fill[b]++] = r;
+        }
+        free(fill);
+    }
+    for (size_t c = 0; c < s->nconstants; c++)
+        vars[np + c] = s->cvalues[c];
+
+    for (size_t k = start[0]; k < start[1]; k++) {
+        rc = restriction_holds(s, order[k], vars, idx, 0, err, errlen);
+        if (rc < 0)
+            goto out_free;
+        if (rc == 0) {
+            rc = cutune_err(err, errlen, CUTUNE_EEMPTY,
+                            "restriction %zu '%s' is false for every configuration", order[k],
+                            cutune_expr_text(s->restrictions[order[k]]));
+            goto out_free;
+        }
+    }
+
+    /* Depth-first walk: bind parameter d, test its bucket, descend or advance. */
+    size_t d = 0;
+    for (;;) {
+        const param_store *ps = &s->params[d];
+        vars[d] = ps->values[idx[d]];
+        int ok = 1;
+        for (size_t k = start[d + 1]; k < start[d + 2]; k++) {
+            rc = restriction_holds(s, order[k], vars, idx, d + 1, err, errlen);
+            if (rc < 0)
+                goto out_free;
+            if (!rc) {
+                ok = 0;
+                break;
+            }
+        }
+        if (ok) {
+            if (d + 1 < np) {
+                idx[++d] = 0;
+                continue;
+            }
+            int keep = 1;
+            if (s->filter) {
+                keep = s->filter(s->filter_ctx, idx);
+                if (keep < 0) {
+                    char cfg[256];
+                    format_idx(s, idx, np, cfg, sizeof cfg);
+                    rc = cutune_err(err, errlen, keep, "space filter failed (code %d) at %s",
+                                    keep, cfg);
+                    goto out_free;
+                }
+            }
+            if (keep && (rc = append_config(s, idx))) {
+                rc = cutune_err(err, errlen, rc,
+                                "out of memory storing %zu valid configurations", s->size);
+                goto out_free;
+            }
+        }
+        while (++idx[d] == s->params[d].n) {
+            if (d == 0)
+                goto done;
+            d--;
+        }
+    }
+done:
+    rc = 0;
+    if (s->size == 0) {
+        rc = cutune_err(err, errlen, CUTUNE_EEMPTY,
+                        "no valid configuration: the restrictions%s exclude all %.0f points",
+                        s->filter ? " and the filter" : "", cutune_space_cartesian_size(s));
+        goto out_free;
+    }
+    /* give back the unused tail of the doubling */
+    uint16_t *shrunk = realloc(s->configs, s->size * np * sizeof(uint16_t));
+    if (shrunk) {
+        s->configs = shrunk;
+        s->cap = s->size;
+    }
+    s->enumerated = 1;
+out_free:
+    if (rc)
+        invalidate(s);
+    free(vars);
+    free(idx);
+    free(start);
+    free(order);
+    return rc;
+}
+
+/* ---- queries --------------------------------------------------------------- */
+
+size_t cutune_space_nparams(const cutune_space *s)
+{
+    return s->nparams;
+}
+
+const cutune_param *cutune_space_param(const cutune_space *s, size_t p)
+{
+    return p < s->nparams ? &s->views[p] : NULL;
+}
+
+int cutune_space_param_index(const cutune_space *s, const char *name)
+{
+    for (size_t i = 0; name && i < s->nparams; i++)
+        if (strcmp(s->params[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+size_t cutune_space_nrestrictions(const cutune_space *s)
+{
+    return s->nrestrictions;
+}
+
+const char *cutune_space_restriction_text(const cutune_space *s, size_t r)
+{
+    return r < s->nrestrictions ? cutune_expr_text(s->restrictions[r]) : NULL;
+}
+
+size_t cutune_space_nconstants(const cutune_space *s)
+{
+    return s->nconstants;
+}
+
+const char *cutune_space_constant_name(const cutune_space *s, size_t c)
+{
+    return c < s->nconstants ? s->cnames[c] : NULL;
+}
+
+cutune_value cutune_space_constant_value(const cutune_space *s, size_t c)
+{
+    if (c < s->nconstants)
+        return s->cvalues[c];
+    return (cutune_value){.type = CUTUNE_VALUE_INT};
+}
+
+cutune_symtab cutune_space_symtab(const cutune_space *s)
+{
+    return (cutune_symtab){.names = s->symnames, .n = s->nparams + s->nconstants};
+}
+
+double cutune_space_cartesian_size(const cutune_space *s)
+{
+    double n = 1;
+    for (size_t p = 0; p < s->nparams; p++)
+        n *= (double)s->params[p].n;
+    return s->nparams ? n : 0;
+}
+
+size_t cutune_space_size(const cutune_space *s)
+{
+    return s->size;
+}
+
+const uint16_t *cutune_space_config(const cutune_space *s, size_t id)
+{
+    return id < s->size ? s->configs + id * s->nparams : NULL;
+}
+
+/* Lexicographic comparison of row with idx, where idx[p] reads as v. */
+static int compare_row(const uint16_t *row, const uint16_t *idx, size_t np, size_t p, uint16_t v)
+{
+    for (size_t k = 0; k < np; k++) {
+        uint16_t b = k == p ? v : idx[k];
+        if (row[k] != b)
+            return row[k] < b ? -1 : 1;
+    }
+    return 0;
+}
+
+/* Binary search for idx with position p replaced by v (p >= np: no change). */
+static long long find_with(const cutune_space *s, const uint16_t *idx, size_t p, uint16_t v)
+{
+    size_t lo = 0, hi = s->size, np = s->nparams;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = compare_row(s->configs + mid * np, idx, np, p, v);
+        if (c == 0)
+            return (long long)mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+long long cutune_space_find(const cutune_space *s, const uint16_t *idx)
+{
+    if (!s->enumerated || !idx)
+        return -1;
+    for (size_t p = 0; p < s->nparams; p++)
+        if (idx[p] >= s->params[p].n)
+            return -1;
+    return find_with(s, idx, SIZE_MAX, 0);
+}
+
+void cutune_space_values(const cutune_space *s, size_t id, cutune_value *vars)
+{
+    const uint16_t *row = cutune_space_config(s, id);
+    if (!row)
+        return;
+    for (size_t p = 0; p < s->nparams; p++)
+        vars[p] = s->params[p].values[row[p]];
+    for (size_t c = 0; c < s->nconstants; c++)
+        vars[s->nparams + c] = s->cvalues[c];
+}
+
+int cutune_space_check(const cutune_space *s, const uint16_t *idx, char *err, size_t errlen)
+{
+    int rc = 0;
+    size_t np = s->nparams;
+    cutune_value *vars = NULL;
+    if (!idx)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "check: NULL index vector");
+    for (size_t p = 0; p < np; p++)
+        if (idx[p] >= s->params[p].n)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "check: index %u of parameter '%s' is out of range (%zu values)",
+                              idx[p], s->params[p].name, s->params[p].n);
+    vars = malloc((np + s->nconstants + 1) * sizeof *vars);
+    if (!vars)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    for (size_t p = 0; p < np; p++)
+        vars[p] = s->params[p].values[idx[p]];
+    for (size_t c = 0; c < s->nconstants; c++)
+        vars[np + c] = s->cvalues[c];
+    rc = 1;
+    for (size_t r = 0; r < s->nrestrictions && rc == 1; r++)
+        rc = restriction_holds(s, r, vars, idx, np, err, errlen);
+    if (rc == 1 && s->filter) {
+        int keep = s->filter(s->filter_ctx, idx);
+        if (keep < 0)
+            rc = cutune_err(err, errlen, keep, "space filter failed (code %d)", keep);
+        else
+            rc = keep != 0;
+    }
+    free(vars);
+    return rc;
+}
+
+void cutune_space_encode(const cutune_space *s, size_t id, double *x)
+{
+    const uint16_t *row = cutune_space_config(s, id);
+    if (!row)
+        return;
+    for (size_t p = 0; p < s->nparams; p++) {
+        size_t n = s->params[p].n;
+        x[p] = n > 1 ? (double)row[p] / (double)(n - 1) : 0.5;
+    }
+}
+
+size_t cutune_space_neighbours(const cutune_space *s, size_t id, int mode, size_t *out,
+                               size_t max)
+{
+    const uint16_t *row = cutune_space_config(s, id);
+    size_t count = 0;
+    if (!row)
+        return 0;
+    for (size_t p = 0; p < s->nparams; p++) {
+        size_t n = s->params[p].n;
+        for (size_t v = 0; v < n; v++) {
+            if (v == row[p])
+                continue;
+            if (mode == CUTUNE_NEIGHBOUR_ADJACENT && v + 1 != row[p] && v != (size_t)row[p] + 1)
+                continue;
+            long long j = find_with(s, row, p, (uint16_t)v);
+            if (j < 0)
+                continue;
+            if (out && count < max)
+                out[count] = (size_t)j;
+            count++;
+        }
+    }
+    return count;
+}
+
+int cutune_space_format_config(const cutune_space *s, size_t id, char *buf, size_t len)
+{
+    const uint16_t *row = cutune_space_config(s, id);
+    if (!row) {
+        if (buf && len)
+            buf[0] = '\0';
+        return -1;
+    }
+    return format_idx(s, row, s->nparams, buf, buf ? len : 0);
+}
+
+/* FNV-1a, 64-bit (Fowler, Noll, Vo; http://www.isthe.com/chongo/tech/comp/fnv/). */
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* A string with its terminator, so that ("ab","c") and ("a","bc") differ. */
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+    return fnv(h, s, strlen(s) + 1);
+}
+
+static uint64_t fnv_value(uint64_t h, const cutune_value *v, const char *text)
+{
+    unsigned char t = (unsigned char)v->type; /* 32 and "32" must differ */
+    h = fnv(h, &t, 1);
+    return fnv_str(h, text);
+}
+
+uint64_t cutune_space_hash(const cutune_space *s)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    char buf[64];
+    h = fnv_str(h, "params");
+    for (size_t p = 0; p < s->nparams; p++) {
+        const param_store *ps = &s->params[p];
+        h = fnv_str(h, ps->name);
+        snprintf(buf, sizeof buf, "%zu", ps->n);
+        h = fnv_str(h, buf);
+        for (size_t i = 0; i < ps->n; i++)
+            h = fnv_value(h, &ps->values[i], ps->texts[i]);
+    }
+    h = fnv_str(h, "restrictions");
+    for (size_t r = 0; r < s->nrestrictions; r++)
+        h = fnv_str(h, cutune_expr_text(s->restrictions[r]));
+    h = fnv_str(h, "constants");
+    for (size_t c = 0; c < s->nconstants; c++) {
+        const cutune_value *v = &s->cvalues[c];
+        h = fnv_str(h, s->cnames[c]);
+        if (v->type == CUTUNE_VALUE_STRING) {
+            h = fnv_value(h, v, v->s);
+        } else {
+            cutune_value_format(v, buf, sizeof buf);
+            h = fnv_value(h, v, buf);
+        }
+    }
+    return h;
+}
