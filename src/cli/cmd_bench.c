@@ -1,4 +1,387 @@
-/* placeholder: owned by the bench engineer */
-#include "commands.h"
+/* cutune bench: compare searchers on recorded spaces (see include/cutune/bench.h
+ * for what is measured and how). This file parses options, expands folders into
+ * recording files, draws the progress bar and writes the outputs. */
+#include <dirent.h>
+#include <getopt.h>
 #include <stdio.h>
-int cutune_cmd_bench(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "cutune bench: not built yet\n"); return 2; }
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "cutune/bench.h"
+#include "cutune/searcher.h"
+#include "cutune_config.h"
+
+#define BENCH_MAX 256
+
+static const char *const default_searchers = "random,grid,genetic,bo";
+static const char *const default_budgets = "20,40,60,100,200";
+
+static void bench_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cutune bench [OPTIONS] [RECORDING|FOLDER ...]\n"
+            "\n"
+            "Compare searchers offline on recorded tuning spaces (Kernel Tuner caches, .json or\n"
+            ".json.gz; a folder means every such file in it). Without recordings it reads\n"
+            "$CUTUNE_SHARED_DATA/kt-caches, else ../shared/data/kt-caches beside the source.\n"
+            "\n"
+            "  --searchers=LIST     comma-separated names (default %s)\n"
+            "  --searcher=NAME:ARGS add one searcher with arguments (repeatable; replaces the\n"
+            "                       default list), e.g. --searcher=genetic:pop=20,mut=0.2\n"
+            "  --budgets=LIST       evaluation budgets (default %s)\n"
+            "  --seeds=N            runs per searcher and recording (default 50; seeds 1..N)\n"
+            "  --convention=C       constraint-aware | cartesian | both (default both)\n"
+            "  --jobs=N             worker threads (default: all cores)\n"
+            "  --out=DIR            results folder (default benchmarks/searchers/results)\n"
+            "  --no-plots           write the plot data but do not run gnuplot\n"
+            "  --quiet              no progress bar\n"
+            "  --help               this text\n"
+            "\n"
+            "Writes DIR/results.md, results.csv, results.json, plots.gp and plots/*.{dat,png,svg}.\n",
+            default_searchers, default_budgets);
+}
+
+typedef struct {
+    size_t last;
+    int tty;
+} progress_state;
+
+static void progress_bar(void *ctx, size_t done, size_t total)
+{
+    progress_state *p = ctx;
+    size_t width = 40, fill = total ? done * width / total : width;
+    size_t pct = total ? done * 100 / total : 100;
+    if (pct == p->last && done != total)
+        return;
+    p->last = pct;
+    char bar[64];
+    for (size_t i = 0; i < width; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[width] = '\0';
+    fprintf(stderr, "\rbench [%s] %3zu%% %zu/%zu runs", bar, pct, done, total);
+    if (done == total)
+        fputc('\n', stderr);
+    fflush(stderr);
+}
+
+static int has_suffix(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Add path, or every *.json / *.json.gz of the folder path (sorted). */
+static int add_recordings(const char *path, char **out, size_t *n)
+{
+    struct stat st;
+    if (stat(path, &st) < 0) {
+        fprintf(stderr, "cutune bench: %s: no such file or folder\n", path);
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        if (*n >= BENCH_MAX) {
+            fprintf(stderr, "cutune bench: more than %d recordings\n", BENCH_MAX);
+            return -1;
+        }
+        out[(*n)++] = strdup(path);
+        return out[*n - 1] ? 0 : -1;
+    }
+    DIR *d = opendir(path);
+    if (!d) {
+        fprintf(stderr, "cutune bench: %s: cannot open folder\n", path);
+        return -1;
+    }
+    size_t first = *n;
+    struct dirent *e;
+    int rc = 0;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' || !(has_suffix(e->d_name, ".json") ||
+                                     has_suffix(e->d_name, ".json.gz")))
+            continue;
+        if (*n >= BENCH_MAX) {
+            fprintf(stderr, "cutune bench: more than %d recordings\n", BENCH_MAX);
+            rc = -1;
+            break;
+        }
+        size_t len = strlen(path) + strlen(e->d_name) + 2;
+        char *p = malloc(len);
+        if (!p) {
+            rc = -1;
+            break;
+        }
+        snprintf(p, len, "%s/%s", path, e->d_name);
+        out[(*n)++] = p;
+    }
+    closedir(d);
+    if (rc == 0 && *n == first) {
+        fprintf(stderr, "cutune bench: %s: no *.json or *.json.gz in this folder\n", path);
+        return -1;
+    }
+    qsort(out + first, *n - first, sizeof *out, cmp_str);
+    return rc;
+}
+
+/* Split a comma-separated list of positive integers. */
+static int parse_budgets(const char *text, size_t *out, size_t *n)
+{
+    *n = 0;
+    const char *p = text;
+    while (*p) {
+        char *end;
+        unsigned long v = strtoul(p, &end, 10);
+        if (end == p || v == 0 || (*end && *end != ',') || *n >= BENCH_MAX) {
+            fprintf(stderr, "cutune bench: --budgets: '%s' is not a list of positive integers\n",
+                    text);
+            return -1;
+        }
+        out[(*n)++] = v;
+        p = *end ? end + 1 : end;
+    }
+    if (*n == 0) {
+        fprintf(stderr, "cutune bench: --budgets is empty\n");
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_count(const char *opt, const char *text, unsigned long *out)
+{
+    char *end;
+    unsigned long v = strtoul(text, &end, 10);
+    if (!*text || *end || text[0] == '-') {
+        fprintf(stderr, "cutune bench: %s: '%s' is not a non-negative integer\n", opt, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* One searcher spec "NAME" or "NAME:ARGS" into type, args and label. */
+static int add_searcher(const char *spec, const cutune_searcher_type **types, const char **args,
+                        char **labels, size_t *n)
+{
+    char err[512];
+    if (*n >= BENCH_MAX) {
+        fprintf(stderr, "cutune bench: too many searchers\n");
+        return -1;
+    }
+    char *label = strdup(spec);
+    if (!label)
+        return -1;
+    char *colon = strchr(label, ':');
+    char name[128];
+    size_t nl = colon ? (size_t)(colon - label) : strlen(label);
+    snprintf(name, sizeof name, "%.*s", (int)nl, label);
+    const cutune_searcher_type *t = cutune_searcher_find(name, err, sizeof err);
+    if (!t) {
+        fprintf(stderr, "cutune bench: %s\n", err);
+        free(label);
+        return -1;
+    }
+    types[*n] = t;
+    args[*n] = colon ? colon + 1 : NULL;
+    labels[*n] = label;
+    (*n)++;
+    return 0;
+}
+
+int cutune_cmd_bench(int argc, char **argv)
+{
+    enum { OPT_SEARCHERS = 1, OPT_SEARCHER, OPT_BUDGETS, OPT_SEEDS, OPT_CONV, OPT_JOBS,
+           OPT_OUT, OPT_NOPLOTS, OPT_QUIET, OPT_HELP };
+    static const struct option longopts[] = {
+        {"searchers", required_argument, NULL, OPT_SEARCHERS},
+        {"searcher", required_argument, NULL, OPT_SEARCHER},
+        {"budgets", required_argument, NULL, OPT_BUDGETS},
+        {"seeds", required_argument, NULL, OPT_SEEDS},
+        {"convention", required_argument, NULL, OPT_CONV},
+        {"jobs", required_argument, NULL, OPT_JOBS},
+        {"out", required_argument, NULL, OPT_OUT},
+        {"no-plots", no_argument, NULL, OPT_NOPLOTS},
+        {"quiet", no_argument, NULL, OPT_QUIET},
+        {"help", no_argument, NULL, OPT_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    const char *searchers_list = default_searchers, *budgets_text = default_budgets;
+    const char *extra[BENCH_MAX];
+    size_t nextra = 0;
+    const char *out_dir = "benchmarks/searchers/results";
+    const char *conv_text = "both";
+    unsigned long seeds = 50, jobs = 0;
+    int plots = 1, quiet = 0;
+    int status = 2;
+
+    const cutune_searcher_type *types[BENCH_MAX];
+    const char *sargs[BENCH_MAX];
+    char *labels[BENCH_MAX];
+    size_t ns = 0;
+    char *recs[BENCH_MAX];
+    size_t nrec = 0;
+    size_t budgets[BENCH_MAX], nb = 0;
+    char *list = NULL, *command = NULL;
+    cutune_bench_result *res = NULL;
+    char err[1024];
+
+    optind = 1;
+    opterr = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_SEARCHERS: searchers_list = optarg; break;
+        case OPT_SEARCHER:
+            if (nextra < BENCH_MAX)
+                extra[nextra++] = optarg;
+            break;
+        case OPT_BUDGETS: budgets_text = optarg; break;
+        case OPT_SEEDS:
+            if (parse_count("--seeds", optarg, &seeds) < 0)
+                goto out;
+            break;
+        case OPT_CONV: conv_text = optarg; break;
+        case OPT_JOBS:
+            if (parse_count("--jobs", optarg, &jobs) < 0)
+                goto out;
+            break;
+        case OPT_OUT: out_dir = optarg; break;
+        case OPT_NOPLOTS: plots = 0; break;
+        case OPT_QUIET: quiet = 1; break;
+        case OPT_HELP:
+            bench_usage(stdout);
+            return 0;
+        default:
+            bench_usage(stderr);
+            return 2;
+        }
+    }
+
+    unsigned conv;
+    if (strcmp(conv_text, "constraint-aware") == 0)
+        conv = CUTUNE_BENCH_CONSTRAINT_AWARE;
+    else if (strcmp(conv_text, "cartesian") == 0)
+        conv = CUTUNE_BENCH_CARTESIAN;
+    else if (strcmp(conv_text, "both") == 0)
+        conv = CUTUNE_BENCH_CONSTRAINT_AWARE | CUTUNE_BENCH_CARTESIAN;
+    else {
+        fprintf(stderr, "cutune bench: --convention: '%s' (valid: constraint-aware, cartesian, "
+                        "both)\n",
+                conv_text);
+        goto out;
+    }
+    if (seeds == 0) {
+        fprintf(stderr, "cutune bench: --seeds must be at least 1\n");
+        goto out;
+    }
+    if (parse_budgets(budgets_text, budgets, &nb) < 0)
+        goto out;
+
+    if (nextra > 0) {
+        for (size_t i = 0; i < nextra; i++)
+            if (add_searcher(extra[i], types, sargs, labels, &ns) < 0)
+                goto out;
+    } else {
+        list = strdup(searchers_list);
+        if (!list)
+            goto out;
+        for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
+             tok = strtok_r(NULL, ",", &save))
+            if (add_searcher(tok, types, sargs, labels, &ns) < 0)
+                goto out;
+        if (ns == 0) {
+            fprintf(stderr, "cutune bench: --searchers is empty\n");
+            goto out;
+        }
+    }
+
+    if (optind < argc) {
+        for (int i = optind; i < argc; i++)
+            if (add_recordings(argv[i], recs, &nrec) < 0)
+                goto out;
+    } else {
+        char dir[4096];
+        const char *shared = getenv("CUTUNE_SHARED_DATA");
+        if (shared && *shared)
+            snprintf(dir, sizeof dir, "%s/kt-caches", shared);
+        else
+            snprintf(dir, sizeof dir, "%s/../shared/data/kt-caches", CUTUNE_SOURCE_ROOT);
+        if (add_recordings(dir, recs, &nrec) < 0)
+            goto out;
+    }
+
+    /* The command as results.md quotes it: the options that change results,
+     * not --jobs / --out / --quiet (any thread count gives the same tables). */
+    {
+        size_t len = 64;
+        for (int i = 1; i < argc; i++)
+            len += strlen(argv[i]) + 1;
+        command = malloc(len);
+        if (!command)
+            goto out;
+        strcpy(command, "cutune bench");
+        for (int i = 1; i < argc; i++) {
+            if (strncmp(argv[i], "--jobs", 6) == 0 || strncmp(argv[i], "--out", 5) == 0 ||
+                strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "--no-plots") == 0)
+                continue;
+            strcat(command, " ");
+            strcat(command, argv[i]);
+        }
+    }
+
+    size_t maxb = 0;
+    for (size_t i = 0; i < nb; i++)
+        maxb = budgets[i] > maxb ? budgets[i] : maxb;
+    progress_state ps = {.last = (size_t)-1};
+    cutune_bench_options o = {
+        .searchers = types,
+        .searcher_args = sargs,
+        .searcher_labels = (const char *const *)labels,
+        .nsearchers = ns,
+        .recordings = (const char *const *)recs,
+        .nrecordings = nrec,
+        .budgets = budgets,
+        .nbudgets = nb,
+        .nseeds = seeds,
+        .conventions = conv,
+        .jobs = (unsigned)jobs,
+        .progress = !quiet && isatty(2) ? progress_bar : NULL,
+        .progress_ctx = &ps,
+    };
+    fprintf(stderr, "cutune bench: %zu searcher(s) x %zu recording(s) x %lu seeds, %s, up to %zu "
+                    "evaluations per run\n",
+            ns, nrec, seeds, conv_text, maxb);
+    int rc = cutune_bench_run(&o, &res, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "cutune bench: %s\n", err);
+        status = rc == CUTUNE_ENOMEM || rc == CUTUNE_EIO ? 1 : 2;
+        goto out;
+    }
+    rc = cutune_bench_write(res, out_dir, command, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "cutune bench: %s\n", err);
+        status = 1;
+        goto out;
+    }
+    if (plots) {
+        rc = cutune_bench_plot(out_dir, err, sizeof err);
+        if (rc < 0)
+            fprintf(stderr, "cutune bench: %s\n", err); /* the tables stand without plots */
+    }
+    fprintf(stderr, "cutune bench: results in %s/results.md\n", out_dir);
+    status = 0;
+out:
+    cutune_bench_result_free(res);
+    free(command);
+    free(list);
+    for (size_t i = 0; i < ns; i++)
+        free(labels[i]);
+    for (size_t i = 0; i < nrec; i++)
+        free(recs[i]);
+    return status;
+}

@@ -1,7 +1,416 @@
-/* placeholder: searcher genetic (being written) */
-#include "cutune/cutune.h"
+/* genetic: a steady-state genetic algorithm over the valid configurations.
+ *
+ * Why steady state (one child per evaluation, the child replaces the worst
+ * member when it is better) rather than generations: tuning budgets are small
+ * (20-200 evaluations), and a generational GA spends a whole generation before
+ * any good child can be a parent. Replace-worst is elitist by construction: the
+ * best member is never removed.
+ *
+ * One proposal:
+ *   1. seeding: the first `init` proposals, and any proposal while fewer than
+ *      two members evaluated ok, are uniform random draws (unvisited); the
+ *      population then grows with children up to `pop`;
+ *   2. p1 = tournament; with probability cx, p2 = tournament and the child is a
+ *      uniform crossover of p1 and p2, else a copy of p1;
+ *   3. repair: a crossover child outside the valid set gets genes reverted to
+ *      p1's, one at a time in random order, until it is valid (p1 is valid, so
+ *      this ends) - the nearest valid configuration on the way back to p1;
+ *   4. mutation: neighbour moves (cutune_space_neighbours; adjacent value with
+ *      probability adj, any other value otherwise); a copy gets at least one,
+ *      then each further move happens with probability mut;
+ *   5. de-duplication: while the child was visited (or is already proposed and
+ *      pending), it walks to an unvisited neighbour if it has one, else to any
+ *      neighbour; after 32 steps it is redrawn uniformly. Nothing is proposed
+ *      twice.
+ *   6. stagnation: after `stall` evaluations without a new best, the next
+ *      proposal is a random immigrant, so a converged population still explores.
+ *
+ * Failed evaluations (status != ok) get the worst fitness (+inf): they never
+ * beat an ok member, so they are replaced first and win a tournament only when
+ * every contestant failed.
+ *
+ * Defaults from the budget B (the hint in ctx->budget; 100 when 0):
+ *   pop   = clamp(round(sqrt(B)), 6, 24)   (B=20: 6, 60: 8, 100: 10, 200: 14)
+ *   init  = max(4, pop / 2)
+ *   tour  = 4, cx = 0.6, mut = 0.35, adj = 0.6, stall = 2 * pop
+ * Random seeding is the price of every evaluation before evolution starts, so
+ * it stays a small fraction of the budget; the population still grows with
+ * the budget so that longer runs keep diversity (sqrt is the usual
+ * compromise). Tournaments of 4 in a small population give strong selection
+ * pressure, which pays at budgets of tens to hundreds of evaluations; the
+ * immigrants and the 40% of "any value" moves keep exploration alive. All
+ * draws come from ctx->rng.
+ *
+ * Arguments (ctx->args): "pop=N,init=N,cx=P,mut=P,tour=N,adj=P,stall=N".
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-static int nyi_alloc(void *st, const cutune_searcher_ctx *ctx, char *err, size_t errlen)
-{ return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED, "searcher 'genetic' is not built yet"); }
-static const cutune_searcher_type type = {.version = CUTUNE_SEARCHER_TYPE_VERSION, .name = "genetic", .help = "(not built yet)", .size = 1, .alloc = nyi_alloc};
-const cutune_searcher_type *const cutune_searcher_genetic = &type;
+#include "cutune/searcher.h"
+
+#define GA_WALK_STEPS 32
+
+typedef struct {
+    size_t id;  /* dense id */
+    double fit; /* time_ms when ok, +inf otherwise */
+} ga_member;
+
+typedef struct {
+    const cutune_space *space; /* view */
+    gsl_rng *rng;              /* the run's generator (view) */
+    const uint8_t *visited;    /* the loop's visited array (view, may be NULL) */
+    size_t n;                  /* valid configurations */
+    size_t nparams;
+    /* parameters */
+    size_t pop_max, init, tour, stall;
+    double cx, mut, adj;
+    /* population */
+    ga_member *pop;
+    size_t npop;
+    size_t nok;                /* members with a finite fitness */
+    /* bookkeeping */
+    uint8_t *pending;          /* proposed, not yet observed */
+    size_t nproposed;          /* proposals made */
+    size_t since_best;         /* observations since the last new best */
+    double best;
+    /* scratch */
+    uint16_t *child, *pa;
+    size_t *nbuf, nbuf_cap;
+    size_t *genes;
+} ga_state;
+
+/* Uniform integer in [0, n) for any n (gsl_rng_uniform_int is bounded by the
+ * generator's range). */
+static size_t uniform_below(gsl_rng *r, size_t n)
+{
+    if (n - 1 <= gsl_rng_max(r) - gsl_rng_min(r))
+        return (size_t)gsl_rng_uniform_int(r, (unsigned long)n);
+    return (size_t)(gsl_rng_uniform(r) * (double)n) % n;
+}
+
+static int taken(const ga_state *s, size_t id)
+{
+    return (s->visited && s->visited[id]) || s->pending[id];
+}
+
+/* ---- arguments ---- */
+
+typedef struct {
+    const char *key;
+    int is_int;
+    double lo, hi;
+} ga_key;
+
+static const ga_key ga_keys[] = {
+    {"pop", 1, 2, 100000}, {"cx", 0, 0, 1},   {"mut", 0, 0, 0.95},
+    {"tour", 1, 1, 64},    {"adj", 0, 0, 1}, {"stall", 1, 1, 1e9},
+    {"init", 1, 1, 100000},
+};
+#define GA_NKEYS (sizeof ga_keys / sizeof ga_keys[0])
+
+static int parse_args(ga_state *s, const char *args, char *err, size_t errlen)
+{
+    const char *p = args;
+    while (p && *p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *eq = memchr(p, '=', len);
+        if (!eq)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "genetic: argument '%.*s' is not KEY=VALUE", (int)len, p);
+        size_t klen = (size_t)(eq - p);
+        size_t k;
+        for (k = 0; k < GA_NKEYS; k++)
+            if (strlen(ga_keys[k].key) == klen && strncmp(ga_keys[k].key, p, klen) == 0)
+                break;
+        if (k == GA_NKEYS)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "genetic: unknown argument '%.*s' (valid: pop, init, cx, mut, "
+                              "tour, adj, stall)",
+                              (int)klen, p);
+        char buf[64];
+        size_t vlen = len - klen - 1;
+        if (vlen == 0 || vlen >= sizeof buf)
+            return cutune_err(err, errlen, CUTUNE_EINVAL, "genetic: bad value for '%s'",
+                              ga_keys[k].key);
+        memcpy(buf, eq + 1, vlen);
+        buf[vlen] = '\0';
+        char *tail;
+        double v = strtod(buf, &tail);
+        if (*tail || !isfinite(v) || v < ga_keys[k].lo || v > ga_keys[k].hi ||
+            (ga_keys[k].is_int && v != floor(v)))
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "genetic: '%s=%s' is not %s in [%g, %g]", ga_keys[k].key, buf,
+                              ga_keys[k].is_int ? "an integer" : "a number", ga_keys[k].lo,
+                              ga_keys[k].hi);
+        switch (k) {
+        case 0: s->pop_max = (size_t)v; break;
+        case 1: s->cx = v; break;
+        case 2: s->mut = v; break;
+        case 3: s->tour = (size_t)v; break;
+        case 4: s->adj = v; break;
+        case 5: s->stall = (size_t)v; break;
+        case 6: s->init = (size_t)v; break;
+        }
+        p = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+/* ---- life cycle ---- */
+
+static void ga_free(void *state)
+{
+    ga_state *s = state;
+    free(s->pop);
+    free(s->pending);
+    free(s->child);
+    free(s->pa);
+    free(s->nbuf);
+    free(s->genes);
+}
+
+static int ga_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size_t errlen)
+{
+    ga_state *s = state;
+    s->space = ctx->space;
+    s->rng = ctx->rng;
+    s->visited = ctx->visited;
+    s->n = cutune_space_size(ctx->space);
+    s->nparams = cutune_space_nparams(ctx->space);
+    if (s->n == 0)
+        return cutune_err(err, errlen, CUTUNE_EEMPTY, "genetic: the space is empty");
+    if (!s->rng)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "genetic: no random generator");
+
+    double b = ctx->budget ? (double)ctx->budget : 100.0;
+    double p = round(sqrt(b));
+    s->pop_max = (size_t)(p < 6 ? 6 : p > 24 ? 24 : p);
+    s->tour = 4;
+    s->cx = 0.6;
+    s->mut = 0.35;
+    s->adj = 0.6;
+    s->stall = 0;
+    int rc = parse_args(s, ctx->args, err, errlen);
+    if (rc < 0)
+        return rc;
+    if (s->stall == 0)
+        s->stall = 2 * s->pop_max;
+    if (s->init == 0)
+        s->init = s->pop_max / 2 > 4 ? s->pop_max / 2 : 4;
+    s->best = INFINITY;
+
+    size_t cap = 1;
+    for (size_t i = 0; i < s->nparams; i++)
+        cap += cutune_space_param(s->space, i)->nvalues;
+    s->nbuf_cap = cap;
+    s->pop = calloc(s->pop_max, sizeof *s->pop);
+    s->pending = calloc(s->n, 1);
+    s->child = calloc(s->nparams ? s->nparams : 1, sizeof *s->child);
+    s->pa = calloc(s->nparams ? s->nparams : 1, sizeof *s->pa);
+    s->genes = calloc(s->nparams ? s->nparams : 1, sizeof *s->genes);
+    s->nbuf = calloc(cap, sizeof *s->nbuf);
+    if (!s->pop || !s->pending || !s->child || !s->pa || !s->genes || !s->nbuf) {
+        ga_free(s);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "genetic: out of memory");
+    }
+    return 0;
+}
+
+/* ---- operators ---- */
+
+/* A uniformly random id that is neither visited nor pending; 0 when none is
+ * left (then *id is untouched). Rejection first (fast while the space is
+ * mostly unexplored), then a scan from a random start. */
+static int draw_free(ga_state *s, size_t *id)
+{
+    for (int t = 0; t < 64; t++) {
+        size_t c = uniform_below(s->rng, s->n);
+        if (!taken(s, c)) {
+            *id = c;
+            return 1;
+        }
+    }
+    size_t start = uniform_below(s->rng, s->n);
+    for (size_t i = 0; i < s->n; i++) {
+        size_t c = (start + i) % s->n;
+        if (!taken(s, c)) {
+            *id = c;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static size_t tournament(ga_state *s)
+{
+    size_t w = uniform_below(s->rng, s->npop);
+    for (size_t t = 1; t < s->tour; t++) {
+        size_t c = uniform_below(s->rng, s->npop);
+        if (s->pop[c].fit < s->pop[w].fit || (s->pop[c].fit == s->pop[w].fit && c < w))
+            w = c;
+    }
+    return w;
+}
+
+/* One neighbour move from id; prefer_free: choose among unvisited neighbours
+ * when there are any. Returns id itself when it has no neighbour. */
+static size_t neighbour_move(ga_state *s, size_t id, int prefer_free)
+{
+    int mode = gsl_rng_uniform(s->rng) < s->adj ? CUTUNE_NEIGHBOUR_ADJACENT
+                                                 : CUTUNE_NEIGHBOUR_ANY;
+    size_t m = cutune_space_neighbours(s->space, id, mode, s->nbuf, s->nbuf_cap);
+    if (m == 0 && mode == CUTUNE_NEIGHBOUR_ADJACENT)
+        m = cutune_space_neighbours(s->space, id, CUTUNE_NEIGHBOUR_ANY, s->nbuf, s->nbuf_cap);
+    if (m > s->nbuf_cap)
+        m = s->nbuf_cap;
+    if (m == 0)
+        return id;
+    if (prefer_free) {
+        size_t nf = 0;
+        for (size_t i = 0; i < m; i++)
+            if (!taken(s, s->nbuf[i]))
+                s->nbuf[nf++] = s->nbuf[i];
+        if (nf > 0)
+            m = nf;
+    }
+    return s->nbuf[uniform_below(s->rng, m)];
+}
+
+/* Uniform crossover of members a and b, repaired towards a. */
+static size_t crossover(ga_state *s, size_t a, size_t b)
+{
+    const uint16_t *ia = cutune_space_config(s->space, a);
+    const uint16_t *ib = cutune_space_config(s->space, b);
+    size_t ndiff = 0;
+    for (size_t i = 0; i < s->nparams; i++) {
+        s->pa[i] = ia[i];
+        s->child[i] = ia[i];
+        if (ia[i] != ib[i] && gsl_rng_uniform(s->rng) < 0.5) {
+            s->child[i] = ib[i];
+            s->genes[ndiff++] = i;
+        }
+    }
+    for (;;) {
+        long long id = cutune_space_find(s->space, s->child);
+        if (id >= 0)
+            return (size_t)id;
+        if (ndiff == 0)
+            return a; /* cannot happen: the child is p1 again */
+        size_t j = uniform_below(s->rng, ndiff);
+        size_t g = s->genes[j];
+        s->child[g] = s->pa[g];
+        s->genes[j] = s->genes[--ndiff];
+    }
+}
+
+static int make_child(ga_state *s, size_t *out)
+{
+    int seeding = s->nproposed < s->init || s->nok < 2;
+    if (!seeding && s->since_best >= s->stall) {
+        /* a random immigrant; the counter restarts half-way so that
+         * immigrants stay occasional while the run stays stuck */
+        s->since_best = s->stall / 2;
+        seeding = 1;
+    }
+    if (seeding)
+        return draw_free(s, out);
+
+    size_t p1 = tournament(s);
+    size_t id = s->pop[p1].id;
+    int changed = 0;
+    if (s->npop > 1 && gsl_rng_uniform(s->rng) < s->cx) {
+        size_t p2 = tournament(s);
+        for (int t = 0; t < 4 && p2 == p1; t++)
+            p2 = tournament(s);
+        if (p2 != p1) {
+            id = crossover(s, s->pop[p1].id, s->pop[p2].id);
+            changed = id != s->pop[p1].id && id != s->pop[p2].id;
+        }
+    }
+    if (!changed)
+        id = neighbour_move(s, id, 0);
+    while (gsl_rng_uniform(s->rng) < s->mut)
+        id = neighbour_move(s, id, 0);
+    for (int t = 0; t < GA_WALK_STEPS && taken(s, id); t++)
+        id = neighbour_move(s, id, 1);
+    if (taken(s, id))
+        return draw_free(s, out);
+    *out = id;
+    return 1;
+}
+
+static int ga_propose(void *state, size_t k, size_t *out, size_t *n, char *err,
+                      size_t errlen)
+{
+    ga_state *s = state;
+    *n = 0;
+    while (*n < k) {
+        size_t id;
+        if (!make_child(s, &id))
+            break;
+        s->pending[id] = 1;
+        s->nproposed++;
+        out[(*n)++] = id;
+    }
+    return 0;
+}
+
+static void insert(ga_state *s, size_t id, double fit)
+{
+    for (size_t i = 0; i < s->npop; i++)
+        if (s->pop[i].id == id)
+            return;
+    if (s->npop < s->pop_max) {
+        s->pop[s->npop++] = (ga_member){id, fit};
+        s->nok += isfinite(fit) != 0;
+        return;
+    }
+    size_t w = 0;
+    for (size_t i = 1; i < s->npop; i++)
+        if (s->pop[i].fit >= s->pop[w].fit)
+            w = i;
+    if (fit < s->pop[w].fit) {
+        s->nok -= isfinite(s->pop[w].fit) != 0;
+        s->pop[w] = (ga_member){id, fit};
+        s->nok += isfinite(fit) != 0;
+    }
+}
+
+static int ga_observe(void *state, const cutune_observation *obs, size_t n, char *err,
+                      size_t errlen)
+{
+    ga_state *s = state;
+    for (size_t i = 0; i < n; i++) {
+        if (obs[i].id >= s->n)
+            return cutune_err(err, errlen, CUTUNE_EINVAL, "genetic: observed id %zu of %zu",
+                              obs[i].id, s->n);
+        s->pending[obs[i].id] = 0;
+        double fit = obs[i].status == CUTUNE_STATUS_OK && isfinite(obs[i].time_ms)
+                         ? obs[i].time_ms
+                         : INFINITY;
+        if (fit < s->best) {
+            s->best = fit;
+            s->since_best = 0;
+        } else {
+            s->since_best++;
+        }
+        insert(s, obs[i].id, fit);
+    }
+    return 0;
+}
+
+static const cutune_searcher_type genetic_type = {
+    .version = CUTUNE_SEARCHER_TYPE_VERSION,
+    .name = "genetic",
+    .help = "steady-state GA: tournament, uniform crossover, neighbour mutation, elitist",
+    .size = sizeof(ga_state),
+    .alloc = ga_alloc,
+    .propose = ga_propose,
+    .observe = ga_observe,
+    .free = ga_free,
+};
+
+const cutune_searcher_type *const cutune_searcher_genetic = &genetic_type;

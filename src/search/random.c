@@ -54,6 +54,8 @@ static int grow(random_state *s)
 
 static size_t get(random_state *s, size_t pos)
 {
+    if (!s->cap)
+        return pos; /* nothing drawn yet: the identity permutation */
     slot *e = lookup(s, pos);
     return e->used ? e->val : pos;
 }

@@ -1,0 +1,151 @@
+/**
+ * @file bench.h
+ * @brief Searcher comparison on recorded spaces (`cutune bench`).
+ *
+ * For every (convention, recording, searcher, seed) one run replays the
+ * recording in-process: propose(k=1) -> look the configuration up -> observe,
+ * charging one evaluation per configuration not seen before (a re-proposed
+ * configuration is answered again without charge). Each run goes to the largest
+ * budget and every smaller budget is read off its best-so-far curve; this is
+ * valid because searchers receive the budget only as a hint (ctx.budget is the
+ * largest budget for every run).
+ *
+ * Conventions (which points a budget charges):
+ *  - constraint-aware: the space is the set of recorded configurations; only
+ *    they can be proposed and charged (a tuner that knows the restrictions);
+ *  - cartesian: the space is the whole Cartesian product; a point absent from
+ *    the recording or recorded as a failure is a failed evaluation (status
+ *    missing / failure) and is charged.
+ *
+ * Measures per (convention, recording, searcher, budget): fraction of optimum
+ * t_opt / t_best (0 when nothing valid was found) - mean, median, 5th and 95th
+ * percentile over seeds -, success rate (t_best == t_opt) and the mean number
+ * of evaluations charged. Per (convention, recording, searcher): the
+ * methodology score P (Willemsen et al., FGCS 2024) over evaluations and, where
+ * the recording holds compile and benchmark times, over simulated time, against
+ * the exact expectation of random search without replacement.
+ */
+#ifndef CUTUNE_BENCH_H
+#define CUTUNE_BENCH_H
+
+#include "cutune/common.h"
+#include "cutune/searcher.h"
+
+/** Conventions (bit mask). */
+enum cutune_bench_convention {
+    CUTUNE_BENCH_CONSTRAINT_AWARE = 1u,
+    CUTUNE_BENCH_CARTESIAN = 2u,
+};
+
+/** Consecutive already-visited proposals after which a run gives up. */
+#define CUTUNE_BENCH_MAX_DUPLICATES 10000
+
+/** Points on the time axis of P over simulated time. */
+#define CUTUNE_BENCH_TIME_POINTS 100
+
+/** What to run (views; valid during cutune_bench_run). */
+typedef struct cutune_bench_options {
+    const cutune_searcher_type *const *searchers; /**< nsearchers types */
+    const char *const *searcher_args; /**< per searcher ctx.args, or NULL (none) */
+    const char *const *searcher_labels; /**< names in the output, or NULL (type names) */
+    size_t nsearchers;
+    const char *const *recordings;    /**< recording files (Kernel Tuner cache or journal) */
+    size_t nrecordings;
+    const size_t *budgets;            /**< evaluation budgets, any order, each > 0 */
+    size_t nbudgets;
+    size_t nseeds;                    /**< runs per cell; seeds are 1..nseeds */
+    unsigned conventions;             /**< CUTUNE_BENCH_CONSTRAINT_AWARE | _CARTESIAN */
+    unsigned jobs;                    /**< worker threads (0 = online cores) */
+    /** Called (serialised, from any thread) as runs finish; may be NULL. */
+    void (*progress)(void *ctx, size_t done, size_t total);
+    void *progress_ctx;
+} cutune_bench_options;
+
+/** Statistics of one (convention, recording, searcher, budget) cell. */
+typedef struct cutune_bench_cell {
+    double mean, median, p05, p95; /**< fraction of optimum over seeds */
+    double success;                /**< fraction of runs that found the optimum */
+    double evals;                  /**< mean evaluations charged (<= budget) */
+} cutune_bench_cell;
+
+/** One recording in one convention. */
+typedef struct cutune_bench_space_info {
+    size_t size;          /**< configurations a run may propose */
+    size_t nok;           /**< of them with a valid recorded time */
+    double t_opt;         /**< best recorded time in the space (ms) */
+    double t_median;      /**< median valid time (ms) */
+    size_t cutoff;        /**< evaluations for random search to reach 95% from median to
+                               optimum (may exceed the largest budget) */
+    size_t p_points;      /**< evaluations P averages over: min(cutoff, largest budget) */
+    double mean_cost_ms;  /**< mean simulated cost of one evaluation (0 without costs) */
+    double *baseline;     /**< [maxb] expected best of random search after t+1 evaluations */
+} cutune_bench_space_info;
+
+typedef struct cutune_bench_recording_info {
+    char *path;           /**< as given */
+    char *name;           /**< file name without .json / .json.gz */
+    char *device, *kernel;
+    int has_costs;        /**< compile + benchmark times recorded */
+} cutune_bench_recording_info;
+
+/** Everything a bench run measured. Index order: [conv][rec][searcher][...]. */
+typedef struct cutune_bench_result {
+    size_t nconv;
+    unsigned conv[2];              /**< conventions in output order */
+    size_t nrec, nsearchers, nbudgets, nseeds, maxb;
+    cutune_bench_recording_info *rec;   /**< [nrec] */
+    char **searchers;              /**< labels [nsearchers] */
+    char **searcher_args;          /**< [nsearchers], NULL when none */
+    size_t *budgets;               /**< sorted ascending, unique [nbudgets] */
+    cutune_bench_space_info *space; /**< [nconv * nrec] */
+    cutune_bench_cell *cells;      /**< [nconv][nrec][nsearchers][nbudgets] */
+    double *p_evals;               /**< [nconv][nrec][nsearchers] mean P over evaluations */
+    double *p_time;                /**< same over simulated time (NAN without costs) */
+    double *best;                  /**< [nconv][nrec][nsearchers][nseeds][maxb] best-so-far
+                                        time (INFINITY while nothing valid) */
+    double *curve;                 /**< [nconv][nrec][nsearchers][3][maxb]: median, p05, p95
+                                        of the fraction of optimum after t+1 evaluations */
+} cutune_bench_result;
+
+/** Name of a convention ("constraint-aware", "cartesian"). */
+const char *cutune_bench_convention_name(unsigned conv);
+
+/**
+ * Expected minimum of b values drawn without replacement from sorted[0..n)
+ * (ascending; +inf = failure): sum_i v_(i) C(n-i, b-1) / C(n, b), the
+ * probabilities in log space (lgamma). A failure contributes fail_value (a
+ * finite stand-in such as the worst valid time) so that the expectation stays
+ * finite when every draw may fail. Returns NAN when b is 0 or exceeds n.
+ */
+double cutune_bench_expected_min(const double *sorted, size_t n, size_t b, double fail_value);
+
+/**
+ * Run the benchmark. *out (free with cutune_bench_result_free) is set on
+ * success. Errors name the recording or searcher.
+ */
+int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out, char *err,
+                     size_t errlen);
+
+void cutune_bench_result_free(cutune_bench_result *r);
+
+/** The cell of (convention index, recording, searcher, budget index), or NULL. */
+const cutune_bench_cell *cutune_bench_result_cell(const cutune_bench_result *r, size_t conv,
+                                                  size_t rec, size_t searcher, size_t budget);
+
+/**
+ * Write results.md, results.csv, results.json and the plot data
+ * (plots/CONV_RECORDING.dat + plots.gp) into dir (created if missing). The
+ * tables carry no timestamps and are sorted, so equal inputs give identical
+ * files. command (may be NULL) is quoted in results.md.
+ */
+int cutune_bench_write(const cutune_bench_result *r, const char *dir, const char *command,
+                       char *err, size_t errlen);
+
+/**
+ * Draw the convergence plots (PNG and SVG) from what cutune_bench_write left
+ * in dir by running gnuplot. CUTUNE_ENOTFOUND when gnuplot is not installed
+ * (the data files are still there).
+ */
+int cutune_bench_plot(const char *dir, char *err, size_t errlen);
+
+#endif
