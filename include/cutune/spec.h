@@ -66,8 +66,8 @@ typedef struct cutune_spec {
     char *kernel_name;      /**< __global__ function to tune */
     cutune_space *space;    /**< enumerated: params, restrictions, sizes as constants */
     size_t nsizes;          /**< sizes are the space's constants 0..nsizes-1 */
-    cutune_expr *grid[3];   /**< blocks per grid, x y z */
-    cutune_expr *block[3];  /**< threads per block */
+    cutune_expr *grid[3];   /**< blocks per grid, x y z (never NULL: missing ones are "1") */
+    cutune_expr *block[3];  /**< threads per block (never NULL) */
     cutune_expr *shared_mem;/**< dynamic shared memory bytes, or NULL */
     size_t noptions;
     cutune_spec_option *options;
@@ -77,12 +77,13 @@ typedef struct cutune_spec {
     char *ref_name;         /**< kernel or built-in name */
     cutune_expr *ref_grid[3], *ref_block[3]; /**< reference kernel geometry (KERNEL only) */
     double rtol;            /**< relative error norm bound */
-    double atol;            /**< max absolute error bound */
+    double atol;            /**< max absolute error bound (INFINITY: not checked) */
     char *objective;        /**< "time" (minimised) */
     size_t nmetrics;
     cutune_spec_metric *metrics;
     char *recording;        /**< default recording for no-GPU replay (resolved path) or NULL */
     char hash[17];          /**< hex of a 64-bit hash of the JSON text, source text and sizes */
+    cutune_expr *ref_shared_mem; /**< reference dynamic shared memory bytes, or NULL (KERNEL only) */
 } cutune_spec;
 
 /** A command-line size override, NAME=VALUE. */
@@ -104,20 +105,33 @@ int cutune_spec_load_buffer(const char *name, const char *json, size_t len,
 void cutune_spec_free(cutune_spec *s);
 
 /**
- * Find a kernel by name: "gemm" -> $CUTUNE_KERNELS/gemm.json, else
- * <dir of the executable>/../kernels (source tree), else the install dir.
- * A path ending in .json is returned as is. Writes the resolved path.
+ * Find a kernel by name: "gemm" -> the first of $CUTUNE_KERNELS/gemm.json,
+ * CUTUNE_SOURCE_ROOT/kernels/gemm.json (source tree), CUTUNE_DATADIR/kernels/gemm.json
+ * that exists. Anything containing '/' or ending in .json is a path, returned as is.
+ * Writes the resolved path; CUTUNE_ENOTFOUND lists the known kernels.
  */
 int cutune_spec_resolve(const char *name_or_path, char *path, size_t len, char *err,
                         size_t errlen);
-/** Directory listing of known kernels (names without .json), NULL-terminated; free with free(). */
+/**
+ * Known kernels: *.json of the first existing kernels dir (same order as resolve),
+ * names without .json, sorted, NULL-terminated; free each and the array with free().
+ * NULL only when out of memory.
+ */
 char **cutune_spec_list_kernels(void);
 
-/** Evaluate the derived metrics of configuration id at time_ms into out (nmetrics). */
+/**
+ * Evaluate the derived metrics of configuration id at time_ms into out (nmetrics).
+ * A metric that fails (e.g. division by zero at time 0) is NAN; the first failure's
+ * code and message are returned after all are computed.
+ */
 int cutune_spec_metrics(const cutune_spec *s, size_t id, double time_ms, double *out,
                         char *err, size_t errlen);
 
-/** Compiler options of configuration id with {NAME} substituted; caller frees each and the array. */
+/**
+ * Compiler options of configuration id with {NAME} substituted (values printed as
+ * cutune_value_format does); "-maxrregcount=0" is dropped. *out has *n entries plus a
+ * NULL terminator; caller frees each and the array.
+ */
 int cutune_spec_options(const cutune_spec *s, size_t id, char ***out, size_t *n, char *err,
                         size_t errlen);
 

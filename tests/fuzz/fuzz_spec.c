@@ -1,4 +1,99 @@
-/* fuzz target spec: placeholder */
+/*
+ * Fuzz target for the kernel spec loader: the input is a spec's JSON, loaded with
+ * cutune_spec_load_buffer against a private directory holding a tiny k.cu (kernels
+ * k and k_ref), so seeds say "source": "k.cu". A loaded spec has its metrics and
+ * options computed for the first and last configuration; a failed load must leave
+ * *out NULL and a message naming the file.
+ */
+#include <stdio.h>
 #include <stdint.h>
-#include <stddef.h>
-int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cutune/spec.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Enumeration is the space module's business; a 10^12-point Cartesian product would
+ * only make the fuzzer time out, so such inputs are skipped. */
+#define MAX_CARTESIAN 1e5
+
+static char dir[64];
+static char cu_path[96];
+
+static void remove_dir(void)
+{
+    unlink(cu_path);
+    rmdir(dir);
+}
+
+static const char *source_dir(void)
+{
+    static const char src[] = "extern \"C\" __global__ void k(float *c, int n) { }\n"
+                              "extern \"C\" __global__ void k_ref(float *c, int n) { }\n";
+    if (dir[0])
+        return dir;
+    snprintf(dir, sizeof dir, "/tmp/cutune_fuzz_spec.XXXXXX");
+    if (!mkdtemp(dir))
+        abort();
+    snprintf(cu_path, sizeof cu_path, "%s/k.cu", dir);
+    FILE *f = fopen(cu_path, "w");
+    if (!f || fwrite(src, 1, sizeof src - 1, f) != sizeof src - 1)
+        abort();
+    fclose(f);
+    atexit(remove_dir);
+    return dir;
+}
+
+static int too_big(const uint8_t *data, size_t size)
+{
+    cJSON *root = cJSON_ParseWithLength((const char *)data, size);
+    double points = 1;
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(root, "parameters");
+    for (const cJSON *p = params ? params->child : NULL; p; p = p->next)
+        if (cJSON_IsArray(p))
+            points *= cJSON_GetArraySize(p) ? cJSON_GetArraySize(p) : 1;
+    cJSON_Delete(root);
+    return points > MAX_CARTESIAN;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char err[1024] = "";
+    cutune_spec *s = (cutune_spec *)1;
+    if (size > 1 << 20 || too_big(data, size))
+        return 0;
+    int rc = cutune_spec_load_buffer("fuzz.json", (const char *)data, size, source_dir(), NULL,
+                                     0, &s, err, sizeof err);
+    if (rc) {
+        if (rc > 0 || s || strncmp(err, "fuzz.json: ", 11) != 0)
+            abort();
+        return 0;
+    }
+    if (!s || strlen(s->hash) != 16 || !s->space || cutune_space_size(s->space) == 0)
+        abort();
+    size_t last = cutune_space_size(s->space) - 1;
+    for (size_t k = 0; k < 2; k++) {
+        size_t id = k ? last : 0;
+        double *m = calloc(s->nmetrics + 1, sizeof *m);
+        char **opts = NULL;
+        size_t n = 0;
+        if (!m)
+            abort();
+        (void)cutune_spec_metrics(s, id, 1.5, m, err, sizeof err);
+        free(m);
+        if (cutune_spec_options(s, id, &opts, &n, err, sizeof err) == 0) {
+            for (size_t i = 0; i < n; i++) {
+                if (!opts[i])
+                    abort();
+                free(opts[i]);
+            }
+            free(opts);
+        }
+    }
+    cutune_spec_free(s);
+    return 0;
+}

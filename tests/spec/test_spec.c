@@ -1,0 +1,727 @@
+/*
+ * Tests of the kernel spec loader (src/spec): the shipped vector_add spec, overrides,
+ * metrics, option substitution, resolve, and every kind of bad input. Bad specs are
+ * written into a temporary directory beside a tiny .cu file; each bad case checks the
+ * return code and that the message names the file and the JSON path.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cutune/spec.h"
+
+static char tmpdir[256];
+static char spec_path[512];
+
+static const char tiny_cu[] =
+    "extern \"C\" __global__ void k(float *c, int n) { }\n"
+    "extern \"C\" __global__ void k_ref(float *c, int n) { }\n";
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    fclose(f);
+}
+
+static int setup_dir(void **state)
+{
+    char cu[320];
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/cutune_test_spec.XXXXXX");
+    if (!mkdtemp(tmpdir))
+        return -1;
+    snprintf(cu, sizeof cu, "%s/k.cu", tmpdir);
+    write_file(cu, tiny_cu, sizeof tiny_cu - 1);
+    snprintf(spec_path, sizeof spec_path, "%s/t.json", tmpdir);
+    return 0;
+}
+
+static int teardown_dir(void **state)
+{
+    char cu[320];
+    snprintf(cu, sizeof cu, "%s/k.cu", tmpdir);
+    unlink(cu);
+    unlink(spec_path);
+    rmdir(tmpdir);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ spec builder */
+
+typedef struct field {
+    const char *key;
+    const char *value;
+} field;
+
+/* A valid spec: 3 x 2 x 2 = 12 points, bs * ipt <= 128 keeps 5 x 2 = 10. */
+static const field base[] = {
+    {"source", "\"k.cu\""},
+    {"kernel", "\"k\""},
+    {"parameters", "{\"bs\": [32, 64, 128], \"ipt\": [1, 2], \"reg\": [0, 64]}"},
+    {"restrictions", "[\"bs * ipt <= 128\"]"},
+    {"sizes", "{\"N\": 1024, \"M\": 8}"},
+    {"launch", "{\"grid\": [\"(N + bs - 1) / bs\", 1], \"block\": [\"bs\"], \"shared_mem\": \"bs * 4\"}"},
+    {"compiler_options", "[\"--use_fast_math\", \"-maxrregcount={reg}\", \"-DX={N}\"]"},
+    {"args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": \"N\", \"output\": true},"
+             " {\"name\": \"a\", \"type\": \"float\", \"size\": \"N * M\", \"init\": \"random\", \"range\": [-1, 1]},"
+             " {\"name\": \"n\", \"type\": \"int\", \"value\": \"N\"}]"},
+    {"reference", "{\"kernel\": \"k_ref\", \"grid\": [\"N / 64\"], \"block\": [64]}"},
+    {"metrics", "{\"GB/s\": \"N * 8.0 / time_s / 1e9\", \"per_item_ms\": \"time_ms / N\"}"},
+};
+#define NBASE (sizeof base / sizeof base[0])
+
+/*
+ * The base spec with key's value replaced (value NULL: key dropped; key not in base:
+ * added), and key2's too when key2 is not NULL.
+ */
+static char *spec_with2(const char *key, const char *value, const char *key2,
+                        const char *value2)
+{
+    size_t cap = 4096 + (value ? strlen(value) : 0) + (value2 ? strlen(value2) : 0), n = 0;
+    for (size_t i = 0; i < NBASE; i++)
+        cap += strlen(base[i].key) + strlen(base[i].value) + 8;
+    char *buf = malloc(cap);
+    int found = 0;
+    assert_non_null(buf);
+    n += (size_t)snprintf(buf + n, cap - n, "{");
+    for (size_t i = 0; i < NBASE; i++) {
+        const char *v = base[i].value;
+        if (key && strcmp(key, base[i].key) == 0) {
+            found = 1;
+            v = value;
+        }
+        if (key2 && strcmp(key2, base[i].key) == 0)
+            v = value2;
+        if (!v)
+            continue;
+        n += (size_t)snprintf(buf + n, cap - n, "%s\n  \"%s\": %s", n > 1 ? "," : "", base[i].key,
+                              v);
+    }
+    if (key && !found && value)
+        n += (size_t)snprintf(buf + n, cap - n, ",\n  \"%s\": %s", key, value);
+    snprintf(buf + n, cap - n, "\n}\n");
+    return buf;
+}
+
+static char *spec_with(const char *key, const char *value)
+{
+    return spec_with2(key, value, NULL, NULL);
+}
+
+static int load_text(const char *json, const cutune_size_override *ov, size_t nov,
+                     cutune_spec **s, char *err, size_t errlen)
+{
+    write_file(spec_path, json, strlen(json));
+    return cutune_spec_load(spec_path, ov, nov, s, err, errlen);
+}
+
+static void expect_error_ov(const char *json, const cutune_size_override *ov, size_t nov,
+                            int code, const char *needle1, const char *needle2)
+{
+    char err[1024] = "";
+    cutune_spec *s = (cutune_spec *)0x1;
+    int rc = load_text(json, ov, nov, &s, err, sizeof err);
+    if (rc != code || !strstr(err, spec_path) || (needle1 && !strstr(err, needle1)) ||
+        (needle2 && !strstr(err, needle2)))
+        print_error("rc %d (want %d), message: %s\n(want '%s' and '%s')\n", rc, code, err,
+                    needle1 ? needle1 : "", needle2 ? needle2 : "");
+    assert_int_equal(rc, code);
+    assert_null(s);
+    assert_non_null(strstr(err, spec_path));
+    if (needle1)
+        assert_non_null(strstr(err, needle1));
+    if (needle2)
+        assert_non_null(strstr(err, needle2));
+}
+
+static void expect_error(const char *json, int code, const char *needle1, const char *needle2)
+{
+    expect_error_ov(json, NULL, 0, code, needle1, needle2);
+}
+
+/* One bad field: replace key by value and expect code with "PATH: " in the message. */
+static void bad_field(const char *key, const char *value, int code, const char *path,
+                      const char *reason)
+{
+    char *json = spec_with(key, value);
+    char needle[600];
+    snprintf(needle, sizeof needle, "%s: ", path);
+    expect_error(json, code, needle, reason);
+    free(json);
+}
+
+/* ------------------------------------------------------------------ the shipped spec */
+
+static void test_vector_add(void **state)
+{
+    char path[1024], err[1024] = "";
+    cutune_spec *s = NULL;
+    assert_int_equal(cutune_spec_resolve("vector_add", path, sizeof path, err, sizeof err), 0);
+    assert_non_null(strstr(path, "vector_add.json"));
+    int rc = cutune_spec_load(path, NULL, 0, &s, err, sizeof err);
+    if (rc)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_string_equal(s->name, "vector_add");
+    assert_string_equal(s->kernel_name, "vector_add");
+    assert_non_null(strstr(s->source_path, "vector_add.cu"));
+    assert_non_null(strstr(s->source, "vector_add_ref"));
+    assert_int_equal(cutune_space_nparams(s->space), 3);
+    assert_int_equal(s->nsizes, 1);
+    /* 6 block sizes x (4 x 3 - the one pair with items * width > 16) */
+    assert_int_equal(cutune_space_size(s->space), 6 * 11);
+    assert_int_equal(s->nargs, 4);
+    assert_int_equal(s->args[0].kind, CUTUNE_ARG_BUFFER);
+    assert_true(s->args[0].output);
+    assert_int_equal(s->args[1].init, CUTUNE_INIT_RANDOM);
+    assert_true(s->args[1].init_lo == -1.0 && s->args[1].init_hi == 1.0);
+    assert_int_equal(s->args[3].kind, CUTUNE_ARG_SCALAR);
+    assert_int_equal(s->args[3].type, CUTUNE_ELEM_INT32);
+    assert_int_equal(s->ref_kind, CUTUNE_REF_KERNEL);
+    assert_string_equal(s->ref_name, "vector_add_ref");
+    for (int d = 0; d < 3; d++) {
+        assert_non_null(s->grid[d]);
+        assert_non_null(s->block[d]);
+        assert_non_null(s->ref_grid[d]);
+        assert_non_null(s->ref_block[d]);
+    }
+    assert_int_equal(s->nmetrics, 1);
+    assert_string_equal(s->metrics[0].name, "GB/s");
+    assert_string_equal(s->objective, "time");
+    assert_non_null(s->recording);
+    assert_non_null(strstr(s->recording, "data/vector_add.json.gz"));
+    assert_int_equal(strlen(s->hash), 16);
+    assert_int_equal(strspn(s->hash, "0123456789abcdef"), 16);
+
+    /* GB/s at 1 ms: 3 arrays x 4 bytes x 2^24 / 1e-3 s / 1e9 */
+    double gbs = 0;
+    assert_int_equal(cutune_spec_metrics(s, 0, 1.0, &gbs, err, sizeof err), 0);
+    assert_true(fabs(gbs - 3.0 * 4 * 16777216 / 1e-3 / 1e9) < 1e-6);
+
+    /* grid at configuration 0 (block 32, 1 item, width 1): N / 32 */
+    cutune_value vars[8];
+    double g;
+    cutune_space_values(s->space, 0, vars);
+    assert_int_equal(cutune_expr_eval_double(s->grid[0], vars, &g, err, sizeof err), 0);
+    assert_true(g == 16777216 / 32);
+    cutune_spec_free(s);
+}
+
+static void test_list_and_resolve(void **state)
+{
+    char path[1024], err[1024] = "";
+    char **names = cutune_spec_list_kernels();
+    int found = 0;
+    assert_non_null(names);
+    for (size_t i = 0; names[i]; i++) {
+        found |= strcmp(names[i], "vector_add") == 0;
+        if (i)
+            assert_true(strcmp(names[i - 1], names[i]) < 0);
+    }
+    for (size_t i = 0; names[i]; i++)
+        free(names[i]);
+    free(names);
+    assert_true(found);
+
+    assert_int_equal(cutune_spec_resolve("some/dir/x.json", path, sizeof path, err, sizeof err), 0);
+    assert_string_equal(path, "some/dir/x.json");
+    assert_int_equal(cutune_spec_resolve("x.json", path, sizeof path, err, sizeof err), 0);
+    assert_string_equal(path, "x.json");
+    assert_int_equal(cutune_spec_resolve("no_such_kernel", path, sizeof path, err, sizeof err),
+                     CUTUNE_ENOTFOUND);
+    assert_non_null(strstr(err, "no_such_kernel"));
+    assert_non_null(strstr(err, "vector_add"));
+    assert_int_equal(cutune_spec_resolve("", path, sizeof path, err, sizeof err), CUTUNE_EINVAL);
+    cutune_spec_free(NULL);
+}
+
+/* ------------------------------------------------------------------ the base spec */
+
+static void test_base(void **state)
+{
+    char err[1024] = "";
+    cutune_spec *s = NULL;
+    char *json = spec_with(NULL, NULL);
+    int rc = load_text(json, NULL, 0, &s, err, sizeof err);
+    if (rc)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_string_equal(s->name, "t"); /* the file stem */
+    assert_string_equal(s->path, spec_path);
+    assert_int_equal(cutune_space_size(s->space), 10);
+    assert_int_equal(s->nsizes, 2);
+    assert_true(s->rtol == 1e-5);
+    assert_true(isinf(s->atol));
+    assert_null(s->recording);
+    assert_non_null(s->shared_mem);
+    assert_null(s->ref_shared_mem);
+    assert_int_equal(s->args[0].init, CUTUNE_INIT_ZEROS); /* outputs default to zeros */
+    assert_int_equal(s->args[1].init, CUTUNE_INIT_RANDOM);
+
+    /* missing launch dimensions are 1 */
+    cutune_value vars[8];
+    double v;
+    cutune_space_values(s->space, 0, vars);
+    assert_int_equal(cutune_expr_eval_double(s->grid[2], vars, &v, err, sizeof err), 0);
+    assert_true(v == 1);
+    assert_int_equal(cutune_expr_eval_double(s->block[1], vars, &v, err, sizeof err), 0);
+    assert_true(v == 1);
+    assert_int_equal(cutune_expr_eval_double(s->grid[0], vars, &v, err, sizeof err), 0);
+    assert_true(v == 1024 / 32);
+
+    /* same text, same hash; loading again is deterministic */
+    char hash[17];
+    memcpy(hash, s->hash, sizeof hash);
+    cutune_spec_free(s);
+    assert_int_equal(load_text(json, NULL, 0, &s, err, sizeof err), 0);
+    assert_string_equal(s->hash, hash);
+    cutune_spec_free(s);
+
+    /* load_buffer resolves the source against source_dir */
+    rc = cutune_spec_load_buffer("buf.json", json, strlen(json), tmpdir, NULL, 0, &s, err,
+                                 sizeof err);
+    if (rc)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_string_equal(s->name, "buf");
+    assert_string_equal(s->hash, hash);
+    cutune_spec_free(s);
+    free(json);
+}
+
+static void test_overrides(void **state)
+{
+    char err[1024] = "";
+    cutune_spec *s = NULL;
+    char *json = spec_with(NULL, NULL);
+    char hash[17];
+    assert_int_equal(load_text(json, NULL, 0, &s, err, sizeof err), 0);
+    memcpy(hash, s->hash, sizeof hash);
+    cutune_spec_free(s);
+
+    cutune_size_override ov[2] = {
+        {.name = "N", .value = {.type = CUTUNE_VALUE_INT, .i = 4096}},
+        {.name = "M", .value = {.type = CUTUNE_VALUE_REAL, .r = 16.0}},
+    };
+    int rc = load_text(json, ov, 2, &s, err, sizeof err);
+    if (rc)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_string_equal(cutune_space_constant_name(s->space, 0), "N");
+    cutune_value n = cutune_space_constant_value(s->space, 0);
+    cutune_value m = cutune_space_constant_value(s->space, 1);
+    assert_int_equal(n.type, CUTUNE_VALUE_INT);
+    assert_int_equal(n.i, 4096);
+    assert_int_equal(m.type, CUTUNE_VALUE_INT); /* an integral override of an int size */
+    assert_int_equal(m.i, 16);
+    assert_string_not_equal(s->hash, hash); /* another size: another hash */
+
+    char **opts;
+    size_t nopts;
+    assert_int_equal(cutune_spec_options(s, 0, &opts, &nopts, err, sizeof err), 0);
+    assert_int_equal(nopts, 2);
+    assert_string_equal(opts[1], "-DX=4096");
+    for (size_t i = 0; i < nopts; i++)
+        free(opts[i]);
+    free(opts);
+    cutune_spec_free(s);
+
+    /* unknown size: an error listing the valid sizes */
+    cutune_size_override bad = {.name = "Q", .value = {.type = CUTUNE_VALUE_INT, .i = 1}};
+    expect_error_ov(json, &bad, 1, CUTUNE_ENOTFOUND, "sizes: ", "valid sizes: N, M");
+    /* a fractional override of an integer size */
+    cutune_size_override frac = {.name = "N", .value = {.type = CUTUNE_VALUE_REAL, .r = 1.5}};
+    expect_error_ov(json, &frac, 1, CUTUNE_EINVAL, "sizes.N: ", "not an integer");
+    cutune_size_override str = {.name = "N", .value = {.type = CUTUNE_VALUE_STRING, .s = "x"}};
+    expect_error_ov(json, &str, 1, CUTUNE_EINVAL, "sizes.N: ", "not a number");
+    free(json);
+}
+
+static void test_metrics(void **state)
+{
+    char err[1024] = "";
+    cutune_spec *s = NULL;
+    char *json = spec_with(NULL, NULL);
+    assert_int_equal(load_text(json, NULL, 0, &s, err, sizeof err), 0);
+    double out[2];
+    assert_int_equal(cutune_spec_metrics(s, 3, 2.0, out, err, sizeof err), 0);
+    assert_true(fabs(out[0] - 1024 * 8.0 / 2e-3 / 1e9) < 1e-12);
+    assert_true(fabs(out[1] - 2.0 / 1024) < 1e-15);
+    /* time 0: GB/s divides by zero -> NAN and an error naming the metric; the other is fine */
+    int rc = cutune_spec_metrics(s, 0, 0.0, out, err, sizeof err);
+    if (rc) {
+        assert_int_equal(rc, CUTUNE_EMATH);
+        assert_non_null(strstr(err, "metrics[\"GB/s\"]"));
+        assert_true(isnan(out[0]));
+    } else {
+        assert_true(isinf(out[0])); /* real division by zero may give inf */
+    }
+    assert_true(out[1] == 0.0);
+    assert_int_equal(cutune_spec_metrics(s, 10, 1.0, out, err, sizeof err), CUTUNE_EINVAL);
+    cutune_spec_free(s);
+    free(json);
+}
+
+static void test_options(void **state)
+{
+    char err[1024] = "";
+    cutune_spec *s = NULL;
+    char *json = spec_with(NULL, NULL);
+    char **opts = NULL;
+    size_t n = 0;
+    assert_int_equal(load_text(json, NULL, 0, &s, err, sizeof err), 0);
+    /* id 0 is bs=32, ipt=1, reg=0: -maxrregcount=0 is dropped */
+    assert_int_equal(cutune_spec_options(s, 0, &opts, &n, err, sizeof err), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(opts[0], "--use_fast_math");
+    assert_string_equal(opts[1], "-DX=1024");
+    assert_null(opts[2]);
+    for (size_t i = 0; i < n; i++)
+        free(opts[i]);
+    free(opts);
+    /* id 1 is reg=64 */
+    assert_int_equal(cutune_spec_options(s, 1, &opts, &n, err, sizeof err), 0);
+    assert_int_equal(n, 3);
+    assert_string_equal(opts[1], "-maxrregcount=64");
+    for (size_t i = 0; i < n; i++)
+        free(opts[i]);
+    free(opts);
+    assert_int_equal(cutune_spec_options(s, 99, &opts, &n, err, sizeof err), CUTUNE_EINVAL);
+    cutune_spec_free(s);
+    free(json);
+
+    /* real and string values substitute as Python prints them */
+    json = spec_with("parameters", "{\"bs\": [32], \"ipt\": [1], \"reg\": [0], \"f\": [0.5, 2.0], "
+                                   "\"mode\": [\"fast\", \"slow\"]}");
+    char *j2 = NULL;
+    {
+        /* add an option using the new parameters */
+        const char *from = "\"-DX={N}\"";
+        char *at = strstr(json, from);
+        assert_non_null(at);
+        j2 = malloc(strlen(json) + 64);
+        memcpy(j2, json, (size_t)(at - json));
+        sprintf(j2 + (at - json), "\"-DF={f}\", \"-DMODE_{mode}\"%s", at + strlen(from));
+    }
+    int rc = load_text(j2, NULL, 0, &s, err, sizeof err);
+    if (rc)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    const cutune_param *f = cutune_space_param(s->space, 3);
+    assert_int_equal(f->values[0].type, CUTUNE_VALUE_REAL);
+    assert_int_equal(f->values[1].type, CUTUNE_VALUE_REAL); /* 2.0 stays real, as in Python */
+    assert_int_equal(cutune_spec_options(s, 0, &opts, &n, err, sizeof err), 0);
+    assert_int_equal(n, 3);
+    assert_string_equal(opts[1], "-DF=0.5");
+    assert_string_equal(opts[2], "-DMODE_fast");
+    for (size_t i = 0; i < n; i++)
+        free(opts[i]);
+    free(opts);
+    assert_int_equal(cutune_spec_options(s, 3, &opts, &n, err, sizeof err), 0);
+    assert_string_equal(opts[1], "-DF=2.0");
+    assert_string_equal(opts[2], "-DMODE_slow");
+    for (size_t i = 0; i < n; i++)
+        free(opts[i]);
+    free(opts);
+    cutune_spec_free(s);
+    free(j2);
+    free(json);
+}
+
+static void test_values(void **state)
+{
+    char err[1024] = "";
+    cutune_spec *s = NULL;
+    /* int + real may mix; big integers keep every digit */
+    char *json = spec_with2("parameters", "{\"bs\": [32, 64.5], \"ipt\": [9007199254740993], "
+                                          "\"reg\": [-1, 1e2]}",
+                            "restrictions", "[]");
+    int rc = load_text(json, NULL, 0, &s, err, sizeof err);
+    if (rc)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    const cutune_param *p = cutune_space_param(s->space, 0);
+    assert_int_equal(p->values[0].type, CUTUNE_VALUE_INT);
+    assert_int_equal(p->values[1].type, CUTUNE_VALUE_REAL);
+    p = cutune_space_param(s->space, 1);
+    assert_int_equal(p->values[0].type, CUTUNE_VALUE_INT);
+    assert_true(p->values[0].i == 9007199254740993LL);
+    p = cutune_space_param(s->space, 2);
+    assert_int_equal(p->values[1].type, CUTUNE_VALUE_REAL);
+    cutune_spec_free(s);
+    free(json);
+
+    /* sizes written as 1e3 are integers */
+    json = spec_with("sizes", "{\"N\": 1e3, \"M\": 0.25}");
+    rc = load_text(json, NULL, 0, &s, err, sizeof err);
+    if (rc)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_int_equal(cutune_space_constant_value(s->space, 0).type, CUTUNE_VALUE_INT);
+    assert_int_equal(cutune_space_constant_value(s->space, 0).i, 1000);
+    assert_int_equal(cutune_space_constant_value(s->space, 1).type, CUTUNE_VALUE_REAL);
+    cutune_spec_free(s);
+    free(json);
+
+    /* a builtin reference, tolerance, recording relative to the JSON */
+    json = spec_with("reference", "{\"builtin\": \"cublas_sgemm\"}");
+    char *j2 = malloc(strlen(json) + 128);
+    strcpy(j2, json);
+    strcpy(strrchr(j2, '}'), ", \"tolerance\": {\"atol\": 0.5}, \"recording\": \"../r.json\"}");
+    rc = load_text(j2, NULL, 0, &s, err, sizeof err);
+    if (rc)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_int_equal(s->ref_kind, CUTUNE_REF_BUILTIN);
+    assert_string_equal(s->ref_name, "cublas_sgemm");
+    assert_true(s->atol == 0.5 && s->rtol == 1e-5);
+    char want[400];
+    snprintf(want, sizeof want, "%s/../r.json", tmpdir);
+    assert_string_equal(s->recording, want);
+    cutune_spec_free(s);
+    free(j2);
+    free(json);
+}
+
+/* ------------------------------------------------------------------ bad input */
+
+static void test_malformed(void **state)
+{
+    expect_error("{\"parameters\": {\"a\": [1, 2}}", CUTUNE_EPARSE, "malformed JSON", "byte 26");
+    expect_error("{\n  \"parameters\": {\n    \"a\": [1, 2,, 3]\n  }\n}", CUTUNE_EPARSE, "line 3",
+                 "byte");
+    expect_error("", CUTUNE_EPARSE, "malformed JSON", "end of input");
+    expect_error("{} trailing", CUTUNE_EPARSE, "malformed JSON", "byte 3");
+    expect_error("[1, 2]", CUTUNE_EINVAL, "object", NULL);
+
+    /* truncated at every 7th byte: always EPARSE naming a byte, never a crash */
+    char *json = spec_with(NULL, NULL);
+    size_t len = strlen(json);
+    for (size_t cut = 0; cut + 3 < len; cut += 7) {
+        char err[1024] = "";
+        cutune_spec *s = NULL;
+        int rc = cutune_spec_load_buffer("cut.json", json, cut, tmpdir, NULL, 0, &s, err,
+                                         sizeof err);
+        assert_int_equal(rc, CUTUNE_EPARSE);
+        assert_null(s);
+        assert_non_null(strstr(err, "cut.json: "));
+        assert_non_null(strstr(err, "byte"));
+    }
+    free(json);
+
+    /* a NUL byte inside the buffer */
+    char err[1024] = "";
+    cutune_spec *s = NULL;
+    assert_int_equal(cutune_spec_load_buffer("nul.json", "{\"a\"\0: 1}", 9, tmpdir, NULL, 0,
+                                             &s, err, sizeof err),
+                     CUTUNE_EPARSE);
+    assert_non_null(strstr(err, "nul.json: "));
+    assert_non_null(strstr(err, "byte 4"));
+    /* a missing file */
+    assert_int_equal(cutune_spec_load("/nonexistent/x.json", NULL, 0, &s, err, sizeof err),
+                     CUTUNE_EIO);
+    assert_non_null(strstr(err, "/nonexistent/x.json"));
+}
+
+static void test_unknown_fields(void **state)
+{
+    bad_field("kernal", "\"k\"", CUTUNE_EINVAL, spec_path, "unknown field 'kernal'");
+    char *json = spec_with("kernal", "\"k\"");
+    expect_error(json, CUTUNE_EINVAL, "valid fields: name, description, source", NULL);
+    free(json);
+    bad_field("launch", "{\"grid\": [1], \"blocks\": [1]}", CUTUNE_EINVAL, "launch",
+              "unknown field 'blocks'");
+    bad_field("launch", "{\"grid\": [1], \"block\": [1], \"grid\": [2]}", CUTUNE_EINVAL, "launch",
+              "twice");
+    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1, \"ouptut\": true}]",
+              CUTUNE_EINVAL, "args[0]", "unknown field 'ouptut'");
+    bad_field("reference", "{\"kernel\": \"k_ref\", \"grid\": [1], \"block\": [1], \"smem\": 0}",
+              CUTUNE_EINVAL, "reference", "unknown field 'smem'");
+    bad_field("tolerance", "{\"rtoll\": 1}", CUTUNE_EINVAL, "tolerance", "unknown field 'rtoll'");
+}
+
+static void test_wrong_types(void **state)
+{
+    bad_field("name", "5", CUTUNE_EINVAL, "name", "expected a string");
+    bad_field("name", "\"\"", CUTUNE_EINVAL, "name", "empty");
+    bad_field("source", "[]", CUTUNE_EINVAL, "source", "expected a string");
+    bad_field("kernel", "1", CUTUNE_EINVAL, "kernel", "expected a string");
+    bad_field("kernel", "\"nope\"", CUTUNE_ENOTFOUND, "kernel", "'nope' not found");
+    bad_field("parameters", "[]", CUTUNE_EINVAL, "parameters", "expected an object");
+    bad_field("parameters", NULL, CUTUNE_EINVAL, "parameters", "missing");
+    bad_field("parameters", "{}", CUTUNE_EINVAL, "parameters", "no parameters");
+    bad_field("parameters", "{\"bs\": 5, \"ipt\": [1], \"reg\": [0]}", CUTUNE_EINVAL,
+              "parameters.bs", "expected an array");
+    bad_field("parameters", "{\"bs\": [], \"ipt\": [1], \"reg\": [0]}", CUTUNE_EINVAL,
+              "parameters.bs", "empty");
+    bad_field("parameters", "{\"bs\": [32, \"x\"], \"ipt\": [1], \"reg\": [0]}", CUTUNE_EINVAL,
+              "parameters.bs[1]", "mixes strings and numbers");
+    bad_field("parameters", "{\"bs\": [32, [64]], \"ipt\": [1], \"reg\": [0]}", CUTUNE_EINVAL,
+              "parameters.bs[1]", "got an array");
+    bad_field("parameters", "{\"bs\": [32, {}], \"ipt\": [1], \"reg\": [0]}", CUTUNE_EINVAL,
+              "parameters.bs[1]", "got an object");
+    bad_field("parameters", "{\"bs\": [32, true], \"ipt\": [1], \"reg\": [0]}", CUTUNE_EINVAL,
+              "parameters.bs[1]", "got a boolean");
+    bad_field("parameters", "{\"bs\": [32, null], \"ipt\": [1], \"reg\": [0]}", CUTUNE_EINVAL,
+              "parameters.bs[1]", "got null");
+    bad_field("parameters", "{\"bs\": [32, 64, 32], \"ipt\": [1], \"reg\": [0]}", CUTUNE_EINVAL,
+              "parameters.bs[2]", "duplicate value");
+    bad_field("parameters", "{\"bs\": [\"a\", \"a\"], \"ipt\": [1], \"reg\": [0]}", CUTUNE_EINVAL,
+              "parameters.bs[1]", "duplicate value");
+    bad_field("parameters", "{\"bs\": [32], \"bs\": [64], \"ipt\": [1], \"reg\": [0]}",
+              CUTUNE_EINVAL, "parameters", "'bs' given twice");
+    bad_field("parameters", "{\"bs\": [32], \"ipt\": [1], \"reg\": [0], \"time_ms\": [1]}",
+              CUTUNE_EINVAL, "parameters.time_ms", "reserved");
+    bad_field("parameters", "{\"bs\": [32], \"ipt\": [1], \"reg\": [0], \"a-b\": [1]}",
+              CUTUNE_EINVAL, "parameters[\"a-b\"]", "not an identifier");
+    bad_field("parameters", "{\"bs\": [32], \"ipt\": [99999999999999999999], \"reg\": [0]}",
+              CUTUNE_EINVAL, "parameters.ipt[0]", "out of range");
+    bad_field("restrictions", "\"bs > 1\"", CUTUNE_EINVAL, "restrictions", "expected an array");
+    bad_field("restrictions", "[5]", CUTUNE_EINVAL, "restrictions[0]", "expected an expression");
+    bad_field("restrictions", "[\"bs > 1\", \"\"]", CUTUNE_EINVAL, "restrictions[1]", "empty");
+    bad_field("restrictions", "[\"bs > 1\", \"bs >\"]", CUTUNE_EPARSE, "restrictions[1]", NULL);
+    bad_field("sizes", "[]", CUTUNE_EINVAL, "sizes", "expected an object");
+    bad_field("sizes", "{\"N\": \"big\", \"M\": 8}", CUTUNE_EINVAL, "sizes.N", "expected a number");
+    bad_field("sizes", "{\"N\": 1, \"M\": 8, \"bs\": 3}", CUTUNE_EINVAL, "sizes.bs",
+              "also a parameter");
+    bad_field("launch", "[]", CUTUNE_EINVAL, "launch", "expected an object");
+    bad_field("launch", NULL, CUTUNE_EINVAL, "launch", "missing");
+    bad_field("launch", "{\"grid\": 5, \"block\": [1]}", CUTUNE_EINVAL, "launch.grid",
+              "expected an array");
+    bad_field("launch", "{\"grid\": [1, 1, 1, 1], \"block\": [1]}", CUTUNE_EINVAL, "launch.grid",
+              "1-3 entries");
+    bad_field("launch", "{\"grid\": [], \"block\": [1]}", CUTUNE_EINVAL, "launch.grid",
+              "1-3 entries");
+    bad_field("launch", "{\"grid\": [1]}", CUTUNE_EINVAL, "launch.block", "missing");
+    bad_field("launch", "{\"grid\": [1], \"block\": [1, true]}", CUTUNE_EINVAL, "launch.block[1]",
+              "got a boolean");
+    bad_field("launch", "{\"grid\": [1], \"block\": [\"  \"]}", CUTUNE_EINVAL, "launch.block[0]",
+              "empty expression");
+    bad_field("launch", "{\"grid\": [1], \"block\": [1], \"shared_mem\": {}}", CUTUNE_EINVAL,
+              "launch.shared_mem", "got an object");
+    bad_field("launch", "{\"grid\": [\"bz\"], \"block\": [1]}", CUTUNE_ENOTFOUND, "launch.grid[0]",
+              "unknown parameter 'bz'");
+    bad_field("compiler_options", "\"-O3\"", CUTUNE_EINVAL, "compiler_options",
+              "expected an array");
+    bad_field("compiler_options", "[\"a\", 1]", CUTUNE_EINVAL, "compiler_options[1]",
+              "expected a string");
+    bad_field("compiler_options", "[\"-D{nope}\"]", CUTUNE_ENOTFOUND, "compiler_options[0]",
+              "'nope'");
+    bad_field("compiler_options", "[\"-D{bs\"]", CUTUNE_EPARSE, "compiler_options[0]",
+              "unterminated");
+    bad_field("args", "{}", CUTUNE_EINVAL, "args", "expected an array");
+    bad_field("args", NULL, CUTUNE_EINVAL, "args", "missing");
+    bad_field("args", "[5]", CUTUNE_EINVAL, "args[0]", "expected an object");
+    bad_field("args", "[{\"type\": \"float\", \"size\": 1}]", CUTUNE_EINVAL, "args[0].name",
+              "missing");
+    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1}, {\"name\": \"n\", "
+                      "\"type\": \"quad\", \"value\": 1}]",
+              CUTUNE_EINVAL, "args[1].type", "unknown type 'quad'");
+    bad_field("args", "[{\"name\": \"c\", \"type\": 4, \"size\": 1}]", CUTUNE_EINVAL,
+              "args[0].type", "expected a string");
+    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1, \"value\": 2}]",
+              CUTUNE_EINVAL, "args[0]", "not both");
+    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\"}]", CUTUNE_EINVAL, "args[0]",
+              "not neither");
+    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1, \"output\": 1}]",
+              CUTUNE_EINVAL, "args[0].output", "expected true or false");
+    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1, \"range\": [1]}]",
+              CUTUNE_EINVAL, "args[0].range", "[lo, hi]");
+    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1, \"range\": [2, 1]}]",
+              CUTUNE_EINVAL, "args[0].range", "below");
+    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1, \"init\": \"a b\"}]",
+              CUTUNE_EINVAL, "args[0].init", "neither");
+    bad_field("args", "[{\"name\": \"n\", \"type\": \"int\", \"value\": 1, \"output\": true}]",
+              CUTUNE_EINVAL, "args[0].output", "only buffers");
+    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": \"MM\"}]",
+              CUTUNE_ENOTFOUND, "args[0].size", "unknown parameter 'MM' at column 1");
+    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1}, {\"name\": \"c\", "
+                      "\"type\": \"float\", \"size\": 1}]",
+              CUTUNE_EINVAL, "args[1]", "also used");
+    bad_field("reference", "\"k_ref\"", CUTUNE_EINVAL, "reference", "expected an object");
+    bad_field("reference", "{\"grid\": [1], \"block\": [1]}", CUTUNE_EINVAL, "reference",
+              "neither");
+    bad_field("reference", "{\"kernel\": \"k_reff\", \"grid\": [1], \"block\": [1]}",
+              CUTUNE_ENOTFOUND, "reference.kernel", "not found");
+    bad_field("reference", "{\"kernel\": \"k_ref\", \"grid\": [\"N / bs\"], \"block\": [1]}",
+              CUTUNE_EINVAL, "reference.grid[0]", "'bs'");
+    bad_field("reference", "{\"kernel\": \"k_ref\", \"grid\": [1]}", CUTUNE_EINVAL,
+              "reference.block", "missing");
+    bad_field("reference", "{\"builtin\": \"cublas_sgemm\", \"grid\": [1]}", CUTUNE_EINVAL,
+              "reference.grid", "builtin");
+    bad_field("tolerance", "[]", CUTUNE_EINVAL, "tolerance", "expected an object");
+    bad_field("tolerance", "{\"rtol\": \"small\"}", CUTUNE_EINVAL, "tolerance.rtol",
+              "expected a number");
+    bad_field("tolerance", "{\"atol\": -1}", CUTUNE_EINVAL, "tolerance.atol", ">= 0");
+    bad_field("objective", "\"energy\"", CUTUNE_EUNSUPPORTED, "objective", "'energy'");
+    bad_field("objective", "7", CUTUNE_EINVAL, "objective", "expected a string");
+    bad_field("metrics", "[]", CUTUNE_EINVAL, "metrics", "expected an object");
+    bad_field("metrics", "{\"GB/s\": \"N / foo\"}", CUTUNE_ENOTFOUND, "metrics[\"GB/s\"]",
+              "unknown parameter 'foo'");
+    bad_field("metrics", "{\"x\": true}", CUTUNE_EINVAL, "metrics.x", "got a boolean");
+    bad_field("metrics", "{\"x\": \"1\", \"x\": \"2\"}", CUTUNE_EINVAL, "metrics", "twice");
+    bad_field("recording", "3", CUTUNE_EINVAL, "recording", "expected a string");
+    bad_field("description", "[]", CUTUNE_EINVAL, "description", "expected a string");
+}
+
+static void test_semantic(void **state)
+{
+    /* an unknown name in a restriction */
+    bad_field("restrictions", "[\"bs * ipt <= 128\", \"bz > 1\"]", CUTUNE_ENOTFOUND,
+              "restrictions[1]", "unknown parameter 'bz'");
+    /* nothing survives the restrictions */
+    bad_field("restrictions", "[\"bs > 4096\"]", CUTUNE_EEMPTY, "restrictions",
+              "no valid configuration (12 Cartesian points)");
+    /* restrictions see sizes */
+    char err[1024] = "";
+    cutune_spec *s = NULL;
+    char *json = spec_with("restrictions", "[\"bs * M <= 512\"]");
+    int rc = load_text(json, NULL, 0, &s, err, sizeof err);
+    if (rc)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_int_equal(cutune_space_size(s->space), 2 * 2 * 2);
+    cutune_spec_free(s);
+    free(json);
+    /* the source file is missing */
+    bad_field("source", "\"nope.cu\"", CUTUNE_EIO, "source", "nope.cu");
+    /* an expression that fails at the first configuration is caught at load */
+    bad_field("launch", "{\"grid\": [\"N / (bs - 32)\"], \"block\": [1]}", CUTUNE_EMATH,
+              "launch.grid[0]", "bs=32");
+    /* too many values */
+    size_t cap = 8 * (CUTUNE_SPACE_MAX_VALUES + 2) + 64, n = 0;
+    char *vals = malloc(cap);
+    n += (size_t)snprintf(vals, cap, "{\"bs\": [");
+    for (size_t i = 0; i <= CUTUNE_SPACE_MAX_VALUES; i++)
+        n += (size_t)snprintf(vals + n, cap - n, "%s%zu", i ? "," : "", i);
+    snprintf(vals + n, cap - n, "], \"ipt\": [1], \"reg\": [0]}");
+    bad_field("parameters", vals, CUTUNE_EINVAL, "parameters.bs", "at most 65535");
+    free(vals);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vector_add),
+        cmocka_unit_test(test_list_and_resolve),
+        cmocka_unit_test(test_base),
+        cmocka_unit_test(test_overrides),
+        cmocka_unit_test(test_metrics),
+        cmocka_unit_test(test_options),
+        cmocka_unit_test(test_values),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_unknown_fields),
+        cmocka_unit_test(test_wrong_types),
+        cmocka_unit_test(test_semantic),
+    };
+    return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+}
