@@ -1,7 +1,676 @@
-/* placeholder: CUDA evaluator (being written) */
-#include "cutune/cutune.h"
+/* The CUDA evaluator (--evaluator=cuda[:key=value,...]): a configuration is
+ * compiled by NVRTC in this process (on a thread pool, ahead of time when the
+ * tuner prefetches), then verified and timed by a worker process that owns
+ * the GPU (worker.c), so that a faulting or hanging kernel costs one
+ * evaluation and a worker restart, never the run. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-static int nyi_alloc(void *st, const cutune_evaluator_ctx *ctx, char *err, size_t errlen)
-{ return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED, "evaluator 'cuda' is not built yet"); }
-static const cutune_evaluator_type type = {.version = CUTUNE_EVALUATOR_TYPE_VERSION, .name = "cuda", .help = "(not built yet)", .size = 1, .flags = CUTUNE_EVALUATOR_NEEDS_GPU, .alloc = nyi_alloc};
-const cutune_evaluator_type *const cutune_evaluator_cuda = &type;
+#include "cutune_config.h"
+#include "cutune/cutune.h"
+#include "cuda_internal.h"
+
+typedef struct job_entry {
+    size_t id;
+    cutune_cuda_job job;       /**< the compile (opts owned) */
+    cutune_cuda_launch launch; /**< everything but the CUBIN */
+    int plan_rc;               /**< <0: the configuration's expressions failed */
+    char plan_err[256];
+    int submitted;             /**< on the pool (else compiled at evaluation) */
+    struct job_entry *next;
+} job_entry;
+
+typedef struct cuda_state {
+    const cutune_space *space;
+    const cutune_spec *spec;
+    int flush_l2, pipeline, use_cache, warmup, min_reps, max_reps;
+    long threads;
+    double timeout_s, max_time_s, ci;
+    int arch;                  /**< sm_XY as XY (from the device unless arch= given) */
+    char arch_opt[48];
+    char worker[4096];
+    char cache_dir[4096];
+    char source_name[256];
+    char device_line[384];
+    cutune_cuda_session sess;
+    int sess_ready;
+    cutune_cuda_pool *pool;
+    job_entry *jobs;
+    cutune_value *vars;
+    size_t nvars;
+    char **size_defs;          /**< -DNAME=VALUE of every size */
+    size_t nsize_defs;
+    cutune_cuda_compiled ref;  /**< reference kernel CUBIN */
+} cuda_state;
+
+static const char *const arg_keys =
+    "flush_l2, pipeline, threads, cache, cache_dir, timeout, max_time, max_reps, min_reps, "
+    "ci, warmup, worker, arch";
+
+/* ---- arguments ---- */
+
+static int parse_num(const char *key, const char *v, double lo, double hi, double *out,
+                     char *err, size_t errlen)
+{
+    char *end;
+    double d = strtod(v, &end);
+    if (end == v || *end || !(d >= lo && d <= hi))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "--evaluator=cuda: %s=%s is not a number in [%g, %g]", key, v, lo, hi);
+    *out = d;
+    return 0;
+}
+
+static int parse_args(cuda_state *st, const char *arg, char *err, size_t errlen)
+{
+    st->flush_l2 = 0;
+    st->pipeline = 1;
+    st->use_cache = 1;
+    st->threads = 0;
+    st->timeout_s = 1.0;
+    st->max_time_s = 1.0;
+    st->max_reps = 100;
+    st->min_reps = 10;
+    st->ci = 0.01;
+    st->warmup = 3;
+    if (!arg || !*arg)
+        return 0;
+    char *copy = strdup(arg);
+    if (!copy)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    int rc = 0;
+    char *save = NULL;
+    for (char *kv = strtok_r(copy, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *v = strchr(kv, '=');
+        if (!v) {
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                            "--evaluator=cuda: '%s' is not key=value (keys: %s)", kv, arg_keys);
+            break;
+        }
+        *v++ = '\0';
+        double d = 0;
+        if (!strcmp(kv, "worker")) {
+            snprintf(st->worker, sizeof st->worker, "%s", v);
+        } else if (!strcmp(kv, "cache_dir")) {
+            snprintf(st->cache_dir, sizeof st->cache_dir, "%s", v);
+        } else if (!strcmp(kv, "flush_l2") || !strcmp(kv, "pipeline") || !strcmp(kv, "cache")) {
+            if ((rc = parse_num(kv, v, 0, 1, &d, err, errlen)) < 0)
+                break;
+            *(kv[0] == 'f' ? &st->flush_l2 : kv[0] == 'p' ? &st->pipeline : &st->use_cache) =
+                (int)d;
+        } else if (!strcmp(kv, "threads")) {
+            if ((rc = parse_num(kv, v, 1, 256, &d, err, errlen)) < 0)
+                break;
+            st->threads = (long)d;
+        } else if (!strcmp(kv, "timeout")) {
+            if ((rc = parse_num(kv, v, 0.001, 3600, &st->timeout_s, err, errlen)) < 0)
+                break;
+        } else if (!strcmp(kv, "max_time")) {
+            if ((rc = parse_num(kv, v, 0, 3600, &st->max_time_s, err, errlen)) < 0)
+                break;
+        } else if (!strcmp(kv, "ci")) {
+            if ((rc = parse_num(kv, v, 0, 1, &st->ci, err, errlen)) < 0)
+                break;
+        } else if (!strcmp(kv, "max_reps") || !strcmp(kv, "min_reps") || !strcmp(kv, "warmup")) {
+            if ((rc = parse_num(kv, v, kv[0] == 'w' ? 0 : 1, 100000, &d, err, errlen)) < 0)
+                break;
+            *(kv[1] == 'a' ? &st->max_reps : kv[1] == 'i' ? &st->min_reps : &st->warmup) = (int)d;
+        } else if (!strcmp(kv, "arch")) {
+            if ((rc = parse_num(kv, v, 10, 999, &d, err, errlen)) < 0)
+                break;
+            st->arch = (int)d;
+        } else {
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                            "--evaluator=cuda: unknown key '%s' (keys: %s)", kv, arg_keys);
+            break;
+        }
+    }
+    free(copy);
+    if (rc == 0 && st->min_reps > st->max_reps)
+        st->min_reps = st->max_reps;
+    return rc;
+}
+
+/* ---- spec -> setup / plan ---- */
+
+static int find_arg(const cutune_spec *sp, const char *name)
+{
+    for (size_t i = 0; i < sp->nargs; i++)
+        if (!strcmp(sp->args[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+static int find_size(const cutune_space *sp, const char *name, int64_t *out)
+{
+    for (size_t c = 0; c < cutune_space_nconstants(sp); c++) {
+        if (strcmp(cutune_space_constant_name(sp, c), name))
+            continue;
+        cutune_value v = cutune_space_constant_value(sp, c);
+        *out = (int64_t)llround(cutune_value_as_double(&v));
+        return 0;
+    }
+    return -1;
+}
+
+static int check_spec(const cutune_spec *sp, char *err, size_t errlen)
+{
+    if (sp->nargs > CUTUNE_CUDA_MAX_ARGS)
+        return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED, "%s: %zu args (at most %d)",
+                          sp->path, sp->nargs, CUTUNE_CUDA_MAX_ARGS);
+    if (!sp->source || !sp->kernel_name)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: no source or kernel", sp->path);
+    for (size_t i = 0; i < sp->nargs; i++) {
+        const cutune_spec_arg *a = &sp->args[i];
+        if (a->kind == CUTUNE_ARG_SCALAR && (a->type == CUTUNE_ELEM_HALF || !a->value))
+            return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
+                              "%s: args[%zu] ('%s'): %s", sp->path, i, a->name,
+                              a->value ? "half scalars are not supported by the cuda evaluator"
+                                       : "scalar without a value");
+        if (a->kind == CUTUNE_ARG_BUFFER && !a->size)
+            return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: args[%zu].size missing",
+                              sp->path, i);
+        if (a->kind == CUTUNE_ARG_BUFFER && a->init == CUTUNE_INIT_CUSTOM && !a->output)
+            return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
+                              "%s: args[%zu].init: generator '%s' is not known to the cuda "
+                              "evaluator (random, zeros, ones, range)",
+                              sp->path, i, a->init_name ? a->init_name : "?");
+    }
+    return 0;
+}
+
+static int build_setup(cuda_state *st, cutune_cuda_setup *su, unsigned long seed, char *err,
+                       size_t errlen)
+{
+    const cutune_spec *sp = st->spec;
+    memset(su, 0, sizeof *su);
+    su->seed = seed;
+    su->flush_l2 = st->flush_l2;
+    su->warmup = st->warmup;
+    su->min_reps = st->min_reps;
+    su->max_reps = st->max_reps;
+    su->max_time_s = st->max_time_s;
+    su->ci_rel = st->ci;
+    su->nargs = (uint32_t)sp->nargs;
+    for (size_t i = 0; i < sp->nargs; i++) {
+        const cutune_spec_arg *a = &sp->args[i];
+        cutune_cuda_argdesc *d = &su->args[i];
+        snprintf(d->name, sizeof d->name, "%s", a->name);
+        d->kind = (uint8_t)a->kind;
+        d->type = (uint8_t)a->type;
+        d->init = (uint8_t)a->init;
+        d->output = (uint8_t)(a->kind == CUTUNE_ARG_BUFFER && a->output);
+        d->lo = a->init_lo;
+        d->hi = a->init_hi;
+    }
+    su->ref_kind = sp->ref_kind;
+    snprintf(su->ref_name, sizeof su->ref_name, "%s", sp->ref_name ? sp->ref_name : "");
+    su->rtol = sp->rtol;
+    su->atol = sp->atol;
+    su->gemm_a = su->gemm_b = su->gemm_c = su->gemm_alpha = su->gemm_beta = -1;
+    if (sp->ref_kind == CUTUNE_REF_KERNEL) {
+        su->ref_cubin = st->ref.cubin;
+        su->ref_cubin_size = st->ref.cubin_size;
+    } else if (sp->ref_kind == CUTUNE_REF_BUILTIN) {
+        if (!sp->ref_name || strcmp(sp->ref_name, "cublas_sgemm"))
+            return cutune_err(err, errlen, CUTUNE_ENOTFOUND,
+                              "%s: reference.builtin '%s' is unknown (known: cublas_sgemm)",
+                              sp->path, sp->ref_name ? sp->ref_name : "");
+        su->gemm_a = find_arg(sp, "A");
+        su->gemm_b = find_arg(sp, "B");
+        su->gemm_c = find_arg(sp, "C");
+        su->gemm_alpha = find_arg(sp, "alpha");
+        su->gemm_beta = find_arg(sp, "beta");
+        int bad = su->gemm_a < 0 || su->gemm_b < 0 || su->gemm_c < 0;
+        for (int i = 0; !bad && i < 3; i++) {
+            const cutune_spec_arg *a = &sp->args[(&su->gemm_a)[i]];
+            bad = a->kind != CUTUNE_ARG_BUFFER || a->type != CUTUNE_ELEM_FLOAT;
+        }
+        if (bad || find_size(st->space, "M", &su->gemm_m) < 0 ||
+            find_size(st->space, "N", &su->gemm_n) < 0 ||
+            find_size(st->space, "K", &su->gemm_k) < 0)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "%s: reference cublas_sgemm needs float buffers A, B, C and sizes "
+                              "M, N, K (row-major C = alpha*A*B + beta*C)",
+                              sp->path);
+        if (!sp->args[su->gemm_c].output)
+            return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: cublas_sgemm: C must be an output",
+                              sp->path);
+    }
+    return 0;
+}
+
+static int eval_int(const cutune_expr *e, const cutune_value *vars, int64_t dflt, int64_t *out,
+                    const char *what, char *err, size_t errlen)
+{
+    if (!e) {
+        *out = dflt;
+        return 0;
+    }
+    double d;
+    char eb[200];
+    int rc = cutune_expr_eval_double(e, vars, &d, eb, sizeof eb);
+    if (rc < 0)
+        return cutune_err(err, errlen, rc, "%s '%s': %s", what, cutune_expr_text(e), eb);
+    if (!isfinite(d) || fabs(d) > 9.2e18)
+        return cutune_err(err, errlen, CUTUNE_EMATH, "%s '%s' = %g", what, cutune_expr_text(e), d);
+    *out = (int64_t)llround(d);
+    return 0;
+}
+
+static uint64_t scalar_bits(int type, double v)
+{
+    uint64_t bits = 0;
+    switch (type) {
+    case CUTUNE_ELEM_FLOAT: {
+        float f = (float)v;
+        memcpy(&bits, &f, 4);
+        break;
+    }
+    case CUTUNE_ELEM_DOUBLE:
+        memcpy(&bits, &v, 8);
+        break;
+    case CUTUNE_ELEM_INT32: {
+        int32_t x = (int32_t)llround(v);
+        memcpy(&bits, &x, 4);
+        break;
+    }
+    case CUTUNE_ELEM_UINT32: {
+        uint32_t x = (uint32_t)llround(v);
+        memcpy(&bits, &x, 4);
+        break;
+    }
+    case CUTUNE_ELEM_INT64: {
+        int64_t x = (int64_t)llround(v);
+        memcpy(&bits, &x, 8);
+        break;
+    }
+    default: {
+        uint8_t x = (uint8_t)llround(v);
+        memcpy(&bits, &x, 1);
+        break;
+    }
+    }
+    return bits;
+}
+
+static int add_opt(char ***opts, size_t *n, const char *fmt, const char *a, const char *b)
+{
+    char **o = realloc(*opts, (*n + 1) * sizeof *o);
+    if (!o)
+        return CUTUNE_ENOMEM;
+    *opts = o;
+    size_t len = strlen(fmt) + strlen(a) + (b ? strlen(b) : 0) + 1;
+    o[*n] = malloc(len);
+    if (!o[*n])
+        return CUTUNE_ENOMEM;
+    snprintf(o[*n], len, fmt, a, b);
+    (*n)++;
+    return 0;
+}
+
+static void free_opts(char **o, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(o[i]);
+    free(o);
+}
+
+/* Compile options and launch of configuration id. Expression failures are
+ * the configuration's (plan_rc), reported as its launch_error. */
+static int plan(cuda_state *st, job_entry *e, char *err, size_t errlen)
+{
+    const cutune_spec *sp = st->spec;
+    const cutune_space *space = st->space;
+    size_t np = cutune_space_nparams(space);
+    cutune_cuda_launch *l = &e->launch;
+    cutune_space_values(space, e->id, st->vars);
+    char val[256];
+    int rc;
+    for (size_t p = 0; p < np; p++) {
+        cutune_value_format(&st->vars[p], val, sizeof val);
+        if ((rc = add_opt(&e->job.opts, &e->job.nopts, "-D%s=%s",
+                          cutune_space_param(space, p)->name, val)) < 0)
+            goto out_oom;
+    }
+    for (size_t i = 0; i < st->nsize_defs; i++)
+        if ((rc = add_opt(&e->job.opts, &e->job.nopts, "%s%s", st->size_defs[i], "")) < 0)
+            goto out_oom;
+    char **so = NULL;
+    size_t nso = 0;
+    rc = cutune_spec_options(sp, e->id, &so, &nso, e->plan_err, sizeof e->plan_err);
+    if (rc == CUTUNE_ENOMEM)
+        goto out_oom;
+    if (rc < 0) {
+        e->plan_rc = rc;
+        return 0;
+    }
+    for (size_t i = 0; i < nso && rc == 0; i++)
+        rc = add_opt(&e->job.opts, &e->job.nopts, "%s%s", so[i], "");
+    free_opts(so, nso);
+    if (rc < 0 || (rc = add_opt(&e->job.opts, &e->job.nopts, "%s%s", st->arch_opt, "")) < 0)
+        goto out_oom;
+    e->job.source = sp->source;
+    e->job.name = st->source_name;
+    e->job.cache_dir = st->use_cache && st->cache_dir[0] ? st->cache_dir : NULL;
+
+    l->id = e->id;
+    l->kernel = sp->kernel_name;
+    l->nargs = (uint32_t)sp->nargs;
+    char *pe = e->plan_err;
+    size_t pl = sizeof e->plan_err;
+    static const char *const gn[3] = {"launch.grid[0]", "launch.grid[1]", "launch.grid[2]"};
+    static const char *const bn[3] = {"launch.block[0]", "launch.block[1]", "launch.block[2]"};
+    for (int i = 0; i < 3 && e->plan_rc == 0; i++) {
+        if ((e->plan_rc = eval_int(sp->grid[i], st->vars, 1, &l->grid[i], gn[i], pe, pl)) < 0 ||
+            (e->plan_rc = eval_int(sp->block[i], st->vars, 1, &l->block[i], bn[i], pe, pl)) < 0 ||
+            (e->plan_rc = eval_int(sp->ref_grid[i], st->vars, 1, &l->ref_grid[i],
+                                   "reference.grid", pe, pl)) < 0 ||
+            (e->plan_rc = eval_int(sp->ref_block[i], st->vars, 1, &l->ref_block[i],
+                                   "reference.block", pe, pl)) < 0)
+            break;
+    }
+    if (e->plan_rc == 0)
+        e->plan_rc = eval_int(sp->shared_mem, st->vars, 0, &l->smem, "launch.shared_mem", pe, pl);
+    if (e->plan_rc == 0)
+        e->plan_rc = eval_int(sp->ref_shared_mem, st->vars, 0, &l->ref_smem,
+                              "reference.shared_mem", pe, pl);
+    for (size_t i = 0; i < sp->nargs && e->plan_rc == 0; i++) {
+        const cutune_spec_arg *a = &sp->args[i];
+        if (a->kind == CUTUNE_ARG_BUFFER) {
+            int64_t c = 0;
+            e->plan_rc = eval_int(a->size, st->vars, 0, &c, a->name, pe, pl);
+            if (e->plan_rc == 0 && c < 0)
+                e->plan_rc = cutune_err(pe, pl, CUTUNE_EMATH, "args '%s': size %lld < 0", a->name,
+                                        (long long)c);
+            l->count[i] = (uint64_t)c;
+        } else {
+            double d;
+            char eb[200];
+            e->plan_rc = cutune_expr_eval_double(a->value, st->vars, &d, eb, sizeof eb);
+            if (e->plan_rc < 0)
+                cutune_err(pe, pl, e->plan_rc, "args '%s': %s", a->name, eb);
+            l->bits[i] = scalar_bits(a->type, d);
+        }
+    }
+    return 0;
+out_oom:
+    return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+}
+
+static void entry_free(job_entry *e)
+{
+    if (!e)
+        return;
+    cutune_cuda_compiled_clear(&e->job.out);
+    free_opts(e->job.opts, e->job.nopts);
+    free(e);
+}
+
+/* The entry of id, planned and (when pipelining) queued for compilation. */
+static int entry_get(cuda_state *st, size_t id, job_entry **out, char *err, size_t errlen)
+{
+    for (job_entry *e = st->jobs; e; e = e->next)
+        if (e->id == id) {
+            *out = e;
+            return 0;
+        }
+    job_entry *e = calloc(1, sizeof *e);
+    if (!e)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    e->id = id;
+    int rc = plan(st, e, err, errlen);
+    if (rc < 0) {
+        entry_free(e);
+        return rc;
+    }
+    if (st->pool && e->plan_rc == 0) {
+        cutune_cuda_pool_submit(st->pool, &e->job);
+        e->submitted = 1;
+    }
+    e->next = st->jobs;
+    st->jobs = e;
+    *out = e;
+    return 0;
+}
+
+static void entry_remove(cuda_state *st, job_entry *e)
+{
+    for (job_entry **pp = &st->jobs; *pp; pp = &(*pp)->next)
+        if (*pp == e) {
+            *pp = e->next;
+            break;
+        }
+    entry_free(e);
+}
+
+/* ---- the type ---- */
+
+static void cuda_free(void *state);
+
+static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, size_t errlen)
+{
+    cuda_state *st = state;
+    cutune_cuda_setup su;
+    cutune_cuda_session_init(&st->sess, NULL);
+    int rc = parse_args(st, ctx->arg, err, errlen);
+    if (rc < 0)
+        return rc;
+    if (!ctx->spec || !ctx->space)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "evaluator 'cuda' needs a kernel spec (not a recording)");
+    if (!cutune_cuda_have_nvrtc())
+        return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
+                          "evaluator 'cuda': cutune was built without NVRTC (no CUDA toolkit)");
+    st->spec = ctx->spec;
+    st->space = ctx->space;
+    if ((rc = check_spec(st->spec, err, errlen)) < 0)
+        return rc;
+    const char *base = strrchr(st->spec->source_path ? st->spec->source_path : "", '/');
+    snprintf(st->source_name, sizeof st->source_name, "%s",
+             base ? base + 1 : st->spec->source_path ? st->spec->source_path : "kernel.cu");
+    if (st->use_cache && !st->cache_dir[0] &&
+        cutune_cuda_cache_dir(st->cache_dir, sizeof st->cache_dir) < 0)
+        st->cache_dir[0] = '\0';
+    st->nvars = cutune_space_nparams(st->space) + cutune_space_nconstants(st->space);
+    st->vars = calloc(st->nvars ? st->nvars : 1, sizeof *st->vars);
+    if (!st->vars) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        goto out_fail;
+    }
+    for (size_t c = 0; c < st->spec->nsizes; c++) {
+        char val[128];
+        cutune_value v = cutune_space_constant_value(st->space, c);
+        cutune_value_format(&v, val, sizeof val);
+        if ((rc = add_opt(&st->size_defs, &st->nsize_defs, "-D%s=%s",
+                          cutune_space_constant_name(st->space, c), val)) < 0) {
+            rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+            goto out_fail;
+        }
+    }
+
+    /* The worker first: without a device there is nothing to do. */
+    if (st->worker[0])
+        cutune_cuda_session_init(&st->sess, st->worker);
+    st->sess.kernel_timeout_s = st->timeout_s;
+    st->sess.max_time_s = st->max_time_s;
+    st->sess.verbose = ctx->verbose;
+    st->sess_ready = 1;
+    if ((rc = cutune_cuda_session_start(&st->sess, err, errlen)) < 0)
+        goto out_fail;
+    const cutune_cuda_hello *h = &st->sess.hello;
+    if (!st->arch)
+        st->arch = h->cc_major * 10 + h->cc_minor;
+    snprintf(st->arch_opt, sizeof st->arch_opt, "--gpu-architecture=sm_%d", st->arch);
+    snprintf(st->device_line, sizeof st->device_line,
+             "%s (sm_%d%d, %d SMs, CUDA driver %d.%d)", h->name, h->cc_major, h->cc_minor,
+             h->sm_count, h->driver_version / 1000, (h->driver_version % 1000) / 10);
+
+    if (st->spec->ref_kind == CUTUNE_REF_KERNEL) {
+        /* Same source, only the sizes defined: the reference is the
+         * configuration-free truth the tuned variants are compared with. */
+        size_t n = st->nsize_defs;
+        const char **o = calloc(n + 1, sizeof *o);
+        if (!o) {
+            rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+            goto out_fail;
+        }
+        for (size_t i = 0; i < n; i++)
+            o[i] = st->size_defs[i];
+        o[n] = st->arch_opt;
+        rc = cutune_cuda_compile(st->spec->source, st->source_name, o, n + 1,
+                                 st->use_cache && st->cache_dir[0] ? st->cache_dir : NULL,
+                                 &st->ref, err, errlen);
+        free(o);
+        if (rc < 0)
+            goto out_fail;
+        if (st->ref.status != CUTUNE_STATUS_OK) {
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                            "%s: the reference kernel '%s' does not compile with only the sizes "
+                            "defined: %.300s",
+                            st->spec->path, st->spec->ref_name,
+                            st->ref.log ? st->ref.log : "(no log)");
+            goto out_fail;
+        }
+    }
+    if ((rc = build_setup(st, &su, ctx->seed, err, errlen)) < 0)
+        goto out_fail;
+    if ((rc = cutune_cuda_encode_setup(&st->sess.setup, &su)) < 0 ||
+        (rc = cutune_cuda_send(st->sess.fd, &st->sess.setup)) < 0) {
+        rc = cutune_err(err, errlen, rc, "sending the setup to the CUDA worker failed");
+        goto out_fail;
+    }
+    if (st->pipeline) {
+        long n = st->threads;
+        if (n <= 0) {
+            n = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+            n = n < 1 ? 1 : n > 8 ? 8 : n;
+        }
+        if ((rc = cutune_cuda_pool_alloc((size_t)n, &st->pool, err, errlen)) < 0)
+            goto out_fail;
+    }
+    return 0;
+out_fail:
+    cuda_free(st);
+    return rc;
+}
+
+static void config_text(const cuda_state *st, size_t id, char *buf, size_t len)
+{
+    if (cutune_space_format_config(st->space, id, buf, len) < 0)
+        snprintf(buf, len, "#%zu", id);
+}
+
+static int cuda_evaluate(void *state, const size_t *ids, size_t k, cutune_eval_result *results,
+                         char *err, size_t errlen)
+{
+    cuda_state *st = state;
+    job_entry *e;
+    int rc;
+    char cfg[1024];
+    /* Queue the whole batch first so that its members compile in parallel. */
+    for (size_t i = 0; i < k; i++)
+        if ((rc = entry_get(st, ids[i], &e, err, errlen)) < 0)
+            return rc;
+    for (size_t i = 0; i < k; i++) {
+        cutune_eval_result *res = &results[i];
+        if ((rc = entry_get(st, ids[i], &e, err, errlen)) < 0)
+            return rc;
+        config_text(st, ids[i], cfg, sizeof cfg);
+        res->compile_ms = -1;
+        res->bench_ms = -1;
+        if (e->plan_rc < 0) {
+            res->status = CUTUNE_STATUS_LAUNCH_ERROR;
+            size_t n = strlen(cfg) + strlen(e->plan_err) + 16;
+            if ((res->log = malloc(n)))
+                snprintf(res->log, n, "config %s: %s", cfg, e->plan_err);
+            entry_remove(st, e);
+            continue;
+        }
+        if (e->submitted)
+            cutune_cuda_pool_wait(st->pool, &e->job);
+        else
+            cutune_cuda_job_run(&e->job);
+        if (e->job.rc < 0) {
+            rc = cutune_err(err, errlen, e->job.rc, "compiling %s: %s", cfg, e->job.err);
+            entry_remove(st, e);
+            return rc;
+        }
+        cutune_cuda_compiled *c = &e->job.out;
+        res->compile_ms = c->ms;
+        if (c->status != CUTUNE_STATUS_OK) {
+            res->status = CUTUNE_STATUS_COMPILE_ERROR;
+            const char *log = c->log ? c->log : "(no log)";
+            size_t n = strlen(cfg) + strlen(log) + 32;
+            if ((res->log = malloc(n)))
+                snprintf(res->log, n, "config %s: compile error\n%s", cfg, log);
+        } else {
+            e->launch.cubin = c->cubin;
+            e->launch.cubin_size = c->cubin_size;
+            rc = cutune_cuda_session_eval(&st->sess, &e->launch, cfg, res, err, errlen);
+            if (rc < 0) {
+                entry_remove(st, e);
+                return rc;
+            }
+        }
+        cutune_eval_result_add_metric(res, "compile_cached", c->cache_hit);
+        entry_remove(st, e);
+    }
+    return 0;
+}
+
+static void cuda_prefetch(void *state, const size_t *ids, size_t k)
+{
+    cuda_state *st = state;
+    job_entry *e;
+    if (!st->pool)
+        return;
+    for (size_t i = 0; i < k; i++)
+        if (entry_get(st, ids[i], &e, NULL, 0) < 0)
+            return;
+}
+
+static const char *cuda_device(void *state)
+{
+    cuda_state *st = state;
+    return st->device_line[0] ? st->device_line : "cuda";
+}
+
+static void cuda_free(void *state)
+{
+    cuda_state *st = state;
+    /* Threads first: a running compile may still write into an entry. */
+    cutune_cuda_pool_free(st->pool);
+    st->pool = NULL;
+    while (st->jobs)
+        entry_remove(st, st->jobs);
+    if (st->sess_ready)
+        cutune_cuda_session_free(&st->sess);
+    st->sess_ready = 0;
+    free_opts(st->size_defs, st->nsize_defs);
+    st->size_defs = NULL;
+    st->nsize_defs = 0;
+    free(st->vars);
+    st->vars = NULL;
+    cutune_cuda_compiled_clear(&st->ref);
+}
+
+static const cutune_evaluator_type cuda_type = {
+    .version = CUTUNE_EVALUATOR_TYPE_VERSION,
+    .name = "cuda",
+    .help = "compile with NVRTC, verify and time on the GPU in a worker process "
+            "(args: flush_l2=0|1, pipeline=0|1, threads=N, cache=0|1, cache_dir=DIR, "
+            "timeout=S, max_time=S, max_reps=N, min_reps=N, ci=REL, warmup=N, arch=XY)",
+    .size = sizeof(cuda_state),
+    .flags = CUTUNE_EVALUATOR_NEEDS_GPU,
+    .alloc = cuda_alloc,
+    .evaluate = cuda_evaluate,
+    .free = cuda_free,
+    .device = cuda_device,
+    .prefetch = cuda_prefetch,
+};
+
+const cutune_evaluator_type *const cutune_evaluator_cuda = &cuda_type;

@@ -1,0 +1,383 @@
+/* NVRTC compilation to CUBIN, the on-disk compile cache and the compile
+ * thread pool. NVRTC needs no GPU, so everything here runs in the parent and
+ * in CI; compiles of upcoming configurations overlap the GPU's measurements. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cutune_config.h"
+#include "cuda_internal.h"
+
+#if CUTUNE_HAVE_NVRTC
+#include <nvrtc.h>
+#endif
+
+void cutune_cuda_compiled_clear(cutune_cuda_compiled *c)
+{
+    if (!c)
+        return;
+    free(c->cubin);
+    free(c->log);
+    memset(c, 0, sizeof *c);
+}
+
+int cutune_cuda_have_nvrtc(void) { return CUTUNE_HAVE_NVRTC; }
+
+void cutune_cuda_nvrtc_version(int *major, int *minor)
+{
+    *major = *minor = 0;
+#if CUTUNE_HAVE_NVRTC
+    nvrtcVersion(major, minor);
+#endif
+}
+
+int cutune_cuda_cache_dir(char *buf, size_t len)
+{
+    const char *d = getenv("CUTUNE_CACHE_DIR");
+    int n;
+    if (d && *d)
+        n = snprintf(buf, len, "%s", d);
+    else if ((d = getenv("XDG_CACHE_HOME")) && *d)
+        n = snprintf(buf, len, "%s/cutune", d);
+    else if ((d = getenv("HOME")) && *d)
+        n = snprintf(buf, len, "%s/.cache/cutune", d);
+    else
+        return CUTUNE_ENOTFOUND;
+    return n < 0 || (size_t)n >= len ? CUTUNE_EINVAL : 0;
+}
+
+/* ---- cache ---- */
+
+/* Two independent 64-bit FNV-1a streams (different offset bases) make a
+ * 128-bit key: collisions between distinct compiles must not happen in
+ * practice, and a 64-bit hash over many cached variants is close enough. */
+typedef struct hash2 {
+    uint64_t a, b;
+} hash2;
+
+static void hash_bytes(hash2 *h, const void *p, size_t n)
+{
+    const uint8_t *s = p;
+    for (size_t i = 0; i < n; i++) {
+        h->a = (h->a ^ s[i]) * 0x100000001b3ull;
+        h->b = (h->b ^ s[i]) * 0x100000001b3ull;
+        h->b ^= h->b >> 29;
+    }
+}
+
+static void hash_str(hash2 *h, const char *s)
+{
+    hash_bytes(h, s, strlen(s) + 1); /* the NUL separates fields */
+}
+
+static int mkdir_p(const char *path)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp)
+        return -1;
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(tmp, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+#define CACHE_MAGIC "CUTUNE-CUBIN-1\n"
+
+/* Entry: magic, u32 status, u64 log length, log, u64 cubin length, cubin. */
+static int cache_read(const char *path, cutune_cuda_compiled *out)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    char magic[sizeof CACHE_MAGIC - 1];
+    uint32_t status;
+    uint64_t loglen, cubinlen;
+    int rc = -1;
+    if (fread(magic, 1, sizeof magic, f) != sizeof magic ||
+        memcmp(magic, CACHE_MAGIC, sizeof magic) != 0 || fread(&status, 4, 1, f) != 1 ||
+        fread(&loglen, 8, 1, f) != 1 || loglen > (64u << 20))
+        goto out;
+    if (loglen) {
+        out->log = malloc(loglen + 1);
+        if (!out->log || fread(out->log, 1, loglen, f) != loglen)
+            goto out;
+        out->log[loglen] = '\0';
+    }
+    if (fread(&cubinlen, 8, 1, f) != 1 || cubinlen > CUTUNE_CUDA_MAX_MSG)
+        goto out;
+    if (cubinlen) {
+        out->cubin = malloc(cubinlen);
+        if (!out->cubin || fread(out->cubin, 1, cubinlen, f) != cubinlen)
+            goto out;
+    }
+    /* A truncated or foreign file is a miss, never a wrong binary. */
+    if (fgetc(f) != EOF || (status == CUTUNE_STATUS_OK && !cubinlen))
+        goto out;
+    out->cubin_size = cubinlen;
+    out->status = (int)status;
+    rc = 0;
+out:
+    fclose(f);
+    if (rc < 0) {
+        free(out->log);
+        free(out->cubin);
+        out->log = NULL;
+        out->cubin = NULL;
+    }
+    return rc;
+}
+
+/* Write to a private temporary name, then rename: readers (other runs,
+ * other threads) see a whole entry or none. Failures only cost a recompile. */
+static void cache_write(const char *dir, const char *path, const cutune_cuda_compiled *c)
+{
+    char tmp[4200];
+    static unsigned long counter;
+    unsigned long k = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
+    if (mkdir_p(dir) < 0)
+        return;
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%lu", path, (long)getpid(), k);
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return;
+    uint32_t status = (uint32_t)c->status;
+    uint64_t loglen = c->log ? strlen(c->log) : 0, cubinlen = c->cubin_size;
+    int ok = fwrite(CACHE_MAGIC, 1, sizeof CACHE_MAGIC - 1, f) == sizeof CACHE_MAGIC - 1 &&
+             fwrite(&status, 4, 1, f) == 1 && fwrite(&loglen, 8, 1, f) == 1 &&
+             (!loglen || fwrite(c->log, 1, loglen, f) == loglen) &&
+             fwrite(&cubinlen, 8, 1, f) == 1 &&
+             (!cubinlen || fwrite(c->cubin, 1, cubinlen, f) == cubinlen);
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) < 0)
+        unlink(tmp);
+}
+
+/* ---- NVRTC ---- */
+
+#if CUTUNE_HAVE_NVRTC
+static int nvrtc_compile(const char *source, const char *name, const char *const *opts,
+                         size_t nopts, cutune_cuda_compiled *out, char *err, size_t errlen)
+{
+    nvrtcProgram prog = NULL;
+    nvrtcResult nr = nvrtcCreateProgram(&prog, source, name, 0, NULL, NULL);
+    if (nr != NVRTC_SUCCESS)
+        return cutune_err(err, errlen, nr == NVRTC_ERROR_OUT_OF_MEMORY ? CUTUNE_ENOMEM : CUTUNE_EIO,
+                          "nvrtcCreateProgram: %s", nvrtcGetErrorString(nr));
+    int rc = 0;
+    nvrtcResult cr = nvrtcCompileProgram(prog, (int)nopts, opts);
+    size_t loglen = 0;
+    if (nvrtcGetProgramLogSize(prog, &loglen) == NVRTC_SUCCESS && loglen > 1) {
+        out->log = malloc(loglen);
+        if (out->log && nvrtcGetProgramLog(prog, out->log) != NVRTC_SUCCESS) {
+            free(out->log);
+            out->log = NULL;
+        }
+    }
+    if (cr != NVRTC_SUCCESS) {
+        /* Bad options are compile errors too: they may come from a tunable
+         * parameter (-maxrregcount={maxreg}) and spoil one configuration. */
+        out->status = CUTUNE_STATUS_COMPILE_ERROR;
+        if (!out->log) {
+            char line[256];
+            snprintf(line, sizeof line, "nvrtc: %s", nvrtcGetErrorString(cr));
+            out->log = strdup(line);
+        }
+        goto out_destroy;
+    }
+    size_t n = 0;
+    if ((nr = nvrtcGetCUBINSize(prog, &n)) != NVRTC_SUCCESS || n == 0) {
+        out->status = CUTUNE_STATUS_COMPILE_ERROR;
+        free(out->log);
+        out->log = strdup("nvrtc produced no CUBIN (is --gpu-architecture a real sm_XY?)");
+        goto out_destroy;
+    }
+    out->cubin = malloc(n);
+    if (!out->cubin) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        goto out_destroy;
+    }
+    if ((nr = nvrtcGetCUBIN(prog, out->cubin)) != NVRTC_SUCCESS) {
+        rc = cutune_err(err, errlen, CUTUNE_EIO, "nvrtcGetCUBIN: %s", nvrtcGetErrorString(nr));
+        goto out_destroy;
+    }
+    out->cubin_size = n;
+    out->status = CUTUNE_STATUS_OK;
+out_destroy:
+    nvrtcDestroyProgram(&prog);
+    return rc;
+}
+#endif
+
+int cutune_cuda_compile(const char *source, const char *name, const char *const *opts,
+                        size_t nopts, const char *cache_dir, cutune_cuda_compiled *out,
+                        char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+#if !CUTUNE_HAVE_NVRTC
+    (void)source; (void)name; (void)opts; (void)nopts; (void)cache_dir;
+    return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED, "cutune was built without NVRTC");
+#else
+    double t0 = cutune_now();
+    char path[4096] = "";
+    if (cache_dir && *cache_dir) {
+        int maj, min;
+        hash2 h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
+        nvrtcVersion(&maj, &min);
+        char ver[32];
+        snprintf(ver, sizeof ver, "nvrtc %d.%d", maj, min);
+        hash_str(&h, ver);
+        hash_str(&h, name);
+        hash_str(&h, source);
+        for (size_t i = 0; i < nopts; i++)
+            hash_str(&h, opts[i]);
+        snprintf(path, sizeof path, "%s/%016llx%016llx.cubin", cache_dir,
+                 (unsigned long long)h.a, (unsigned long long)h.b);
+        if (cache_read(path, out) == 0) {
+            out->cache_hit = 1;
+            out->ms = (cutune_now() - t0) * 1000.0;
+            return 0;
+        }
+    }
+    int rc = nvrtc_compile(source, name, opts, nopts, out, err, errlen);
+    if (rc < 0) {
+        cutune_cuda_compiled_clear(out);
+        return rc;
+    }
+    out->ms = (cutune_now() - t0) * 1000.0;
+    if (path[0])
+        cache_write(cache_dir, path, out);
+    return 0;
+#endif
+}
+
+/* ---- pool ---- */
+
+struct cutune_cuda_pool {
+    pthread_mutex_t mu;
+    pthread_cond_t work; /* a job was queued, or stop */
+    pthread_cond_t done; /* a job finished */
+    cutune_cuda_job *head, *tail;
+    int stop;
+    size_t nthreads;
+    pthread_t *threads;
+};
+
+void cutune_cuda_job_run(cutune_cuda_job *j)
+{
+    j->rc = cutune_cuda_compile(j->source, j->name, (const char *const *)j->opts, j->nopts,
+                                j->cache_dir, &j->out, j->err, sizeof j->err);
+}
+
+static void *pool_main(void *arg)
+{
+    cutune_cuda_pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->stop && !p->head)
+            pthread_cond_wait(&p->work, &p->mu);
+        if (p->stop)
+            break;
+        cutune_cuda_job *j = p->head;
+        p->head = j->qnext;
+        if (!p->head)
+            p->tail = NULL;
+        j->state = 2;
+        pthread_mutex_unlock(&p->mu);
+        cutune_cuda_job_run(j);
+        pthread_mutex_lock(&p->mu);
+        j->state = 3;
+        pthread_cond_broadcast(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+int cutune_cuda_pool_alloc(size_t nthreads, cutune_cuda_pool **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    cutune_cuda_pool *p = calloc(1, sizeof *p);
+    if (!p || !(p->threads = calloc(nthreads ? nthreads : 1, sizeof *p->threads))) {
+        free(p);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    }
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->work, NULL);
+    pthread_cond_init(&p->done, NULL);
+    for (size_t i = 0; i < nthreads; i++) {
+        if (pthread_create(&p->threads[i], NULL, pool_main, p) != 0)
+            break;
+        p->nthreads++;
+    }
+    if (!p->nthreads) {
+        cutune_cuda_pool_free(p);
+        return cutune_err(err, errlen, CUTUNE_EIO, "cannot start compile threads");
+    }
+    *out = p;
+    return 0;
+}
+
+void cutune_cuda_pool_submit(cutune_cuda_pool *p, cutune_cuda_job *j)
+{
+    pthread_mutex_lock(&p->mu);
+    j->state = 1;
+    j->qnext = NULL;
+    if (p->tail)
+        p->tail->qnext = j;
+    else
+        p->head = j;
+    p->tail = j;
+    pthread_cond_signal(&p->work);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void cutune_cuda_pool_wait(cutune_cuda_pool *p, cutune_cuda_job *j)
+{
+    pthread_mutex_lock(&p->mu);
+    if (j->state == 1) {
+        /* Needed now: take it off the queue rather than wait behind prefetches. */
+        cutune_cuda_job **pp = &p->head, *prev = NULL;
+        while (*pp && *pp != j) {
+            prev = *pp;
+            pp = &(*pp)->qnext;
+        }
+        if (*pp) {
+            *pp = j->qnext;
+            if (p->tail == j)
+                p->tail = prev;
+        }
+        j->state = 2;
+        pthread_mutex_unlock(&p->mu);
+        cutune_cuda_job_run(j);
+        pthread_mutex_lock(&p->mu);
+        j->state = 3;
+    }
+    while (j->state != 3 && j->state != 0)
+        pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void cutune_cuda_pool_free(cutune_cuda_pool *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->stop = 1;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    for (size_t i = 0; i < p->nthreads; i++)
+        pthread_join(p->threads[i], NULL);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->work);
+    pthread_cond_destroy(&p->done);
+    free(p->threads);
+    free(p);
+}

@@ -1,0 +1,213 @@
+/* A mock CUDA driver for the worker, included by the CPU tests of the CUDA
+ * evaluator. "Device" memory is host memory, and kernels are host functions
+ * chosen by name, so the worker's whole path (limits, buffers, reference,
+ * verification, timing, fatal errors) runs without a GPU:
+ *   add, ref_add   c = a + b                add_wrong  one element off
+ *   fault          sync returns error 700   hang       sync never returns
+ *   oor            launch returns 701       big        at most 128 threads
+ *   abort          the worker aborts        missing    not in the module
+ * MOCK_CUDA=nodevice makes cuInit fail; MOCK_CUDA=real loads the real driver
+ * (tests set CUTUNE_LIBCUDA to a missing file to get "no CUDA driver"). */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "src/eval/cuda/cuda_internal.h"
+
+typedef struct mock_func {
+    char name[64];
+} mock_func;
+
+static int mock_pending; /* 1: a fault is reported at the next sync; 2: hang */
+
+static cu_result m_init(unsigned f)
+{
+    (void)f;
+    const char *m = getenv("MOCK_CUDA");
+    return m && !strcmp(m, "nodevice") ? CU_ERROR_NO_DEVICE : CU_SUCCESS;
+}
+static cu_result m_version(int *v) { *v = 13000; return 0; }
+static cu_result m_count(int *n) { *n = 1; return 0; }
+static cu_result m_get(cu_device *d, int o) { *d = o; return 0; }
+static cu_result m_name(char *n, int len, cu_device d)
+{
+    (void)d;
+    snprintf(n, (size_t)len, "Mock GPU");
+    return 0;
+}
+static cu_result m_attr(int *v, int a, cu_device d)
+{
+    (void)d;
+    switch (a) {
+    case CU_DEV_MAX_THREADS_PER_BLOCK: *v = 1024; break;
+    case CU_DEV_MAX_BLOCK_DIM_X: case CU_DEV_MAX_BLOCK_DIM_Y: *v = 1024; break;
+    case CU_DEV_MAX_BLOCK_DIM_Z: *v = 64; break;
+    case CU_DEV_MAX_GRID_DIM_X: *v = 2147483647; break;
+    case CU_DEV_MAX_GRID_DIM_Y: case CU_DEV_MAX_GRID_DIM_Z: *v = 65535; break;
+    case CU_DEV_MAX_SHARED_PER_BLOCK: *v = 49152; break;
+    case CU_DEV_MAX_SHARED_PER_BLOCK_OPTIN: *v = 232448; break;
+    case CU_DEV_MULTIPROCESSOR_COUNT: *v = 132; break;
+    case CU_DEV_MAX_THREADS_PER_SM: *v = 2048; break;
+    case CU_DEV_L2_CACHE_SIZE: *v = 1 << 20; break;
+    case CU_DEV_CC_MAJOR: *v = 9; break;
+    case CU_DEV_CC_MINOR: *v = 0; break;
+    default: *v = 0;
+    }
+    return 0;
+}
+static cu_result m_pci(char *id, int len, cu_device d)
+{
+    (void)d;
+    snprintf(id, (size_t)len, "0000:00:01.0");
+    return 0;
+}
+static cu_result m_retain(cu_context *c, cu_device d) { (void)d; *c = (cu_context)1; return 0; }
+static cu_result m_release(cu_device d) { (void)d; return 0; }
+static cu_result m_setcur(cu_context c) { (void)c; return 0; }
+static cu_result m_sync(void)
+{
+    if (mock_pending == 2)
+        for (;;)
+            pause();
+    return mock_pending == 1 ? CU_ERROR_ILLEGAL_ADDRESS : CU_SUCCESS;
+}
+static cu_result m_errstr(cu_result r, const char **s)
+{
+    *s = r == CU_ERROR_ILLEGAL_ADDRESS ? "an illegal memory access was encountered"
+         : r == CU_ERROR_LAUNCH_OUT_OF_RESOURCES ? "too many resources requested for launch"
+                                                 : "mock error";
+    return 0;
+}
+static cu_result m_modload(cu_module *m, const void *img)
+{
+    if (!strncmp(img, "BAD", 3))
+        return CU_ERROR_INVALID_IMAGE;
+    *m = (cu_module)2;
+    return 0;
+}
+static cu_result m_modunload(cu_module m) { (void)m; return 0; }
+static cu_result m_getfn(cu_function *f, cu_module m, const char *name)
+{
+    (void)m;
+    if (!strcmp(name, "missing"))
+        return CU_ERROR_NOT_FOUND;
+    mock_func *mf = calloc(1, sizeof *mf); /* leaked on purpose: lives as long as a module */
+    snprintf(mf->name, sizeof mf->name, "%s", name);
+    *f = (cu_function)mf;
+    return 0;
+}
+static cu_result m_fattr(int *v, int a, cu_function f)
+{
+    const mock_func *mf = (const mock_func *)f;
+    *v = a == CU_FUNC_MAX_THREADS_PER_BLOCK ? (!strcmp(mf->name, "big") ? 128 : 1024)
+         : a == CU_FUNC_NUM_REGS            ? 32
+                                            : 0;
+    return 0;
+}
+static cu_result m_fset(cu_function f, int a, int v) { (void)f; (void)a; (void)v; return 0; }
+static cu_result m_occ(int *n, cu_function f, int b, size_t s)
+{
+    (void)f; (void)s;
+    *n = 2048 / (b > 0 ? b : 1);
+    return 0;
+}
+static cu_result m_alloc(cu_deviceptr *p, size_t n)
+{
+    void *h = calloc(1, n);
+    if (!h)
+        return CU_ERROR_OUT_OF_MEMORY;
+    *p = (cu_deviceptr)(uintptr_t)h;
+    return 0;
+}
+static cu_result m_free(cu_deviceptr p) { free((void *)(uintptr_t)p); return 0; }
+static cu_result m_htod(cu_deviceptr d, const void *s, size_t n)
+{
+    memcpy((void *)(uintptr_t)d, s, n);
+    return 0;
+}
+static cu_result m_dtoh(void *d, cu_deviceptr s, size_t n)
+{
+    memcpy(d, (void *)(uintptr_t)s, n);
+    return 0;
+}
+static cu_result m_memset(cu_deviceptr p, unsigned char v, size_t n)
+{
+    memset((void *)(uintptr_t)p, v, n);
+    return 0;
+}
+static cu_result m_memset_async(cu_deviceptr p, unsigned char v, size_t n, cu_stream s)
+{
+    (void)s;
+    return m_memset(p, v, n);
+}
+static cu_result m_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                          unsigned by, unsigned bz, unsigned smem, cu_stream s, void **params,
+                          void **extra)
+{
+    (void)gy; (void)gz; (void)by; (void)bz; (void)smem; (void)s; (void)extra;
+    const mock_func *mf = (const mock_func *)f;
+    if (!strcmp(mf->name, "oor"))
+        return CU_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    if (!strcmp(mf->name, "fault")) {
+        mock_pending = 1;
+        return 0;
+    }
+    if (!strcmp(mf->name, "hang")) {
+        mock_pending = 2;
+        return 0;
+    }
+    if (!strcmp(mf->name, "abort"))
+        abort();
+    float *c = (float *)(uintptr_t) * (cu_deviceptr *)params[0];
+    const float *a = (const float *)(uintptr_t) * (cu_deviceptr *)params[1];
+    const float *b = (const float *)(uintptr_t) * (cu_deviceptr *)params[2];
+    int n = *(int *)params[3];
+    long long total = (long long)gx * bx;
+    for (long long i = 0; i < n && i < total; i++)
+        c[i] = a[i] + b[i];
+    if (!strcmp(mf->name, "add_wrong") && n > 7)
+        c[7] += 1.0f;
+    return 0;
+}
+static cu_result m_evcreate(cu_event *e, unsigned f) { (void)f; *e = (cu_event)3; return 0; }
+static cu_result m_evdestroy(cu_event e) { (void)e; return 0; }
+static cu_result m_evrecord(cu_event e, cu_stream s) { (void)e; (void)s; return 0; }
+static cu_result m_evsync(cu_event e) { (void)e; return m_sync(); }
+static cu_result m_elapsed(float *ms, cu_event a, cu_event b)
+{
+    (void)a; (void)b;
+    *ms = 0.25f;
+    return 0;
+}
+static int n_init(void) { return 0; }
+static int n_shutdown(void) { return 0; }
+static int n_bypci(const char *id, void **d) { (void)id; *d = (void *)4; return 0; }
+static int n_clock(void *d, int t, unsigned *v) { (void)d; (void)t; *v = 1980; return 0; }
+static int n_temp(void *d, int t, unsigned *v) { (void)d; (void)t; *v = 41; return 0; }
+
+static const cutune_cuda_drv mock_drv = {
+    .init = m_init, .driver_get_version = m_version, .device_get_count = m_count,
+    .device_get = m_get, .device_get_name = m_name, .device_get_attribute = m_attr,
+    .device_get_pci_bus_id = m_pci, .primary_ctx_retain = m_retain,
+    .primary_ctx_release = m_release, .ctx_set_current = m_setcur, .ctx_synchronize = m_sync,
+    .get_error_string = m_errstr, .module_load_data = m_modload, .module_unload = m_modunload,
+    .module_get_function = m_getfn, .func_get_attribute = m_fattr, .func_set_attribute = m_fset,
+    .occupancy_max_active_blocks = m_occ, .mem_alloc = m_alloc, .mem_free = m_free,
+    .memcpy_htod = m_htod, .memcpy_dtoh = m_dtoh, .memset_d8 = m_memset,
+    .memset_d8_async = m_memset_async, .launch_kernel = m_launch, .event_create = m_evcreate,
+    .event_destroy = m_evdestroy, .event_record = m_evrecord, .event_synchronize = m_evsync,
+    .event_elapsed_time = m_elapsed, .nvml_init = n_init, .nvml_shutdown = n_shutdown,
+    .nvml_device_by_pci = n_bypci, .nvml_clock_info = n_clock, .nvml_temperature = n_temp,
+};
+
+/* If this process was started as the evaluator's worker, be one and exit. */
+static void mock_worker_maybe(int argc, char **argv)
+{
+    if (argc < 4 || strcmp(argv[1], "worker") || strcmp(argv[2], "--fd"))
+        return;
+    const char *m = getenv("MOCK_CUDA");
+    int real = m && !strcmp(m, "real");
+    exit(cutune_cuda_worker_main(atoi(argv[3]), real ? NULL : &mock_drv));
+}

@@ -1,0 +1,337 @@
+/* NVRTC (no GPU needed): every kernel in $CUTUNE_KERNELS compiles for a
+ * sample of its configurations with exactly the options the evaluator
+ * builds; compile errors are statuses with a log; the disk cache hits,
+ * survives corruption and writes atomically; the evaluator without a
+ * driver says so (ENODEV). Exit 77 (skipped) when NVRTC was not built. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The evaluator itself, for its static plan(): the options it compiles with. */
+#include "src/eval/cuda/cuda.c"
+
+static char cache_dir[512];
+
+static const char *good_src =
+    "extern \"C\" __global__ void k(float *x) { x[threadIdx.x] = VALUE; }\n";
+
+static void test_compile_ok_and_error(void **state)
+{
+    (void)state;
+    cutune_cuda_compiled c;
+    char err[256];
+    const char *opts[] = {"-DVALUE=2.0f", "--gpu-architecture=sm_90"};
+    assert_int_equal(cutune_cuda_compile(good_src, "k.cu", opts, 2, NULL, &c, err, sizeof err), 0);
+    assert_int_equal(c.status, CUTUNE_STATUS_OK);
+    assert_true(c.cubin_size > 4);
+    assert_memory_equal(c.cubin, "\x7f" "ELF", 4);
+    assert_int_equal(c.cache_hit, 0);
+    cutune_cuda_compiled_clear(&c);
+
+    /* undefined VALUE: a compile error with the log, not a failure */
+    assert_int_equal(cutune_cuda_compile(good_src, "k.cu", opts + 1, 1, NULL, &c, err, sizeof err),
+                     0);
+    assert_int_equal(c.status, CUTUNE_STATUS_COMPILE_ERROR);
+    assert_non_null(c.log);
+    assert_non_null(strstr(c.log, "VALUE"));
+    assert_null(c.cubin);
+    cutune_cuda_compiled_clear(&c);
+
+    /* nvcc-only flags are rejected by NVRTC: a compile error too */
+    const char *bad[] = {"-DVALUE=1.0f", "-O3", "--gpu-architecture=sm_90"};
+    assert_int_equal(cutune_cuda_compile(good_src, "k.cu", bad, 3, NULL, &c, err, sizeof err), 0);
+    assert_int_equal(c.status, CUTUNE_STATUS_COMPILE_ERROR);
+    cutune_cuda_compiled_clear(&c);
+}
+
+static size_t count_files(const char *dir, const char *suffix)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    if (!d)
+        return 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name), s = strlen(suffix);
+        if (l >= s && !strcmp(e->d_name + l - s, suffix))
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+static void test_cache(void **state)
+{
+    (void)state;
+    cutune_cuda_compiled c;
+    char err[256], dir[600];
+    snprintf(dir, sizeof dir, "%s/cachetest-%d/deeper", cache_dir, (int)getpid());
+    const char *opts[] = {"-DVALUE=3.0f", "--gpu-architecture=sm_90"};
+    assert_int_equal(cutune_cuda_compile(good_src, "k.cu", opts, 2, dir, &c, err, sizeof err), 0);
+    assert_int_equal(c.cache_hit, 0);
+    size_t size = c.cubin_size;
+    void *first = malloc(size);
+    memcpy(first, c.cubin, size);
+    cutune_cuda_compiled_clear(&c);
+    assert_int_equal(count_files(dir, ".cubin"), 1);
+    assert_int_equal(count_files(dir, ".tmp"), 0);
+
+    assert_int_equal(cutune_cuda_compile(good_src, "k.cu", opts, 2, dir, &c, err, sizeof err), 0);
+    assert_int_equal(c.cache_hit, 1);
+    assert_int_equal(c.status, CUTUNE_STATUS_OK);
+    assert_int_equal(c.cubin_size, size);
+    assert_memory_equal(c.cubin, first, size);
+    cutune_cuda_compiled_clear(&c);
+
+    /* other options: another entry */
+    const char *opts2[] = {"-DVALUE=4.0f", "--gpu-architecture=sm_90"};
+    assert_int_equal(cutune_cuda_compile(good_src, "k.cu", opts2, 2, dir, &c, err, sizeof err), 0);
+    assert_int_equal(c.cache_hit, 0);
+    cutune_cuda_compiled_clear(&c);
+    assert_int_equal(count_files(dir, ".cubin"), 2);
+
+    /* compile errors are cached with their log */
+    assert_int_equal(cutune_cuda_compile(good_src, "k.cu", opts + 1, 1, dir, &c, err, sizeof err),
+                     0);
+    cutune_cuda_compiled_clear(&c);
+    assert_int_equal(cutune_cuda_compile(good_src, "k.cu", opts + 1, 1, dir, &c, err, sizeof err),
+                     0);
+    assert_int_equal(c.cache_hit, 1);
+    assert_int_equal(c.status, CUTUNE_STATUS_COMPILE_ERROR);
+    assert_non_null(c.log);
+    cutune_cuda_compiled_clear(&c);
+
+    /* a truncated entry is a miss (and is rewritten), never a wrong binary */
+    DIR *d = opendir(dir);
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!strstr(e->d_name, ".cubin"))
+            continue;
+        char p[1200];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        assert_int_equal(truncate(p, 20), 0);
+    }
+    closedir(d);
+    assert_int_equal(cutune_cuda_compile(good_src, "k.cu", opts, 2, dir, &c, err, sizeof err), 0);
+    assert_int_equal(c.cache_hit, 0);
+    assert_memory_equal(c.cubin, first, size);
+    cutune_cuda_compiled_clear(&c);
+    assert_int_equal(cutune_cuda_compile(good_src, "k.cu", opts, 2, dir, &c, err, sizeof err), 0);
+    assert_int_equal(c.cache_hit, 1);
+    cutune_cuda_compiled_clear(&c);
+    free(first);
+}
+
+static void test_pool(void **state)
+{
+    (void)state;
+    cutune_cuda_pool *p;
+    char err[256];
+    enum { NJ = 6 };
+    cutune_cuda_job jobs[NJ];
+    assert_int_equal(cutune_cuda_pool_alloc(3, &p, err, sizeof err), 0);
+    memset(jobs, 0, sizeof jobs);
+    for (int i = 0; i < NJ; i++) {
+        jobs[i].source = good_src;
+        jobs[i].name = "k.cu";
+        jobs[i].opts = calloc(2, sizeof(char *));
+        jobs[i].opts[0] = malloc(32);
+        snprintf(jobs[i].opts[0], 32, "-DVALUE=%d.0f", i);
+        jobs[i].opts[1] = strdup(i == 3 ? "--bogus-option" : "--gpu-architecture=sm_90");
+        jobs[i].nopts = 2;
+        cutune_cuda_pool_submit(p, &jobs[i]);
+    }
+    for (int i = NJ - 1; i >= 0; i--) { /* waiting in reverse takes queued jobs inline */
+        cutune_cuda_pool_wait(p, &jobs[i]);
+        assert_int_equal(jobs[i].state, 3);
+        assert_int_equal(jobs[i].rc, 0);
+        assert_int_equal(jobs[i].out.status,
+                         i == 3 ? CUTUNE_STATUS_COMPILE_ERROR : CUTUNE_STATUS_OK);
+    }
+    cutune_cuda_pool_free(p);
+    for (int i = 0; i < NJ; i++) {
+        cutune_cuda_compiled_clear(&jobs[i].out);
+        free(jobs[i].opts[0]);
+        free(jobs[i].opts[1]);
+        free(jobs[i].opts);
+    }
+}
+
+/* Expected compile status of configuration id of a kernel: test_faults's
+ * mode 5 is its compile error; everything else must compile. */
+static int expect_compile_error(const cutune_spec *sp, size_t id)
+{
+    if (strcmp(sp->name, "test_faults"))
+        return 0;
+    cutune_value vars[16];
+    cutune_space_values(sp->space, id, vars);
+    return vars[cutune_space_param_index(sp->space, "MODE")].i == 5;
+}
+
+/* Returns 0, or -1 when the spec does not load (reported, the others go on). */
+static int compile_kernel(const char *path)
+{
+    cutune_spec *sp = NULL;
+    char err[512];
+    int rc = cutune_spec_load(path, NULL, 0, &sp, err, sizeof err);
+    if (rc < 0) {
+        print_error("%s\n", err);
+        return -1;
+    }
+    cuda_state st;
+    memset(&st, 0, sizeof st);
+    st.spec = sp;
+    st.space = sp->space;
+    st.arch = 90;
+    snprintf(st.arch_opt, sizeof st.arch_opt, "--gpu-architecture=sm_90");
+    snprintf(st.source_name, sizeof st.source_name, "%s.cu", sp->name);
+    snprintf(st.cache_dir, sizeof st.cache_dir, "%s", cache_dir);
+    st.use_cache = 1;
+    st.nvars = cutune_space_nparams(st.space) + cutune_space_nconstants(st.space);
+    st.vars = calloc(st.nvars, sizeof *st.vars);
+    for (size_t c = 0; c < sp->nsizes; c++) {
+        char val[64];
+        cutune_value v = cutune_space_constant_value(st.space, c);
+        cutune_value_format(&v, val, sizeof val);
+        assert_int_equal(add_opt(&st.size_defs, &st.nsize_defs, "-D%s=%s",
+                                 cutune_space_constant_name(st.space, c), val),
+                         0);
+    }
+    assert_int_equal(check_spec(sp, err, sizeof err), 0);
+    /* A sample: first, last and up to 6 spread between (all when few). */
+    size_t size = cutune_space_size(sp->space);
+    size_t nsample = size < 8 ? size : 8;
+    size_t ncompiled = 0;
+    for (size_t s = 0; s < nsample; s++) {
+        size_t id = nsample == 1 ? 0 : s * (size - 1) / (nsample - 1);
+        job_entry *e = calloc(1, sizeof *e);
+        e->id = id;
+        assert_int_equal(plan(&st, e, err, sizeof err), 0);
+        if (e->plan_rc < 0)
+            fail_msg("%s: config %zu: %s", path, id, e->plan_err);
+        cutune_cuda_job_run(&e->job);
+        if (e->job.rc < 0)
+            fail_msg("%s: config %zu: %s", path, id, e->job.err);
+        int want_err = expect_compile_error(sp, id);
+        if ((e->job.out.status == CUTUNE_STATUS_COMPILE_ERROR) != want_err) {
+            char cfg[512];
+            cutune_space_format_config(sp->space, id, cfg, sizeof cfg);
+            fail_msg("%s: config %s: %s\n%s", path, cfg,
+                     want_err ? "compiled, expected an error" : "compile error",
+                     e->job.out.log ? e->job.out.log : "");
+        }
+        /* the grid and block of a valid configuration are positive */
+        if (!want_err)
+            for (int i = 0; i < 3; i++)
+                assert_true(e->launch.grid[i] >= 1 && e->launch.block[i] >= 1);
+        ncompiled++;
+        entry_free(e);
+    }
+    /* the reference, as alloc compiles it: only the sizes defined */
+    if (sp->ref_kind == CUTUNE_REF_KERNEL) {
+        const char **o = calloc(st.nsize_defs + 1, sizeof *o);
+        for (size_t i = 0; i < st.nsize_defs; i++)
+            o[i] = st.size_defs[i];
+        o[st.nsize_defs] = st.arch_opt;
+        cutune_cuda_compiled c;
+        assert_int_equal(cutune_cuda_compile(sp->source, st.source_name, o, st.nsize_defs + 1,
+                                             NULL, &c, err, sizeof err),
+                         0);
+        if (c.status != CUTUNE_STATUS_OK)
+            fail_msg("%s: reference does not compile:\n%s", path, c.log ? c.log : "");
+        cutune_cuda_compiled_clear(&c);
+        free(o);
+    }
+    cutune_cuda_setup su;
+    assert_int_equal(build_setup(&st, &su, 1, err, sizeof err), 0);
+    print_message("%-28s %zu of %zu configurations compiled\n", sp->name, ncompiled, size);
+    free_opts(st.size_defs, st.nsize_defs);
+    free(st.vars);
+    cutune_spec_free(sp);
+    return 0;
+}
+
+static void test_every_kernel(void **state)
+{
+    (void)state;
+    const char *dir = getenv("CUTUNE_KERNELS");
+    if (!dir)
+        skip();
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    size_t n = 0, bad = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        if (l < 6 || strcmp(e->d_name + l - 5, ".json"))
+            continue;
+        char p[1024];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        bad += compile_kernel(p) < 0;
+        n++;
+    }
+    closedir(d);
+    assert_true(n >= 1);
+    assert_int_equal(bad, 0);
+}
+
+static void test_alloc_without_driver(void **state)
+{
+    (void)state;
+    const char *dir = getenv("CUTUNE_KERNELS");
+    if (!dir)
+        skip();
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/test_faults.json", dir);
+    cutune_spec *sp = NULL;
+    assert_int_equal(cutune_spec_load(path, NULL, 0, &sp, err, sizeof err), 0);
+    setenv("CUTUNE_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+    cutune_evaluator_ctx ctx = {.space = sp->space, .spec = sp, .seed = 1};
+    cutune_evaluator *ev = NULL;
+    int rc = cutune_evaluator_alloc(cutune_evaluator_cuda, &ctx, &ev, err, sizeof err);
+    assert_int_equal(rc, CUTUNE_ENODEV);
+    assert_non_null(strstr(err, "no CUDA driver"));
+    assert_null(ev);
+    unsetenv("CUTUNE_LIBCUDA");
+
+    /* bad evaluator arguments are refused before anything starts */
+    ctx.arg = "flush_l2=1,bogus=3";
+    rc = cutune_evaluator_alloc(cutune_evaluator_cuda, &ctx, &ev, err, sizeof err);
+    assert_int_equal(rc, CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "unknown key 'bogus'"));
+    ctx.arg = "flush_l2=2";
+    rc = cutune_evaluator_alloc(cutune_evaluator_cuda, &ctx, &ev, err, sizeof err);
+    assert_int_equal(rc, CUTUNE_EINVAL);
+    ctx.arg = NULL;
+    ctx.spec = NULL;
+    rc = cutune_evaluator_alloc(cutune_evaluator_cuda, &ctx, &ev, err, sizeof err);
+    assert_int_equal(rc, CUTUNE_EINVAL);
+    cutune_spec_free(sp);
+    assert_true(cutune_evaluator_cuda->flags & CUTUNE_EVALUATOR_NEEDS_GPU);
+    assert_string_equal(cutune_evaluator_cuda->name, "cuda");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 4 && !strcmp(argv[1], "worker")) /* the evaluator's worker, real driver */
+        return cutune_cuda_worker_main(atoi(argv[3]), NULL);
+    if (!cutune_cuda_have_nvrtc()) {
+        fprintf(stderr, "NVRTC not built: skipped\n");
+        return 77;
+    }
+    const char *cd = getenv("CUTUNE_CACHE_DIR");
+    snprintf(cache_dir, sizeof cache_dir, "%s", cd && *cd ? cd : "/tmp/cutune-test-cache");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_compile_ok_and_error),
+        cmocka_unit_test(test_cache),
+        cmocka_unit_test(test_pool),
+        cmocka_unit_test(test_every_kernel),
+        cmocka_unit_test(test_alloc_without_driver),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
