@@ -59,7 +59,8 @@ void cutune_recording_free(cutune_recording *r);
  * the space is the Cartesian product filtered by them; with none and
  * recorded_only set, it is the set of recorded configurations (failed ones
  * included); with none and recorded_only clear, the full Cartesian product.
- * The space is enumerated on return.
+ * The space is enumerated on return. In recorded_only mode the space's filter
+ * reads the recording: the recording must outlive the space.
  */
 int cutune_recording_space(const cutune_recording *r, const char *const *restrictions,
                            size_t n, int recorded_only, cutune_space **out, char *err,
@@ -74,5 +75,13 @@ int cutune_recording_space(const cutune_recording *r, const char *const *restric
  */
 int cutune_recording_map(const cutune_recording *r, const cutune_space *s, long *out,
                          char *err, size_t errlen);
+
+/**
+ * Recorded objective of every configuration of s (for benchmarks):
+ * time_ms_out[id] (cutune_space_size(s) entries) is the recorded time, or NAN
+ * when the configuration failed or is absent. Errors as cutune_recording_map.
+ */
+int cutune_recording_table(const cutune_recording *r, const cutune_space *s, double *time_ms_out,
+                           char *err, size_t errlen);
 
 #endif

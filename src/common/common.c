@@ -72,10 +72,13 @@ static int format_python_float(double r, char *buf, size_t len)
         int ex = atoi(e + 1);
         return snprintf(buf, len, "%se%c%02d", mant, ex < 0 ? '-' : '+', ex < 0 ? -ex : ex);
     }
-    snprintf(tmp, sizeof tmp, "%.*g", prec, r);
-    if (!strpbrk(tmp, ".e"))
-        return snprintf(buf, len, "%s.0", tmp);
-    return snprintf(buf, len, "%s", tmp);
+    /* Positional form with the shortest round-trip digits: 500.0, 0.001, 1.5 */
+    snprintf(tmp, sizeof tmp, "%.*e", prec - 1, r);
+    int e10 = atoi(strchr(tmp, 'e') + 1);
+    int decimals = prec - 1 - e10;
+    if (decimals < 1)
+        return snprintf(buf, len, "%.0f.0", r);
+    return snprintf(buf, len, "%.*f", decimals, r);
 }
 
 int cutune_value_format(const cutune_value *v, char *buf, size_t len)

@@ -1,7 +1,132 @@
-/* placeholder: replay evaluator (being written) */
-#include "cutune/cutune.h"
+/* The replay evaluator: answers from a recording (Kernel Tuner cache or cutune
+ * journal) instead of a GPU. It never invents a value: a configuration that is
+ * not recorded comes back as CUTUNE_STATUS_MISSING. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-static int nyi_alloc(void *st, const cutune_evaluator_ctx *ctx, char *err, size_t errlen)
-{ return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED, "evaluator 'replay' is not built yet"); }
-static const cutune_evaluator_type type = {.version = CUTUNE_EVALUATOR_TYPE_VERSION, .name = "replay", .help = "(not built yet)", .size = 1, .alloc = nyi_alloc};
-const cutune_evaluator_type *const cutune_evaluator_replay = &type;
+#include "cutune/evaluator.h"
+#include "cutune/recording.h"
+#include "cutune/spec.h"
+
+typedef struct replay_state {
+    cutune_recording *rec; /* the loaded recording */
+    long *map;             /* per space id: record index, or -1 */
+    size_t size;           /* configurations in the space */
+    char *device;          /* "replay of FILE (device)" */
+} replay_state;
+
+static void replay_free(void *vstate)
+{
+    replay_state *st = vstate;
+    cutune_recording_free(st->rec);
+    free(st->map);
+    free(st->device);
+    memset(st, 0, sizeof *st);
+}
+
+static int replay_alloc(void *vstate, const cutune_evaluator_ctx *ctx, char *err, size_t errlen)
+{
+    replay_state *st = vstate;
+    int rc;
+
+    if (!ctx || !ctx->space)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "replay: no space given");
+    const char *path = ctx->arg && ctx->arg[0] ? ctx->arg : NULL;
+    if (!path && ctx->spec)
+        path = ctx->spec->recording;
+    if (!path)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "replay: no recording: use --evaluator=replay:FILE%s",
+                          ctx->spec ? " (the spec names none)" : "");
+    if ((rc = cutune_recording_load(path, &st->rec, err, errlen)) < 0)
+        goto out_fail;
+    st->size = cutune_space_size(ctx->space);
+    st->map = malloc((st->size ? st->size : 1) * sizeof *st->map);
+    if (!st->map) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "replay: out of memory");
+        goto out_fail;
+    }
+    if ((rc = cutune_recording_map(st->rec, ctx->space, st->map, err, errlen)) < 0)
+        goto out_fail;
+    const char *dev = st->rec->device_name;
+    size_t dlen = strlen(path) + (dev ? strlen(dev) : 0) + 16;
+    st->device = malloc(dlen);
+    if (!st->device) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "replay: out of memory");
+        goto out_fail;
+    }
+    if (dev)
+        snprintf(st->device, dlen, "replay of %s (%s)", path, dev);
+    else
+        snprintf(st->device, dlen, "replay of %s", path);
+    return 0;
+out_fail:
+    replay_free(st);
+    return rc;
+}
+
+static int replay_evaluate(void *vstate, const size_t *ids, size_t k, cutune_eval_result *results,
+                           char *err, size_t errlen)
+{
+    replay_state *st = vstate;
+
+    for (size_t i = 0; i < k; i++) {
+        if (ids[i] >= st->size)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "replay: configuration %zu outside the space (%zu)", ids[i],
+                              st->size);
+    }
+    for (size_t i = 0; i < k; i++) {
+        cutune_eval_result *res = &results[i];
+        long r = st->map[ids[i]];
+        res->time_ms = NAN;
+        res->compile_ms = -1;
+        res->bench_ms = -1;
+        if (r < 0) {
+            const char *fmt = "not in recording %s";
+            size_t len = strlen(fmt) + strlen(st->rec->path) + 1;
+            res->status = CUTUNE_STATUS_MISSING;
+            res->log = malloc(len);
+            if (!res->log)
+                return cutune_err(err, errlen, CUTUNE_ENOMEM, "replay: out of memory");
+            snprintf(res->log, len, fmt, st->rec->path);
+            continue;
+        }
+        const cutune_record *rec = &st->rec->records[r];
+        res->status = rec->status;
+        res->time_ms = rec->time_ms;
+        res->compile_ms = rec->compile_ms;
+        res->bench_ms = rec->bench_ms;
+        if (rec->ntimes) {
+            res->times_ms = malloc(rec->ntimes * sizeof *res->times_ms);
+            if (!res->times_ms)
+                return cutune_err(err, errlen, CUTUNE_ENOMEM, "replay: out of memory");
+            memcpy(res->times_ms, rec->times_ms, rec->ntimes * sizeof *res->times_ms);
+            res->ntimes = rec->ntimes;
+        }
+    }
+    return 0;
+}
+
+static const char *replay_device(void *vstate)
+{
+    const replay_state *st = vstate;
+    return st->device ? st->device : "replay";
+}
+
+static const cutune_evaluator_type replay_type = {
+    .version = CUTUNE_EVALUATOR_TYPE_VERSION,
+    .name = "replay",
+    .help = "answer from a recording (Kernel Tuner cache .json/.json.gz or cutune journal): "
+            "replay:FILE",
+    .size = sizeof(replay_state),
+    .flags = 0,
+    .alloc = replay_alloc,
+    .evaluate = replay_evaluate,
+    .free = replay_free,
+    .device = replay_device,
+};
+
+const cutune_evaluator_type *const cutune_evaluator_replay = &replay_type;

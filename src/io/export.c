@@ -1,3 +1,480 @@
-/* placeholder */
-#include "cutune/cutune.h"
+/* Exports of a run: summary JSON, CSV, Kernel Tuner cache JSON and a C header.
+ * Each is built in memory and written by cutune_io_write_atomic, so a failed
+ * export never leaves a partial file behind. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include <cjson/cJSON.h>
+
+#include "cutune/journal.h"
+#include "cutune/spec.h"
+#include "io_internal.h"
+
+/* Write a cJSON document (pretty when asked) to path atomically; frees nothing. */
+static int write_json(const char *path, const cJSON *doc, int pretty, char *err, size_t errlen)
+{
+    char *text = pretty ? cJSON_Print(doc) : cJSON_PrintUnformatted(doc);
+    if (!text)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+    size_t len = strlen(text);
+    char *t = realloc(text, len + 2);
+    if (!t) {
+        free(text);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+    }
+    t[len++] = '\n';
+    t[len] = '\0';
+    int rc = cutune_io_write_atomic(path, t, len, err, errlen);
+    free(t);
+    return rc;
+}
+
+static int check_args(const char *path, const cutune_space *s, const cutune_history *h, char *err,
+                      size_t errlen)
+{
+    if (!path || !s || !h)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "export: no path, space or history");
+    for (size_t i = 0; i < h->n; i++)
+        if (h->e[i].id >= cutune_space_size(s))
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "%s: evaluation %zu names configuration %zu, outside the space", path,
+                              i, h->e[i].id);
+    if (h->best >= (long)h->n)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: best entry %ld out of range", path,
+                          h->best);
+    return 0;
+}
+
+/* The best OK entry: the history's own pick when it has one. */
+static const cutune_history_entry *best_entry(const cutune_history *h)
+{
+    if (h->best >= 0 && h->e[h->best].r.status == CUTUNE_STATUS_OK)
+        return &h->e[h->best];
+    return NULL;
+}
+
+/* ----------------------------------------------------------------- summary */
+
+int cutune_export_summary(const char *path, const cutune_space *s, const struct cutune_spec *spec,
+                          const cutune_history *h, const char *stop_reason, char *err,
+                          size_t errlen)
+{
+    int rc = check_args(path, s, h, err, errlen);
+    if (rc < 0)
+        return rc;
+    const cutune_history_entry *b = best_entry(h);
+    cJSON *doc = cJSON_CreateObject(), *best = NULL, *counts = NULL;
+    int bad = !doc;
+    if (b) {
+        best = cJSON_CreateObject();
+        bad = bad || cutune_io_add(doc, "best", best) < 0;
+        bad = bad || cutune_io_add(best, "config", cutune_io_config_json(s, b->id)) < 0;
+        bad = bad || cutune_io_add(best, "time_ms", cutune_io_number_json(b->r.time_ms)) < 0;
+        bad = bad || cutune_io_add(best, "metrics", cutune_io_metrics_json(spec, b)) < 0;
+    } else {
+        bad = bad || cutune_io_add(doc, "best", cJSON_CreateNull()) < 0;
+    }
+    bad = bad || cutune_io_add(doc, "evaluations", cJSON_CreateNumber((double)h->n)) < 0;
+    bad = bad || cutune_io_add(doc, "counts", counts = cJSON_CreateObject()) < 0;
+    for (int st = 0; !bad && st < CUTUNE_STATUS_COUNT; st++)
+        bad = cutune_io_add(counts, cutune_status_name((cutune_status)st),
+                            cJSON_CreateNumber((double)h->counts[st])) < 0;
+    bad = bad ||
+          cutune_io_add(doc, "stop_reason",
+                        stop_reason ? cJSON_CreateString(stop_reason) : cJSON_CreateNull()) < 0;
+    bad = bad || cutune_io_add(doc, "spec",
+                               spec && spec->name ? cJSON_CreateString(spec->name)
+                                                  : cJSON_CreateNull()) < 0;
+    bad = bad ||
+          cutune_io_add(doc, "space_size", cJSON_CreateNumber((double)cutune_space_size(s))) < 0;
+    if (bad)
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+    else
+        rc = write_json(path, doc, 1, err, errlen);
+    cJSON_Delete(doc);
+    return rc;
+}
+
+/* --------------------------------------------------------------------- CSV */
+
+/* Append a CSV field, quoted when it holds a separator, quote or newline. */
+static void csv_field(FILE *f, const char *text, int first)
+{
+    if (!first)
+        fputc(',', f);
+    if (!strpbrk(text, ",\"\n\r")) {
+        fputs(text, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *c = text; *c; c++) {
+        if (*c == '"')
+            fputc('"', f);
+        fputc(*c, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_number(FILE *f, double x)
+{
+    char text[64];
+    cutune_io_format_real(x, text, sizeof text);
+    csv_field(f, text, 0);
+}
+
+int cutune_export_csv(const char *path, const cutune_space *s, const struct cutune_spec *spec,
+                      const cutune_history *h, char *err, size_t errlen)
+{
+    int rc = check_args(path, s, h, err, errlen);
+    char *buf = NULL;
+    size_t len = 0;
+    const char **names = NULL; /* evaluator metric columns, in order of first appearance */
+    size_t nnames = 0;
+    FILE *f = NULL;
+
+    if (rc < 0)
+        return rc;
+    names = calloc(h->n * CUTUNE_MAX_METRICS + 1, sizeof *names);
+    f = open_memstream(&buf, &len);
+    if (!names || !f) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+        goto out_free;
+    }
+    for (size_t i = 0; i < h->n; i++)
+        for (size_t m = 0; m < h->e[i].r.nmetrics; m++) {
+            const char *nm = h->e[i].r.metrics[m].name;
+            size_t k = 0;
+            while (k < nnames && strcmp(names[k], nm) != 0)
+                k++;
+            if (k == nnames)
+                names[nnames++] = nm;
+        }
+    size_t np = cutune_space_nparams(s), nspec = spec ? spec->nmetrics : 0;
+    csv_field(f, "n", 1);
+    for (size_t p = 0; p < np; p++)
+        csv_field(f, cutune_space_param(s, p)->name, 0);
+    csv_field(f, "status", 0);
+    csv_field(f, "time_ms", 0);
+    for (size_t k = 0; k < nnames; k++)
+        csv_field(f, names[k], 0);
+    for (size_t m = 0; m < nspec; m++)
+        csv_field(f, spec->metrics[m].name, 0);
+    fputc('\n', f);
+    for (size_t i = 0; i < h->n; i++) {
+        const cutune_history_entry *e = &h->e[i];
+        const uint16_t *idx = cutune_space_config(s, e->id);
+        char text[64];
+        snprintf(text, sizeof text, "%zu", i);
+        csv_field(f, text, 1);
+        for (size_t p = 0; p < np; p++) {
+            const cutune_param *par = cutune_space_param(s, p);
+            csv_field(f, par->texts[idx[p]], 0);
+        }
+        csv_field(f, cutune_status_name(e->r.status), 0);
+        csv_number(f, e->r.status == CUTUNE_STATUS_OK ? e->r.time_ms : NAN);
+        for (size_t k = 0; k < nnames; k++) {
+            double x = NAN;
+            for (size_t m = 0; m < e->r.nmetrics; m++)
+                if (strcmp(e->r.metrics[m].name, names[k]) == 0)
+                    x = e->r.metrics[m].value;
+            csv_number(f, x);
+        }
+        for (size_t m = 0; m < nspec; m++)
+            csv_number(f, e->spec_metrics ? e->spec_metrics[m] : NAN);
+        fputc('\n', f);
+    }
+    if (fclose(f) != 0) {
+        f = NULL;
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+        goto out_free;
+    }
+    f = NULL;
+    rc = cutune_io_write_atomic(path, buf, len, err, errlen);
+out_free:
+    if (f)
+        fclose(f);
+    free(buf);
+    free(names);
+    return rc;
+}
+
+/* ---------------------------------------------------------- Kernel Tuner */
+
+/* Kernel Tuner's "time" for a status: the number, or its failure marker. */
+static cJSON *kt_time(const cutune_eval_result *r)
+{
+    switch (r->status) {
+    case CUTUNE_STATUS_OK:
+        return isfinite(r->time_ms) ? cutune_io_number_json(r->time_ms)
+                                    : cJSON_CreateString("RuntimeFailedConfig");
+    case CUTUNE_STATUS_COMPILE_ERROR:
+        return cJSON_CreateString("CompilationFailedConfig");
+    case CUTUNE_STATUS_LAUNCH_ERROR:
+        return cJSON_CreateString("InvalidConfig");
+    default:
+        return cJSON_CreateString("RuntimeFailedConfig");
+    }
+}
+
+static int kt_entry(cJSON *cache, const cutune_space *s, const cutune_spec *spec,
+                    const cutune_history_entry *e)
+{
+    const uint16_t *idx = cutune_space_config(s, e->id);
+    size_t np = cutune_space_nparams(s), klen = 0, kcap = 64;
+    char *key = malloc(kcap);
+    cJSON *o = cJSON_CreateObject(), *metrics = NULL;
+    int bad = !key || !o;
+
+    for (size_t p = 0; !bad && p < np; p++) {
+        const cutune_param *par = cutune_space_param(s, p);
+        const char *t = par->texts[idx[p]];
+        size_t tl = strlen(t);
+        if (klen + tl + 2 > kcap) {
+            while (klen + tl + 2 > kcap)
+                kcap *= 2;
+            char *nk = realloc(key, kcap);
+            if (!nk) {
+                bad = 1;
+                break;
+            }
+            key = nk;
+        }
+        if (p)
+            key[klen++] = ',';
+        memcpy(key + klen, t, tl);
+        klen += tl;
+        key[klen] = '\0';
+        bad = cutune_io_add(o, par->name, cutune_io_value_json(&par->values[idx[p]])) < 0;
+    }
+    bad = bad || cutune_io_add(o, "time", kt_time(&e->r)) < 0;
+    if (!bad && e->r.ntimes) {
+        cJSON *times = cJSON_CreateArray();
+        bad = cutune_io_add(o, "times", times) < 0;
+        for (size_t i = 0; !bad && i < e->r.ntimes; i++) {
+            cJSON *x = cutune_io_number_json(e->r.times_ms[i]);
+            bad = !x || !cJSON_AddItemToArray(times, x);
+            if (bad)
+                cJSON_Delete(x);
+        }
+    }
+    if (!bad && e->r.compile_ms >= 0)
+        bad = cutune_io_add(o, "compile_time", cutune_io_number_json(e->r.compile_ms)) < 0;
+    if (!bad && e->r.bench_ms >= 0) {
+        bad = cutune_io_add(o, "verification_time", cJSON_CreateRaw("0")) < 0;
+        bad = bad || cutune_io_add(o, "benchmark_time", cutune_io_number_json(e->r.bench_ms)) < 0;
+    }
+    /* Metrics ride along as Kernel Tuner's observers do ("GFLOP/s": x), unless
+     * a name would shadow a parameter or a field above. */
+    if (!bad && (metrics = cutune_io_metrics_json(spec, e))) {
+        cJSON *m = metrics->child, *next;
+        for (; m && !bad; m = next) {
+            next = m->next;
+            if (cJSON_GetObjectItemCaseSensitive(o, m->string))
+                continue;
+            cJSON_DetachItemViaPointer(metrics, m);
+            /* cJSON copies the name before it frees the node's own */
+            if (!cJSON_AddItemToObject(o, m->string, m)) {
+                cJSON_Delete(m);
+                bad = 1;
+            }
+        }
+        cJSON_Delete(metrics);
+    } else {
+        bad = 1;
+    }
+    if (!bad) {
+        bad = cutune_io_add(cache, key, o) < 0; /* frees o on failure */
+        o = NULL;
+    }
+    cJSON_Delete(o);
+    free(key);
+    return bad ? CUTUNE_ENOMEM : 0;
+}
+
+/*
+ * Kernel Tuner's own layout: the header, then `"cache": {`, one entry per
+ * line, and the file closed by "}\n}". Kernel Tuner reopens a cache for
+ * appending by cutting those last three characters, so a compact "}}}" end
+ * would lose the last entry's brace.
+ */
+static int write_kt_layout(const char *path, const cJSON *header, const cJSON *cache, char *err,
+                           size_t errlen)
+{
+    int rc = 0;
+    char *buf = NULL, *head = cJSON_PrintUnformatted(header);
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    if (!head || !f) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+        goto out_free;
+    }
+    size_t hl = strlen(head); /* "{...}": reopen the object for "cache" */
+    fwrite(head, 1, hl - 1, f);
+    fputs(",\n\"cache\": {", f);
+    for (const cJSON *e = cache->child; e; e = e->next) {
+        cJSON *key = cJSON_CreateString(e->string);
+        char *k = key ? cJSON_PrintUnformatted(key) : NULL;
+        char *v = cJSON_PrintUnformatted(e);
+        if (k && v)
+            fprintf(f, "\n%s: %s%s", k, v, e->next ? "," : "");
+        free(k);
+        free(v);
+        cJSON_Delete(key);
+        if (!k || !v) {
+            rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+            goto out_free;
+        }
+    }
+    fputs("}\n}\n", f);
+    if (fclose(f) != 0) {
+        f = NULL;
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+        goto out_free;
+    }
+    f = NULL;
+    rc = cutune_io_write_atomic(path, buf, len, err, errlen);
+out_free:
+    if (f)
+        fclose(f);
+    free(buf);
+    free(head);
+    return rc;
+}
+
+int cutune_export_kt_cache(const char *path, const cutune_space *s, const struct cutune_spec *spec,
+                           const char *device_name, const cutune_history *h, char *err,
+                           size_t errlen)
+{
+    int rc = check_args(path, s, h, err, errlen);
+    long *last = NULL; /* per id: the last entry that evaluated it (-1 none) */
+    cJSON *doc = NULL, *keys = NULL, *params = NULL, *cache = NULL, *psize = NULL;
+    int bad;
+
+    if (rc < 0)
+        return rc;
+    size_t size = cutune_space_size(s), np = cutune_space_nparams(s);
+    last = malloc((size ? size : 1) * sizeof *last);
+    doc = cJSON_CreateObject();
+    bad = !last || !doc;
+    for (size_t id = 0; !bad && id < size; id++)
+        last[id] = -1;
+    for (size_t i = 0; !bad && i < h->n; i++)
+        if (h->e[i].r.status != CUTUNE_STATUS_MISSING)
+            last[h->e[i].id] = (long)i;
+    bad = bad || cutune_io_add(doc, "device_name",
+                               cJSON_CreateString(device_name ? device_name : "unknown")) < 0;
+    bad = bad || cutune_io_add(doc, "kernel_name",
+                               cJSON_CreateString(spec && spec->kernel_name ? spec->kernel_name
+                                                                            : "unknown")) < 0;
+    if (!bad && spec && spec->nsizes) {
+        bad = cutune_io_add(doc, "problem_size", psize = cJSON_CreateArray()) < 0;
+        for (size_t c = 0; !bad && c < spec->nsizes && c < cutune_space_nconstants(s); c++) {
+            cutune_value v = cutune_space_constant_value(s, c);
+            cJSON *x = cutune_io_value_json(&v);
+            bad = !x || !cJSON_AddItemToArray(psize, x);
+            if (bad)
+                cJSON_Delete(x);
+        }
+    }
+    bad = bad || cutune_io_add(doc, "tune_params_keys", keys = cJSON_CreateArray()) < 0;
+    bad = bad || cutune_io_add(doc, "tune_params", params = cJSON_CreateObject()) < 0;
+    for (size_t p = 0; !bad && p < np; p++) {
+        const cutune_param *par = cutune_space_param(s, p);
+        cJSON *name = cJSON_CreateString(par->name), *list = cJSON_CreateArray();
+        bad = !name || !cJSON_AddItemToArray(keys, name);
+        if (bad)
+            cJSON_Delete(name);
+        bad = cutune_io_add(params, par->name, list) < 0 || bad;
+        for (size_t v = 0; !bad && v < par->nvalues; v++) {
+            cJSON *x = cutune_io_value_json(&par->values[v]);
+            bad = !x || !cJSON_AddItemToArray(list, x);
+            if (bad)
+                cJSON_Delete(x);
+        }
+    }
+    bad = bad || cutune_io_add(doc, "objective", cJSON_CreateString("time")) < 0;
+    cache = cJSON_CreateObject();
+    bad = bad || !cache;
+    /* One entry per configuration, in order of first evaluation, holding its
+     * latest result; a linear pass, never a lookup in the growing object. */
+    for (size_t i = 0; !bad && i < h->n; i++) {
+        long li = last[h->e[i].id];
+        if (li < 0)
+            continue;
+        last[h->e[i].id] = -1;
+        bad = kt_entry(cache, s, spec, &h->e[li]) < 0;
+    }
+    if (bad)
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+    else
+        rc = write_kt_layout(path, doc, cache, err, errlen);
+    cJSON_Delete(cache);
+    cJSON_Delete(doc);
+    free(last);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- C header */
+
+/* A C identifier from name: other characters become '_', upper-cased on request. */
+static void c_ident(const char *name, int upper, char *out, size_t len)
+{
+    size_t k = 0;
+    if (len == 0)
+        return;
+    if (!isalpha((unsigned char)name[0]) && name[0] != '_' && k + 1 < len)
+        out[k++] = '_';
+    for (const char *c = name; *c && k + 1 < len; c++) {
+        unsigned char u = (unsigned char)*c;
+        out[k++] = isalnum(u) ? (char)(upper ? toupper(u) : u) : '_';
+    }
+    out[k] = '\0';
+}
+
+int cutune_export_header(const char *path, const cutune_space *s, const struct cutune_spec *spec,
+                         const cutune_history *h, char *err, size_t errlen)
+{
+    int rc = check_args(path, s, h, err, errlen);
+    char *buf = NULL, guard[200], ident[160], tms[64];
+    size_t len = 0;
+    FILE *f = NULL;
+
+    if (rc < 0)
+        return rc;
+    const cutune_history_entry *b = best_entry(h);
+    if (!b)
+        return cutune_err(err, errlen, CUTUNE_EEMPTY,
+                          "%s: no successful evaluation: no best configuration to export", path);
+    const char *name = spec && spec->name ? spec->name : "kernel";
+    c_ident(name, 1, ident, sizeof ident);
+    snprintf(guard, sizeof guard, "CUTUNE_TUNED_%s_H", ident);
+    cutune_io_format_real(b->r.time_ms, tms, sizeof tms);
+    f = open_memstream(&buf, &len);
+    if (!f)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+    fprintf(f, "/* Best configuration of %s found by cutune %s: %s ms", name, CUTUNE_VERSION, tms);
+    if (spec && spec->hash[0])
+        fprintf(f, " (spec hash %s)", spec->hash);
+    fprintf(f, ".\n * Generated file: re-run the tuner rather than edit it. */\n");
+    fprintf(f, "#ifndef %s\n#define %s\n\n", guard, guard);
+    const uint16_t *idx = cutune_space_config(s, b->id);
+    for (size_t p = 0; p < cutune_space_nparams(s); p++) {
+        const cutune_param *par = cutune_space_param(s, p);
+        c_ident(par->name, 0, ident, sizeof ident);
+        /* Strings go in bare, as Kernel Tuner passes them (-DNAME=value). */
+        fprintf(f, "#define %s %s\n", ident, par->texts[idx[p]]);
+    }
+    fprintf(f, "\n#endif /* %s */\n", guard);
+    if (fclose(f) != 0) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+        goto out_free;
+    }
+    rc = cutune_io_write_atomic(path, buf, len, err, errlen);
+out_free:
+    free(buf);
+    return rc;
+}

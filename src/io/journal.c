@@ -1,3 +1,285 @@
-/* placeholder */
-#include "cutune/cutune.h"
+/* The run journal: one JSON object per line, each written with one write()
+ * and fsync'd, so a crash loses at most the line being written. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include <cjson/cJSON.h>
+
+#include "cutune/journal.h"
+#include "cutune/spec.h"
+#include "io_internal.h"
+
+struct cutune_journal {
+    int fd;     /* open for appending */
+    char *path; /* for messages */
+};
+
+/* A string node, or null for NULL. */
+static cJSON *str_or_null(const char *s)
+{
+    return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+/* An unsigned integer kept exact (cJSON's doubles lose digits past 2^53). */
+static cJSON *ulong_json(unsigned long long x)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%llu", x);
+    return cJSON_CreateRaw(text);
+}
+
+/* Print obj as one line and write it with a single write(), then fsync. */
+static int write_line(cutune_journal *j, const cJSON *obj, char *err, size_t errlen)
+{
+    int rc = 0;
+    char *text = cJSON_PrintUnformatted(obj);
+    if (!text)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", j->path);
+    size_t len = strlen(text);
+    char *line = realloc(text, len + 2);
+    if (!line) {
+        free(text);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", j->path);
+    }
+    line[len++] = '\n';
+    line[len] = '\0';
+    size_t done = 0;
+    while (done < len) {
+        /* Normally one call; a short write (signal, full disk) resumes where it stopped. */
+        ssize_t w = write(j->fd, line + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: write error: %s", j->path,
+                            w < 0 ? strerror(errno) : "no progress");
+            goto out_free;
+        }
+        done += (size_t)w;
+    }
+    if (fsync(j->fd) != 0 && errno != EINVAL && errno != EROFS) {
+        rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: fsync: %s", j->path, strerror(errno));
+        goto out_free;
+    }
+out_free:
+    free(line);
+    return rc;
+}
+
+static cutune_journal *journal_new(const char *path, int fd)
+{
+    cutune_journal *j = calloc(1, sizeof *j);
+    if (!j)
+        return NULL;
+    j->path = strdup(path);
+    if (!j->path) {
+        free(j);
+        return NULL;
+    }
+    j->fd = fd;
+    return j;
+}
+
+static cJSON *header_json(const cutune_journal_header *h, const cutune_space *s)
+{
+    char hex[17], now[32];
+    cJSON *o = cJSON_CreateObject(), *params = NULL, *restr = NULL, *sizes = NULL;
+    int bad = !o;
+
+    snprintf(hex, sizeof hex, "%016" PRIx64, cutune_space_hash(s));
+    cutune_io_iso_now(now, sizeof now);
+    bad = bad || cutune_io_add(o, "kind", cJSON_CreateString("header")) < 0;
+    bad = bad || cutune_io_add(o, "format", cJSON_CreateNumber(1)) < 0;
+    bad = bad || cutune_io_add(o, "cutune", cJSON_CreateString(CUTUNE_VERSION)) < 0;
+    bad = bad || cutune_io_add(o, "spec", str_or_null(h->spec_name)) < 0;
+    bad = bad || cutune_io_add(o, "spec_hash", str_or_null(h->spec_hash)) < 0;
+    bad = bad || cutune_io_add(o, "space_hash", cJSON_CreateString(hex)) < 0;
+    bad = bad || cutune_io_add(o, "searcher", str_or_null(h->searcher)) < 0;
+    bad = bad || cutune_io_add(o, "searcher_args", str_or_null(h->searcher_args)) < 0;
+    bad = bad || cutune_io_add(o, "seed", ulong_json(h->seed)) < 0;
+    bad = bad || cutune_io_add(o, "evaluator", str_or_null(h->evaluator)) < 0;
+    bad = bad || cutune_io_add(o, "evaluator_arg", str_or_null(h->evaluator_arg)) < 0;
+    bad = bad || cutune_io_add(o, "device", str_or_null(h->device)) < 0;
+    bad = bad || cutune_io_add(o, "budget", ulong_json(h->budget)) < 0;
+    /* Replay journals carry no wall clock: same seed => byte-identical file. */
+    if (!h->deterministic)
+        bad = bad || cutune_io_add(o, "started", cJSON_CreateString(now)) < 0;
+    bad = bad || cutune_io_add(o, "params", params = cJSON_CreateObject()) < 0;
+    bad = bad || cutune_io_add(o, "restrictions", restr = cJSON_CreateArray()) < 0;
+    bad = bad || cutune_io_add(o, "sizes", sizes = cJSON_CreateObject()) < 0;
+    for (size_t p = 0; !bad && p < cutune_space_nparams(s); p++) {
+        const cutune_param *par = cutune_space_param(s, p);
+        cJSON *list = cJSON_CreateArray();
+        bad = cutune_io_add(params, par->name, list) < 0;
+        for (size_t v = 0; !bad && v < par->nvalues; v++) {
+            cJSON *x = cutune_io_value_json(&par->values[v]);
+            bad = !x || !cJSON_AddItemToArray(list, x);
+            if (bad)
+                cJSON_Delete(x);
+        }
+    }
+    for (size_t r = 0; !bad && r < cutune_space_nrestrictions(s); r++) {
+        cJSON *x = cJSON_CreateString(cutune_space_restriction_text(s, r));
+        bad = !x || !cJSON_AddItemToArray(restr, x);
+        if (bad)
+            cJSON_Delete(x);
+    }
+    for (size_t c = 0; !bad && c < cutune_space_nconstants(s); c++) {
+        cutune_value v = cutune_space_constant_value(s, c);
+        bad = cutune_io_add(sizes, cutune_space_constant_name(s, c), cutune_io_value_json(&v)) < 0;
+    }
+    if (bad) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+int cutune_journal_create(const char *path, const cutune_journal_header *h, const cutune_space *s,
+                          cutune_journal **out, char *err, size_t errlen)
+{
+    int rc = 0, fd;
+    cutune_journal *j = NULL;
+    cJSON *hdr = NULL;
+
+    *out = NULL;
+    if (!path || !h || !s)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "journal: no path, header or space");
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot create: %s", path, strerror(errno));
+    j = journal_new(path, fd);
+    if (!j) {
+        close(fd);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+    }
+    hdr = header_json(h, s);
+    if (!hdr) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+        goto out_close;
+    }
+    if ((rc = write_line(j, hdr, err, errlen)) < 0)
+        goto out_close;
+    *out = j;
+    j = NULL;
+out_close:
+    cJSON_Delete(hdr);
+    cutune_journal_close(j);
+    return rc;
+}
+
+int cutune_journal_append(const char *path, cutune_journal **out, char *err, size_t errlen)
+{
+    int rc = 0, fd = -1;
+    char *data = NULL;
+    size_t len;
+    cJSON *first = NULL;
+
+    *out = NULL;
+    if (!path)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "journal: no path");
+    if ((rc = cutune_io_read_file(path, &data, &len, err, errlen)) < 0)
+        return rc;
+    const char *nl = memchr(data, '\n', len);
+    first = nl ? cJSON_ParseWithLength(data, (size_t)(nl - data)) : NULL;
+    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(first, "kind");
+    if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "header") != 0) {
+        rc = cutune_err(err, errlen, CUTUNE_EPARSE, "%s:1: not a cutune journal header", path);
+        goto out_free;
+    }
+    fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd < 0) {
+        rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot open: %s", path, strerror(errno));
+        goto out_free;
+    }
+    /* A crash mid-write leaves a line without its newline: cut it off so the
+     * next line starts clean (the loader ignores it just the same). */
+    if (data[len - 1] != '\n') {
+        size_t keep = len;
+        while (keep > 0 && data[keep - 1] != '\n')
+            keep--;
+        if (ftruncate(fd, (off_t)keep) != 0) {
+            rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot drop the partial last line: %s",
+                            path, strerror(errno));
+            goto out_free;
+        }
+    }
+    cutune_journal *j = journal_new(path, fd);
+    if (!j) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+        goto out_free;
+    }
+    fd = -1;
+    *out = j;
+out_free:
+    if (fd >= 0)
+        close(fd);
+    cJSON_Delete(first);
+    free(data);
+    return rc;
+}
+
+int cutune_journal_write_eval(cutune_journal *j, const cutune_space *s,
+                              const struct cutune_spec *spec, size_t n,
+                              const cutune_history_entry *e, char *err, size_t errlen)
+{
+    int rc = 0, bad;
+    cJSON *o;
+
+    if (!j || !s || !e)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "journal: no journal, space or entry");
+    if (e->id >= cutune_space_size(s))
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: configuration id %zu out of range",
+                          j->path, e->id);
+    const cutune_eval_result *r = &e->r;
+    int ok = r->status == CUTUNE_STATUS_OK;
+    o = cJSON_CreateObject();
+    bad = !o;
+    bad = bad || cutune_io_add(o, "kind", cJSON_CreateString("eval")) < 0;
+    bad = bad || cutune_io_add(o, "n", ulong_json(n)) < 0;
+    bad = bad || cutune_io_add(o, "config", cutune_io_config_json(s, e->id)) < 0;
+    bad = bad || cutune_io_add(o, "status", cJSON_CreateString(cutune_status_name(r->status))) < 0;
+    bad = bad || cutune_io_add(o, "time_ms",
+                               ok ? cutune_io_number_json(r->time_ms) : cJSON_CreateNull()) < 0;
+    bad = bad || cutune_io_add(o, "times_ms", cJSON_CreateArray()) < 0;
+    for (size_t i = 0; !bad && i < r->ntimes; i++) {
+        cJSON *x = cutune_io_number_json(r->times_ms[i]);
+        bad = !x || !cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(o, "times_ms"), x);
+        if (bad)
+            cJSON_Delete(x);
+    }
+    bad = bad || cutune_io_add(o, "metrics", cutune_io_metrics_json(spec, e)) < 0;
+    bad = bad || cutune_io_add(o, "compile_ms",
+                               r->compile_ms >= 0 ? cutune_io_number_json(r->compile_ms)
+                                                  : cJSON_CreateNull()) < 0;
+    bad = bad || cutune_io_add(o, "bench_ms",
+                               r->bench_ms >= 0 ? cutune_io_number_json(r->bench_ms)
+                                                : cJSON_CreateNull()) < 0;
+    bad = bad || cutune_io_add(o, "log", str_or_null(r->log)) < 0;
+    if (e->timestamp[0])
+        bad = bad || cutune_io_add(o, "timestamp", cJSON_CreateString(e->timestamp)) < 0;
+    bad = bad || cutune_io_add(o, "elapsed_s", cutune_io_number_json(e->wall_s)) < 0;
+    if (bad)
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", j->path);
+    else
+        rc = write_line(j, o, err, errlen);
+    cJSON_Delete(o);
+    return rc;
+}
+
+void cutune_journal_close(cutune_journal *j)
+{
+    if (!j)
+        return;
+    if (j->fd >= 0) {
+        fsync(j->fd);
+        close(j->fd);
+    }
+    free(j->path);
+    free(j);
+}

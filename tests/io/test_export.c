@@ -1,0 +1,266 @@
+/* Tests of the exports: summary JSON, CSV, Kernel Tuner cache (read back by
+ * the loader) and the C header; failures leave no file behind. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+#include <cmocka.h>
+
+#include "cutune/cutune.h"
+#include "io_test_space.h"
+#include "io_test_util.h"
+
+typedef struct fixture {
+    char *dir;
+    char path[4096];
+    cutune_space *space;
+    cutune_spec spec;
+    cutune_history hist;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    if (!f || !(f->dir = make_tmpdir()) || !(f->space = make_space())) {
+        if (f)
+            free(f->dir);
+        free(f);
+        return -1;
+    }
+    make_spec(&f->spec);
+    make_history(&f->hist);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    drop_history(&f->hist);
+    cutune_space_free(f->space);
+    rm_tree(f->dir);
+    free(f->dir);
+    free(f);
+    return 0;
+}
+
+static void test_summary(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "", tmp[4200];
+    path_in(f->path, sizeof f->path, f->dir, "summary.json");
+    assert_int_equal(
+        cutune_export_summary(f->path, f->space, &f->spec, &f->hist, "budget", err, sizeof err), 0);
+    snprintf(tmp, sizeof tmp, "%s.tmp", f->path);
+    assert_false(file_exists(tmp));
+    char *text = read_text(f->path, NULL);
+    cJSON *doc = cJSON_Parse(text);
+    assert_non_null(doc);
+    cJSON *best = cJSON_GetObjectItem(doc, "best");
+    assert_true(cJSON_GetObjectItem(best, "time_ms")->valuedouble == 0.5);
+    cJSON *cfg = cJSON_GetObjectItem(best, "config");
+    assert_int_equal(cJSON_GetObjectItem(cfg, "x")->valueint, 2);
+    assert_true(cJSON_GetObjectItem(cfg, "r")->valuedouble == 2.5);
+    assert_string_equal(cJSON_GetObjectItem(cfg, "s")->valuestring, "q");
+    assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(best, "metrics"), "GFLOP/s")->valuedouble ==
+                2000);
+    assert_int_equal(cJSON_GetObjectItem(doc, "evaluations")->valueint, 5);
+    cJSON *counts = cJSON_GetObjectItem(doc, "counts");
+    assert_int_equal(cJSON_GetObjectItem(counts, "ok")->valueint, 2);
+    assert_int_equal(cJSON_GetObjectItem(counts, "compile_error")->valueint, 1);
+    assert_int_equal(cJSON_GetObjectItem(counts, "missing")->valueint, 0);
+    assert_string_equal(cJSON_GetObjectItem(doc, "stop_reason")->valuestring, "budget");
+    cJSON_Delete(doc);
+    free(text);
+
+    /* no OK evaluation: best is null */
+    f->hist.best = -1;
+    assert_int_equal(
+        cutune_export_summary(f->path, f->space, NULL, &f->hist, NULL, err, sizeof err), 0);
+    text = read_text(f->path, NULL);
+    doc = cJSON_Parse(text);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(doc, "best")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(doc, "stop_reason")));
+    cJSON_Delete(doc);
+    free(text);
+}
+
+static void test_csv(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "";
+    path_in(f->path, sizeof f->path, f->dir, "run.csv");
+    assert_int_equal(cutune_export_csv(f->path, f->space, &f->spec, &f->hist, err, sizeof err), 0);
+    char *text = read_text(f->path, NULL);
+    const char *expect = "n,x,r,s,status,time_ms,registers,GFLOP/s,nan_metric\n"
+                         "0,1,1.0,p,ok,2.0,32.0,500.0,\n"
+                         "1,1,2.5,q,compile_error,,35.0,,\n"
+                         "2,2,2.5,q,ok,0.5,39.0,2000.0,\n"
+                         "3,4,1.0,q,launch_error,,41.0,,\n"
+                         "4,4,2.5,q,runtime_error,,43.0,,\n";
+    assert_string_equal(text, expect);
+    free(text);
+    /* fields with separators are quoted */
+    snprintf(f->hist.e[0].r.metrics[0].name, sizeof f->hist.e[0].r.metrics[0].name, "a,\"b\"");
+    assert_int_equal(cutune_export_csv(f->path, f->space, NULL, &f->hist, err, sizeof err), 0);
+    text = read_text(f->path, NULL);
+    assert_non_null(strstr(text, "time_ms,\"a,\"\"b\"\"\",registers\n"));
+    free(text);
+}
+
+static void test_kt_cache_round_trip(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "";
+    cutune_recording *r = NULL;
+    path_in(f->path, sizeof f->path, f->dir, "cache.json");
+    assert_int_equal(
+        cutune_export_kt_cache(f->path, f->space, &f->spec, "Test GPU", &f->hist, err, sizeof err),
+        0);
+    char *text = read_text(f->path, NULL);
+    cJSON *doc = cJSON_Parse(text);
+    assert_non_null(doc);
+    assert_string_equal(cJSON_GetObjectItem(doc, "kernel_name")->valuestring, "tiny_kernel");
+    assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "problem_size"), 0)->valueint,
+                     1024);
+    cJSON *cache = cJSON_GetObjectItem(doc, "cache");
+    assert_int_equal(cJSON_GetArraySize(cache), 5);
+    cJSON *e = cJSON_GetObjectItem(cache, "1,2.5,q");
+    assert_non_null(e);
+    assert_string_equal(cJSON_GetObjectItem(e, "time")->valuestring, "CompilationFailedConfig");
+    assert_string_equal(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(cache, "4,1.0,q"), "time")->valuestring,
+        "InvalidConfig");
+    assert_string_equal(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(cache, "4,2.5,q"), "time")->valuestring,
+        "RuntimeFailedConfig");
+    e = cJSON_GetObjectItem(cache, "1,1.0,p");
+    assert_true(cJSON_GetObjectItem(e, "GFLOP/s")->valuedouble == 500);
+    assert_true(cJSON_GetObjectItem(e, "benchmark_time")->valuedouble == 3);
+    cJSON_Delete(doc);
+    /* Kernel Tuner reopens a cache for appending by cutting the closing
+     * "}\n}" and adding ",": what it then writes must still parse. */
+    size_t tl = strlen(text);
+    while (tl && text[tl - 1] == '\n')
+        tl--;
+    assert_true(tl > 3 && memcmp(text + tl - 3, "}\n}", 3) == 0);
+    char *kt = malloc(tl + 64);
+    memcpy(kt, text, tl - 3);
+    strcpy(kt + tl - 3, ",\n\"9,9,9\": {\"time\": 1.0}}\n}");
+    doc = cJSON_Parse(kt);
+    assert_non_null(doc);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "cache")), 6);
+    cJSON_Delete(doc);
+    free(kt);
+    free(text);
+
+    assert_int_equal(cutune_recording_load(f->path, &r, err, sizeof err), 0);
+    assert_string_equal(r->device_name, "Test GPU");
+    assert_int_equal(r->nrecords, 5);
+    assert_string_equal(r->texts[1][0], "1.0");
+    long map[12];
+    assert_int_equal(cutune_recording_map(r, f->space, map, err, sizeof err), 0);
+    for (size_t i = 0; i < f->hist.n; i++) {
+        const cutune_history_entry *h = &f->hist.e[i];
+        assert_true(map[h->id] >= 0);
+        const cutune_record *rec = &r->records[map[h->id]];
+        assert_int_equal(rec->status, h->r.status);
+        if (h->r.status == CUTUNE_STATUS_OK) {
+            assert_true(rec->time_ms == h->r.time_ms);
+            assert_int_equal(rec->ntimes, h->r.ntimes);
+            assert_memory_equal(rec->times_ms, h->r.times_ms, rec->ntimes * sizeof(double));
+            assert_true(rec->bench_ms == 3.0);
+        }
+        assert_true(rec->compile_ms == h->r.compile_ms);
+    }
+    cutune_recording_free(r);
+
+    /* a configuration evaluated twice is written once, with its last result */
+    cutune_history two = f->hist;
+    cutune_history_entry e2[2] = {f->hist.e[0], f->hist.e[2]};
+    e2[1].id = e2[0].id;
+    two.e = e2;
+    two.n = 2;
+    two.best = 1;
+    assert_int_equal(cutune_export_kt_cache(f->path, f->space, NULL, NULL, &two, err, sizeof err),
+                     0);
+    assert_int_equal(cutune_recording_load(f->path, &r, err, sizeof err), 0);
+    assert_int_equal(r->nrecords, 1);
+    assert_true(r->records[0].time_ms == 0.5);
+    assert_string_equal(r->device_name, "unknown");
+    cutune_recording_free(r);
+}
+
+static void test_header(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "";
+    path_in(f->path, sizeof f->path, f->dir, "tuned.h");
+    assert_int_equal(cutune_export_header(f->path, f->space, &f->spec, &f->hist, err, sizeof err),
+                     0);
+    char *text = read_text(f->path, NULL);
+    assert_non_null(
+        strstr(text, "#ifndef CUTUNE_TUNED_TINY_GEMM_H\n#define CUTUNE_TUNED_TINY_GEMM_H\n"));
+    assert_non_null(strstr(text, "#define x 2\n#define r 2.5\n#define s q\n"));
+    assert_non_null(strstr(text, "tiny-gemm"));
+    assert_non_null(strstr(text, "0.5 ms"));
+    assert_non_null(strstr(text, "#endif"));
+    free(text);
+
+    /* nothing succeeded: an error, and no file */
+    path_in(f->path, sizeof f->path, f->dir, "none.h");
+    f->hist.best = -1;
+    assert_int_equal(cutune_export_header(f->path, f->space, &f->spec, &f->hist, err, sizeof err),
+                     CUTUNE_EEMPTY);
+    assert_false(file_exists(f->path));
+}
+
+static void test_errors_leave_no_file(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "", tmp[4200];
+    path_in(f->path, sizeof f->path, f->dir, "missing-dir/out.json");
+    assert_int_equal(cutune_export_summary(f->path, f->space, NULL, &f->hist, "x", err, sizeof err),
+                     CUTUNE_EIO);
+    assert_non_null(strstr(err, "out.json.tmp: cannot create"));
+    assert_int_equal(cutune_export_csv(f->path, f->space, NULL, &f->hist, err, sizeof err),
+                     CUTUNE_EIO);
+    assert_int_equal(
+        cutune_export_kt_cache(f->path, f->space, NULL, "d", &f->hist, err, sizeof err),
+        CUTUNE_EIO);
+    assert_int_equal(cutune_export_header(f->path, f->space, NULL, &f->hist, err, sizeof err),
+                     CUTUNE_EIO);
+    /* a directory in the way of the rename: the old path stays, the tmp goes */
+    path_in(f->path, sizeof f->path, f->dir, "adir");
+    assert_int_equal(mkdir(f->path, 0755), 0);
+    snprintf(tmp, sizeof tmp, "%s/inside", f->path);
+    write_text(tmp, "x");
+    assert_int_equal(cutune_export_summary(f->path, f->space, NULL, &f->hist, "x", err, sizeof err),
+                     CUTUNE_EIO);
+    snprintf(tmp, sizeof tmp, "%s.tmp", f->path);
+    assert_false(file_exists(tmp));
+    snprintf(tmp, sizeof tmp, "%s/inside", f->path);
+    unlink(tmp);
+    rmdir(f->path);
+    /* an entry outside the space */
+    path_in(f->path, sizeof f->path, f->dir, "bad.json");
+    f->hist.e[4].id = 99;
+    assert_int_equal(cutune_export_summary(f->path, f->space, NULL, &f->hist, "x", err, sizeof err),
+                     CUTUNE_EINVAL);
+    f->hist.e[4].id = 11;
+    assert_false(file_exists(f->path));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_summary, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_csv, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kt_cache_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_header, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_errors_leave_no_file, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,609 @@
+/* Tests of the recording loader (Kernel Tuner caches, plain and gzip; cutune
+ * journals), spaces built from recordings and maps onto spaces. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "cutune/cutune.h"
+#include "io_test_util.h"
+
+static const char KT_SAMPLE[] =
+    "{\"device_name\": \"Test GPU\", \"kernel_name\": \"k\",\n"
+    " \"tune_params_keys\": [\"bx\", \"mode\", \"f\"],\n"
+    " \"tune_params\": {\"bx\": [16, 32, 64], \"mode\": [\"a\", \"b\"], \"f\": [0.5, 1.0]},\n"
+    " \"objective\": \"time\",\n"
+    " \"cache\": {\n"
+    "  \"16,a,0.5\": {\"bx\": 16, \"mode\": \"a\", \"f\": 0.5, \"time\": 1.5, \"times\": [1.4, "
+    "1.5, "
+    "1.6], \"compile_time\": 100.0, \"verification_time\": 2.0, \"benchmark_time\": 10.0},\n"
+    "  \"16,a,1.0\": {\"bx\": 16, \"mode\": \"a\", \"f\": 1.0, \"time\": "
+    "\"CompilationFailedConfig\"},\n"
+    "  \"16,b,0.5\": {\"bx\": 16, \"mode\": \"b\", \"f\": 0.5, \"time\": "
+    "\"RuntimeFailedConfig\"},\n"
+    "  \"16,b,1.0\": {\"bx\": 16, \"mode\": \"b\", \"f\": 1.0, \"time\": \"InvalidConfig\"},\n"
+    "  \"32,a,0.5\": {\"bx\": 32, \"mode\": \"a\", \"f\": 0.5, \"time\": 1e20},\n"
+    "  \"32,a,1.0\": {\"time\": 2.0},\n"
+    "  \"64,b,1.0\": {\"bx\": 64, \"mode\": \"b\", \"f\": 1.0, \"time\": 0.75, \"times\": []}\n"
+    " }}\n";
+
+static const char JOURNAL_SAMPLE[] =
+    "{\"kind\":\"header\",\"format\":1,\"cutune\":\"0.1.0\",\"spec\":\"gemm\",\"spec_hash\":"
+    "\"abc\","
+    "\"space_hash\":\"0123\",\"searcher\":\"random\",\"seed\":42,\"evaluator\":\"replay\","
+    "\"device\":\"GPU "
+    "X\",\"budget\":10,\"params\":{\"x\":[1,2,4],\"s\":[\"p\",\"q\"],\"r\":[1.0,2.5]},"
+    "\"restrictions\":[],\"sizes\":{}}\n"
+    "{\"kind\":\"eval\",\"n\":0,\"config\":{\"x\":1,\"s\":\"p\",\"r\":1.0},\"status\":\"ok\","
+    "\"time_ms\":3.5,\"times_ms\":[3.4,3.5],\"compile_ms\":12.0,\"bench_ms\":4.0}\n"
+    "{\"kind\":\"eval\",\"n\":1,\"config\":{\"x\":2,\"s\":\"q\",\"r\":2.5},\"status\":\"compile_"
+    "error\","
+    "\"time_ms\":null,\"times_ms\":[],\"compile_ms\":null,\"bench_ms\":null,\"log\":\"error: x\"}\n"
+    "{\"kind\":\"note\",\"text\":\"newer writers may add kinds\"}\n"
+    "\n"
+    "{\"kind\":\"eval\",\"n\":2,\"config\":{\"x\":4,\"s\":\"q\",\"r\":1},\"status\":\"ok\",\"time_"
+    "ms\":1.25}\n"
+    "{\"kind\":\"eval\",\"n\":3,\"config\":{\"x\":4,\"s\":\"p\",\"r\":2";
+
+typedef struct fixture {
+    char *dir;
+    char path[4096];
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    if (!f || !(f->dir = make_tmpdir())) {
+        free(f);
+        return -1;
+    }
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    rm_tree(f->dir);
+    free(f->dir);
+    free(f);
+    return 0;
+}
+
+static void count_statuses(const cutune_recording *r, size_t *c)
+{
+    memset(c, 0, CUTUNE_STATUS_COUNT * sizeof *c);
+    for (size_t i = 0; i < r->nrecords; i++)
+        c[r->records[i].status]++;
+}
+
+/* Find the record whose value texts are t0,t1,t2 (3 parameters). */
+static const cutune_record *find3(const cutune_recording *r, const char *t0, const char *t1,
+                                  const char *t2)
+{
+    const char *t[3] = {t0, t1, t2};
+    for (size_t i = 0; i < r->nrecords; i++) {
+        size_t p = 0;
+        while (p < 3 && strcmp(r->texts[p][r->records[i].idx[p]], t[p]) == 0)
+            p++;
+        if (p == 3)
+            return &r->records[i];
+    }
+    return NULL;
+}
+
+static void check_kt_sample(const cutune_recording *r)
+{
+    size_t c[CUTUNE_STATUS_COUNT];
+    assert_string_equal(r->format, "kernel_tuner");
+    assert_string_equal(r->device_name, "Test GPU");
+    assert_string_equal(r->kernel_name, "k");
+    assert_int_equal(r->nparams, 3);
+    assert_string_equal(r->param_names[0], "bx");
+    assert_string_equal(r->param_names[2], "f");
+    assert_int_equal(r->nvalues[0], 3);
+    assert_int_equal(r->values[0][2].type, CUTUNE_VALUE_INT);
+    assert_int_equal(r->values[0][2].i, 64);
+    assert_int_equal(r->values[1][1].type, CUTUNE_VALUE_STRING);
+    assert_string_equal(r->values[1][1].s, "b");
+    assert_ptr_equal(r->values[1][1].s, r->texts[1][1]);
+    /* 1.0 stays a float, as Python would print it in a key */
+    assert_int_equal(r->values[2][1].type, CUTUNE_VALUE_REAL);
+    assert_string_equal(r->texts[2][0], "0.5");
+    assert_string_equal(r->texts[2][1], "1.0");
+    assert_int_equal(r->nrecords, 7);
+    count_statuses(r, c);
+    assert_int_equal(c[CUTUNE_STATUS_OK], 3);
+    assert_int_equal(c[CUTUNE_STATUS_COMPILE_ERROR], 1);
+    assert_int_equal(c[CUTUNE_STATUS_RUNTIME_ERROR], 2);
+    assert_int_equal(c[CUTUNE_STATUS_LAUNCH_ERROR], 1);
+    assert_true(r->has_costs);
+    const cutune_record *a = find3(r, "16", "a", "0.5");
+    assert_non_null(a);
+    assert_int_equal(a->status, CUTUNE_STATUS_OK);
+    assert_true(a->time_ms == 1.5);
+    assert_int_equal(a->ntimes, 3);
+    assert_true(a->times_ms[2] == 1.6);
+    assert_true(a->compile_ms == 100.0);
+    assert_true(a->bench_ms == 12.0);
+    const cutune_record *b = find3(r, "16", "a", "1.0");
+    assert_non_null(b);
+    assert_int_equal(b->status, CUTUNE_STATUS_COMPILE_ERROR);
+    assert_true(isnan(b->time_ms));
+    assert_true(b->compile_ms < 0 && b->bench_ms < 0);
+    assert_int_equal(find3(r, "32", "a", "0.5")->status, CUTUNE_STATUS_RUNTIME_ERROR);
+    assert_int_equal(find3(r, "16", "b", "1.0")->status, CUTUNE_STATUS_LAUNCH_ERROR);
+    /* values only in the key */
+    const cutune_record *k = find3(r, "32", "a", "1.0");
+    assert_non_null(k);
+    assert_true(k->time_ms == 2.0);
+    const cutune_record *e = find3(r, "64", "b", "1.0");
+    assert_int_equal(e->ntimes, 0);
+    assert_null(e->times_ms);
+}
+
+static void test_kt_plain(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "";
+    cutune_recording *r = NULL;
+    assert_int_equal(write_text(path_in(f->path, sizeof f->path, f->dir, "k.json"), KT_SAMPLE), 0);
+    int rc = cutune_recording_load(f->path, &r, err, sizeof err);
+    assert_int_equal(rc, 0);
+    check_kt_sample(r);
+    assert_string_equal(r->path, f->path);
+    cutune_recording_free(r);
+    cutune_recording_free(NULL);
+}
+
+static void test_kt_gzip(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "";
+    cutune_recording *r = NULL;
+    assert_int_equal(write_gz(path_in(f->path, sizeof f->path, f->dir, "k.json.gz"), KT_SAMPLE), 0);
+    assert_int_equal(cutune_recording_load(f->path, &r, err, sizeof err), 0);
+    check_kt_sample(r);
+    cutune_recording_free(r);
+}
+
+static void test_kt_gzip_members(void **state)
+{
+    /* `cat a.gz b.gz` is one valid gzip file: every member is read */
+    fixture *f = *state;
+    char err[512] = "", a[4096], b[4096], half[sizeof KT_SAMPLE];
+    size_t na = 0, nb = 0, h = sizeof KT_SAMPLE / 2;
+    memcpy(half, KT_SAMPLE, h);
+    half[h] = '\0';
+    assert_int_equal(write_gz(path_in(a, sizeof a, f->dir, "a.gz"), half), 0);
+    assert_int_equal(write_gz(path_in(b, sizeof b, f->dir, "b.gz"), KT_SAMPLE + h), 0);
+    char *da = read_text(a, &na), *db = read_text(b, &nb);
+    char *cat = malloc(na + nb);
+    memcpy(cat, da, na);
+    memcpy(cat + na, db, nb);
+    cutune_recording *r = NULL;
+    assert_int_equal(cutune_recording_load_buffer("cat.gz", cat, na + nb, &r, err, sizeof err), 0);
+    check_kt_sample(r);
+    cutune_recording_free(r);
+    /* garbage after the last member is an error, not ignored */
+    char *junk = malloc(na + 3);
+    memcpy(junk, da, na);
+    memcpy(junk + na, "xyz", 3);
+    assert_int_equal(cutune_recording_load_buffer("junk.gz", junk, na + 3, &r, err, sizeof err),
+                     CUTUNE_EPARSE);
+    assert_null(r);
+    assert_non_null(strstr(err, "junk.gz: 3 bytes of garbage after the gzip stream"));
+    free(junk);
+    free(cat);
+    free(da);
+    free(db);
+}
+
+static void test_kt_gzip_truncated(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "";
+    size_t n = 0;
+    assert_int_equal(write_gz(path_in(f->path, sizeof f->path, f->dir, "k.json.gz"), KT_SAMPLE), 0);
+    char *gz = read_text(f->path, &n);
+    cutune_recording *r = (cutune_recording *)1;
+    /* every cut loses data: never a silent partial load */
+    for (size_t cut = 2; cut < n; cut += 7) {
+        int rc = cutune_recording_load_buffer("t.json.gz", gz, cut, &r, err, sizeof err);
+        assert_int_equal(rc, CUTUNE_EPARSE);
+        assert_null(r);
+        assert_non_null(strstr(err, "t.json.gz: "));
+        assert_non_null(strstr(err, "gzip"));
+    }
+    assert_int_equal(write_bytes(f->path, gz, n - 5), 0);
+    assert_int_equal(cutune_recording_load(f->path, &r, err, sizeof err), CUTUNE_EPARSE);
+    assert_non_null(strstr(err, "truncated gzip stream"));
+    /* a corrupt body */
+    for (size_t i = 12; i < 40 && i < n; i++)
+        gz[i] = (char)0xff;
+    assert_int_equal(cutune_recording_load_buffer("c.gz", gz, n, &r, err, sizeof err),
+                     CUTUNE_EPARSE);
+    assert_non_null(strstr(err, "c.gz: "));
+    free(gz);
+}
+
+static void test_kt_bool_and_key_fallback(void **state)
+{
+    (void)state;
+    static const char text[] = "{\"tune_params_keys\": [\"u\", \"n\"], \"tune_params\": {\"u\": "
+                               "[false, true], \"n\": [1, 2]},"
+                               " \"cache\": {\"False,1\": {\"time\": 3}, \"True,2\": {\"u\": true, "
+                               "\"n\": 2, \"time\": 4}}}";
+    char err[512] = "";
+    cutune_recording *r = NULL;
+    assert_int_equal(
+        cutune_recording_load_buffer("b.json", text, strlen(text), &r, err, sizeof err), 0);
+    assert_int_equal(r->values[0][1].type, CUTUNE_VALUE_INT);
+    assert_int_equal(r->values[0][1].i, 1);
+    assert_int_equal(r->nrecords, 2);
+    assert_int_equal(r->records[0].idx[0], 0);
+    assert_int_equal(r->records[0].idx[1], 0);
+    assert_int_equal(r->records[1].idx[0], 1);
+    assert_int_equal(r->records[1].idx[1], 1);
+    assert_false(r->has_costs);
+    cutune_recording_free(r);
+}
+
+typedef struct bad_case {
+    const char *json;
+    int code;
+    const char *msg;
+} bad_case;
+
+#define KT_HEAD "{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[1,2]},\"cache\":"
+
+static void test_kt_errors(void **state)
+{
+    (void)state;
+    static const bad_case cases[] = {
+        {KT_HEAD "{\"1\":{\"x\":1,\"time\":\"bogus\"}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"1\"].time: expected a number or a failure marker"},
+        {KT_HEAD "{\"1\":{\"x\":1,\"time\":[1]}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"1\"].time: expected a number or a failure marker"},
+        {KT_HEAD "{\"1\":{\"x\":1}}}", CUTUNE_EPARSE, "t.json: cache[\"1\"]: missing \"time\""},
+        {KT_HEAD "{\"3\":{\"x\":3,\"time\":1}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"3\"].x: value 3 is not in tune_params[\"x\"]"},
+        {KT_HEAD "{\"3\":{\"time\":1}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"3\"]: key value 3 of \"x\" is not in tune_params"},
+        {KT_HEAD "{\"1,2\":{\"time\":1}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"1,2\"]: no \"x\" and the key does not hold 1 values"},
+        {KT_HEAD "{\"1\":{\"x\":null,\"time\":1}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"1\"].x: expected a number, string or boolean"},
+        {KT_HEAD "{\"1\":{\"x\":1,\"time\":1,\"times\":[1,\"a\"]}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"1\"].times[1]: expected a number"},
+        {KT_HEAD "{\"1\":{\"x\":1,\"time\":1,\"times\":3}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"1\"].times: expected a list of numbers"},
+        {KT_HEAD "{\"1\":{\"x\":1,\"time\":1,\"compile_time\":\"x\"}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"1\"].compile_time: expected a number"},
+        {KT_HEAD "{\"1\":[1]}}", CUTUNE_EPARSE, "t.json: cache[\"1\"]: expected an object"},
+        {KT_HEAD "[]}", CUTUNE_EPARSE, "t.json: cache: expected an object"},
+        {"{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[1,2]}}", CUTUNE_EPARSE,
+         "t.json: cache: missing"},
+        {"{\"tune_params\":{\"x\":[1,2]},\"cache\":{}}", CUTUNE_EPARSE,
+         "t.json: tune_params_keys: missing"},
+        {"{\"tune_params_keys\":[],\"tune_params\":{},\"cache\":{}}", CUTUNE_EPARSE,
+         "t.json: tune_params_keys: expected a non-empty list of names"},
+        {"{\"tune_params_keys\":[3],\"tune_params\":{},\"cache\":{}}", CUTUNE_EPARSE,
+         "t.json: tune_params_keys[0]: expected a name"},
+        {"{\"tune_params_keys\":[\"x\"],\"cache\":{}}", CUTUNE_EPARSE,
+         "t.json: tune_params: missing"},
+        {"{\"tune_params_keys\":[\"x\"],\"tune_params\":{},\"cache\":{}}", CUTUNE_EPARSE,
+         "t.json: tune_params[\"x\"]: missing"},
+        {"{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[]},\"cache\":{}}", CUTUNE_EPARSE,
+         "t.json: tune_params[\"x\"]: expected 1 to 65535 values, got 0"},
+        {"{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":5},\"cache\":{}}", CUTUNE_EPARSE,
+         "t.json: tune_params[\"x\"]: expected a list of values"},
+        {"{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[1,{}]},\"cache\":{}}",
+         CUTUNE_EPARSE, "t.json: tune_params[\"x\"][1]: expected a number, string or boolean"},
+        {"{\"tune_params_keys\":[\"x\",\"x\"],\"tune_params\":{\"x\":[1]},\"cache\":{}}",
+         CUTUNE_EPARSE, "t.json: tune_params: parameter 'x' given twice"},
+        {"{\"tune_params_keys\": [\n\"x\"", CUTUNE_EPARSE, "t.json: malformed JSON at line 2"},
+        {KT_HEAD "{}} trailing", CUTUNE_EPARSE, "t.json: malformed JSON at line 1, column"},
+        {"[1, 2]", CUTUNE_EPARSE, "t.json: expected a JSON object"},
+        {"", CUTUNE_EPARSE, "t.json: malformed JSON"},
+        /* journals */
+        {"{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n{\"kind\":\"eval\",\"config\":{\"x\":1},"
+         "\"status\":\"ok\",\"time_ms\":1}\n{oops}\n{\"kind\":\"eval\"}\n",
+         CUTUNE_EPARSE, "t.json:3: malformed JSON at column"},
+        {"{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n{\"kind\":\"eval\",\"config\":{\"x\":1},"
+         "\"status\":\"fine\",\"time_ms\":1}\n",
+         CUTUNE_EPARSE, "t.json:2: status: unknown status"},
+        {"{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n{\"kind\":\"eval\",\"config\":{},"
+         "\"status\":\"ok\",\"time_ms\":1}\n",
+         CUTUNE_EPARSE, "t.json:2: config.x: missing"},
+        {"{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n{\"kind\":\"eval\",\"config\":{\"x\":7},"
+         "\"status\":\"ok\",\"time_ms\":1}\n",
+         CUTUNE_EPARSE, "t.json:2: config.x: value 7 is not in the header's params"},
+        {"{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n{\"kind\":\"eval\",\"config\":{\"x\":1},"
+         "\"status\":\"ok\"}\n",
+         CUTUNE_EPARSE, "t.json:2: time_ms: an ok evaluation needs a number"},
+        {"{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n{\"kind\":\"eval\",\"config\":{\"x\":1},"
+         "\"status\":\"ok\",\"time_ms\":\"1\"}\n",
+         CUTUNE_EPARSE, "t.json:2: eval.time_ms: expected a number"},
+        {"{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n{\"kind\":\"eval\",\"config\":{\"x\":1},"
+         "\"status\":\"ok\",\"time_ms\":1,\"times_ms\":[null]}\n",
+         CUTUNE_EPARSE, "t.json:2: eval.times_ms[0]: expected a number"},
+        {"{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n[1]\n", CUTUNE_EPARSE,
+         "t.json:2: expected an object with \"kind\""},
+        {"{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n{\"kind\":\"header\"}\n", CUTUNE_EPARSE,
+         "t.json:2: a second header"},
+        {"{\"kind\":\"header\",\"params\":[1]}\n", CUTUNE_EPARSE,
+         "t.json:1: params: expected an object of value lists"},
+        {"{\"kind\":\"header\"}\n", CUTUNE_EPARSE, "t.json:1: params: missing"},
+        {"{\"kind\":\"header\",\"format\":2,\"params\":{\"x\":[1]}}\n", CUTUNE_EUNSUPPORTED,
+         "t.json:1: format: only journal format 1 is known"},
+        {"{\"kind\":\"header\",\"seed\":\"x\",\"params\":{\"x\":[1]}}\n", CUTUNE_EPARSE,
+         "t.json:1: header.seed: expected a number"},
+        {"{\"kind\":\"header\",\"params\":{\"x\":[1,[2]]}}\n", CUTUNE_EPARSE,
+         "t.json:1: params[\"x\"][1]: expected a number, string or boolean"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[512] = "";
+        cutune_recording *r = (cutune_recording *)1;
+        int rc = cutune_recording_load_buffer("t.json", cases[i].json, strlen(cases[i].json), &r,
+                                              err, sizeof err);
+        if (rc != cases[i].code || !strstr(err, cases[i].msg))
+            fail_msg("case %zu: rc %d, message '%s', expected %d '%s'", i, rc, err, cases[i].code,
+                     cases[i].msg);
+        assert_null(r);
+    }
+}
+
+static void test_missing_file(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "";
+    cutune_recording *r = NULL;
+    path_in(f->path, sizeof f->path, f->dir, "absent.json");
+    assert_int_equal(cutune_recording_load(f->path, &r, err, sizeof err), CUTUNE_EIO);
+    assert_non_null(strstr(err, "absent.json: cannot open"));
+    assert_int_equal(cutune_recording_load(NULL, &r, err, sizeof err), CUTUNE_EINVAL);
+}
+
+static void test_journal(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "";
+    cutune_recording *r = NULL;
+    assert_int_equal(
+        write_text(path_in(f->path, sizeof f->path, f->dir, "j.jsonl"), JOURNAL_SAMPLE), 0);
+    assert_int_equal(cutune_recording_load(f->path, &r, err, sizeof err), 0);
+    assert_string_equal(r->format, "cutune_journal");
+    assert_string_equal(r->spec_name, "gemm");
+    assert_string_equal(r->spec_hash, "abc");
+    assert_string_equal(r->space_hash, "0123");
+    assert_string_equal(r->searcher, "random");
+    assert_string_equal(r->evaluator, "replay");
+    assert_string_equal(r->device_name, "GPU X");
+    assert_int_equal(r->seed, 42);
+    assert_int_equal(r->budget, 10);
+    assert_true(r->truncated_tail);
+    assert_int_equal(r->nparams, 3);
+    assert_string_equal(r->param_names[1], "s");
+    assert_string_equal(r->texts[2][0], "1.0");
+    assert_int_equal(r->values[2][0].type, CUTUNE_VALUE_REAL);
+    assert_int_equal(r->nrecords, 3);
+    assert_int_equal(r->records[0].status, CUTUNE_STATUS_OK);
+    assert_true(r->records[0].time_ms == 3.5);
+    assert_int_equal(r->records[0].ntimes, 2);
+    assert_true(r->records[0].compile_ms == 12.0);
+    assert_true(r->records[0].bench_ms == 4.0);
+    assert_true(r->has_costs);
+    assert_int_equal(r->records[1].status, CUTUNE_STATUS_COMPILE_ERROR);
+    assert_true(isnan(r->records[1].time_ms));
+    assert_true(r->records[1].compile_ms < 0);
+    assert_int_equal(r->records[1].idx[0], 1);
+    assert_int_equal(r->records[1].idx[1], 1);
+    assert_int_equal(r->records[1].idx[2], 1);
+    /* "r": 1 in a config matches the value 1.0 */
+    assert_int_equal(r->records[2].idx[2], 0);
+    cutune_recording_free(r);
+
+    /* the same journal, complete: no truncated tail */
+    char *whole = strdup(JOURNAL_SAMPLE);
+    *strrchr(whole, '\n') = '\0';
+    strcat(whole, "\n");
+    assert_int_equal(cutune_recording_load_buffer("j", whole, strlen(whole), &r, err, sizeof err),
+                     0);
+    assert_false(r->truncated_tail);
+    assert_int_equal(r->nrecords, 3);
+    cutune_recording_free(r);
+    /* a last line that is complete JSON but lacks its newline still counts */
+    whole[strlen(whole) - 1] = '\0';
+    assert_int_equal(cutune_recording_load_buffer("j", whole, strlen(whole), &r, err, sizeof err),
+                     0);
+    assert_false(r->truncated_tail);
+    assert_int_equal(r->nrecords, 3);
+    cutune_recording_free(r);
+    free(whole);
+    /* a gzip'd journal */
+    assert_int_equal(
+        write_gz(path_in(f->path, sizeof f->path, f->dir, "j.jsonl.gz"), JOURNAL_SAMPLE), 0);
+    assert_int_equal(cutune_recording_load(f->path, &r, err, sizeof err), 0);
+    assert_int_equal(r->nrecords, 3);
+    cutune_recording_free(r);
+}
+
+static void test_journal_header_only(void **state)
+{
+    (void)state;
+    static const char text[] = "{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n";
+    char err[512] = "";
+    cutune_recording *r = NULL;
+    assert_int_equal(cutune_recording_load_buffer("h", text, strlen(text), &r, err, sizeof err), 0);
+    assert_int_equal(r->nrecords, 0);
+    assert_false(r->truncated_tail);
+    cutune_recording_free(r);
+    /* a journal whose only eval line was cut mid-write */
+    static const char cut[] = "{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n{\"kind\":\"ev";
+    assert_int_equal(cutune_recording_load_buffer("h", cut, strlen(cut), &r, err, sizeof err), 0);
+    assert_int_equal(r->nrecords, 0);
+    assert_true(r->truncated_tail);
+    cutune_recording_free(r);
+}
+
+/* ------------------------------------------------ spaces and maps */
+
+static cutune_recording *load_sample(void)
+{
+    char err[512] = "";
+    cutune_recording *r = NULL;
+    int rc =
+        cutune_recording_load_buffer("k.json", KT_SAMPLE, strlen(KT_SAMPLE), &r, err, sizeof err);
+    if (rc < 0)
+        fail_msg("%s", err);
+    return r;
+}
+
+static void test_space_modes(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    cutune_recording *r = load_sample();
+    cutune_space *s = NULL;
+
+    assert_int_equal(cutune_recording_space(r, NULL, 0, 1, &s, err, sizeof err), 0);
+    assert_int_equal(cutune_space_size(s), 7);
+    long map[12];
+    assert_int_equal(cutune_recording_map(r, s, map, err, sizeof err), 0);
+    for (size_t id = 0; id < 7; id++)
+        assert_true(map[id] >= 0);
+    cutune_space_free(s);
+
+    assert_int_equal(cutune_recording_space(r, NULL, 0, 0, &s, err, sizeof err), 0);
+    assert_int_equal(cutune_space_size(s), 12);
+    assert_int_equal(cutune_recording_map(r, s, map, err, sizeof err), 0);
+    size_t present = 0;
+    for (size_t id = 0; id < 12; id++) {
+        if (map[id] < 0)
+            continue;
+        present++;
+        /* the record holds the same values as the configuration */
+        const uint16_t *cfg = cutune_space_config(s, id);
+        assert_memory_equal(cfg, r->records[map[id]].idx, 3 * sizeof *cfg);
+    }
+    assert_int_equal(present, 7);
+    double table[12];
+    assert_int_equal(cutune_recording_table(r, s, table, err, sizeof err), 0);
+    size_t finite = 0;
+    for (size_t id = 0; id < 12; id++)
+        finite += !isnan(table[id]);
+    assert_int_equal(finite, 3);
+    cutune_space_free(s);
+
+    const char *restr[] = {"bx <= 32"};
+    assert_int_equal(cutune_recording_space(r, restr, 1, 1, &s, err, sizeof err), 0);
+    assert_int_equal(cutune_space_size(s), 8);
+    cutune_space_free(s);
+
+    const char *bad[] = {"nosuch > 1"};
+    assert_true(cutune_recording_space(r, bad, 1, 0, &s, err, sizeof err) < 0);
+    assert_null(s);
+    cutune_recording_free(r);
+}
+
+static void test_map_by_name(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    cutune_recording *r = load_sample();
+    cutune_space *s = cutune_space_alloc();
+    /* other order, other value order, a value the recording lacks */
+    cutune_value f[] = {{.type = CUTUNE_VALUE_REAL, .r = 1.0},
+                        {.type = CUTUNE_VALUE_REAL, .r = 0.5}};
+    cutune_value mode[] = {{.type = CUTUNE_VALUE_STRING, .s = "b"},
+                           {.type = CUTUNE_VALUE_STRING, .s = "a"}};
+    cutune_value bx[] = {{.type = CUTUNE_VALUE_INT, .i = 64},
+                         {.type = CUTUNE_VALUE_INT, .i = 128},
+                         {.type = CUTUNE_VALUE_INT, .i = 16}};
+    assert_int_equal(cutune_space_add_param(s, "f", f, 2, err, sizeof err), 0);
+    assert_int_equal(cutune_space_add_param(s, "mode", mode, 2, err, sizeof err), 0);
+    assert_int_equal(cutune_space_add_param(s, "bx", bx, 3, err, sizeof err), 0);
+    assert_int_equal(cutune_space_enumerate(s, err, sizeof err), 0);
+    long map[12];
+    assert_int_equal(cutune_recording_map(r, s, map, err, sizeof err), 0);
+    size_t present = 0;
+    for (size_t id = 0; id < cutune_space_size(s); id++) {
+        if (map[id] < 0)
+            continue;
+        present++;
+        const uint16_t *cfg = cutune_space_config(s, id);
+        const cutune_record *rec = &r->records[map[id]];
+        assert_string_equal(cutune_space_param(s, 0)->texts[cfg[0]], r->texts[2][rec->idx[2]]);
+        assert_string_equal(cutune_space_param(s, 1)->texts[cfg[1]], r->texts[1][rec->idx[1]]);
+        assert_string_equal(cutune_space_param(s, 2)->texts[cfg[2]], r->texts[0][rec->idx[0]]);
+    }
+    assert_int_equal(present, 5); /* bx=32 is not in this space */
+    cutune_space_free(s);
+
+    /* a recording parameter with several values missing from the space */
+    s = cutune_space_alloc();
+    assert_int_equal(cutune_space_add_param(s, "f", f, 2, err, sizeof err), 0);
+    assert_int_equal(cutune_space_add_param(s, "bx", bx, 3, err, sizeof err), 0);
+    assert_int_equal(cutune_space_enumerate(s, err, sizeof err), 0);
+    assert_int_equal(cutune_recording_map(r, s, map, err, sizeof err), CUTUNE_EMISMATCH);
+    assert_non_null(strstr(err, "'mode' has 2 values but is not in the space"));
+    cutune_space_free(s);
+
+    /* a space parameter the recording lacks */
+    s = cutune_space_alloc();
+    assert_int_equal(cutune_space_add_param(s, "f", f, 2, err, sizeof err), 0);
+    assert_int_equal(cutune_space_add_param(s, "mode", mode, 2, err, sizeof err), 0);
+    assert_int_equal(cutune_space_add_param(s, "bx", bx, 3, err, sizeof err), 0);
+    assert_int_equal(cutune_space_add_param(s, "extra", bx, 1, err, sizeof err), 0);
+    assert_int_equal(cutune_space_enumerate(s, err, sizeof err), 0);
+    assert_int_equal(cutune_recording_map(r, s, map, err, sizeof err), CUTUNE_EMISMATCH);
+    assert_non_null(strstr(err, "k.json: the space's parameter 'extra' is not in the recording"));
+    cutune_space_free(s);
+    cutune_recording_free(r);
+}
+
+static void test_map_single_valued_extra(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"tune_params_keys\": [\"n\", \"k\"], \"tune_params\": {\"n\": [1, 2, 3], \"k\": [7]},"
+        " \"cache\": {\"1,7\": {\"n\": 1, \"k\": 7, \"time\": 3}, \"3,7\": {\"n\": 3, \"k\": 7, "
+        "\"time\": 1}}}";
+    char err[512] = "";
+    cutune_recording *r = NULL;
+    assert_int_equal(
+        cutune_recording_load_buffer("s.json", text, strlen(text), &r, err, sizeof err), 0);
+    cutune_space *s = cutune_space_alloc();
+    cutune_value n[] = {{.type = CUTUNE_VALUE_INT, .i = 3}, {.type = CUTUNE_VALUE_INT, .i = 2}};
+    assert_int_equal(cutune_space_add_param(s, "n", n, 2, err, sizeof err), 0);
+    assert_int_equal(cutune_space_enumerate(s, err, sizeof err), 0);
+    long map[2];
+    assert_int_equal(cutune_recording_map(r, s, map, err, sizeof err), 0);
+    assert_int_equal(map[0], 1);
+    assert_int_equal(map[1], -1);
+    cutune_space_free(s);
+    cutune_recording_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_kt_plain, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kt_gzip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kt_gzip_members, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kt_gzip_truncated, setup, teardown),
+        cmocka_unit_test(test_kt_bool_and_key_fallback),
+        cmocka_unit_test(test_kt_errors),
+        cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_journal, setup, teardown),
+        cmocka_unit_test(test_journal_header_only),
+        cmocka_unit_test(test_space_modes),
+        cmocka_unit_test(test_map_by_name),
+        cmocka_unit_test(test_map_single_valued_extra),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
