@@ -44,8 +44,9 @@ static void usage(FILE *f)
 "  --size NAME=VALUE        override a problem size of the spec (repeatable)\n"
 "  --restrict EXPR          restriction on a recording's space (repeatable; then the space\n"
 "                           is the Cartesian product filtered by them)\n"
-"  --cartesian              a recording's space is its full Cartesian product (default:\n"
-"                           the configurations it records)\n"
+"  --cartesian              a recording's space is its full Cartesian product, and a\n"
+"                           replayed kernel keeps its whole space (default: the\n"
+"                           configurations the recording holds)\n"
 "  --journal=FILE           journal of every evaluation (default runs/NAME-SEED-TIME.jsonl)\n"
 "  --resume=JOURNAL         continue that run (same spec); appends to JOURNAL\n"
 "  --output=FILE.json       summary: best config, time, evaluations, counts by status\n"
@@ -345,6 +346,11 @@ int cutune_cmd_tune(int argc, char **argv)
     const cutune_evaluator_type *et = cutune_evaluator_find(ename, err, sizeof err);
     if (!et)
         goto bad_input;
+    if (strcmp(ename, "replay") == 0 && t.spec && eargs && !so.cartesian) {
+        rc = cli_restrict_to_recording(&t, eargs, err, sizeof err);
+        if (rc < 0)
+            goto bad_input;
+    }
     if (announced)
         printf("cutune: no GPU here: replaying the recording %s (measured on the H200); "
                "--evaluator=cuda to measure\n", eargs);

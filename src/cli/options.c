@@ -133,3 +133,84 @@ int cli_parse_double(const char *opt, const char *text, double *out, char *err, 
     *out = v;
     return 0;
 }
+
+/* A kernel replayed from a recording that holds only part of its space (a
+ * stated sample): restrict the space to the recorded configurations, so that
+ * no evaluation is spent on a configuration the recording cannot answer. */
+typedef struct {
+    uint64_t *keys; /* Cartesian index + 1; 0 = empty */
+    size_t cap;
+    const cutune_space *space;
+} recorded_set;
+
+static uint64_t cartesian_index(const cutune_space *s, const uint16_t *idx)
+{
+    uint64_t k = 0;
+    for (size_t p = 0; p < cutune_space_nparams(s); p++)
+        k = k * cutune_space_param(s, p)->nvalues + idx[p];
+    return k;
+}
+
+static size_t set_slot(const recorded_set *rs, uint64_t key)
+{
+    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 7) & (rs->cap - 1);
+    while (rs->keys[h] && rs->keys[h] != key + 1)
+        h = (h + 1) & (rs->cap - 1);
+    return h;
+}
+
+static int in_recorded_set(void *ctx, const uint16_t *idx)
+{
+    const recorded_set *rs = ctx;
+    return rs->keys[set_slot(rs, cartesian_index(rs->space, idx))] != 0;
+}
+
+int cli_restrict_to_recording(cli_target *t, const char *recording, char *err, size_t errlen)
+{
+    static recorded_set rs; /* lives as long as the space's filter (the process) */
+    cutune_recording *rec = NULL;
+    long *map = NULL;
+    size_t n = cutune_space_size(t->space);
+    int rc = cutune_recording_load(recording, &rec, err, errlen);
+    if (rc < 0)
+        return rc;
+    map = malloc((n ? n : 1) * sizeof *map);
+    if (!map) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        goto out;
+    }
+    rc = cutune_recording_map(rec, t->space, map, err, errlen);
+    if (rc < 0)
+        goto out;
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++)
+        hits += map[i] >= 0;
+    if (hits == n)
+        goto out; /* the recording covers the whole space */
+    if (hits == 0) {
+        rc = cutune_err(err, errlen, CUTUNE_EEMPTY,
+                        "%s: records none of the %zu configurations of %s", recording, n,
+                        t->path);
+        goto out;
+    }
+    free(rs.keys);
+    for (rs.cap = 64; rs.cap < 2 * hits; rs.cap *= 2)
+        ;
+    rs.keys = calloc(rs.cap, sizeof *rs.keys);
+    rs.space = t->space;
+    if (!rs.keys) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (map[i] >= 0) {
+            uint64_t k = cartesian_index(t->space, cutune_space_config(t->space, i));
+            rs.keys[set_slot(&rs, k)] = k + 1;
+        }
+    cutune_space_set_filter(t->space, in_recorded_set, &rs);
+    rc = cutune_space_enumerate(t->space, err, errlen);
+out:
+    free(map);
+    cutune_recording_free(rec);
+    return rc;
+}

@@ -29,6 +29,9 @@ int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, cha
                     size_t errlen);
 void cli_target_free(cli_target *t);
 
+/** Restrict a kernel's space to the configurations a recording holds (re-enumerates). */
+int cli_restrict_to_recording(cli_target *t, const char *recording, char *err, size_t errlen);
+
 /** Parse NAME=VALUE into a size override (value int or real). */
 int cli_parse_size(const char *text, cutune_size_override *out, char *err, size_t errlen);
 /** Parse a non-negative integer; 0 on success. */

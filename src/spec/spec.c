@@ -963,6 +963,25 @@ static int load_buffer_init(loader *L, const cJSON *a, const char *parent, cutun
             arg->init = CUTUNE_INIT_ONES;
         } else if (strcmp(init, "range") == 0) {
             arg->init = CUTUNE_INIT_RANGE;
+        } else if (strncmp(init, "kernel:", 7) == 0) {
+            /* A generator kernel of the source, compiled with the reference
+             * (sizes only): extern "C" __global__ void NAME(T *, unsigned long long n,
+             * unsigned int seed). */
+            const char *kname = init + 7;
+            if (!is_ident(kname))
+                return fail(L, CUTUNE_EINVAL, path, "'%s': generator kernel name '%s' is not a "
+                            "C identifier", init, kname);
+            if (arg->output)
+                return fail(L, CUTUNE_EINVAL, path, "'%s': an output is poisoned before each "
+                            "verification; a generator kernel fills inputs only", init);
+            const cutune_spec *s = &L->impl->pub;
+            if (!source_has_word(s->source, kname))
+                return fail(L, CUTUNE_ENOTFOUND, path, "generator kernel '%s' not found in %s",
+                            kname, s->source_path);
+            arg->init = CUTUNE_INIT_KERNEL;
+            arg->init_name = dup_str(kname);
+            if (!arg->init_name)
+                return fail(L, CUTUNE_ENOMEM, path, "out of memory");
         } else if (is_ident(init)) {
             arg->init = CUTUNE_INIT_CUSTOM;
             arg->init_name = dup_str(init);
@@ -970,7 +989,8 @@ static int load_buffer_init(loader *L, const cJSON *a, const char *parent, cutun
                 return fail(L, CUTUNE_ENOMEM, path, "out of memory");
         } else {
             return fail(L, CUTUNE_EINVAL, path,
-                        "'%s' is neither random, zeros, ones, range nor a generator name", init);
+                        "'%s' is neither random, zeros, ones, range, kernel:NAME nor a generator "
+                        "name", init);
         }
     }
     const cJSON *r = member(a, "range");

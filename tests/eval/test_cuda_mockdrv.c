@@ -6,8 +6,14 @@
  *   fault          sync returns error 700   hang       sync never returns
  *   oor            launch returns 701       big        at most 128 threads
  *   abort          the worker aborts        missing    not in the module
+ *   gen_*          a generator ("init": "kernel:NAME"): buf[i] = mock_gen_value(name, i),
+ *                  each launch appended to $MOCK_CUDA_GEN_LOG as
+ *                  "NAME gx gy gz bx by bz smem n seed"
+ *   add_gen        add, but first checks that a and b hold gen_a's and gen_b's values
+ *                  (else c[0] = NaN: a wrong result)
  * MOCK_CUDA=nodevice makes cuInit fail; MOCK_CUDA=real loads the real driver
  * (tests set CUTUNE_LIBCUDA to a missing file to get "no CUDA driver"). */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,9 +99,15 @@ static cu_result m_getfn(cu_function *f, cu_module m, const char *name)
     (void)m;
     if (!strcmp(name, "missing"))
         return CU_ERROR_NOT_FOUND;
-    mock_func *mf = calloc(1, sizeof *mf); /* leaked on purpose: lives as long as a module */
-    snprintf(mf->name, sizeof mf->name, "%s", name);
-    *f = (cu_function)mf;
+    /* one handle per name, for the process's life (no leak for LeakSanitizer to see) */
+    static mock_func funcs[64];
+    size_t i = 0;
+    while (i < 64 && funcs[i].name[0] && strcmp(funcs[i].name, name))
+        i++;
+    if (i == 64)
+        return CU_ERROR_OUT_OF_MEMORY;
+    snprintf(funcs[i].name, sizeof funcs[i].name, "%s", name);
+    *f = (cu_function)&funcs[i];
     return 0;
 }
 static cu_result m_fattr(int *v, int a, cu_function f)
@@ -113,15 +125,29 @@ static cu_result m_occ(int *n, cu_function f, int b, size_t s)
     *n = 2048 / (b > 0 ? b : 1);
     return 0;
 }
+/* "Device" allocations stay reachable from here: a worker that exits after a
+ * fault frees nothing through the driver (its context is gone), as designed. */
+static void *mock_allocs[256];
 static cu_result m_alloc(cu_deviceptr *p, size_t n)
 {
-    void *h = calloc(1, n);
+    size_t i = 0;
+    while (i < 256 && mock_allocs[i])
+        i++;
+    void *h = i < 256 ? calloc(1, n) : NULL;
     if (!h)
         return CU_ERROR_OUT_OF_MEMORY;
+    mock_allocs[i] = h;
     *p = (cu_deviceptr)(uintptr_t)h;
     return 0;
 }
-static cu_result m_free(cu_deviceptr p) { free((void *)(uintptr_t)p); return 0; }
+static cu_result m_free(cu_deviceptr p)
+{
+    for (size_t i = 0; i < 256; i++)
+        if (mock_allocs[i] == (void *)(uintptr_t)p)
+            mock_allocs[i] = NULL;
+    free((void *)(uintptr_t)p);
+    return 0;
+}
 static cu_result m_htod(cu_deviceptr d, const void *s, size_t n)
 {
     memcpy((void *)(uintptr_t)d, s, n);
@@ -142,11 +168,39 @@ static cu_result m_memset_async(cu_deviceptr p, unsigned char v, size_t n, cu_st
     (void)s;
     return m_memset(p, v, n);
 }
+/* What the mock generators write: a function of the name and the index only. */
+static float mock_gen_value(const char *name, unsigned long long i)
+{
+    return !strcmp(name, "gen_a") ? (float)(i % 251) * 0.5f
+           : !strcmp(name, "gen_b") ? 1.0f - (float)(i % 127)
+                                    : (float)(i % 7);
+}
+
+static cu_result mock_generate(const mock_func *mf, unsigned gx, unsigned gy, unsigned gz,
+                               unsigned bx, unsigned by, unsigned bz, unsigned smem,
+                               void **params)
+{
+    float *buf = (float *)(uintptr_t) * (cu_deviceptr *)params[0];
+    unsigned long long n = *(unsigned long long *)params[1];
+    unsigned seed = *(unsigned *)params[2];
+    unsigned long long total = (unsigned long long)gx * gy * gz * bx * by * bz;
+    for (unsigned long long i = 0; i < n && i < total; i++)
+        buf[i] = mock_gen_value(mf->name, i);
+    const char *log = getenv("MOCK_CUDA_GEN_LOG");
+    FILE *f = log ? fopen(log, "a") : NULL;
+    if (f) {
+        fprintf(f, "%s %u %u %u %u %u %u %u %llu %u\n", mf->name, gx, gy, gz, bx, by, bz, smem,
+                n, seed);
+        fclose(f);
+    }
+    return 0;
+}
+
 static cu_result m_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                           unsigned by, unsigned bz, unsigned smem, cu_stream s, void **params,
                           void **extra)
 {
-    (void)gy; (void)gz; (void)by; (void)bz; (void)smem; (void)s; (void)extra;
+    (void)s; (void)extra;
     const mock_func *mf = (const mock_func *)f;
     if (!strcmp(mf->name, "oor"))
         return CU_ERROR_LAUNCH_OUT_OF_RESOURCES;
@@ -160,6 +214,8 @@ static cu_result m_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, 
     }
     if (!strcmp(mf->name, "abort"))
         abort();
+    if (!strncmp(mf->name, "gen_", 4))
+        return mock_generate(mf, gx, gy, gz, bx, by, bz, smem, params);
     float *c = (float *)(uintptr_t) * (cu_deviceptr *)params[0];
     const float *a = (const float *)(uintptr_t) * (cu_deviceptr *)params[1];
     const float *b = (const float *)(uintptr_t) * (cu_deviceptr *)params[2];
@@ -169,6 +225,13 @@ static cu_result m_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, 
         c[i] = a[i] + b[i];
     if (!strcmp(mf->name, "add_wrong") && n > 7)
         c[7] += 1.0f;
+    if (!strcmp(mf->name, "add_gen"))
+        for (long long i = 0; i < n && i < total; i++)
+            if (a[i] != mock_gen_value("gen_a", (unsigned long long)i) ||
+                b[i] != mock_gen_value("gen_b", (unsigned long long)i)) {
+                c[0] = NAN;
+                break;
+            }
     return 0;
 }
 static cu_result m_evcreate(cu_event *e, unsigned f) { (void)f; *e = (cu_event)3; return 0; }

@@ -207,7 +207,7 @@ static int compile_kernel(const char *path)
     /* A sample: first, last and up to 6 spread between (all when few). */
     size_t size = cutune_space_size(sp->space);
     size_t nsample = size < 8 ? size : 8;
-    size_t ncompiled = 0;
+    size_t ncompiled = 0, ngen = 0;
     for (size_t s = 0; s < nsample; s++) {
         size_t id = nsample == 1 ? 0 : s * (size - 1) / (nsample - 1);
         job_entry *e = calloc(1, sizeof *e);
@@ -233,8 +233,9 @@ static int compile_kernel(const char *path)
         ncompiled++;
         entry_free(e);
     }
-    /* the reference, as alloc compiles it: only the sizes defined */
-    if (sp->ref_kind == CUTUNE_REF_KERNEL) {
+    /* the sizes-only module, as alloc compiles it (only the sizes defined): the
+     * reference kernel and the generator kernels of "init": "kernel:NAME" */
+    if (needs_sizes_module(sp)) {
         const char **o = calloc(st.nsize_defs + 1, sizeof *o);
         for (size_t i = 0; i < st.nsize_defs; i++)
             o[i] = st.size_defs[i];
@@ -244,13 +245,38 @@ static int compile_kernel(const char *path)
                                              NULL, &c, err, sizeof err),
                          0);
         if (c.status != CUTUNE_STATUS_OK)
-            fail_msg("%s: reference does not compile:\n%s", path, c.log ? c.log : "");
+            fail_msg("%s: the sizes-only module (reference, generators) does not compile:\n%s",
+                     path, c.log ? c.log : "");
+        /* every generator (and the reference kernel) is in the CUBIN: its code section
+         * ".text.NAME" is named after the unmangled (extern "C") symbol */
+        for (size_t i = 0; i <= sp->nargs; i++) {
+            const char *name = i < sp->nargs ? sp->args[i].init == CUTUNE_INIT_KERNEL
+                                                   ? sp->args[i].init_name
+                                                   : NULL
+                               : sp->ref_kind == CUTUNE_REF_KERNEL ? sp->ref_name
+                                                                   : NULL;
+            if (!name)
+                continue;
+            char sec[256];
+            int n = snprintf(sec, sizeof sec, ".text.%s", name);
+            if (!memmem(c.cubin, c.cubin_size, sec, (size_t)n + 1))
+                fail_msg("%s: kernel '%s' is not in the sizes-only CUBIN (extern \"C\"?)",
+                         path, name);
+            ngen += i < sp->nargs;
+        }
         cutune_cuda_compiled_clear(&c);
         free(o);
     }
     cutune_cuda_setup su;
     assert_int_equal(build_setup(&st, &su, 1, err, sizeof err), 0);
-    print_message("%-28s %zu of %zu configurations compiled\n", sp->name, ncompiled, size);
+    for (size_t i = 0; i < sp->nargs; i++)
+        if (sp->args[i].init == CUTUNE_INIT_KERNEL)
+            assert_string_equal(su.args[i].init_name, sp->args[i].init_name);
+    if (ngen)
+        print_message("%-28s %zu of %zu configurations compiled, %zu generator kernels\n",
+                      sp->name, ncompiled, size, ngen);
+    else
+        print_message("%-28s %zu of %zu configurations compiled\n", sp->name, ncompiled, size);
     free_opts(st.size_defs, st.nsize_defs);
     free(st.vars);
     cutune_spec_free(sp);

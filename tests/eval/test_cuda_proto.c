@@ -71,6 +71,8 @@ static void test_setup(void **state)
         s.args[i].output = i == 0;
         s.args[i].lo = -i;
         s.args[i].hi = i + 0.5;
+        if (i == 1)
+            snprintf(s.args[i].init_name, sizeof s.args[i].init_name, "gen_arg1");
     }
     s.ref_kind = CUTUNE_REF_KERNEL;
     snprintf(s.ref_name, sizeof s.ref_name, "ref");
@@ -91,6 +93,8 @@ static void test_setup(void **state)
     assert_int_equal(d.args[2].kind, 1);
     assert_int_equal(d.args[0].output, 1);
     assert_true(d.args[1].lo == -1 && d.args[2].hi == 2.5);
+    assert_string_equal(d.args[1].init_name, "gen_arg1");
+    assert_string_equal(d.args[0].init_name, "");
     assert_int_equal(d.ref_cubin_size, 7);
     assert_memory_equal(d.ref_cubin, s.ref_cubin, 7);
     assert_true(isinf(d.atol) && d.rtol == 1e-6 && d.max_time_s == 1.5);

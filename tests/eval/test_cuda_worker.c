@@ -224,6 +224,7 @@ static void test_bad_module(void **state)
     assert_non_null(strstr(r.log, "not found"));
     cutune_eval_result_clear(&r);
     f->l.cubin = "BAD";
+    f->l.cubin_size = 4; /* the literal's size: the encoder copies cubin_size bytes */
     assert_int_equal(run(f, "add", &r), CUTUNE_STATUS_COMPILE_ERROR);
     cutune_eval_result_clear(&r);
 }
@@ -253,6 +254,7 @@ static void test_no_worker(void **state)
 {
     fixture *f = *state;
     char err[256] = "";
+    cutune_cuda_session_free(&f->s); /* init forgets the encoded setup: free it first */
     cutune_cuda_session_init(&f->s, "/nonexistent/cutune");
     assert_int_equal(cutune_cuda_session_start(&f->s, err, sizeof err), CUTUNE_ENODEV);
     assert_non_null(strstr(err, "did not start"));

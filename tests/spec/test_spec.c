@@ -23,7 +23,8 @@ static char spec_path[512];
 
 static const char tiny_cu[] =
     "extern \"C\" __global__ void k(float *c, int n) { }\n"
-    "extern \"C\" __global__ void k_ref(float *c, int n) { }\n";
+    "extern \"C\" __global__ void k_ref(float *c, int n) { }\n"
+    "extern \"C\" __global__ void k_gen(float *buf, unsigned long long n, unsigned int seed) { }\n";
 
 static void write_file(const char *path, const char *text, size_t len)
 {
@@ -708,6 +709,68 @@ static void test_semantic(void **state)
     free(vals);
 }
 
+/* "init": "kernel:NAME": a generator kernel of the source (compiled with the reference) */
+static void test_init_kernel(void **state)
+{
+    (void)state;
+    char err[1024] = "";
+    cutune_spec *s = NULL;
+    char *json = spec_with(
+        "args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": \"N\", \"output\": true},"
+                " {\"name\": \"a\", \"type\": \"float\", \"size\": \"N * M\", \"init\": \"kernel:k_gen\"},"
+                " {\"name\": \"n\", \"type\": \"int\", \"value\": \"N\"}]");
+    int rc = load_text(json, NULL, 0, &s, err, sizeof err);
+    if (rc)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_int_equal(s->args[1].kind, CUTUNE_ARG_BUFFER);
+    assert_int_equal(s->args[1].init, CUTUNE_INIT_KERNEL);
+    assert_string_equal(s->args[1].init_name, "k_gen");
+    assert_int_equal(s->args[0].init, CUTUNE_INIT_ZEROS);
+    assert_null(s->args[0].init_name);
+    cutune_spec_free(s);
+    free(json);
+
+    /* the name must be a word of the source, like the kernels' */
+    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1, \"output\": true},"
+              " {\"name\": \"a\", \"type\": \"float\", \"size\": 1, \"init\": \"kernel:k_gen2\"}]",
+              CUTUNE_ENOTFOUND, "args[1].init", "generator kernel 'k_gen2' not found in");
+    bad_field("args", "[{\"name\": \"a\", \"type\": \"float\", \"size\": 1, \"init\": \"kernel:k_ge\"}]",
+              CUTUNE_ENOTFOUND, "args[0].init", "'k_ge' not found");
+    bad_field("args", "[{\"name\": \"a\", \"type\": \"float\", \"size\": 1, \"init\": \"kernel:\"}]",
+              CUTUNE_EINVAL, "args[0].init", "not a C identifier");
+    bad_field("args", "[{\"name\": \"a\", \"type\": \"float\", \"size\": 1, \"init\": \"kernel:k gen\"}]",
+              CUTUNE_EINVAL, "args[0].init", "not a C identifier");
+    bad_field("args", "[{\"name\": \"a\", \"type\": \"float\", \"size\": 1, \"init\": \"kernel:k_gen\","
+              " \"range\": [0, 1]}]",
+              CUTUNE_EINVAL, "args[0].range", "only init random or range");
+    /* outputs are poisoned before each verification: generators fill inputs only */
+    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1, \"output\": true,"
+              " \"init\": \"kernel:k_gen\"}]",
+              CUTUNE_EINVAL, "args[0].init", "inputs only");
+    /* scalars take no init at all */
+    bad_field("args", "[{\"name\": \"n\", \"type\": \"int\", \"value\": 1, \"init\": \"kernel:k_gen\"}]",
+              CUTUNE_EINVAL, "args[0].init", "only buffers");
+
+    /* the shipped spmv spec fills its matrix with generator kernels */
+    char path[1024];
+    if (cutune_spec_resolve("spmv", path, sizeof path, err, sizeof err) == 0) {
+        rc = cutune_spec_load(path, NULL, 0, &s, err, sizeof err);
+        if (rc)
+            print_error("%s\n", err);
+        assert_int_equal(rc, 0);
+        size_t ngen = 0;
+        for (size_t i = 0; i < s->nargs; i++)
+            if (s->args[i].init == CUTUNE_INIT_KERNEL) {
+                assert_non_null(strstr(s->source, s->args[i].init_name));
+                assert_false(s->args[i].output);
+                ngen++;
+            }
+        assert_true(ngen >= 1);
+        cutune_spec_free(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -722,6 +785,7 @@ int main(void)
         cmocka_unit_test(test_unknown_fields),
         cmocka_unit_test(test_wrong_types),
         cmocka_unit_test(test_semantic),
+        cmocka_unit_test(test_init_kernel),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

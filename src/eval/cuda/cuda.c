@@ -173,12 +173,37 @@ static int check_spec(const cutune_spec *sp, char *err, size_t errlen)
         if (a->kind == CUTUNE_ARG_BUFFER && !a->size)
             return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: args[%zu].size missing",
                               sp->path, i);
+        if (a->kind == CUTUNE_ARG_BUFFER && a->init == CUTUNE_INIT_KERNEL) {
+            size_t cap = sizeof ((cutune_cuda_argdesc *)0)->init_name;
+            if (!a->init_name || !a->init_name[0] || strlen(a->init_name) >= cap)
+                return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
+                                  "%s: args[%zu].init: generator kernel name missing or longer "
+                                  "than %zu characters",
+                                  sp->path, i, cap - 1);
+            if (a->output)
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "%s: args[%zu].init: a generator kernel fills inputs only "
+                                  "(outputs are poisoned before each verification)",
+                                  sp->path, i);
+        }
         if (a->kind == CUTUNE_ARG_BUFFER && a->init == CUTUNE_INIT_CUSTOM && !a->output)
             return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
                               "%s: args[%zu].init: generator '%s' is not known to the cuda "
-                              "evaluator (random, zeros, ones, range)",
+                              "evaluator (random, zeros, ones, range, kernel:NAME)",
                               sp->path, i, a->init_name ? a->init_name : "?");
     }
+    return 0;
+}
+
+/* The sizes-only module (the source with only the sizes defined) holds the
+ * reference kernel and the generator kernels of "init": "kernel:NAME". */
+static int needs_sizes_module(const cutune_spec *sp)
+{
+    if (sp->ref_kind == CUTUNE_REF_KERNEL)
+        return 1;
+    for (size_t i = 0; i < sp->nargs; i++)
+        if (sp->args[i].kind == CUTUNE_ARG_BUFFER && sp->args[i].init == CUTUNE_INIT_KERNEL)
+            return 1;
     return 0;
 }
 
@@ -205,16 +230,19 @@ static int build_setup(cuda_state *st, cutune_cuda_setup *su, unsigned long seed
         d->output = (uint8_t)(a->kind == CUTUNE_ARG_BUFFER && a->output);
         d->lo = a->init_lo;
         d->hi = a->init_hi;
+        if (a->kind == CUTUNE_ARG_BUFFER && a->init == CUTUNE_INIT_KERNEL && a->init_name)
+            snprintf(d->init_name, sizeof d->init_name, "%s", a->init_name);
     }
     su->ref_kind = sp->ref_kind;
     snprintf(su->ref_name, sizeof su->ref_name, "%s", sp->ref_name ? sp->ref_name : "");
     su->rtol = sp->rtol;
     su->atol = sp->atol;
     su->gemm_a = su->gemm_b = su->gemm_c = su->gemm_alpha = su->gemm_beta = -1;
-    if (sp->ref_kind == CUTUNE_REF_KERNEL) {
+    if (needs_sizes_module(sp)) {
         su->ref_cubin = st->ref.cubin;
         su->ref_cubin_size = st->ref.cubin_size;
-    } else if (sp->ref_kind == CUTUNE_REF_BUILTIN) {
+    }
+    if (sp->ref_kind == CUTUNE_REF_BUILTIN) {
         if (!sp->ref_name || strcmp(sp->ref_name, "cublas_sgemm"))
             return cutune_err(err, errlen, CUTUNE_ENOTFOUND,
                               "%s: reference.builtin '%s' is unknown (known: cublas_sgemm)",
@@ -509,9 +537,10 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
              "%s (sm_%d%d, %d SMs, CUDA driver %d.%d)", h->name, h->cc_major, h->cc_minor,
              h->sm_count, h->driver_version / 1000, (h->driver_version % 1000) / 10);
 
-    if (st->spec->ref_kind == CUTUNE_REF_KERNEL) {
+    if (needs_sizes_module(st->spec)) {
         /* Same source, only the sizes defined: the reference is the
-         * configuration-free truth the tuned variants are compared with. */
+         * configuration-free truth the tuned variants are compared with, and
+         * the generator kernels fill the same inputs for every configuration. */
         size_t n = st->nsize_defs;
         const char **o = calloc(n + 1, sizeof *o);
         if (!o) {
@@ -528,11 +557,18 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
         if (rc < 0)
             goto out_fail;
         if (st->ref.status != CUTUNE_STATUS_OK) {
-            rc = cutune_err(err, errlen, CUTUNE_EINVAL,
-                            "%s: the reference kernel '%s' does not compile with only the sizes "
-                            "defined: %.300s",
-                            st->spec->path, st->spec->ref_name,
-                            st->ref.log ? st->ref.log : "(no log)");
+            const cutune_spec *sp = st->spec;
+            const char *log = st->ref.log ? st->ref.log : "(no log)";
+            if (sp->ref_kind == CUTUNE_REF_KERNEL)
+                rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                                "%s: the reference kernel '%s' does not compile with only the "
+                                "sizes defined: %.300s",
+                                sp->path, sp->ref_name, log);
+            else
+                rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                                "%s: the init generator kernels (\"kernel:NAME\") do not "
+                                "compile with only the sizes defined: %.300s",
+                                sp->path, log);
             goto out_fail;
         }
     }

@@ -185,6 +185,7 @@ typedef struct cutune_cuda_argdesc {
     uint8_t init;   /**< cutune_init_kind */
     uint8_t output; /**< poisoned, then compared with the reference */
     double lo, hi;  /**< RANDOM range, RANGE modulus (hi) */
+    char init_name[128]; /**< KERNEL: generator kernel in the sizes-only module */
 } cutune_cuda_argdesc;
 
 /** Run-wide description, sent once per worker (again after a restart). */
@@ -199,7 +200,10 @@ typedef struct cutune_cuda_setup {
     cutune_cuda_argdesc args[CUTUNE_CUDA_MAX_ARGS];
     int32_t ref_kind;        /**< cutune_ref_kind */
     char ref_name[128];      /**< reference kernel or built-in */
-    const void *ref_cubin;   /**< REF_KERNEL: view (into the message on decode) */
+    /** The sizes-only module (reference kernel and generator kernels): sent when the
+     * reference is a kernel or an argument has init KERNEL; view (into the message
+     * on decode) */
+    const void *ref_cubin;
     uint64_t ref_cubin_size;
     double rtol, atol;
     int64_t gemm_m, gemm_n, gemm_k;       /**< cublas_sgemm sizes */
@@ -380,6 +384,14 @@ void cutune_cuda_pool_free(cutune_cuda_pool *p);
 
 /** Bytes of one element / scalar of type t. */
 size_t cutune_cuda_elem_size(int t);
+/**
+ * The seed passed to the generator kernel of argument idx ("init": "kernel:NAME"):
+ * a function of the run's seed and the index only, so every configuration and the
+ * reference see the same contents.
+ */
+uint32_t cutune_cuda_init_seed(uint64_t run_seed, uint32_t idx);
+/** Threads per block of a generator kernel launch (grid: ceil(n / this)). */
+#define CUTUNE_CUDA_INIT_BLOCK 256
 /** Order-statistic 95% CI of the median of sorted x[0..n): [x[*lo], x[*hi]]. */
 void cutune_cuda_median_ci(size_t n, size_t *lo, size_t *hi);
 

@@ -195,6 +195,7 @@ int cutune_cuda_encode_setup(cutune_cuda_buf *b, const cutune_cuda_setup *s)
         put(b, f, 4);
         put_f64(b, a->lo);
         put_f64(b, a->hi);
+        put_str(b, a->init_name);
     }
     put_u32(b, (uint32_t)s->ref_kind);
     put_str(b, s->ref_name);
@@ -237,6 +238,7 @@ int cutune_cuda_decode_setup(const uint8_t *p, size_t n, cutune_cuda_setup *s)
         a->output = f[3];
         a->lo = get_f64(&r);
         a->hi = get_f64(&r);
+        get_strcpy(&r, a->init_name, sizeof a->init_name);
     }
     s->ref_kind = (int32_t)get_u32(&r);
     get_strcpy(&r, s->ref_name, sizeof s->ref_name);

@@ -5,7 +5,13 @@
  * One LAUNCH = load the CUBIN, check the launch against the device's limits
  * (over a limit: launch_error, never launched), verify once against the
  * reference on freshly uploaded inputs with poisoned outputs, then time with
- * events until the median is known to ci_rel. */
+ * events until the median is known to ci_rel.
+ *
+ * Inputs are generated once per allocation: on the host (random, range, ...)
+ * or on the device by a generator kernel of the sizes-only module ("init":
+ * "kernel:NAME", read back once); either way the host copy is uploaded again
+ * before every reference run and verification, so every configuration sees
+ * the same contents even after a kernel that scribbled on its inputs. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,8 +47,9 @@ typedef struct worker {
     wbuf bufs[CUTUNE_CUDA_MAX_ARGS];
     int ref_valid;        /**< host_ref matches ref_count/ref_bits */
     uint64_t ref_count[CUTUNE_CUDA_MAX_ARGS], ref_bits[CUTUNE_CUDA_MAX_ARGS];
-    cu_module ref_mod;
+    cu_module ref_mod;    /**< the sizes-only module: reference and generator kernels */
     cu_function ref_fn;
+    cu_function gen_fn[CUTUNE_CUDA_MAX_ARGS]; /**< init KERNEL generators, looked up once */
     void *blas;
     cu_deviceptr flush;
     size_t flush_bytes;
@@ -183,12 +190,24 @@ static uint64_t splitmix(uint64_t *s)
 
 static double uniform01(uint64_t *s) { return (double)(splitmix(s) >> 11) * 0x1p-53; }
 
+/* The state of argument idx's stream (host fill) and its generator kernel's seed. */
+static uint64_t arg_stream(uint64_t seed, uint32_t idx)
+{
+    return seed ^ (0xd1b54a32d192ed03ull * (idx + 1));
+}
+
+uint32_t cutune_cuda_init_seed(uint64_t run_seed, uint32_t idx)
+{
+    uint64_t s = arg_stream(run_seed, idx) ^ 0x6b65726e656c2121ull; /* "kernel!!" */
+    return (uint32_t)(splitmix(&s) >> 32);
+}
+
 /* Fill an argument's inputs. Random data is never all zeros: an empty or
  * inverted range falls back to [-1, 1) (integers: 0..99). */
 static void generate(const cutune_cuda_setup *su, uint32_t idx, void *p, size_t count)
 {
     const cutune_cuda_argdesc *a = &su->args[idx];
-    uint64_t s = su->seed ^ (0xd1b54a32d192ed03ull * (idx + 1));
+    uint64_t s = arg_stream(su->seed, idx);
     int flt = is_float_type(a->type);
     double lo = a->lo, hi = a->hi;
     switch (a->init) {
@@ -218,18 +237,101 @@ static void generate(const cutune_cuda_setup *su, uint32_t idx, void *p, size_t 
     }
 }
 
+/* Free one buffer: it is allocated and generated again at the next launch. */
+static void buffer_drop(worker *w, wbuf *b)
+{
+    if (b->d)
+        w->drv.mem_free(b->d);
+    free(b->host_in);
+    free(b->host_ref);
+    free(b->host_out);
+    memset(b, 0, sizeof *b);
+    w->ref_valid = 0;
+}
+
 static void buffers_free(worker *w)
 {
-    for (int i = 0; i < CUTUNE_CUDA_MAX_ARGS; i++) {
-        wbuf *b = &w->bufs[i];
-        if (b->d)
-            w->drv.mem_free(b->d);
-        free(b->host_in);
-        free(b->host_ref);
-        free(b->host_out);
-        memset(b, 0, sizeof *b);
-    }
+    for (int i = 0; i < CUTUNE_CUDA_MAX_ARGS; i++)
+        buffer_drop(w, &w->bufs[i]);
     w->ref_valid = 0;
+}
+
+/* Load the sizes-only module (reference and generator kernels) once per setup. */
+static int sizes_module_ensure(worker *w, const char *what, cutune_cuda_reply *r)
+{
+    const cutune_cuda_setup *su = &w->setup;
+    char eb[256];
+    if (w->ref_mod)
+        return 0;
+    if (!su->ref_cubin || !su->ref_cubin_size) {
+        r->status = CUTUNE_STATUS_RUNTIME_ERROR;
+        log_append(r, "%s: no sizes-only module was sent to the worker", what);
+        return -1;
+    }
+    free(w->ref_image);
+    w->ref_image = malloc(su->ref_cubin_size);
+    if (!w->ref_image) {
+        r->status = CUTUNE_STATUS_RUNTIME_ERROR;
+        log_append(r, "out of host memory for the sizes-only CUBIN");
+        return -1;
+    }
+    memcpy(w->ref_image, su->ref_cubin, su->ref_cubin_size);
+    cu_result rc = w->drv.module_load_data(&w->ref_mod, w->ref_image);
+    if (rc != CU_SUCCESS) {
+        w->ref_mod = NULL;
+        r->status = CUTUNE_STATUS_RUNTIME_ERROR;
+        log_append(r, "%s: loading the sizes-only module: %s", what, cuerr(w, rc, eb, sizeof eb));
+        return -1;
+    }
+    return 0;
+}
+
+/* "init": "kernel:NAME": fill buffer i on the device (grid ceil(n / 256), block
+ * 256), then keep a host copy that is uploaded like generated inputs. */
+static int generate_on_device(worker *w, uint32_t i, wbuf *b, cutune_cuda_reply *r)
+{
+    const cutune_cuda_argdesc *a = &w->setup.args[i];
+    char what[256], eb[256];
+    cu_result rc;
+    snprintf(what, sizeof what, "args[%u].init (buffer '%s'): generator kernel '%s'", i,
+             a->name, a->init_name);
+    if (sizes_module_ensure(w, what, r) < 0)
+        return -1;
+    if (!w->gen_fn[i]) {
+        rc = w->drv.module_get_function(&w->gen_fn[i], w->ref_mod, a->init_name);
+        if (rc != CU_SUCCESS) {
+            w->gen_fn[i] = NULL;
+            r->status = CUTUNE_STATUS_RUNTIME_ERROR;
+            log_append(r,
+                       "%s not found in the sizes-only module (declared extern \"C\" "
+                       "__global__, and compiled with only the sizes defined?): %s",
+                       what, cuerr(w, rc, eb, sizeof eb));
+            return -1;
+        }
+    }
+    if (!b->count)
+        return 0;
+    unsigned long long n = b->count;
+    unsigned long long blocks = (n + CUTUNE_CUDA_INIT_BLOCK - 1) / CUTUNE_CUDA_INIT_BLOCK;
+    if (blocks > (w->max_grid[0] > 0 ? (unsigned long long)w->max_grid[0] : 2147483647ull)) {
+        r->status = CUTUNE_STATUS_LAUNCH_ERROR;
+        log_append(r, "%s: %llu elements need %llu blocks, over the grid limit", what, n,
+                   blocks);
+        return -1;
+    }
+    unsigned int seed = cutune_cuda_init_seed(w->setup.seed, i);
+    void *params[3] = {&b->d, &n, &seed};
+    rc = w->drv.launch_kernel(w->gen_fn[i], (unsigned)blocks, 1, 1, CUTUNE_CUDA_INIT_BLOCK, 1,
+                              1, 0, NULL, params, NULL);
+    if (rc == CU_SUCCESS)
+        rc = w->drv.ctx_synchronize();
+    if (rc == CU_SUCCESS)
+        rc = w->drv.memcpy_dtoh(b->host_in, b->d, b->bytes);
+    if (rc != CU_SUCCESS) {
+        runtime_fail(w, r, what, rc);
+        return -1;
+    }
+    return 0;
 }
 
 static int gemm_c_is_input(const worker *w, const cutune_cuda_launch *l, uint32_t i)
@@ -253,18 +355,13 @@ static int gemm_c_is_input(const worker *w, const cutune_cuda_launch *l, uint32_
 static int buffers_ensure(worker *w, const cutune_cuda_launch *l, cutune_cuda_reply *r)
 {
     const cutune_cuda_setup *su = &w->setup;
-    for (uint32_t i = 0; i < su->nargs; i++) {
+    uint32_t i;
+    for (i = 0; i < su->nargs; i++) {
         const cutune_cuda_argdesc *a = &su->args[i];
         wbuf *b = &w->bufs[i];
         if (a->kind != CUTUNE_ARG_BUFFER || (b->d && b->count == l->count[i]))
             continue;
-        if (b->d)
-            w->drv.mem_free(b->d);
-        free(b->host_in);
-        free(b->host_ref);
-        free(b->host_out);
-        memset(b, 0, sizeof *b);
-        w->ref_valid = 0;
+        buffer_drop(w, b);
         b->count = l->count[i];
         b->bytes = b->count * cutune_cuda_elem_size(a->type);
         size_t alloc = b->bytes ? b->bytes : 1;
@@ -275,6 +372,7 @@ static int buffers_ensure(worker *w, const cutune_cuda_launch *l, cutune_cuda_re
             r->status = CUTUNE_STATUS_LAUNCH_ERROR;
             log_append(r, "buffer '%s' (%zu bytes): %s", a->name, b->bytes,
                        cuerr(w, rc, eb, sizeof eb));
+            buffer_drop(w, b);
             return -1;
         }
         int want_in = !a->output || gemm_c_is_input(w, l, i);
@@ -282,7 +380,15 @@ static int buffers_ensure(worker *w, const cutune_cuda_launch *l, cutune_cuda_re
             b->host_in = malloc(alloc);
             if (!b->host_in)
                 goto oom;
-            generate(su, i, b->host_in, b->count);
+            if (a->init == CUTUNE_INIT_KERNEL && !a->output) {
+                if (generate_on_device(w, i, b, r) < 0) {
+                    if (!r->fatal) /* generated again at the next launch */
+                        buffer_drop(w, b);
+                    return -1;
+                }
+            } else {
+                generate(su, i, b->host_in, b->count);
+            }
         }
         if (a->output) {
             b->host_ref = malloc(alloc);
@@ -293,6 +399,7 @@ static int buffers_ensure(worker *w, const cutune_cuda_launch *l, cutune_cuda_re
     }
     return 0;
 oom:
+    buffer_drop(w, &w->bufs[i]);
     r->status = CUTUNE_STATUS_LAUNCH_ERROR;
     log_append(r, "out of host memory for the buffers");
     return -1;
@@ -373,18 +480,13 @@ static int reference_ensure(worker *w, const cutune_cuda_launch *l, cutune_cuda_
     }
     if (su->ref_kind == CUTUNE_REF_KERNEL) {
         if (!w->ref_fn) {
-            free(w->ref_image);
-            w->ref_image = malloc(su->ref_cubin_size ? su->ref_cubin_size : 1);
-            if (!w->ref_image) {
-                r->status = CUTUNE_STATUS_RUNTIME_ERROR;
-                log_append(r, "out of host memory for the reference CUBIN");
+            char what[200];
+            snprintf(what, sizeof what, "reference kernel '%s'", su->ref_name);
+            if (sizes_module_ensure(w, what, r) < 0)
                 return -1;
-            }
-            if (su->ref_cubin_size)
-                memcpy(w->ref_image, su->ref_cubin, su->ref_cubin_size);
-            if ((rc = w->drv.module_load_data(&w->ref_mod, w->ref_image)) != CU_SUCCESS ||
-                (rc = w->drv.module_get_function(&w->ref_fn, w->ref_mod, su->ref_name)) !=
-                    CU_SUCCESS) {
+            if ((rc = w->drv.module_get_function(&w->ref_fn, w->ref_mod, su->ref_name)) !=
+                CU_SUCCESS) {
+                w->ref_fn = NULL;
                 r->status = CUTUNE_STATUS_RUNTIME_ERROR;
                 log_append(r, "reference kernel '%s': %s", su->ref_name,
                            cuerr(w, rc, eb, sizeof eb));
@@ -872,6 +974,7 @@ static int setup_take(worker *w, cutune_cuda_buf *msg, char *err, size_t errlen)
         w->drv.module_unload(w->ref_mod);
     w->ref_mod = NULL;
     w->ref_fn = NULL;
+    memset(w->gen_fn, 0, sizeof w->gen_fn);
     free(w->setup_bytes);
     w->setup_bytes = copy;
     w->setup = s;
