@@ -1,3 +1,0 @@
-/* placeholder: GP (being written) */
-#include "cutune/cutune.h"
-
