@@ -82,7 +82,8 @@
 #define BO_REFIT_ALL 30u           /* refit after every observation up to this many */
 #define BO_REFIT_GROWTH 1.15       /* then when the count grew by this factor */
 #define BO_LOCAL_TOP 3u            /* fastest configurations whose neighbourhood is searched */
-#define BO_CACHE_BYTES 3.0e8       /* largest prediction cache (all configurations x n) */
+#define BO_CACHE_BYTES 1.0e9       /* largest prediction cache: 8 bytes x configurations x
+                                      (budget + 64), e.g. 10^5 x 564 = 450 MB */
 
 enum bo_acq { ACQ_EI = 0, ACQ_PI, ACQ_LCB };
 
