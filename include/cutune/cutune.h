@@ -10,4 +10,5 @@
 #include "cutune/recording.h"
 #include "cutune/tuner.h"
 #include "cutune/journal.h"
+#include "cutune/gp.h"
 #endif

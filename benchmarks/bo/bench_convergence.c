@@ -1,0 +1,368 @@
+/* Convergence of a searcher on recorded spaces (Kernel Tuner caches): fraction of the
+ * optimum t_opt / t_best_found after B unique evaluations, over many seeds, against
+ * random search. Space = the recorded configurations (recorded_only); re-visits are
+ * answered from the run's own history without charging the budget; failed records
+ * (time NAN) are observed as runtime_error.
+ *
+ *   bench_convergence [--seeds N] [--jobs J] [--searcher NAME[:ARGS]] [--out DIR]
+ *                     [--budgets 20,40,60,100,200] FILE.json.gz ...
+ *
+ * One process per recording (fork, J at a time); each child writes its numbers to a
+ * temporary file that the parent folds into convergence.{json,csv,md}. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "cutune/cutune.h"
+
+#define MAXB 16
+#define MAXF 64
+
+typedef struct {
+    size_t nb;
+    size_t budgets[MAXB];
+} budgets_t;
+
+/* One run: fills frac[b] for each budget. Returns 0 or <0. */
+static int run_one(const cutune_space *sp, const double *table, double topt,
+                   const cutune_searcher_type *t, const char *args, unsigned long seed,
+                   const budgets_t *bs, double *frac, double *secs, char *err, size_t errlen)
+{
+    size_t N = cutune_space_size(sp), B = bs->budgets[bs->nb - 1];
+    uint8_t *visited = calloc(N, 1);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, seed);
+    cutune_searcher_ctx ctx = {.space = sp, .budget = B, .rng = rng, .visited = visited,
+                               .args = args};
+    cutune_searcher *s = NULL;
+    double t0 = cutune_now();
+    int rc = cutune_searcher_alloc(t, &ctx, &s, err, errlen);
+    if (rc < 0)
+        goto out;
+    double best = INFINITY;
+    size_t used = 0, bi = 0, dup_run = 0;
+    while (used < B && used < N) {
+        size_t id, n = 0;
+        rc = cutune_searcher_propose(s, 1, &id, &n, err, errlen);
+        if (rc < 0)
+            goto out;
+        if (n == 0)
+            break;
+        cutune_observation o = {.id = id};
+        double tm = table[id];
+        o.status = isfinite(tm) ? CUTUNE_STATUS_OK : CUTUNE_STATUS_RUNTIME_ERROR;
+        o.time_ms = isfinite(tm) ? tm : NAN;
+        if (visited[id]) {
+            if (++dup_run > 10000) {
+                rc = cutune_err(err, errlen, CUTUNE_EINVAL, "searcher stuck on visited ids");
+                goto out;
+            }
+        } else {
+            dup_run = 0;
+            visited[id] = 1;
+            used++;
+            if (isfinite(tm) && tm < best)
+                best = tm;
+            while (bi < bs->nb && used == bs->budgets[bi])
+                frac[bi++] = isfinite(best) ? topt / best : 0.0;
+        }
+        rc = cutune_searcher_observe(s, &o, 1, err, errlen);
+        if (rc < 0)
+            goto out;
+    }
+    while (bi < bs->nb)
+        frac[bi++] = isfinite(best) ? topt / best : 0.0;
+out:
+    *secs = cutune_now() - t0;
+    cutune_searcher_free(s);
+    gsl_rng_free(rng);
+    free(visited);
+    return rc;
+}
+
+/* Baseline: uniform random search without replacement (a lazily drawn Fisher-Yates
+ * permutation), so the comparison does not depend on another module's state. */
+typedef struct {
+    size_t n, next, *perm;
+    gsl_rng *rng;
+    const uint8_t *visited;
+} urandom_state;
+
+static int ur_alloc(void *st, const cutune_searcher_ctx *ctx, char *err, size_t errlen)
+{
+    urandom_state *u = st;
+    u->n = cutune_space_size(ctx->space);
+    u->perm = malloc(u->n * sizeof *u->perm);
+    if (!u->perm)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    for (size_t i = 0; i < u->n; i++)
+        u->perm[i] = i;
+    u->rng = ctx->rng;
+    u->visited = ctx->visited;
+    return 0;
+}
+
+static int ur_propose(void *st, size_t k, size_t *out, size_t *n, char *err, size_t errlen)
+{
+    urandom_state *u = st;
+    *n = 0;
+    while (*n < k && u->next < u->n) {
+        size_t j = u->next + gsl_rng_uniform_int(u->rng, u->n - u->next);
+        size_t t = u->perm[j];
+        u->perm[j] = u->perm[u->next];
+        u->perm[u->next++] = t;
+        if (!u->visited[t])
+            out[(*n)++] = t;
+    }
+    return 0;
+}
+
+static void ur_free(void *st) { free(((urandom_state *)st)->perm); }
+
+static const cutune_searcher_type urandom_type = {
+    .version = CUTUNE_SEARCHER_TYPE_VERSION, .name = "random", .help = "uniform baseline",
+    .size = sizeof(urandom_state), .alloc = ur_alloc, .propose = ur_propose, .free = ur_free};
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double pct(const double *sorted, size_t n, double p)
+{
+    double h = (n - 1) * p;
+    size_t lo = (size_t)floor(h), hi = lo + 1 < n ? lo + 1 : lo;
+    return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}
+
+/* Child: all seeds of one recording for bo and random; writes lines to outpath:
+ * "searcher budget mean p5 p95 hit_rate secs_per_run" */
+static int bench_file(const char *path, const char *sname, const char *sargs, size_t seeds,
+                      const budgets_t *bs, const char *outpath)
+{
+    char err[1024];
+    cutune_recording *r = NULL;
+    cutune_space *sp = NULL;
+    double *table = NULL;
+    int rc = cutune_recording_load(path, &r, err, sizeof err);
+    if (rc < 0)
+        goto fail;
+    rc = cutune_recording_space(r, NULL, 0, 1, &sp, err, sizeof err);
+    if (rc < 0)
+        goto fail;
+    size_t N = cutune_space_size(sp);
+    table = malloc(N * sizeof *table);
+    rc = cutune_recording_table(r, sp, table, err, sizeof err);
+    if (rc < 0)
+        goto fail;
+    double topt = INFINITY;
+    size_t nok = 0;
+    for (size_t i = 0; i < N; i++)
+        if (isfinite(table[i])) {
+            nok++;
+            if (table[i] < topt)
+                topt = table[i];
+        }
+    FILE *f = fopen(outpath, "w");
+    fprintf(f, "# %zu %zu %zu\n", N, nok, cutune_space_nparams(sp));
+    const char *names[2] = {sname, "random"};
+    const char *argv2[2] = {sargs, NULL};
+    for (int which = 0; which < 2; which++) {
+        const cutune_searcher_type *t =
+            which ? &urandom_type : cutune_searcher_find(names[which], err, sizeof err);
+        if (!t) {
+            rc = -1;
+            fclose(f);
+            goto fail;
+        }
+        double *fr = malloc(seeds * bs->nb * sizeof *fr), tot = 0;
+        for (size_t sd = 0; sd < seeds; sd++) {
+            double secs;
+            rc = run_one(sp, table, topt, t, argv2[which], 1000 + sd, bs, fr + sd * bs->nb, &secs,
+                         err, sizeof err);
+            if (rc < 0) {
+                free(fr);
+                fclose(f);
+                goto fail;
+            }
+            tot += secs;
+        }
+        for (size_t b = 0; b < bs->nb; b++) {
+            double *col = malloc(seeds * sizeof *col), mean = 0, hit = 0;
+            for (size_t sd = 0; sd < seeds; sd++) {
+                col[sd] = fr[sd * bs->nb + b];
+                mean += col[sd];
+                hit += col[sd] >= 1.0 - 1e-12;
+            }
+            qsort(col, seeds, sizeof *col, cmp_d);
+            fprintf(f, "%s %zu %.6f %.6f %.6f %.4f %.4f\n", names[which], bs->budgets[b],
+                    mean / seeds, pct(col, seeds, 0.05), pct(col, seeds, 0.95), hit / seeds,
+                    tot / seeds);
+            free(col);
+        }
+        free(fr);
+    }
+    fclose(f);
+    free(table);
+    cutune_space_free(sp);
+    cutune_recording_free(r);
+    return 0;
+fail:
+    fprintf(stderr, "%s: %s\n", path, err);
+    free(table);
+    cutune_space_free(sp);
+    cutune_recording_free(r);
+    return 1;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+int main(int argc, char **argv)
+{
+    size_t seeds = 50, jobs = 2;
+    const char *searcher = "bo", *outdir = ".";
+    budgets_t bs = {5, {20, 40, 60, 100, 200}};
+    const char *files[MAXF];
+    size_t nf = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seeds") && i + 1 < argc)
+            seeds = strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--jobs") && i + 1 < argc)
+            jobs = strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--searcher") && i + 1 < argc)
+            searcher = argv[++i];
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            outdir = argv[++i];
+        else if (!strcmp(argv[i], "--budgets") && i + 1 < argc) {
+            bs.nb = 0;
+            for (char *tok = strtok(argv[++i], ","); tok && bs.nb < MAXB; tok = strtok(NULL, ","))
+                bs.budgets[bs.nb++] = strtoul(tok, NULL, 10);
+        } else if (nf < MAXF)
+            files[nf++] = argv[i];
+    }
+    if (!nf || !seeds || !bs.nb) {
+        fprintf(stderr, "usage: bench_convergence [--seeds N] [--jobs J] [--searcher S[:ARGS]] "
+                        "[--out DIR] [--budgets a,b,...] FILE...\n");
+        return 2;
+    }
+    char sname[64], *sargs = NULL;
+    snprintf(sname, sizeof sname, "%s", searcher);
+    char *colon = strchr(sname, ':');
+    if (colon) {
+        *colon = '\0';
+        sargs = strdup(strchr(searcher, ':') + 1);
+    }
+    char tmp[MAXF][512];
+    size_t running = 0;
+    int failed = 0;
+    for (size_t i = 0; i < nf; i++) {
+        snprintf(tmp[i], sizeof tmp[i], "%s/.conv_%d_%zu.txt", outdir, (int)getpid(), i);
+        if (running == jobs) {
+            int st;
+            wait(&st);
+            failed |= !WIFEXITED(st) || WEXITSTATUS(st);
+            running--;
+        }
+        if (jobs == 0) { /* in-process (debugging) */
+            failed |= bench_file(files[i], sname, sargs, seeds, &bs, tmp[i]);
+            continue;
+        }
+        pid_t pid = fork();
+        if (pid == 0)
+            _exit(bench_file(files[i], sname, sargs, seeds, &bs, tmp[i]));
+        running++;
+    }
+    while (jobs && running) {
+        int st;
+        wait(&st);
+        failed |= !WIFEXITED(st) || WEXITSTATUS(st);
+        running--;
+    }
+    char p[1024];
+    snprintf(p, sizeof p, "%s/convergence.csv", outdir);
+    FILE *csv = fopen(p, "w");
+    snprintf(p, sizeof p, "%s/convergence.json", outdir);
+    FILE *js = fopen(p, "w");
+    snprintf(p, sizeof p, "%s/convergence.md", outdir);
+    FILE *md = fopen(p, "w");
+    fprintf(csv, "recording,configs,valid,params,searcher,budget,mean,p5,p95,hit_rate,sec_per_run\n");
+    fprintf(js, "{\"searcher\": \"%s\", \"seeds\": %zu, \"recordings\": [", searcher, seeds);
+    fprintf(md, "Fraction of optimum (t_opt / t_best), mean [p5, p95] over %zu seeds; "
+                "`%s` vs `random`. Space = recorded configurations.\n\n| recording | N | ",
+            seeds, searcher);
+    for (size_t b = 0; b < bs.nb; b++)
+        fprintf(md, "B=%zu %s | B=%zu random | ", bs.budgets[b], sname, bs.budgets[b]);
+    fprintf(md, "s/run |\n|---|---|");
+    for (size_t b = 0; b < bs.nb; b++)
+        fprintf(md, "---|---|");
+    fprintf(md, "---|\n");
+    for (size_t i = 0; i < nf; i++) {
+        FILE *f = fopen(tmp[i], "r");
+        if (!f)
+            continue;
+        size_t N = 0, nok = 0, np = 0;
+        if (fscanf(f, "# %zu %zu %zu\n", &N, &nok, &np) != 3) {
+            fclose(f);
+            continue;
+        }
+        char nm[64];
+        size_t bud;
+        double mean, p5, p95, hit, sec, vals[2][MAXB][3], secs[2] = {0, 0};
+        char bname[256];
+        snprintf(bname, sizeof bname, "%s", base_name(files[i]));
+        char *dot = strstr(bname, ".json");
+        if (dot)
+            *dot = '\0';
+        fprintf(js, "%s\n {\"recording\": \"%s\", \"configs\": %zu, \"valid\": %zu, \"results\": [",
+                i ? "," : "", bname, N, nok);
+        int first = 1;
+        while (fscanf(f, "%63s %zu %lf %lf %lf %lf %lf\n", nm, &bud, &mean, &p5, &p95, &hit, &sec) ==
+               7) {
+            int w = strcmp(nm, "random") == 0;
+            for (size_t b = 0; b < bs.nb; b++)
+                if (bs.budgets[b] == bud) {
+                    vals[w][b][0] = mean;
+                    vals[w][b][1] = p5;
+                    vals[w][b][2] = p95;
+                }
+            secs[w] = sec;
+            fprintf(csv, "%s,%zu,%zu,%zu,%s,%zu,%.4f,%.4f,%.4f,%.3f,%.3f\n", bname, N, nok, np,
+                    w ? "random" : searcher, bud, mean, p5, p95, hit, sec);
+            fprintf(js, "%s{\"searcher\": \"%s\", \"budget\": %zu, \"mean\": %.4f, \"p5\": %.4f, "
+                        "\"p95\": %.4f, \"hit_rate\": %.3f, \"sec_per_run\": %.3f}",
+                    first ? "" : ", ", w ? "random" : searcher, bud, mean, p5, p95, hit, sec);
+            first = 0;
+        }
+        fprintf(js, "]}");
+        fprintf(md, "| %s | %zu | ", bname, N);
+        for (size_t b = 0; b < bs.nb; b++)
+            fprintf(md, "%s%.3f%s [%.2f, %.2f] | %.3f [%.2f, %.2f] | ",
+                    vals[0][b][0] > vals[1][b][0] ? "**" : "", vals[0][b][0],
+                    vals[0][b][0] > vals[1][b][0] ? "**" : "", vals[0][b][1], vals[0][b][2],
+                    vals[1][b][0], vals[1][b][1], vals[1][b][2]);
+        fprintf(md, "%.2f |\n", secs[0]);
+        fclose(f);
+        remove(tmp[i]);
+    }
+    fprintf(js, "\n]}\n");
+    fclose(csv);
+    fclose(js);
+    fclose(md);
+    snprintf(p, sizeof p, "%s/convergence.md", outdir);
+    FILE *m = fopen(p, "r");
+    int c;
+    while ((c = fgetc(m)) != EOF)
+        putchar(c);
+    fclose(m);
+    return failed;
+}

@@ -1,0 +1,186 @@
+/**
+ * @file gp.h
+ * @brief Gaussian-process regression surrogate for the Bayesian-optimisation searcher.
+ *
+ * A stationary GP with a constant mean, one length-scale per input
+ * dimension (ARD), a signal variance and a noise variance:
+ *
+ *     y = m + f(x) + e,  f ~ GP(0, sf2 * k(r)),  e ~ N(0, sn2),
+ *     r^2 = sum_j ((x_j - x'_j) / ell_j)^2.
+ *
+ * Kernels: Matern 5/2, Matern 3/2 and squared exponential (Rasmussen & Williams,
+ * "Gaussian Processes for Machine Learning", 2006, eq. 4.9, 4.17). The factor of
+ * K + sn2 I is a lower Cholesky factor (LAPACKE dpotrf on OpenBLAS); an observation
+ * added between refits extends the factor by one row in O(n^2) instead of
+ * refactorising; removing the last points (fantasies of a batch) is O(1).
+ *
+ * Hyper-parameters are fitted by maximising the log marginal likelihood (R&W eq. 2.30)
+ * with its analytic gradient (R&W eq. 5.9) using GSL's BFGS2 from several starts, in log
+ * space, each bounded through a logistic transform. A weak log-normal prior on the
+ * length-scales may be added (maximum a posteriori).
+ *
+ * Inputs are expected in [0,1]^dim (cutune_space_encode); targets are whatever the
+ * caller gives (the BO searcher passes standardised log-times).
+ *
+ * All functions return 0 or a negative CUTUNE_E* code with a message in err.
+ * The GP never aborts: GSL's error handler is switched off by cutune_gp_fit.
+ */
+#ifndef CUTUNE_GP_H
+#define CUTUNE_GP_H
+
+#include <gsl/gsl_rng.h>
+#include "cutune/common.h"
+
+/** Covariance function family. */
+typedef enum cutune_gp_kernel {
+    CUTUNE_GP_MATERN52 = 0, /**< Matern nu = 5/2 (default) */
+    CUTUNE_GP_MATERN32,     /**< Matern nu = 3/2 */
+    CUTUNE_GP_SE,           /**< squared exponential */
+} cutune_gp_kernel;
+
+/** "matern52", "matern32", "se"; NULL for an unknown value. */
+const char *cutune_gp_kernel_name(cutune_gp_kernel k);
+/** Inverse of cutune_gp_kernel_name (also accepts "rbf"); -1 when unknown. */
+int cutune_gp_kernel_from_name(const char *name);
+
+typedef struct cutune_gp cutune_gp;
+
+/** Hyper-parameters in natural units (ell has dim entries, owned by the caller). */
+typedef struct cutune_gp_hyper {
+    const double *ell; /**< length-scales, one per dimension (> 0) */
+    double sf2;        /**< signal variance (> 0) */
+    double sn2;        /**< noise variance (> 0) */
+    double mean;       /**< constant prior mean */
+} cutune_gp_hyper;
+
+/** Search box and prior of the hyper-parameter fit (natural units). */
+typedef struct cutune_gp_fit_options {
+    double ell_min, ell_max;   /**< length-scale bounds */
+    double sf2_min, sf2_max;   /**< signal variance bounds */
+    double sn2_min, sn2_max;   /**< noise variance bounds */
+    double mean_min, mean_max; /**< constant mean bounds (mean_min == mean_max fixes it) */
+    double ell_prior_mu;       /**< log-normal prior on ell: mean of log ell */
+    double ell_prior_sd;       /**< its standard deviation; <= 0 disables the prior */
+    size_t nstarts;            /**< random starts besides the current hyper-parameters */
+    size_t max_iter;           /**< BFGS iterations per start */
+} cutune_gp_fit_options;
+
+/** Defaults for inputs in [0,1]^d and standardised targets. */
+void cutune_gp_fit_options_default(cutune_gp_fit_options *o);
+
+/**
+ * Allocate an empty GP over dim inputs with default hyper-parameters
+ * (ell = 0.5, sf2 = 1, sn2 = 1e-3, mean = 0). Returns NULL when out of memory.
+ */
+cutune_gp *cutune_gp_alloc(size_t dim, cutune_gp_kernel kernel);
+/** Free; NULL is a no-op. */
+void cutune_gp_free(cutune_gp *gp);
+
+size_t cutune_gp_dim(const cutune_gp *gp);
+/** Number of observations held (including fantasies). */
+size_t cutune_gp_n(const cutune_gp *gp);
+/** Jitter added to the diagonal by the last factorisation (0 when none was needed). */
+double cutune_gp_jitter(const cutune_gp *gp);
+
+/** Read the current hyper-parameters; ell points into the GP (valid until the next call). */
+void cutune_gp_get_hyper(const cutune_gp *gp, cutune_gp_hyper *h);
+/** Set hyper-parameters and refactorise the held data. */
+int cutune_gp_set_hyper(cutune_gp *gp, const cutune_gp_hyper *h, char *err, size_t errlen);
+
+/**
+ * Replace the data by n points (X row-major n x dim, y n) and factorise.
+ * Points are copied.
+ */
+int cutune_gp_set_data(cutune_gp *gp, const double *X, const double *y, size_t n, char *err,
+                       size_t errlen);
+
+/**
+ * Append one observation, extending the Cholesky factor by one row in O(n^2)
+ * (L_new = [L 0; l' d], l = L \ k, d = sqrt(k(x,x) + sn2 - l'l)), then refresh
+ * alpha = K^-1 (y - m) in O(n^2). A non-positive pivot gets jitter, never a failure.
+ */
+int cutune_gp_add(cutune_gp *gp, const double *x, double y, char *err, size_t errlen);
+
+/** Drop observations beyond the first n (O(n^2) to refresh alpha). */
+int cutune_gp_truncate(cutune_gp *gp, size_t n, char *err, size_t errlen);
+
+/**
+ * Full refactorisation of the held data with the current hyper-parameters
+ * (escalating jitter when K is not positive definite).
+ */
+int cutune_gp_factorize(cutune_gp *gp, char *err, size_t errlen);
+
+/**
+ * Posterior mean and variance of the latent f (plus the constant mean, without
+ * noise) at m points Xs (row-major m x dim). var may be NULL. Computed in blocks
+ * of candidates: mean through cblas_dgemv, variance through cblas_dtrsm and
+ * column sums (R&W Algorithm 2.1).
+ */
+int cutune_gp_predict(const cutune_gp *gp, const double *Xs, size_t m, double *mean,
+                      double *var, char *err, size_t errlen);
+
+/**
+ * Log marginal likelihood (R&W eq. 2.30) at the current hyper-parameters; when
+ * grad is not NULL it receives the derivatives with respect to
+ * (log ell_1 .. log ell_dim, log sf2, log sn2, mean), dim + 3 entries (R&W eq. 5.9).
+ * Returns -INFINITY when nothing is held.
+ */
+double cutune_gp_lml(cutune_gp *gp, double *grad);
+
+/**
+ * Fit hyper-parameters by maximising the log marginal likelihood (plus the
+ * optional length-scale prior) with GSL BFGS2 from the current values and
+ * o->nstarts random starts drawn from rng. Keeps the best; leaves the GP
+ * factorised. A start that fails numerically is skipped; with no usable start
+ * the previous hyper-parameters are kept (and 0 is returned).
+ */
+int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, char *err,
+                  size_t errlen);
+
+/* ---- prediction cache over a fixed candidate set ---- */
+
+/**
+ * Posterior mean and variance over a fixed set of m candidates, kept up to date as the
+ * GP grows: with V = K(Xc, X) L^-T (m x n) and z = L^-1 (y - mean), the mean is
+ * mean + V z and the variance sf2 - rowsum(V.^2). An observation appended to the GP
+ * (cutune_gp_add) adds one column of V in O(n m), instead of O(n^2 m) for a fresh
+ * prediction. A refactorisation (new data or hyper-parameters) rebuilds it (dgemm,
+ * dtrsm over candidate blocks).
+ */
+typedef struct cutune_gp_cache cutune_gp_cache;
+
+/**
+ * Cache over Xc (m x dim, row-major; a view that must outlive the cache). Returns
+ * NULL when out of memory. Nothing is computed until cutune_gp_cache_sync.
+ */
+cutune_gp_cache *cutune_gp_cache_alloc(const double *Xc, size_t m, size_t dim);
+void cutune_gp_cache_free(cutune_gp_cache *c);
+/**
+ * Bring the cache up to date with gp: append columns for points added since the last
+ * sync, return to the snapshot when gp was truncated back to it, rebuild otherwise.
+ */
+int cutune_gp_cache_sync(cutune_gp_cache *c, const cutune_gp *gp, char *err, size_t errlen);
+/** Remember the current state so that a later truncation back to it is O(m). */
+int cutune_gp_cache_snapshot(cutune_gp_cache *c, char *err, size_t errlen);
+/** Posterior mean (m entries) after the last sync. */
+const double *cutune_gp_cache_mean(const cutune_gp_cache *c);
+/** Posterior variance (m entries) after the last sync. */
+const double *cutune_gp_cache_var(const cutune_gp_cache *c);
+/** Bytes a cache over m candidates needs for n observations (for memory budgets). */
+double cutune_gp_cache_bytes(size_t m, size_t n);
+
+/* ---- acquisition functions (minimisation) ---- */
+
+/**
+ * Expected improvement below best: E[max(best - xi - f, 0)] for f ~ N(mu, sigma^2)
+ * (Jones, Schonlau & Welch 1998, eq. 15). sigma <= 0 gives max(best - xi - mu, 0).
+ */
+double cutune_gp_ei(double mu, double sigma, double best, double xi);
+/** log of cutune_gp_ei, accurate far in the tail (where ei underflows). */
+double cutune_gp_log_ei(double mu, double sigma, double best, double xi);
+/** Probability of improvement P(f < best - xi) (Kushner 1964). */
+double cutune_gp_pi(double mu, double sigma, double best, double xi);
+/** Lower confidence bound mu - beta * sigma (smaller is better). */
+double cutune_gp_lcb(double mu, double sigma, double beta);
+
+#endif

@@ -1,0 +1,198 @@
+/* Hyper-parameter fit of the GP: maximise the log marginal likelihood (R&W eq. 2.30,
+ * gradient eq. 5.9) plus an optional log-normal prior on the length-scales, with GSL's
+ * BFGS2 (gsl_multimin_fdfminimizer_vector_bfgs2) from several starts.
+ *
+ * Parametrisation: theta = (log ell_1..d, log sf2, log sn2, mean), each bounded by a
+ * logistic transform theta = lo + (hi - lo) / (1 + exp(-u)) so the optimiser is
+ * unconstrained in u. A fixed mean (mean_min == mean_max) drops out of u.
+ *
+ * This file includes GSL (and with it gsl_cblas.h): never OpenBLAS's cblas.h here. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multimin.h>
+#include <gsl/gsl_rng.h>
+
+#include "gp_internal.h"
+
+void cutune_gp_fit_options_default(cutune_gp_fit_options *o)
+{
+    o->ell_min = 0.02;
+    o->ell_max = 20.0;
+    o->sf2_min = 0.05;
+    o->sf2_max = 20.0;
+    o->sn2_min = 1e-6;
+    o->sn2_max = 1.0;
+    o->mean_min = -3.0;
+    o->mean_max = 3.0;
+    o->ell_prior_mu = log(0.5);
+    o->ell_prior_sd = 2.0;
+    o->nstarts = 3;
+    o->max_iter = 60;
+}
+
+typedef struct fit_ctx {
+    cutune_gp *gp;
+    const cutune_gp_fit_options *o;
+    size_t np;       /* parameters optimised: dim + 2 (+1 with a free mean) */
+    double *lo, *hi; /* theta bounds, np each */
+    double *theta;   /* scratch */
+    double *grad;    /* dim + 3 */
+    int bad;         /* a factorisation failed in the last evaluation */
+} fit_ctx;
+
+static double sigm(double u) { return 1.0 / (1.0 + exp(-u)); }
+
+static double logit_clamped(double t, double lo, double hi)
+{
+    double s = (t - lo) / (hi - lo);
+    if (s < 1e-6)
+        s = 1e-6;
+    if (s > 1.0 - 1e-6)
+        s = 1.0 - 1e-6;
+    return log(s / (1.0 - s));
+}
+
+static int apply_theta(fit_ctx *c, const double *theta)
+{
+    cutune_gp *gp = c->gp;
+    size_t d = gp->dim;
+    for (size_t j = 0; j < d; j++)
+        gp->ell[j] = exp(theta[j]);
+    gp->sf2 = exp(theta[d]);
+    gp->sn2 = exp(theta[d + 1]);
+    gp->mean = c->np > d + 2 ? theta[d + 2] : c->o->mean_min;
+    return cutune_gp_factorize(gp, NULL, 0);
+}
+
+/* Negative log posterior (up to a constant) and its gradient in u. */
+static double neg_obj(fit_ctx *c, const gsl_vector *u, gsl_vector *gu)
+{
+    size_t d = c->gp->dim;
+    for (size_t i = 0; i < c->np; i++)
+        c->theta[i] = c->lo[i] + (c->hi[i] - c->lo[i]) * sigm(gsl_vector_get(u, i));
+    c->bad = 0;
+    if (apply_theta(c, c->theta) < 0) {
+        c->bad = 1;
+        if (gu)
+            gsl_vector_set_zero(gu);
+        return 1e300;
+    }
+    double f = cutune_gp_lml(c->gp, gu ? c->grad : NULL);
+    double sd = c->o->ell_prior_sd;
+    if (sd > 0.0)
+        for (size_t j = 0; j < d; j++) {
+            double z = (c->theta[j] - c->o->ell_prior_mu) / sd;
+            f -= 0.5 * z * z;
+            if (gu)
+                c->grad[j] -= z / sd;
+        }
+    if (!isfinite(f)) {
+        c->bad = 1;
+        if (gu)
+            gsl_vector_set_zero(gu);
+        return 1e300;
+    }
+    if (gu)
+        for (size_t i = 0; i < c->np; i++) {
+            double s = sigm(gsl_vector_get(u, i));
+            gsl_vector_set(gu, i, -c->grad[i] * (c->hi[i] - c->lo[i]) * s * (1.0 - s));
+        }
+    return -f;
+}
+
+static double obj_f(const gsl_vector *u, void *p) { return neg_obj(p, u, NULL); }
+static void obj_df(const gsl_vector *u, void *p, gsl_vector *g) { neg_obj(p, u, g); }
+static void obj_fdf(const gsl_vector *u, void *p, double *f, gsl_vector *g)
+{
+    *f = neg_obj(p, u, g);
+}
+
+int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, char *err,
+                  size_t errlen)
+{
+    gsl_set_error_handler_off();
+    size_t d = gp->dim;
+    if (gp->n < 2)
+        return cutune_gp_factorize(gp, err, errlen);
+    fit_ctx c = {.gp = gp, .o = o};
+    c.np = o->mean_max > o->mean_min ? d + 3 : d + 2;
+    double *mem = malloc((4 * (d + 3)) * sizeof *mem);
+    double *start = malloc((d + 3) * sizeof *start);
+    double *best = malloc((d + 3) * sizeof *best);
+    gsl_vector *u = gsl_vector_alloc(c.np);
+    gsl_multimin_fdfminimizer *mz =
+        gsl_multimin_fdfminimizer_alloc(gsl_multimin_fdfminimizer_vector_bfgs2, c.np);
+    int rc = 0;
+    if (!mem || !start || !best || !u || !mz) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "gp: out of memory fitting");
+        goto out_free;
+    }
+    c.lo = mem;
+    c.hi = mem + (d + 3);
+    c.theta = mem + 2 * (d + 3);
+    c.grad = mem + 3 * (d + 3);
+    for (size_t j = 0; j < d; j++) {
+        c.lo[j] = log(o->ell_min);
+        c.hi[j] = log(o->ell_max);
+    }
+    c.lo[d] = log(o->sf2_min);
+    c.hi[d] = log(o->sf2_max);
+    c.lo[d + 1] = log(o->sn2_min);
+    c.hi[d + 1] = log(o->sn2_max);
+    c.lo[d + 2] = o->mean_min;
+    c.hi[d + 2] = o->mean_max;
+
+    gsl_multimin_function_fdf fn = {.f = obj_f, .df = obj_df, .fdf = obj_fdf, .n = c.np,
+                                    .params = &c};
+    double best_f = INFINITY;
+    for (size_t j = 0; j < d; j++)
+        start[j] = log(gp->ell[j]);
+    start[d] = log(gp->sf2);
+    start[d + 1] = log(gp->sn2);
+    start[d + 2] = gp->mean;
+    memcpy(best, start, (d + 3) * sizeof *best);
+
+    for (size_t s = 0; s <= o->nstarts; s++) {
+        if (s > 0) { /* random start: uniform in the (log) box, ell near its prior */
+            for (size_t j = 0; j < d; j++) {
+                double t = log(0.1) + gsl_rng_uniform(rng) * (log(2.0) - log(0.1));
+                start[j] = t;
+            }
+            start[d] = log(0.3) + gsl_rng_uniform(rng) * (log(3.0) - log(0.3));
+            start[d + 1] = log(1e-4) + gsl_rng_uniform(rng) * (log(0.1) - log(1e-4));
+            start[d + 2] = (gsl_rng_uniform(rng) - 0.5);
+        }
+        for (size_t i = 0; i < c.np; i++)
+            gsl_vector_set(u, i, logit_clamped(start[i], c.lo[i], c.hi[i]));
+        if (gsl_multimin_fdfminimizer_set(mz, &fn, u, 0.5, 0.1) != GSL_SUCCESS)
+            continue;
+        for (size_t it = 0; it < o->max_iter; it++) {
+            int st = gsl_multimin_fdfminimizer_iterate(mz);
+            if (st != GSL_SUCCESS) /* GSL_ENOPROG and friends: take what we have */
+                break;
+            if (gsl_multimin_test_gradient(mz->gradient, 1e-4) == GSL_SUCCESS)
+                break;
+        }
+        double f = mz->f;
+        if (isfinite(f) && f < best_f) {
+            best_f = f;
+            for (size_t i = 0; i < c.np; i++)
+                best[i] = c.lo[i] + (c.hi[i] - c.lo[i]) * sigm(gsl_vector_get(mz->x, i));
+        }
+    }
+    if (c.np == d + 2)
+        best[d + 2] = o->mean_min;
+    if (apply_theta(&c, best) < 0) { /* fall back to the starting values */
+        rc = cutune_gp_factorize(gp, err, errlen);
+    }
+out_free:
+    gsl_multimin_fdfminimizer_free(mz);
+    gsl_vector_free(u);
+    free(best);
+    free(start);
+    free(mem);
+    return rc;
+}

@@ -1,0 +1,376 @@
+/* Unit tests of the Gaussian-process surrogate (src/gp). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_rng.h>
+
+#include "cutune/gp.h"
+
+static double k52(double r)
+{
+    double s = sqrt(5.0) * r;
+    return (1.0 + s + s * s / 3.0) * exp(-s);
+}
+
+static void set_hyper(cutune_gp *gp, double ell, double sf2, double sn2, double m)
+{
+    double e[8];
+    for (size_t j = 0; j < cutune_gp_dim(gp); j++)
+        e[j] = ell;
+    cutune_gp_hyper h = {.ell = e, .sf2 = sf2, .sn2 = sn2, .mean = m};
+    char err[256];
+    assert_int_equal(cutune_gp_set_hyper(gp, &h, err, sizeof err), 0);
+}
+
+/* One observation: mean = m + k (y - m) / (sf2 + sn2), var = sf2 - k^2 / (sf2 + sn2). */
+static void test_one_point(void **state)
+{
+    char err[256];
+    cutune_gp *gp = cutune_gp_alloc(1, CUTUNE_GP_MATERN52);
+    assert_non_null(gp);
+    set_hyper(gp, 0.5, 2.0, 0.1, 0.2);
+    double x0 = 0.3, y0 = 1.0;
+    assert_int_equal(cutune_gp_set_data(gp, &x0, &y0, 1, err, sizeof err), 0);
+    double xs[3] = {0.3, 0.55, 1.0}, mu[3], var[3];
+    assert_int_equal(cutune_gp_predict(gp, xs, 3, mu, var, err, sizeof err), 0);
+    for (int i = 0; i < 3; i++) {
+        double k = 2.0 * k52(fabs(xs[i] - x0) / 0.5);
+        assert_float_equal(mu[i], 0.2 + k * 0.8 / 2.1, 1e-12);
+        assert_float_equal(var[i], 2.0 - k * k / 2.1, 1e-12);
+    }
+    /* log marginal likelihood of one point: log N(y0; m, sf2 + sn2) */
+    double lml = cutune_gp_lml(gp, NULL);
+    assert_float_equal(lml, -0.5 * 0.64 / 2.1 - 0.5 * log(2.1) - 0.5 * log(2 * M_PI), 1e-12);
+    cutune_gp_free(gp);
+}
+
+/* Two observations in 2-D, squared exponential, with the 2x2 inverse written out. */
+static void test_two_points(void **state)
+{
+    char err[256];
+    cutune_gp *gp = cutune_gp_alloc(2, CUTUNE_GP_SE);
+    set_hyper(gp, 0.4, 1.5, 0.05, -0.1);
+    double X[4] = {0.1, 0.2, 0.6, 0.9}, y[2] = {0.5, -1.0};
+    assert_int_equal(cutune_gp_set_data(gp, X, y, 2, err, sizeof err), 0);
+    double r2 = (0.5 * 0.5 + 0.7 * 0.7) / (0.4 * 0.4);
+    double k12 = 1.5 * exp(-0.5 * r2), a = 1.55, det = a * a - k12 * k12;
+    double xs[2] = {0.3, 0.5};
+    double ka = 1.5 * exp(-0.5 * ((0.2 * 0.2 + 0.3 * 0.3) / 0.16));
+    double kb = 1.5 * exp(-0.5 * ((0.3 * 0.3 + 0.4 * 0.4) / 0.16));
+    double ra = y[0] + 0.1, rb = y[1] + 0.1;
+    /* K^-1 = [a -k12; -k12 a] / det */
+    double mu_ref = -0.1 + (ka * (a * ra - k12 * rb) + kb * (-k12 * ra + a * rb)) / det;
+    double var_ref = 1.5 - (ka * (a * ka - k12 * kb) + kb * (-k12 * ka + a * kb)) / det;
+    double mu, var;
+    assert_int_equal(cutune_gp_predict(gp, xs, 1, &mu, &var, err, sizeof err), 0);
+    assert_float_equal(mu, mu_ref, 1e-12);
+    assert_float_equal(var, var_ref, 1e-12);
+    cutune_gp_free(gp);
+}
+
+static void fill_random(gsl_rng *r, double *X, double *y, size_t n, size_t d)
+{
+    for (size_t i = 0; i < n; i++) {
+        double s = 0;
+        for (size_t j = 0; j < d; j++) {
+            X[i * d + j] = gsl_rng_uniform(r);
+            s += (j + 1) * sin(3.0 * X[i * d + j]);
+        }
+        y[i] = s + 0.1 * gsl_rng_uniform(r);
+    }
+}
+
+/* Analytic gradient of the log marginal likelihood against central differences. */
+static void test_lml_gradient(void **state)
+{
+    char err[256];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 7);
+    enum { N = 12, D = 3 };
+    double X[N * D], y[N];
+    fill_random(r, X, y, N, D);
+    for (int kern = 0; kern < 3; kern++) {
+        cutune_gp *gp = cutune_gp_alloc(D, (cutune_gp_kernel)kern);
+        double ell[D] = {0.3, 0.7, 1.4};
+        cutune_gp_hyper h = {.ell = ell, .sf2 = 1.3, .sn2 = 0.02, .mean = 0.4};
+        assert_int_equal(cutune_gp_set_hyper(gp, &h, err, sizeof err), 0);
+        assert_int_equal(cutune_gp_set_data(gp, X, y, N, err, sizeof err), 0);
+        double g[D + 3];
+        cutune_gp_lml(gp, g);
+        double theta[D + 3] = {log(0.3), log(0.7), log(1.4), log(1.3), log(0.02), 0.4};
+        for (int p = 0; p < D + 3; p++) {
+            double f[2];
+            for (int s = 0; s < 2; s++) {
+                double t[D + 3];
+                memcpy(t, theta, sizeof t);
+                t[p] += (s ? 1e-5 : -1e-5);
+                double e2[D] = {exp(t[0]), exp(t[1]), exp(t[2])};
+                cutune_gp_hyper h2 = {.ell = e2, .sf2 = exp(t[3]), .sn2 = exp(t[4]), .mean = t[5]};
+                assert_int_equal(cutune_gp_set_hyper(gp, &h2, err, sizeof err), 0);
+                f[s] = cutune_gp_lml(gp, NULL);
+            }
+            double fd = (f[1] - f[0]) / 2e-5;
+            assert_float_equal(g[p], fd, 1e-5 * (1.0 + fabs(fd)));
+        }
+        cutune_gp_free(gp);
+    }
+    gsl_rng_free(r);
+}
+
+typedef struct { double mu, sigma, thr; } ei_par;
+static double ei_integrand(double f, void *p)
+{
+    const ei_par *e = p;
+    double z = (f - e->mu) / e->sigma;
+    double imp = e->thr - f;
+    return imp > 0 ? imp * exp(-0.5 * z * z) / (e->sigma * sqrt(2 * M_PI)) : 0.0;
+}
+
+/* Closed-form EI against numerical integration of E[max(best - xi - f, 0)]. */
+static void test_ei_quadrature(void **state)
+{
+    gsl_set_error_handler_off();
+    gsl_integration_workspace *w = gsl_integration_workspace_alloc(1000);
+    const double cases[][4] = {{0.0, 1.0, 0.0, 0.0}, {0.3, 0.5, 0.1, 0.01}, {-1.0, 2.0, 0.5, 0.1},
+                               {2.0, 0.4, 0.0, 0.0}, {0.0, 0.1, 1.0, 0.0}, {3.0, 0.5, 0.0, 0.05}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double mu = cases[i][0], s = cases[i][1], best = cases[i][2], xi = cases[i][3];
+        ei_par p = {mu, s, best - xi};
+        gsl_function F = {.function = ei_integrand, .params = &p};
+        double res, abserr;
+        assert_int_equal(gsl_integration_qags(&F, mu - 40 * s, best - xi, 1e-14, 1e-10, 1000, w,
+                                              &res, &abserr), 0);
+        double ei = cutune_gp_ei(mu, s, best, xi);
+        assert_float_equal(ei, res, 1e-9 * (1 + res) + 1e-14);
+        if (res > 1e-300)
+            assert_float_equal(cutune_gp_log_ei(mu, s, best, xi), log(res), 1e-6);
+        /* PI = P(f < best - xi) */
+        double pi = cutune_gp_pi(mu, s, best, xi);
+        assert_float_equal(pi, 0.5 * erfc(-(best - xi - mu) / (s * sqrt(2.0))), 1e-14);
+    }
+    /* improper integral over the whole line (qagi) for one case */
+    ei_par p = {0.2, 0.7, -0.1};
+    gsl_function F = {.function = ei_integrand, .params = &p};
+    double res, abserr;
+    assert_int_equal(gsl_integration_qagi(&F, 1e-13, 1e-9, 1000, w, &res, &abserr), 0);
+    assert_float_equal(cutune_gp_ei(0.2, 0.7, 0.0, 0.1), res, 1e-8);
+    /* far tail: log EI stays finite and decreasing where EI underflows */
+    double prev = cutune_gp_log_ei(0.0, 1.0, -5.0, 0.0);
+    for (double b = -6.0; b > -60.0; b -= 2.0) {
+        double l = cutune_gp_log_ei(0.0, 1.0, b, 0.0);
+        assert_true(isfinite(l));
+        assert_true(l < prev);
+        prev = l;
+    }
+    assert_float_equal(cutune_gp_lcb(1.0, 0.5, 2.0), 0.0, 1e-15);
+    gsl_integration_workspace_free(w);
+}
+
+/* Appending rows one by one gives the same factor as a full refactorisation. */
+static void test_rank_update(void **state)
+{
+    char err[256];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 3);
+    enum { N = 40, D = 4, M = 25 };
+    double X[N * D], y[N], Xs[M * D], ys[M];
+    fill_random(r, X, y, N, D);
+    fill_random(r, Xs, ys, M, D);
+    cutune_gp *a = cutune_gp_alloc(D, CUTUNE_GP_MATERN32);
+    cutune_gp *b = cutune_gp_alloc(D, CUTUNE_GP_MATERN32);
+    set_hyper(a, 0.6, 1.1, 1e-3, 0.3);
+    set_hyper(b, 0.6, 1.1, 1e-3, 0.3);
+    for (size_t i = 0; i < N; i++) /* crosses the initial capacity (16, 32) */
+        assert_int_equal(cutune_gp_add(a, X + i * D, y[i], err, sizeof err), 0);
+    assert_int_equal(cutune_gp_set_data(b, X, y, N, err, sizeof err), 0);
+    double ma[M], va[M], mb[M], vb[M];
+    assert_int_equal(cutune_gp_predict(a, Xs, M, ma, va, err, sizeof err), 0);
+    assert_int_equal(cutune_gp_predict(b, Xs, M, mb, vb, err, sizeof err), 0);
+    for (size_t i = 0; i < M; i++) {
+        assert_float_equal(ma[i], mb[i], 1e-9);
+        assert_float_equal(va[i], vb[i], 1e-9);
+    }
+    assert_float_equal(cutune_gp_lml(a, NULL), cutune_gp_lml(b, NULL), 1e-8);
+    /* truncating back gives the factor of the first points */
+    cutune_gp *c = cutune_gp_alloc(D, CUTUNE_GP_MATERN32);
+    set_hyper(c, 0.6, 1.1, 1e-3, 0.3);
+    assert_int_equal(cutune_gp_set_data(c, X, y, 10, err, sizeof err), 0);
+    assert_int_equal(cutune_gp_truncate(a, 10, err, sizeof err), 0);
+    assert_float_equal(cutune_gp_lml(a, NULL), cutune_gp_lml(c, NULL), 1e-9);
+    cutune_gp_free(a);
+    cutune_gp_free(b);
+    cutune_gp_free(c);
+    gsl_rng_free(r);
+}
+
+static void check_sane(cutune_gp *gp, size_t d)
+{
+    char err[256];
+    double xs[4 * 8], mu[4], var[4];
+    for (size_t i = 0; i < 4 * d; i++)
+        xs[i] = (double)(i % 7) / 6.0;
+    assert_int_equal(cutune_gp_predict(gp, xs, 4, mu, var, err, sizeof err), 0);
+    for (int i = 0; i < 4; i++) {
+        assert_true(isfinite(mu[i]));
+        assert_true(isfinite(var[i]) && var[i] > 0);
+    }
+}
+
+/* Duplicates with tiny noise, constant targets and huge outliers neither crash nor
+ * produce non-finite predictions, through fit and append. */
+static void test_degenerate(void **state)
+{
+    char err[256];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 11);
+    cutune_gp_fit_options o;
+    cutune_gp_fit_options_default(&o);
+    enum { D = 2 };
+    double X[20 * D], y[20];
+    for (int kern = 0; kern < 3; kern++) {
+        cutune_gp *gp = cutune_gp_alloc(D, (cutune_gp_kernel)kern);
+        /* duplicates: the same point six times, noise at its lower bound */
+        for (int i = 0; i < 20; i++) {
+            X[i * D] = i < 6 ? 0.5 : gsl_rng_uniform(r);
+            X[i * D + 1] = i < 6 ? 0.25 : gsl_rng_uniform(r);
+            y[i] = i < 6 ? 1.0 + 0.01 * i : sin(4 * X[i * D]);
+        }
+        set_hyper(gp, 3.0, 1.0, 1e-9, 0.0);
+        assert_int_equal(cutune_gp_set_data(gp, X, y, 20, err, sizeof err), 0);
+        check_sane(gp, D);
+        assert_int_equal(cutune_gp_add(gp, X, 1.0, err, sizeof err), 0);
+        check_sane(gp, D);
+        assert_int_equal(cutune_gp_fit(gp, &o, r, err, sizeof err), 0);
+        check_sane(gp, D);
+        /* constant targets */
+        for (int i = 0; i < 20; i++)
+            y[i] = 0.0;
+        assert_int_equal(cutune_gp_set_data(gp, X, y, 20, err, sizeof err), 0);
+        assert_int_equal(cutune_gp_fit(gp, &o, r, err, sizeof err), 0);
+        check_sane(gp, D);
+        /* a huge outlier */
+        y[7] = 1e6;
+        assert_int_equal(cutune_gp_set_data(gp, X, y, 20, err, sizeof err), 0);
+        assert_int_equal(cutune_gp_fit(gp, &o, r, err, sizeof err), 0);
+        check_sane(gp, D);
+        /* non-finite targets are refused, not stored */
+        assert_true(cutune_gp_add(gp, X, NAN, err, sizeof err) < 0);
+        assert_int_equal(cutune_gp_n(gp), 20);
+        cutune_gp_free(gp);
+    }
+    gsl_rng_free(r);
+}
+
+/* Fitting raises the likelihood and finds the relevant dimension. */
+static void test_fit(void **state)
+{
+    char err[256];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 5);
+    enum { N = 40, D = 3 };
+    double X[N * D], y[N];
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < D; j++)
+            X[i * D + j] = gsl_rng_uniform(r);
+        y[i] = sin(6.0 * X[i * D]) + 0.01 * X[i * D + 2]; /* dim 1 irrelevant */
+    }
+    cutune_gp *gp = cutune_gp_alloc(D, CUTUNE_GP_MATERN52);
+    assert_int_equal(cutune_gp_set_data(gp, X, y, N, err, sizeof err), 0);
+    double before = cutune_gp_lml(gp, NULL);
+    cutune_gp_fit_options o;
+    cutune_gp_fit_options_default(&o);
+    assert_int_equal(cutune_gp_fit(gp, &o, r, err, sizeof err), 0);
+    double after = cutune_gp_lml(gp, NULL);
+    assert_true(after > before);
+    cutune_gp_hyper h;
+    cutune_gp_get_hyper(gp, &h);
+    assert_true(h.ell[1] > 3.0 * h.ell[0]);
+    /* interpolates a held-out point reasonably */
+    double xs[D] = {0.4, 0.5, 0.5}, mu, var;
+    assert_int_equal(cutune_gp_predict(gp, xs, 1, &mu, &var, err, sizeof err), 0);
+    assert_float_equal(mu, sin(2.4), 0.1);
+    cutune_gp_free(gp);
+    gsl_rng_free(r);
+}
+
+/* The prediction cache follows appends, truncations (fantasies) and refits exactly. */
+static void test_cache(void **state)
+{
+    char err[256];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 9);
+    enum { N = 30, D = 3, M = 300 };
+    double X[N * D], y[N], Xs[M * D], ys[M], mu[M], var[M];
+    fill_random(r, X, y, N, D);
+    fill_random(r, Xs, ys, M, D);
+    cutune_gp *gp = cutune_gp_alloc(D, CUTUNE_GP_MATERN52);
+    set_hyper(gp, 0.5, 1.2, 1e-3, 0.1);
+    cutune_gp_cache *c = cutune_gp_cache_alloc(Xs, M, D);
+    assert_non_null(c);
+    assert_int_equal(cutune_gp_cache_sync(c, gp, err, sizeof err), 0); /* empty GP: prior */
+    assert_float_equal(cutune_gp_cache_var(c)[0], 1.2, 1e-12);
+    assert_int_equal(cutune_gp_set_data(gp, X, y, 10, err, sizeof err), 0);
+    for (int step = 0; step < 5; step++) {
+        switch (step) {
+        case 1: /* appends */
+            for (int i = 10; i < 20; i++)
+                assert_int_equal(cutune_gp_add(gp, X + i * D, y[i], err, sizeof err), 0);
+            break;
+        case 2: /* fantasy, back to the snapshot, another fantasy */
+            assert_int_equal(cutune_gp_cache_snapshot(c, err, sizeof err), 0);
+            assert_int_equal(cutune_gp_add(gp, X + 25 * D, 0.3, err, sizeof err), 0);
+            assert_int_equal(cutune_gp_cache_sync(c, gp, err, sizeof err), 0);
+            assert_int_equal(cutune_gp_truncate(gp, 20, err, sizeof err), 0);
+            assert_int_equal(cutune_gp_add(gp, X + 26 * D, -0.3, err, sizeof err), 0);
+            break;
+        case 3: /* truncation below the snapshot: rebuild */
+            assert_int_equal(cutune_gp_truncate(gp, 12, err, sizeof err), 0);
+            break;
+        case 4: /* new hyper-parameters: rebuild */
+            set_hyper(gp, 0.3, 0.8, 1e-2, -0.2);
+            break;
+        }
+        assert_int_equal(cutune_gp_cache_sync(c, gp, err, sizeof err), 0);
+        assert_int_equal(cutune_gp_predict(gp, Xs, M, mu, var, err, sizeof err), 0);
+        for (int i = 0; i < M; i++) {
+            assert_float_equal(cutune_gp_cache_mean(c)[i], mu[i], 1e-9);
+            assert_float_equal(cutune_gp_cache_var(c)[i], var[i], 1e-9);
+        }
+    }
+    cutune_gp_cache_free(c);
+    cutune_gp_cache_free(NULL);
+    cutune_gp_free(gp);
+    gsl_rng_free(r);
+}
+
+static void test_names(void **state)
+{
+    assert_int_equal(cutune_gp_kernel_from_name("matern52"), CUTUNE_GP_MATERN52);
+    assert_int_equal(cutune_gp_kernel_from_name("matern32"), CUTUNE_GP_MATERN32);
+    assert_int_equal(cutune_gp_kernel_from_name("se"), CUTUNE_GP_SE);
+    assert_int_equal(cutune_gp_kernel_from_name("rbf"), CUTUNE_GP_SE);
+    assert_int_equal(cutune_gp_kernel_from_name("nope"), -1);
+    assert_string_equal(cutune_gp_kernel_name(CUTUNE_GP_MATERN32), "matern32");
+    assert_null(cutune_gp_alloc(0, CUTUNE_GP_SE));
+    cutune_gp_free(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_point),    cmocka_unit_test(test_two_points),
+        cmocka_unit_test(test_lml_gradient), cmocka_unit_test(test_ei_quadrature),
+        cmocka_unit_test(test_rank_update),  cmocka_unit_test(test_degenerate),
+        cmocka_unit_test(test_fit),          cmocka_unit_test(test_cache),
+        cmocka_unit_test(test_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

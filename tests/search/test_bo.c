@@ -1,0 +1,284 @@
+/* Tests of the Bayesian-optimisation searcher (src/search/bo.c) on synthetic spaces
+ * built with the space API. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cutune/cutune.h"
+
+/* A grid space: np integer parameters 0..nv-1. */
+static cutune_space *grid_space(size_t np, size_t nv)
+{
+    char err[256];
+    cutune_space *s = cutune_space_alloc();
+    assert_non_null(s);
+    cutune_value v[256];
+    for (size_t i = 0; i < nv; i++)
+        v[i] = (cutune_value){.type = CUTUNE_VALUE_INT, .i = (long long)i};
+    for (size_t p = 0; p < np; p++) {
+        char name[8] = {(char)('a' + p), 0};
+        assert_int_equal(cutune_space_add_param(s, name, v, nv, err, sizeof err), 0);
+    }
+    assert_int_equal(cutune_space_enumerate(s, err, sizeof err), 0);
+    return s;
+}
+
+typedef double (*objective_fn)(const cutune_space *s, size_t id);
+
+/* Quadratic bowl with its minimum off-centre (at 3, 11, 7 on a 0..14 grid). */
+static double bowl(const cutune_space *s, size_t id)
+{
+    static const double c[3] = {3, 11, 7};
+    const uint16_t *x = cutune_space_config(s, id);
+    double f = 1.0;
+    for (size_t p = 0; p < cutune_space_nparams(s); p++)
+        f += (x[p] - c[p % 3]) * (x[p] - c[p % 3]) * (1.0 + 0.5 * p);
+    return f;
+}
+
+/* Branin on [-5,10] x [0,15] discretised to the grid, shifted positive; NAN = failure
+ * (used by the failure tests). */
+static double branin(const cutune_space *s, size_t id)
+{
+    const uint16_t *x = cutune_space_config(s, id);
+    size_t nv = cutune_space_param(s, 0)->nvalues;
+    double x1 = -5.0 + 15.0 * x[0] / (nv - 1), x2 = 15.0 * x[1] / (nv - 1);
+    double b = 5.1 / (4 * M_PI * M_PI), c = 5 / M_PI, t = 1 / (8 * M_PI);
+    double f = pow(x2 - b * x1 * x1 + c * x1 - 6, 2) + 10 * (1 - t) * cos(x1) + 10;
+    return f + 1.0;
+}
+
+/* Failures in a band of the bowl's space: the first parameter above 10. */
+static double bowl_with_failures(const cutune_space *s, size_t id)
+{
+    const uint16_t *x = cutune_space_config(s, id);
+    return x[0] > 10 ? NAN : bowl(s, id);
+}
+
+typedef struct run_result {
+    double best;          /* best time found */
+    size_t evals_to_opt;  /* unique evaluations until the optimum (0 = not reached) */
+    size_t failures;      /* failed evaluations */
+    size_t seq[64];       /* first proposals (determinism) */
+} run_result;
+
+/* The tuner loop in miniature: propose k, answer re-visits from the history, observe. */
+static void run(const cutune_space *s, objective_fn f, size_t budget, size_t k,
+                unsigned long seed, const char *args, run_result *res)
+{
+    char err[256];
+    size_t N = cutune_space_size(s);
+    double opt = INFINITY;
+    for (size_t i = 0; i < N; i++)
+        if (f(s, i) < opt)
+            opt = f(s, i);
+    uint8_t *visited = calloc(N, 1);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, seed);
+    cutune_searcher_ctx ctx = {.space = s, .budget = budget, .rng = rng, .visited = visited,
+                               .args = args};
+    cutune_searcher *sr = NULL;
+    assert_int_equal(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err), 0);
+    memset(res, 0, sizeof *res);
+    res->best = INFINITY;
+    size_t used = 0, rounds = 0;
+    while (used < budget && used < N) {
+        size_t ids[16], n = 0;
+        assert_int_equal(cutune_searcher_propose(sr, k, ids, &n, err, sizeof err), 0);
+        assert_true(n > 0 && n <= k);
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < i; j++)
+                assert_true(ids[i] != ids[j]); /* distinct */
+        cutune_observation obs[16];
+        for (size_t i = 0; i < n; i++) {
+            assert_true(ids[i] < N);
+            double t = f(s, ids[i]);
+            obs[i] = (cutune_observation){.id = ids[i],
+                                          .status = isnan(t) ? CUTUNE_STATUS_RUNTIME_ERROR
+                                                             : CUTUNE_STATUS_OK,
+                                          .time_ms = t};
+            if (!visited[ids[i]]) {
+                visited[ids[i]] = 1;
+                if (used < 64)
+                    res->seq[used] = ids[i];
+                used++;
+                if (isnan(t))
+                    res->failures++;
+                else if (t < res->best) {
+                    res->best = t;
+                    if (t <= opt && !res->evals_to_opt)
+                        res->evals_to_opt = used;
+                }
+            }
+        }
+        assert_int_equal(cutune_searcher_observe(sr, obs, n, err, sizeof err), 0);
+        assert_true(++rounds < 10 * budget); /* never stuck on visited ids */
+    }
+    cutune_searcher_free(sr);
+    gsl_rng_free(rng);
+    free(visited);
+}
+
+/* bo finds the bowl's minimum (3375 configurations) within 40 evaluations for >= 8 of
+ * 10 seeds (random search: 40/3375 = 1.2% per run). */
+static void test_bowl(void **state)
+{
+    cutune_space *s = grid_space(3, 15);
+    int hits = 0;
+    for (unsigned long seed = 1; seed <= 10; seed++) {
+        run_result r;
+        run(s, bowl, 40, 1, seed, NULL, &r);
+        hits += r.evals_to_opt > 0;
+    }
+    print_message("bowl: optimum within 40 evaluations for %d/10 seeds\n", hits);
+    assert_true(hits >= 8);
+    cutune_space_free(s);
+}
+
+/* Discretised Branin (40 x 40 grid, three global minima): optimum within 50. */
+static void test_branin(void **state)
+{
+    cutune_space *s = grid_space(2, 40);
+    int hits = 0;
+    for (unsigned long seed = 1; seed <= 10; seed++) {
+        run_result r;
+        run(s, branin, 50, 1, seed, "kernel=matern52", &r);
+        hits += r.evals_to_opt > 0;
+    }
+    print_message("branin: optimum within 50 evaluations for %d/10 seeds\n", hits);
+    assert_true(hits >= 8);
+    cutune_space_free(s);
+}
+
+/* Same seed, same proposals; batches of k are distinct; every acquisition runs. */
+static void test_determinism_and_batches(void **state)
+{
+    cutune_space *s = grid_space(3, 15);
+    run_result a, b;
+    run(s, bowl, 30, 1, 42, NULL, &a);
+    run(s, bowl, 30, 1, 42, NULL, &b);
+    assert_memory_equal(a.seq, b.seq, sizeof a.seq);
+    run(s, bowl, 30, 4, 42, "acq=ei,xi=0.05", &a);
+    run(s, bowl, 30, 4, 42, "acq=pi", &a);
+    run(s, bowl, 30, 3, 42, "acq=lcb,beta=1.5,kernel=se", &a);
+    run(s, bowl, 30, 5, 42, "kernel=matern32,init=3,starts=1", &a);
+    assert_true(a.best < 20.0);
+    cutune_space_free(s);
+}
+
+/* Failures are learned: fewer proposals land in the failing band than at random (4/15
+ * of the space fails: ~8 of 30 evaluations), and the optimum is still found. */
+static void test_failures(void **state)
+{
+    cutune_space *s = grid_space(3, 15);
+    size_t fails = 0, hits = 0;
+    for (unsigned long seed = 1; seed <= 5; seed++) {
+        run_result r;
+        run(s, bowl_with_failures, 30, 1, seed, NULL, &r);
+        fails += r.failures;
+        hits += r.evals_to_opt > 0;
+    }
+    print_message("failures: %zu of 150 evaluations failed (random: ~40), optimum %zu/5\n",
+                  fails, hits);
+    assert_true(fails < 30);
+    assert_true(hits >= 4);
+    cutune_space_free(s);
+}
+
+static double all_fail(const cutune_space *s, size_t id) { return NAN; }
+static double constant(const cutune_space *s, size_t id) { return 2.5; }
+static double outlier(const cutune_space *s, size_t id)
+{
+    return id % 17 == 0 ? 1e9 : bowl(s, id);
+}
+
+/* Degenerate histories: all failed, constant times, huge outliers, a one-point space,
+ * a space smaller than the budget. Proposals stay valid and distinct. */
+static void test_degenerate(void **state)
+{
+    cutune_space *s = grid_space(3, 6);
+    run_result r;
+    run(s, all_fail, 40, 2, 1, NULL, &r);
+    assert_int_equal(r.failures, 40);
+    run(s, constant, 40, 3, 2, NULL, &r);
+    assert_true(r.best == 2.5);
+    run(s, outlier, 60, 1, 3, NULL, &r);
+    assert_true(r.evals_to_opt > 0);
+    run(s, bowl, 500, 4, 4, NULL, &r); /* exhausts the 216 configurations */
+    cutune_space_free(s);
+    cutune_space *one = grid_space(1, 1);
+    run(one, bowl, 5, 1, 5, NULL, &r);
+    cutune_space_free(one);
+}
+
+/* The loop re-asks a visited id: bo must not count it twice nor get stuck. */
+static void test_duplicates(void **state)
+{
+    char err[256];
+    cutune_space *s = grid_space(2, 10);
+    uint8_t visited[100] = {0};
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    cutune_searcher_ctx ctx = {.space = s, .budget = 30, .rng = rng, .visited = visited};
+    cutune_searcher *sr = NULL;
+    assert_int_equal(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err), 0);
+    for (int i = 0; i < 30; i++) {
+        size_t id, n;
+        assert_int_equal(cutune_searcher_propose(sr, 1, &id, &n, err, sizeof err), 0);
+        assert_int_equal(n, 1);
+        assert_false(visited[id]);
+        visited[id] = 1;
+        cutune_observation o = {.id = id, .status = CUTUNE_STATUS_OK, .time_ms = 1.0 + id};
+        assert_int_equal(cutune_searcher_observe(sr, &o, 1, err, sizeof err), 0);
+        assert_int_equal(cutune_searcher_observe(sr, &o, 1, err, sizeof err), 0); /* again */
+        o.time_ms = 5.0; /* a different answer for a known id is ignored */
+        assert_int_equal(cutune_searcher_observe(sr, &o, 1, err, sizeof err), 0);
+    }
+    cutune_observation bad = {.id = 1000, .status = CUTUNE_STATUS_OK, .time_ms = 1.0};
+    assert_true(cutune_searcher_observe(sr, &bad, 1, err, sizeof err) < 0);
+    cutune_searcher_free(sr);
+    gsl_rng_free(rng);
+    cutune_space_free(s);
+}
+
+/* Options: unknown keys and bad values fail with a message listing the valid ones. */
+static void test_options(void **state)
+{
+    char err[256];
+    cutune_space *s = grid_space(2, 5);
+    uint8_t visited[25] = {0};
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    cutune_searcher_ctx ctx = {.space = s, .budget = 10, .rng = rng, .visited = visited};
+    cutune_searcher *sr = NULL;
+    const char *bad[] = {"foo=1", "acq=xx", "kernel=cubic", "xi=-1", "xi=abc", "init", "init=-3"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ctx.args = bad[i];
+        assert_true(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err) < 0);
+        assert_null(sr);
+    }
+    ctx.args = "foo=1";
+    cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err);
+    assert_non_null(strstr(err, "acq, xi, beta, kernel, init, starts, local"));
+    ctx.args = "acq=ei,xi=0.01,kernel=matern52";
+    assert_int_equal(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err), 0);
+    cutune_searcher_free(sr);
+    assert_ptr_equal(cutune_searcher_find("bo", err, sizeof err), cutune_searcher_bo);
+    gsl_rng_free(rng);
+    cutune_space_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_options),    cmocka_unit_test(test_duplicates),
+        cmocka_unit_test(test_degenerate), cmocka_unit_test(test_determinism_and_batches),
+        cmocka_unit_test(test_failures),   cmocka_unit_test(test_bowl),
+        cmocka_unit_test(test_branin),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
