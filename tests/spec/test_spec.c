@@ -199,7 +199,7 @@ static void test_vector_add(void **state)
     assert_string_equal(s->metrics[0].name, "GB/s");
     assert_string_equal(s->objective, "time");
     assert_non_null(s->recording);
-    assert_non_null(strstr(s->recording, "data/vector_add.json.gz"));
+    assert_non_null(strstr(s->recording, "data/vector_add.jsonl.gz"));
     assert_int_equal(strlen(s->hash), 16);
     assert_int_equal(strspn(s->hash, "0123456789abcdef"), 16);
 
