@@ -12,6 +12,7 @@
 #define CUTUNE_MAX_METRICS 24
 
 struct cutune_spec;
+struct cutune_recording;
 
 typedef struct cutune_metric {
     char name[32];
@@ -42,6 +43,9 @@ typedef struct cutune_evaluator_ctx {
     const char *arg;                 /**< text after "NAME:" in --evaluator, or NULL */
     unsigned long seed;              /**< the run's seed (inputs for verification) */
     int verbose;
+    /** Appended in version 1: a recording already loaded by the caller (replay uses
+     *  it instead of loading ctx->arg again when the paths match), or NULL. */
+    const struct cutune_recording *recording;
 } cutune_evaluator_ctx;
 
 typedef struct cutune_evaluator_type {

@@ -365,7 +365,8 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     gsl_rng_set(rng, seed);
 
-    cutune_evaluator_ctx ectx = {.space = t.space, .spec = t.spec, .arg = eargs, .seed = seed};
+    cutune_evaluator_ctx ectx = {.space = t.space, .spec = t.spec, .arg = eargs, .seed = seed,
+                                 .recording = t.rec};
     rc = cutune_evaluator_alloc(et, &ectx, &ev, err, sizeof err);
     if (rc < 0)
         goto bad_input;

@@ -12,6 +12,16 @@
  * Read a whole file into a NUL-terminated buffer (raw bytes, not decompressed).
  * @param out receives a malloc'd buffer the caller frees.
  */
+/** A bump arena for a cJSON tree parsed once and dropped whole (json_arena.c). */
+typedef struct cutune_json_arena {
+    struct arena_block *head;
+    struct cutune_json_arena *prev;
+} cutune_json_arena;
+/** cJSON allocations of this thread go to a until _end, which frees them all:
+ *  never cJSON_Delete a tree built inside the window after it. */
+void cutune_json_arena_begin(cutune_json_arena *a);
+void cutune_json_arena_end(cutune_json_arena *a);
+
 int cutune_io_read_file(const char *path, char **out, size_t *len, char *err, size_t errlen);
 
 /** Whether data starts with the gzip magic bytes 1f 8b. */

@@ -655,10 +655,13 @@ static int load_kt(recording_impl *ri, const char *file, const char *text, size_
     size_t off = 0;
     char **parts = NULL, *keybuf = NULL;
     size_t keycap = 0;
+    cutune_json_arena arena;
+    cutune_json_arena_begin(&arena);
     cJSON *root = parse_json(text, len, &off);
 
     if (!root) {
         size_t line, col;
+        cutune_json_arena_end(&arena);
         line_col(text, off, &line, &col);
         return cutune_err(err, errlen, CUTUNE_EPARSE, "%s: malformed JSON at line %zu, column %zu",
                           file, line, col);
@@ -734,7 +737,7 @@ static int load_kt(recording_impl *ri, const char *file, const char *text, size_
 out_delete:
     free(parts);
     free(keybuf);
-    cJSON_Delete(root);
+    cutune_json_arena_end(&arena); /* releases root */
     return rc;
 }
 
