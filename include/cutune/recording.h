@@ -42,6 +42,9 @@ typedef struct cutune_recording {
     unsigned long seed;    /**< header "seed" */
     size_t budget;         /**< header "budget" */
     int truncated_tail;    /**< a final partial line was ignored (crash mid-write) */
+    size_t nsizes;         /**< header "sizes": the problem sizes it was measured at */
+    char **size_names;
+    double *size_values;
 } cutune_recording;
 
 /**

@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -351,9 +352,6 @@ int cutune_cmd_tune(int argc, char **argv)
         if (rc < 0)
             goto bad_input;
     }
-    if (announced)
-        printf("cutune: no GPU here: replaying the recording %s (measured on the H200); "
-               "--evaluator=cuda to measure\n", eargs);
 
     rng = gsl_rng_alloc(gsl_rng_mt19937);
     size_t n = cutune_space_size(t.space);
@@ -375,6 +373,12 @@ int cutune_cmd_tune(int argc, char **argv)
     rc = cutune_searcher_alloc(st, &sctx, &searcher, err, sizeof err);
     if (rc < 0)
         goto bad_input;
+    if (announced) {
+        char shown[PATH_MAX];
+        printf("cutune: no GPU here: replaying the recording %s (measured on the H200); "
+               "--evaluator=cuda to measure\n", realpath(eargs, shown) ? shown : eargs);
+        fflush(stdout);
+    }
 
     char journal[4096];
     if (journal_opt)

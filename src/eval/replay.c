@@ -50,6 +50,22 @@ static int replay_alloc(void *vstate, const cutune_evaluator_ctx *ctx, char *err
     } else if ((rc = cutune_recording_load(path, &st->rec, err, errlen)) < 0) {
         goto out_fail;
     }
+    /* A recording answers only for the problem sizes it was measured at. */
+    for (size_t i = 0; ctx->spec && i < ctx->spec->nsizes; i++) {
+        const char *name = cutune_space_constant_name(ctx->space, i);
+        cutune_value v = cutune_space_constant_value(ctx->space, i);
+        for (size_t j = 0; j < st->rec->nsizes; j++)
+            if (strcmp(st->rec->size_names[j], name) == 0 &&
+                st->rec->size_values[j] != cutune_value_as_double(&v)) {
+                char have[64];
+                cutune_value_format(&v, have, sizeof have);
+                rc = cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                                "replay: %s was measured at %s=%.17g, this run has %s=%s; a "
+                                "recording answers only for its sizes",
+                                path, name, st->rec->size_values[j], name, have);
+                goto out_fail;
+            }
+    }
     st->size = cutune_space_size(ctx->space);
     st->map = malloc((st->size ? st->size : 1) * sizeof *st->map);
     if (!st->map) {

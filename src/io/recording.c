@@ -199,6 +199,10 @@ void cutune_recording_free(cutune_recording *r)
     free(r->kernel_name);
     free(r->spec_name);
     free(r->spec_hash);
+    for (size_t i = 0; i < r->nsizes; i++)
+        free(r->size_names[i]);
+    free(r->size_names);
+    free(r->size_values);
     free(r->space_hash);
     free(r->searcher);
     free(r->evaluator);
@@ -820,6 +824,23 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
     r->evaluator = json_string_dup(h, "evaluator");
     if (!r->format)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
+    const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(h, "sizes");
+    if (cJSON_IsObject(sizes)) {
+        size_t n = (size_t)cJSON_GetArraySize(sizes);
+        r->size_names = calloc(n ? n : 1, sizeof *r->size_names);
+        r->size_values = calloc(n ? n : 1, sizeof *r->size_values);
+        if (!r->size_names || !r->size_values)
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
+        for (const cJSON *it = sizes->child; it; it = it->next) {
+            if (!cJSON_IsNumber(it) || !it->string)
+                return cutune_err(err, errlen, CUTUNE_EPARSE,
+                                  "%s:1: header.sizes.%s: expected a number", file,
+                                  it->string ? it->string : "?");
+            if (!(r->size_names[r->nsizes] = strdup(it->string)))
+                return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
+            r->size_values[r->nsizes++] = it->valuedouble;
+        }
+    }
     double seed = 0, budget = 0;
     char where[512];
     snprintf(where, sizeof where, "%s:1: header", file);

@@ -124,6 +124,17 @@ else bad "SIGINT: exit $rc" "$(cat int.txt)"; fi
 "$exe" --searcher=random --budget=5 --journal=small.jsonl small.json >/dev/null 2>&1
 expect_fail "resume with a journal of another space" "another spec" --resume=small.jsonl bowl.json.gz
 
+# A kernel replayed from its H200 recording: the first line says so; another
+# problem size is refused (a recording answers only for its sizes).
+if ldconfig -p 2>/dev/null | grep -q 'libcuda.so.1'; then
+    echo "ok - # SKIP no-GPU replay default: a CUDA driver is installed here"
+else
+    out=$("$exe" --searcher=random --budget=5 --journal=k5.jsonl gemm 2>&1)
+    [ $? -eq 0 ] && head -1 <<<"$out" | grep -q "no GPU here: replaying" && ok "no GPU: kernel replays its recording, said first" \
+        || bad "no GPU: kernel replays its recording, said first" "$out"
+    expect_fail "replay at another size" "measured at M=4096, this run has M=1000" --size M=1000 gemm
+fi
+
 # Cartesian space of a recording and a time limit on recorded (simulated) time.
 "$exe" space --cartesian bowl.json.gz | grep -q "valid configurations: 4000" \
     && ok "space --cartesian" || bad "space --cartesian" "$("$exe" space --cartesian bowl.json.gz 2>&1)"
