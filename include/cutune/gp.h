@@ -63,6 +63,9 @@ typedef struct cutune_gp_fit_options {
     double ell_prior_sd;       /**< its standard deviation; <= 0 disables the prior */
     size_t nstarts;            /**< random starts besides the current hyper-parameters */
     size_t max_iter;           /**< BFGS iterations per start */
+    double min_gain;           /**< keep the current hyper-parameters, factor and row stamps
+                                    untouched unless the fit improves the objective by more
+                                    than this (nats); 0 (default) always takes the best */
 } cutune_gp_fit_options;
 
 /** Defaults for inputs in [0,1]^d and standardised targets. */
@@ -81,6 +84,10 @@ size_t cutune_gp_dim(const cutune_gp *gp);
 size_t cutune_gp_n(const cutune_gp *gp);
 /** Jitter added to the diagonal by the last factorisation (0 when none was needed). */
 double cutune_gp_jitter(const cutune_gp *gp);
+
+/** Counter bumped by every full factorisation (new data or hyper-parameters); unchanged
+ *  by appends, truncations and a fit that keeps the current model (min_gain). */
+unsigned long cutune_gp_generation(const cutune_gp *gp);
 
 /** Read the current hyper-parameters; ell points into the GP (valid until the next call). */
 void cutune_gp_get_hyper(const cutune_gp *gp, cutune_gp_hyper *h);
@@ -130,7 +137,9 @@ double cutune_gp_lml(cutune_gp *gp, double *grad);
 /**
  * Fit hyper-parameters by maximising the log marginal likelihood (plus the
  * optional length-scale prior) with GSL BFGS2 from the current values and
- * o->nstarts random starts drawn from rng. Keeps the best; leaves the GP
+ * o->nstarts random starts drawn from rng. Keeps the best (or, with o->min_gain > 0,
+ * the current model unless the best beats it by more than min_gain, so that a
+ * prediction cache need not be rebuilt for an insignificant change); leaves the GP
  * factorised. A start that fails numerically is skipped; with no usable start
  * the previous hyper-parameters are kept (and 0 is returned).
  */

@@ -39,6 +39,8 @@ typedef struct cutune_recording {
     char *space_hash;      /**< header "space_hash" (hex) */
     char *searcher;        /**< header "searcher" */
     char *evaluator;       /**< header "evaluator" */
+    char *searcher_args;   /**< header "searcher_args" (NULL when none) */
+    char *evaluator_arg;   /**< header "evaluator_arg" (NULL when none) */
     unsigned long seed;    /**< header "seed" */
     size_t budget;         /**< header "budget" */
     int truncated_tail;    /**< a final partial line was ignored (crash mid-write) */

@@ -63,6 +63,14 @@ extern const cutune_searcher_type *const cutune_searcher_grid;
 extern const cutune_searcher_type *const cutune_searcher_genetic;
 extern const cutune_searcher_type *const cutune_searcher_bo;
 
+/**
+ * Uniform integer in [0, n) for any n >= 1 from the run's generator. Below
+ * the generator's range it is gsl_rng_uniform_int; above (spaces of more than
+ * 2^32 configurations) two 32-bit draws are combined, with rejection so that
+ * every id stays equally likely.
+ */
+size_t cutune_searcher_uniform(gsl_rng *r, size_t n);
+
 /** Look up by name; on a miss the message lists every valid name. */
 const cutune_searcher_type *cutune_searcher_find(const char *name, char *err, size_t errlen);
 

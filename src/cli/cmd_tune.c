@@ -90,9 +90,47 @@ static int split_name(const char *text, char *name, size_t len, const char **arg
 
 static void print_config(FILE *f, const cutune_space *s, size_t id)
 {
-    char buf[4096];
-    cutune_space_format_config(s, id, buf, sizeof buf);
-    fprintf(f, "%s\n", buf);
+    char small[1024];
+    int n = cutune_space_format_config(s, id, small, sizeof small);
+    if (n >= 0 && (size_t)n < sizeof small) {
+        fprintf(f, "%s\n", small);
+        return;
+    }
+    char *big = n > 0 ? malloc((size_t)n + 1) : NULL; /* never a cut configuration */
+    if (big && cutune_space_format_config(s, id, big, (size_t)n + 1) >= 0)
+        fprintf(f, "%s\n", big);
+    else
+        fprintf(f, "(configuration %zu: out of memory)\n", id);
+    free(big);
+}
+
+/* Can a file be created at path? (its folder exists and is writable) */
+static int check_writable(const char *opt, const char *path, char *err, size_t errlen)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: is a directory", opt, path);
+    if (access(dir, W_OK) != 0)
+        return cutune_err(err, errlen, CUTUNE_EIO, "--%s=%s: cannot write in %s: %s", opt, path,
+                          dir, strerror(errno));
+    return 0;
+}
+
+/* Is path the same file as other (both existing)? */
+static int same_file(const char *path, const char *other)
+{
+    struct stat a, b;
+    return other && stat(path, &a) == 0 && stat(other, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
 }
 
 static const char *stop_reason_name(cutune_stop_reason r)
@@ -106,7 +144,7 @@ static const char *stop_reason_name(cutune_stop_reason r)
     return "unknown";
 }
 
-static void print_summary(const cli_target *t, const cutune_history *h, cutune_stop_reason why,
+static void print_summary(const cli_target *t, const cutune_history *h, const char *why,
                           const char *journal, int quiet)
 {
     if (h->best < 0) {
@@ -135,7 +173,7 @@ static void print_summary(const cli_target *t, const cutune_history *h, cutune_s
             printf("%s%s %zu", first ? "" : ", ", cutune_status_name(s), h->counts[s]);
             first = 0;
         }
-    printf(")\nstopped: %s\n", stop_reason_name(why));
+    printf(")\nstopped: %s\n", why);
     if (journal)
         printf("journal: %s\n", journal);
 }
@@ -157,6 +195,8 @@ static int default_journal(const char *name, unsigned long seed, char *buf, size
     char ts[32];
     strftime(ts, sizeof ts, "%Y%m%d-%H%M%S", &tm);
     snprintf(buf, len, "runs/%s-%lu-%s.jsonl", stem, seed, ts);
+    for (int i = 2; access(buf, F_OK) == 0 && i < 1000; i++) /* never overwrite a run */
+        snprintf(buf, len, "runs/%s-%lu-%s-%d.jsonl", stem, seed, ts, i);
     return 0;
 }
 
@@ -200,6 +240,8 @@ int cutune_cmd_tune(int argc, char **argv)
 
     cli_target t = {0};
     cutune_recording *resume = NULL;
+    static char resume_evaluator[4200];
+    const char *resume_journal_conflict = NULL;
     gsl_rng *rng = NULL;
     uint8_t *visited = NULL;
     cutune_searcher *searcher = NULL;
@@ -280,13 +322,51 @@ int cutune_cmd_tune(int argc, char **argv)
                        resume_path);
             goto bad_input;
         }
-        /* The run continues as it was started, unless told otherwise. */
-        if (!have_seed)
-            seed = resume->seed;
-        if (!have_budget && resume->budget)
+        /* A resumed run continues exactly as it was started: the same seed,
+         * budget, searcher (with its arguments) and evaluator, since any of
+         * them changes what the searcher proposes or what is measured, and the
+         * journal's header must keep describing every line under it. */
+        static char started_searcher[512];
+        char given[512];
+        snprintf(started_searcher, sizeof started_searcher, "%s%s%s",
+                 resume->searcher ? resume->searcher : "",
+                 resume->searcher_args ? ":" : "",
+                 resume->searcher_args ? resume->searcher_args : "");
+        snprintf(given, sizeof given, "%s", searcher_opt ? searcher_opt : "");
+        if (have_seed && seed != resume->seed)
+            rc = cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
+                            "--resume=%s: --seed=%lu differs from the journal's seed %lu "
+                            "(a resumed run continues as it was started)",
+                            resume_path, seed, resume->seed);
+        else if (have_budget && resume->budget && budget != resume->budget)
+            rc = cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
+                            "--resume=%s: --budget=%lu differs from the journal's budget %zu "
+                            "(a resumed run continues as it was started)",
+                            resume_path, budget, resume->budget);
+        else if (searcher_opt && strcmp(given, started_searcher) != 0)
+            rc = cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
+                            "--resume=%s: --searcher=%s differs from the journal's searcher %s",
+                            resume_path, given, started_searcher);
+        else if (evaluator_opt && resume->evaluator &&
+                 strncmp(evaluator_opt, resume->evaluator, strlen(resume->evaluator)) != 0)
+            rc = cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
+                            "--resume=%s: --evaluator=%s differs from the journal's evaluator %s",
+                            resume_path, evaluator_opt, resume->evaluator);
+        if (rc < 0)
+            goto bad_input;
+        if (journal_opt && strcmp(journal_opt, resume_path) != 0)
+            resume_journal_conflict = journal_opt;
+        seed = resume->seed;
+        if (resume->budget)
             budget = resume->budget;
         if (!searcher_opt && resume->searcher)
-            searcher_opt = resume->searcher;
+            searcher_opt = started_searcher;
+        if (!evaluator_opt && resume->evaluator) {
+            snprintf(resume_evaluator, sizeof resume_evaluator, "%s%s%s", resume->evaluator,
+                     resume->evaluator_arg ? ":" : "",
+                     resume->evaluator_arg ? resume->evaluator_arg : "");
+            evaluator_opt = resume_evaluator;
+        }
         journal_opt = resume_path;
     }
     if (!budget)
@@ -305,6 +385,12 @@ int cutune_cmd_tune(int argc, char **argv)
                        "--resume=%s: the journal is from another spec or space (spec %s, "
                        "this run %s)", resume_path, resume->spec_name ? resume->spec_name : "?",
                        t.spec ? t.spec->name : t.path);
+            goto bad_input;
+        }
+        if (resume_journal_conflict) {
+            cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                       "--resume=%s appends to that journal: --journal=%s is not allowed with it",
+                       resume_path, resume_journal_conflict);
             goto bad_input;
         }
     }
@@ -353,6 +439,32 @@ int cutune_cmd_tune(int argc, char **argv)
             goto bad_input;
     }
 
+    char journal[4096];
+    if (journal_opt)
+        snprintf(journal, sizeof journal, "%s", journal_opt);
+    else if (default_journal(t.spec ? t.spec->name : t.path, seed, journal, sizeof journal) < 0) {
+        cutune_err(err, sizeof err, CUTUNE_EIO, "runs/: %s", strerror(errno));
+        status = 1;
+        goto fail;
+    }
+    /* Every output is checked before anything runs: a bad path must not cost a
+     * whole tuning run, nor overwrite what is being tuned or replayed. */
+    const char *outs[][2] = {{"journal", journal}, {"output", output}, {"csv", csv},
+                             {"kt-cache", kt}, {"header", header}};
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+        if (!outs[i][1])
+            continue;
+        if (!(resume && i == 0) &&
+            (same_file(outs[i][1], t.path) || same_file(outs[i][1], eargs))) {
+            cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                       "--%s=%s: is the file being tuned or replayed; choose another path",
+                       outs[i][0], outs[i][1]);
+            goto bad_input;
+        }
+        if (check_writable(outs[i][0], outs[i][1], err, sizeof err) < 0)
+            goto bad_input;
+    }
+
     rng = gsl_rng_alloc(gsl_rng_mt19937);
     size_t n = cutune_space_size(t.space);
     visited = calloc(n ? n : 1, 1);
@@ -378,15 +490,6 @@ int cutune_cmd_tune(int argc, char **argv)
         printf("cutune: no GPU here: replaying the recording %s (measured on the H200); "
                "--evaluator=cuda to measure\n", realpath(eargs, shown) ? shown : eargs);
         fflush(stdout);
-    }
-
-    char journal[4096];
-    if (journal_opt)
-        snprintf(journal, sizeof journal, "%s", journal_opt);
-    else if (default_journal(t.spec ? t.spec->name : t.path, seed, journal, sizeof journal) < 0) {
-        cutune_err(err, sizeof err, CUTUNE_EIO, "runs/: %s", strerror(errno));
-        status = 1;
-        goto fail;
     }
 
     struct sigaction sa = {0};
@@ -416,10 +519,11 @@ int cutune_cmd_tune(int argc, char **argv)
     rc = cutune_tune(t.space, t.spec, searcher, visited, ev, &opt, &hist, &why, err, sizeof err);
     if (rc < 0) {
         status = 1;
-        print_summary(&t, &hist, why, journal, quiet);
+        if (hist.n) /* what was measured before the failure is in the journal */
+            print_summary(&t, &hist, "error", journal, quiet);
         goto fail;
     }
-    print_summary(&t, &hist, why, journal, quiet);
+    print_summary(&t, &hist, stop_reason_name(why), journal, quiet);
 
     status = why == CUTUNE_STOP_SIGNAL ? 130 : 0;
     if (output && (rc = cutune_export_summary(output, t.space, t.spec, &hist,

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "options.h"
 
@@ -32,8 +33,13 @@ int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, cha
 {
     memset(t, 0, sizeof *t);
     int rc;
+    struct stat st;
+    if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s: is a directory (give a kernel, spec or recording)", arg);
     if (strchr(arg, '/') || strstr(arg, ".json")) {
-        snprintf(t->path, sizeof t->path, "%s", arg);
+        if (snprintf(t->path, sizeof t->path, "%s", arg) >= (int)sizeof t->path)
+            return cutune_err(err, errlen, CUTUNE_EINVAL, "%.64s...: path too long", arg);
         FILE *f = fopen(arg, "rb");
         if (!f)
             return cutune_err(err, errlen, CUTUNE_EIO, "%s: %s", arg, strerror(errno));

@@ -31,6 +31,65 @@ void cutune_gp_fit_options_default(cutune_gp_fit_options *o)
     o->ell_prior_sd = 2.0;
     o->nstarts = 3;
     o->max_iter = 60;
+    o->min_gain = 0.0;
+}
+
+/* Copy of everything a factorisation writes, so that a rejected fit can put the GP back
+ * exactly as it was (same factor, same row stamps: a prediction cache stays valid). */
+typedef struct gp_saved {
+    double *ell, sf2, sn2, mean, jitter;
+    double *L, *Kf, *R, *alpha;
+    unsigned long *row_id, generation;
+} gp_saved;
+
+static int gp_save(const cutune_gp *gp, gp_saved *sv)
+{
+    size_t n = gp->n, ld = gp->cap, d = gp->dim;
+    sv->ell = malloc(d * sizeof *sv->ell);
+    sv->L = malloc(3 * n * n * sizeof *sv->L + n * sizeof *sv->alpha);
+    sv->row_id = malloc(n * sizeof *sv->row_id);
+    if (!sv->ell || !sv->L || !sv->row_id) {
+        free(sv->ell);
+        free(sv->L);
+        free(sv->row_id);
+        return -1;
+    }
+    sv->Kf = sv->L + n * n;
+    sv->R = sv->Kf + n * n;
+    sv->alpha = sv->R + n * n;
+    memcpy(sv->ell, gp->ell, d * sizeof *sv->ell);
+    sv->sf2 = gp->sf2;
+    sv->sn2 = gp->sn2;
+    sv->mean = gp->mean;
+    sv->jitter = gp->jitter;
+    for (size_t c = 0; c < n; c++) {
+        memcpy(sv->L + c * n, gp->L + c * ld, n * sizeof *sv->L);
+        memcpy(sv->Kf + c * n, gp->Kf + c * ld, n * sizeof *sv->L);
+        memcpy(sv->R + c * n, gp->R + c * ld, n * sizeof *sv->L);
+    }
+    memcpy(sv->alpha, gp->alpha, n * sizeof *sv->alpha);
+    memcpy(sv->row_id, gp->row_id, n * sizeof *sv->row_id);
+    sv->generation = gp->generation;
+    return 0;
+}
+
+static void gp_restore(cutune_gp *gp, const gp_saved *sv)
+{
+    size_t n = gp->n, ld = gp->cap, d = gp->dim;
+    memcpy(gp->ell, sv->ell, d * sizeof *sv->ell);
+    gp->sf2 = sv->sf2;
+    gp->sn2 = sv->sn2;
+    gp->mean = sv->mean;
+    gp->jitter = sv->jitter;
+    for (size_t c = 0; c < n; c++) {
+        memcpy(gp->L + c * ld, sv->L + c * n, n * sizeof *sv->L);
+        memcpy(gp->Kf + c * ld, sv->Kf + c * n, n * sizeof *sv->L);
+        memcpy(gp->R + c * ld, sv->R + c * n, n * sizeof *sv->L);
+    }
+    memcpy(gp->alpha, sv->alpha, n * sizeof *sv->alpha);
+    memcpy(gp->row_id, sv->row_id, n * sizeof *sv->row_id);
+    gp->generation = sv->generation;
+    gp->factored = 1;
 }
 
 typedef struct fit_ctx {
@@ -155,6 +214,24 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
     start[d + 2] = gp->mean;
     memcpy(best, start, (d + 3) * sizeof *best);
 
+    /* min_gain: remember the current model and its objective (the GP is factorised at the
+     * current hyper-parameters, so this costs one likelihood, no factorisation) */
+    gp_saved sv = {0};
+    double f_cur = INFINITY;
+    int keep_ok = 0;
+    if (o->min_gain > 0.0 && gp->factored) {
+        double f = cutune_gp_lml(gp, NULL), sd = o->ell_prior_sd;
+        if (sd > 0.0)
+            for (size_t j = 0; j < d; j++) {
+                double z = (log(gp->ell[j]) - o->ell_prior_mu) / sd;
+                f -= 0.5 * z * z;
+            }
+        if (isfinite(f) && gp_save(gp, &sv) == 0) {
+            f_cur = -f;
+            keep_ok = 1;
+        }
+    }
+
     for (size_t s = 0; s <= o->nstarts; s++) {
         if (s > 0) { /* random start: uniform in the (log) box, ell near its prior */
             for (size_t j = 0; j < d; j++) {
@@ -185,9 +262,14 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
     }
     if (c.np == d + 2)
         best[d + 2] = o->mean_min;
-    if (apply_theta(&c, best) < 0) { /* fall back to the starting values */
+    if (keep_ok && !(best_f < f_cur - o->min_gain)) {
+        gp_restore(gp, &sv); /* not worth a new model: keep the old one, bit for bit */
+    } else if (apply_theta(&c, best) < 0) { /* fall back to the starting values */
         rc = cutune_gp_factorize(gp, err, errlen);
     }
+    free(sv.ell);
+    free(sv.L);
+    free(sv.row_id);
 out_free:
     gsl_multimin_fdfminimizer_free(mz);
     gsl_vector_free(u);

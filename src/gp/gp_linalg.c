@@ -126,6 +126,7 @@ void cutune_gp_free(cutune_gp *gp)
 size_t cutune_gp_dim(const cutune_gp *gp) { return gp->dim; }
 size_t cutune_gp_n(const cutune_gp *gp) { return gp->n; }
 double cutune_gp_jitter(const cutune_gp *gp) { return gp->jitter; }
+unsigned long cutune_gp_generation(const cutune_gp *gp) { return gp->generation; }
 
 void cutune_gp_get_hyper(const cutune_gp *gp, cutune_gp_hyper *h)
 {
@@ -233,7 +234,13 @@ int cutune_gp_factorize(cutune_gp *gp, char *err, size_t errlen)
             for (size_t r = c + 1; r < n; r++)
                 gp->L[r + c * ld] = gp->sf2 * gp->Kf[r + c * ld];
         }
-        lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)n, gp->L, (lapack_int)ld);
+        /* _work: no O(n^2) NaN scan of the input on every call (the hyper-parameter fit
+         * factorises hundreds of times); a NaN shows up on the diagonal instead. */
+        lapack_int info =
+            LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', (lapack_int)n, gp->L, (lapack_int)ld);
+        for (size_t c = 0; info == 0 && c < n; c++)
+            if (!isfinite(gp->L[c + c * ld]))
+                info = (lapack_int)c + 1;
         if (info == 0) {
             for (size_t c = 0; c < n; c++) /* keep the strict upper part clean */
                 for (size_t r = 0; r < c; r++)
@@ -452,7 +459,7 @@ double cutune_gp_lml(cutune_gp *gp, double *grad)
     double *W = gp->work;
     for (size_t c = 0; c < n; c++)
         memcpy(W + c * n, gp->L + c * ld, n * sizeof *W);
-    if (LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', (lapack_int)n, W, (lapack_int)n) != 0) {
+    if (LAPACKE_dpotri_work(LAPACK_COL_MAJOR, 'L', (lapack_int)n, W, (lapack_int)n) != 0) {
         memset(grad, 0, (d + 3) * sizeof *grad);
         return lml;
     }

@@ -206,6 +206,8 @@ void cutune_recording_free(cutune_recording *r)
     free(r->space_hash);
     free(r->searcher);
     free(r->evaluator);
+    free(r->searcher_args);
+    free(r->evaluator_arg);
     free(ri);
 }
 
@@ -822,6 +824,8 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
     r->space_hash = json_string_dup(h, "space_hash");
     r->searcher = json_string_dup(h, "searcher");
     r->evaluator = json_string_dup(h, "evaluator");
+    r->searcher_args = json_string_dup(h, "searcher_args");
+    r->evaluator_arg = json_string_dup(h, "evaluator_arg");
     if (!r->format)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
     const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(h, "sizes");
@@ -938,14 +942,20 @@ static int load_journal(recording_impl *ri, const char *file, const char *data, 
             p = terminated ? e + 1 : end;
             continue;
         }
+        /* Every line is written whole with its newline: an unterminated last
+         * line is a crash mid-write, dropped even when it happens to parse, as
+         * cutune_journal_append drops it (one rule for replay and resume). */
+        if (!terminated) {
+            if (lineno == 1)
+                return cutune_err(err, errlen, CUTUNE_EPARSE,
+                                  "%s:1: the header line is incomplete (the run stopped while "
+                                  "starting): start a new run", file);
+            r->truncated_tail = 1;
+            break;
+        }
         size_t off;
         cJSON *j = parse_json(p, (size_t)(e - p), &off);
         if (!j) {
-            /* Only the unterminated last line can be a crash mid-write. */
-            if (!terminated && lineno > 1) {
-                r->truncated_tail = 1;
-                break;
-            }
             return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: malformed JSON at column %zu",
                               file, lineno, off + 1);
         }

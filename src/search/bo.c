@@ -69,21 +69,40 @@
 #include <string.h>
 
 #include <cblas.h>
+#include <time.h>
+#ifdef BO_PROF
+static double prof_t[8]; static long prof_n[8];
+static double prof_now(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec+1e-9*t.tv_nsec;}
+#define PROF_BEGIN(k) double _pt##k = prof_now()
+#define PROF_END(k) (prof_t[k] += prof_now() - _pt##k, prof_n[k]++)
+__attribute__((destructor)) static void prof_dump(void){fprintf(stderr,"prof refit %.3f/%ld feassel %.3f/%ld feassync %.3f/%ld cachesync %.3f/%ld maxim %.3f/%ld maximin %.3f/%ld\n",prof_t[0],prof_n[0],prof_t[1],prof_n[1],prof_t[2],prof_n[2],prof_t[3],prof_n[3],prof_t[4],prof_n[4],prof_t[5],prof_n[5]);}
+#else
+#define PROF_BEGIN(k) (void)0
+#define PROF_END(k) (void)0
+#endif
 
 #include "cutune/gp.h"
 #include "cutune/searcher.h"
 
-#define BO_EXHAUSTIVE_MAX 1000000u /* score every unvisited configuration up to this size */
-#define BO_POOL 20000u             /* random part of the candidate pool above it */
+#define BO_EXHAUSTIVE_MAX 4096u    /* score every unvisited configuration up to this size */
+#define BO_POOL 4096u              /* random part of the candidate pool above it */
 #define BO_POOL_TOP 10u            /* best observations whose neighbours join the pool */
 #define BO_ENCODE_CACHE 8000000u   /* cache the encoding when size * dim doubles fit */
 #define BO_BLOCK 1024u             /* candidates scored per block */
 #define BO_MAXIMIN_TRIES 64u       /* random candidates per maximin design point */
 #define BO_REFIT_ALL 30u           /* refit after every observation up to this many */
-#define BO_REFIT_GROWTH 1.15       /* then when the count grew by this factor */
+#define BO_REFIT_GROWTH 1.4        /* then when the count grew by this factor */
+#define BO_FULL_GROWTH 2.0         /* multi-start fit when the count doubled since the last */
+#define BO_FULL_MAX 40u            /* ... and only up to this many observations */
+#define BO_WARM_ITER 25u           /* BFGS iterations of a warm-started refit */
+#define BO_WARM_ITER_LATE 10u      /* ... above BO_WARM_LATE observations (O(n^3) each) */
+#define BO_WARM_LATE 64u
+#define BO_MIN_GAIN 1.0            /* nats a warm refit must gain to replace the model */
+#define BO_FEAS_ALL 20u            /* feasibility bandwidths after every evaluation up to this */
+#define BO_FEAS_GROWTH 1.2         /* then when the evaluations grew by this factor */
+#define BO_FEAS_PAIRS_MAX 1500u    /* bandwidths fixed beyond (pair table: n^2 d / 2 doubles) */
 #define BO_LOCAL_TOP 3u            /* fastest configurations whose neighbourhood is searched */
-#define BO_CACHE_BYTES 1.0e9       /* largest prediction cache: 8 bytes x configurations x
-                                      (budget + 64), e.g. 10^5 x 564 = 450 MB */
+#define BO_PERM_MAX (1u << 24)     /* pool drawn without replacement up to this size */
 
 enum bo_acq { ACQ_EI = 0, ACQ_PI, ACQ_LCB };
 
@@ -122,13 +141,22 @@ typedef struct bo_state {
     cutune_gp *gp;              /**< surrogate of standardised log time */
     size_t in_gp;               /**< ok observations held by the GP */
     size_t fit_n;               /**< ok count at the last hyper-parameter fit */
+    size_t full_n;              /**< ok count at the last multi-start fit (0: none yet) */
     double ymu, ysd;            /**< standardisation of the last fit */
     double *fw;                 /**< d feasibility weights 1 / (2 h_j^2) (per-dimension bandwidth) */
     double *fw_used;            /**< d weights fnum/fden were computed with */
     int feas_on;                /**< some failure was observed */
     size_t feas_n;              /**< evaluations at the last bandwidth selection */
     cutune_gp_cache *cache;     /**< predictions over every configuration, or NULL */
-    double *fnum, *fden;        /**< size: feasibility kernel sums per id, or NULL */
+    double *fnum, *fden;        /**< cm: feasibility kernel sums per cached candidate */
+    size_t cm;                  /**< candidates behind the cache (size, or the pool's) */
+    int pooled;                 /**< space above BO_EXHAUSTIVE_MAX: the cache covers s->pool */
+    double *pool_x;             /**< npool x d encodings of the pool (the cache's view) */
+    size_t *perm;               /**< size: permutation for drawing the pool, or NULL */
+    unsigned long pool_gen;     /**< GP generation the pool was drawn for */
+    size_t *nv;                 /**< d: values of each active parameter */
+    size_t *ftoff;              /**< d: offset of dimension j's table in ftab */
+    double *ftab;               /**< sum nv_j^2: exp(-fw_j (u_j(a) - u_j(b))^2) */
     size_t fe_n;                /**< observations folded into fnum/fden */
     /* scratch */
     double *bx;                 /**< BO_BLOCK x d candidate encodings */
@@ -280,67 +308,141 @@ static double feas_at(const bo_state *s, const double *x, size_t skip)
     return num / den;
 }
 
-static double feas_loo(bo_state *s)
+/* Leave-one-out log likelihood of the feasibility estimate. With pairs (pd: per pair the
+ * d squared differences, pw: the weighted distance under s->fw, both over i < k) each pair
+ * costs one exp for both of its points; a trial that changes only dimension j moves every
+ * distance by dw * pd_j (pass j and dw; j = (size_t)-1 for none). */
+static double feas_loo_pairs(bo_state *s, const double *pd, const double *pw, size_t j,
+                             double dw, double *num, double *den)
 {
+    size_t n = s->nobs, d = s->d;
+    double p0 = feas_prior(s);
+    for (size_t i = 0; i < n; i++) {
+        num[i] = p0;
+        den[i] = 1.0;
+    }
+    size_t p = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = i + 1; k < n; k++, p++) {
+            double r = pw[p] + (j < d ? dw * pd[p * d + j] : 0.0);
+            double w = exp(-r);
+            num[i] += w * s->obs_ok[k];
+            den[i] += w;
+            num[k] += w * s->obs_ok[i];
+            den[k] += w;
+        }
     double ll = 0.0;
-    for (size_t i = 0; i < s->nobs; i++) {
-        double p = feas_at(s, s->obs_x + i * s->d, i);
-        ll += log(s->obs_ok[i] ? p : 1.0 - p);
+    for (size_t i = 0; i < n; i++) {
+        double q = num[i] / den[i];
+        ll += log(s->obs_ok[i] ? q : 1.0 - q);
     }
     return ll;
 }
 
-/* Bandwidths by leave-one-out log likelihood: a common h from a grid, then two sweeps of
+static void feas_pair_dist(const bo_state *s, const double *pd, double *pw)
+{
+    size_t n = s->nobs, d = s->d, np = n * (n - 1) / 2;
+    for (size_t p = 0; p < np; p++) {
+        double r = 0.0;
+        for (size_t j = 0; j < d; j++)
+            r += s->fw[j] * pd[p * d + j];
+        pw[p] = r;
+    }
+}
+
+/* Bandwidths by leave-one-out log likelihood: a common h from a grid, then sweeps of
  * per-dimension factors (failures often depend on a few parameters only: threads per
- * block, registers, shared memory), so irrelevant dimensions can be smoothed away. */
+ * block, registers, shared memory), so irrelevant dimensions can be smoothed away
+ * (two sweeps up to 2 BO_FEAS_ALL evaluations, one after). */
 static void feas_select_bandwidth(bo_state *s)
 {
     static const double grid[] = {0.05, 0.1, 0.15, 0.25, 0.4, 0.6, 1.0};
     static const double factor[] = {0.5, 2.0, 8.0};
-    double best = -INFINITY, scale = sqrt((double)s->d), besth = 0.15 * scale;
+    size_t n = s->nobs, d = s->d, np = n * (n - 1) / 2;
+    double *pd = malloc((np * d + np + 2 * n + 1) * sizeof *pd);
+    if (!pd)
+        return; /* keep the current bandwidths */
+    double *pw = pd + np * d, *num = pw + np, *den = num + n;
+    size_t p = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = i + 1; k < n; k++, p++)
+            for (size_t j = 0; j < d; j++) {
+                double t = s->obs_x[i * d + j] - s->obs_x[k * d + j];
+                pd[p * d + j] = t * t;
+            }
+    double best = -INFINITY, scale = sqrt((double)d), besth = 0.15 * scale;
     for (size_t g = 0; g < sizeof grid / sizeof grid[0]; g++) {
         double h = grid[g] * scale;
-        for (size_t j = 0; j < s->d; j++)
+        for (size_t j = 0; j < d; j++)
             s->fw[j] = 1.0 / (2.0 * h * h);
-        double ll = feas_loo(s);
+        feas_pair_dist(s, pd, pw);
+        double ll = feas_loo_pairs(s, pd, pw, (size_t)-1, 0.0, num, den);
         if (ll > best) {
             best = ll;
             besth = h;
         }
     }
-    for (size_t j = 0; j < s->d; j++)
+    for (size_t j = 0; j < d; j++)
         s->fw[j] = 1.0 / (2.0 * besth * besth);
-    for (int sweep = 0; sweep < 2; sweep++)
-        for (size_t j = 0; j < s->d; j++) {
+    feas_pair_dist(s, pd, pw);
+    int sweeps = n <= 2 * BO_FEAS_ALL ? 2 : 1;
+    for (int sweep = 0; sweep < sweeps; sweep++)
+        for (size_t j = 0; j < d; j++) {
             double keep = s->fw[j], bestw = keep;
             for (size_t f = 0; f < sizeof factor / sizeof factor[0]; f++) {
-                s->fw[j] = keep / (factor[f] * factor[f]);
-                double ll = feas_loo(s);
+                double w = keep / (factor[f] * factor[f]);
+                double ll = feas_loo_pairs(s, pd, pw, j, w - keep, num, den);
                 if (ll > best + 1e-9) {
                     best = ll;
-                    bestw = s->fw[j];
+                    bestw = w;
                 }
             }
             s->fw[j] = bestw;
+            if (bestw != keep)
+                for (size_t q = 0; q < np; q++)
+                    pw[q] += (bestw - keep) * pd[q * d + j];
         }
+    free(pd);
 }
 
-/* Bring the per-id kernel sums up to date (every configuration; small spaces only). */
+/* Bring the kernel sums of the cached candidates up to date. */
+/* The Gaussian kernel is a product over dimensions and each dimension takes few values,
+ * so the weight of a (candidate, observation) pair is a product of d table entries
+ * exp(-fw_j (u_j(a) - u_j(b))^2) over value indices: no exp per pair. */
 static void feas_sync(bo_state *s)
 {
-    if (memcmp(s->fw, s->fw_used, s->d * sizeof *s->fw) != 0) {
-        memset(s->fnum, 0, s->size * sizeof *s->fnum);
-        memset(s->fden, 0, s->size * sizeof *s->fden);
+    size_t d = s->d;
+    if (memcmp(s->fw, s->fw_used, d * sizeof *s->fw) != 0) {
+        memset(s->fnum, 0, s->cm * sizeof *s->fnum);
+        memset(s->fden, 0, s->cm * sizeof *s->fden);
         s->fe_n = 0;
-        memcpy(s->fw_used, s->fw, s->d * sizeof *s->fw);
+        memcpy(s->fw_used, s->fw, d * sizeof *s->fw);
+        for (size_t j = 0; j < d; j++) {
+            size_t nv = s->nv[j];
+            double *t = s->ftab + s->ftoff[j];
+            for (size_t a = 0; a < nv; a++)
+                for (size_t b = 0; b < nv; b++) {
+                    double du = nv > 1 ? ((double)a - (double)b) / (double)(nv - 1) : 0.0;
+                    t[a * nv + b] = exp(-s->fw[j] * du * du);
+                }
+        }
     }
+#ifdef BO_PROF
+    static long pairs, calls; pairs += (long)(s->nobs - s->fe_n) * (long)s->cm; calls++;
+    if (getenv("BO_TRACE2") && calls % 50 == 0) fprintf(stderr, "feas pairs %ld calls %ld cm %zu nobs %zu\n", pairs, calls, s->cm, s->nobs);
+#endif
     for (; s->fe_n < s->nobs; s->fe_n++) {
-        const double *xo = s->obs_x + s->fe_n * s->d;
+        const uint16_t *co = cutune_space_config(s->space, s->obs_id[s->fe_n]);
         double ok = s->obs_ok[s->fe_n];
-        for (size_t id = 0; id < s->size; id++) {
-            double w = exp(-wdist(s->fw, s->enc + id * s->d, xo, s->d));
-            s->fnum[id] += w * ok;
-            s->fden[id] += w;
+        for (size_t c = 0; c < s->cm; c++) {
+            const uint16_t *cc = cutune_space_config(s->space, s->pooled ? s->pool[c] : c);
+            double w = 1.0;
+            for (size_t j = 0; j < d; j++) {
+                size_t p = s->active[j];
+                w *= s->ftab[s->ftoff[j] + (size_t)cc[p] * s->nv[j] + co[p]];
+            }
+            s->fnum[c] += w * ok;
+            s->fden[c] += w;
         }
     }
 }
@@ -353,7 +455,23 @@ static double feas_cached(const bo_state *s, size_t id)
 
 /* ---------- model upkeep ---------- */
 
-static int refit(bo_state *s, char *err, size_t errlen)
+/* Bring the GP up to date with the ok observations: appends (O(n^2) each) under the
+ * current standardisation. */
+static int gp_catch_up(bo_state *s, char *err, size_t errlen)
+{
+    while (s->in_gp < s->nok) {
+        int rc = cutune_gp_add(s->gp, s->ok_x + s->in_gp * s->d,
+                               (s->ok_logt[s->in_gp] - s->ymu) / s->ysd, err, errlen);
+        if (rc < 0)
+            return rc;
+        s->in_gp++;
+    }
+    return 0;
+}
+
+/* Full refit: restandardise the log times, reload the GP and fit the hyper-parameters
+ * from the current values and fit.nstarts random starts. */
+static int refit_full(bo_state *s, char *err, size_t errlen)
 {
     size_t n = s->nok;
     double mu = 0.0, var = 0.0;
@@ -374,36 +492,73 @@ static int refit(bo_state *s, char *err, size_t errlen)
     free(y);
     if (rc < 0)
         return rc;
+    PROF_BEGIN(0);
     rc = cutune_gp_fit(s->gp, &s->fit, s->rng, err, errlen);
+    PROF_END(0);
+#ifdef BO_PROF
+    if (getenv("BO_TRACE")) fprintf(stderr, "full n=%zu %.3f s\n", n, prof_now() - _pt0);
+#endif
     if (rc < 0)
         return rc;
     s->in_gp = n;
     s->fit_n = n;
+    s->full_n = n;
+    return 0;
+}
+
+/* Warm refit: append the new points, then one BFGS run from the current optimum; the
+ * result replaces the model only when it gains more than BO_MIN_GAIN nats of (penalised)
+ * likelihood. The likelihood surface moves little with one more point, and an
+ * insignificant change of hyper-parameters is not worth a new factor and an O(m n^2)
+ * rebuild of the prediction cache. */
+static int refit_warm(bo_state *s, char *err, size_t errlen)
+{
+    int rc = gp_catch_up(s, err, errlen);
+    if (rc < 0)
+        return rc;
+    cutune_gp_fit_options o = s->fit;
+    o.nstarts = 0;
+    size_t it = s->nok > BO_WARM_LATE ? BO_WARM_ITER_LATE : BO_WARM_ITER;
+    if (o.max_iter > it)
+        o.max_iter = it;
+    o.min_gain = BO_MIN_GAIN;
+    PROF_BEGIN(0);
+#ifdef BO_PROF
+    cutune_gp_hyper h0; cutune_gp_get_hyper(s->gp, &h0); double e0 = h0.ell[0], lm0 = cutune_gp_lml(s->gp, NULL);
+#endif
+    rc = cutune_gp_fit(s->gp, &o, s->rng, err, errlen);
+    PROF_END(0);
+#ifdef BO_PROF
+    if (getenv("BO_TRACE")) { cutune_gp_hyper h1; cutune_gp_get_hyper(s->gp, &h1);
+    fprintf(stderr, "warm n=%zu %.4f s kept=%d lml %.2f -> %.2f\n", s->nok, prof_now() - _pt0, h1.ell[0] == e0, lm0, cutune_gp_lml(s->gp, NULL)); }
+#endif
+    if (rc < 0)
+        return rc;
+    s->fit_n = s->nok;
     return 0;
 }
 
 static int sync_model(bo_state *s, char *err, size_t errlen)
 {
-    if (s->feas_on && (s->nobs <= 2 * BO_REFIT_ALL ||
-                       (double)s->nobs >= BO_REFIT_GROWTH * (double)s->feas_n)) {
+    if (s->feas_on && s->nobs <= BO_FEAS_PAIRS_MAX && (s->nobs <= BO_FEAS_ALL ||
+                       (double)s->nobs >= BO_FEAS_GROWTH * (double)s->feas_n)) {
+        PROF_BEGIN(1);
         feas_select_bandwidth(s);
+        PROF_END(1);
         s->feas_n = s->nobs;
     }
     if (s->nok == 0)
         return 0;
-    if (s->nok <= BO_REFIT_ALL || (double)s->nok >= BO_REFIT_GROWTH * (double)s->fit_n) {
-        if (s->nok != s->fit_n || s->in_gp != s->nok)
-            return refit(s, err, errlen);
-        return 0;
-    }
-    while (s->in_gp < s->nok) {
-        int rc = cutune_gp_add(s->gp, s->ok_x + s->in_gp * s->d,
-                               (s->ok_logt[s->in_gp] - s->ymu) / s->ysd, err, errlen);
-        if (rc < 0)
-            return rc;
-        s->in_gp++;
-    }
-    return 0;
+    /* Multi-start fits (restandardised) at the first fit and whenever the count has
+     * doubled (up to BO_FULL_MAX); warm refits after every observation up to
+     * BO_REFIT_ALL, then on a geometric schedule; plain appends in between. */
+    if (s->full_n == 0 ||
+        (s->nok <= BO_FULL_MAX && (double)s->nok >= BO_FULL_GROWTH * (double)s->full_n))
+        return refit_full(s, err, errlen);
+    if (s->nok != s->fit_n &&
+        (s->nok <= BO_REFIT_ALL || (double)s->nok >= BO_REFIT_GROWTH * (double)s->fit_n))
+        return refit_warm(s, err, errlen);
+    return gp_catch_up(s, err, errlen);
 }
 
 /* ---------- candidate scoring ---------- */
@@ -473,13 +628,28 @@ static int cmp_size(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Pool for spaces above BO_EXHAUSTIVE_MAX: uniform draws + neighbours of the best. */
+/* Pool for spaces above BO_EXHAUSTIVE_MAX: BO_POOL configurations drawn uniformly without
+ * replacement + the neighbours of the BO_POOL_TOP best, sorted by id; the prediction cache
+ * and the feasibility sums are rebuilt over it. Redrawn only when the GP was refactorised
+ * (the cache is rebuilt then anyway), so a pool costs no extra O(m n^2). */
 static int build_pool(bo_state *s)
 {
     s->npool = 0;
-    for (size_t i = 0; i < BO_POOL; i++)
-        if (pool_add(s, uniform_below(s->rng, s->size)) < 0)
-            return CUTUNE_ENOMEM;
+    size_t want = BO_POOL < s->size ? BO_POOL : s->size;
+    if (s->perm) { /* partial Fisher-Yates: a uniform subset whatever the current order */
+        for (size_t i = 0; i < want; i++) {
+            size_t j = i + uniform_below(s->rng, s->size - i);
+            size_t t = s->perm[i];
+            s->perm[i] = s->perm[j];
+            s->perm[j] = t;
+            if (pool_add(s, t) < 0)
+                return CUTUNE_ENOMEM;
+        }
+    } else {
+        for (size_t i = 0; i < want; i++)
+            if (pool_add(s, uniform_below(s->rng, s->size)) < 0)
+                return CUTUNE_ENOMEM;
+    }
     /* indices of the BO_POOL_TOP fastest ok observations (partial selection) */
     size_t top[BO_POOL_TOP], ntop = 0;
     for (size_t i = 0; i < s->nok; i++) {
@@ -498,10 +668,10 @@ static int build_pool(bo_state *s)
     size_t okseen = 0;
     for (size_t t = 0; t < ntop; t++) {
         /* map the ok index back to its id */
-        size_t want = top[t], id = 0;
+        size_t wanted = top[t], id = 0;
         okseen = 0;
         for (size_t i = 0; i < s->nobs; i++)
-            if (s->obs_ok[i] && okseen++ == want) {
+            if (s->obs_ok[i] && okseen++ == wanted) {
                 id = s->obs_id[i];
                 break;
             }
@@ -518,8 +688,32 @@ static int build_pool(bo_state *s)
         if (i == 0 || s->pool[i] != s->pool[i - 1])
             s->pool[w++] = s->pool[i];
     s->npool = w;
+    /* encodings, cache and feasibility sums over the new pool */
+    cutune_gp_cache_free(s->cache);
+    s->cache = NULL;
+    double *px = realloc(s->pool_x, s->npool * s->d * sizeof *px);
+    if (!px)
+        return CUTUNE_ENOMEM;
+    s->pool_x = px;
+    for (size_t i = 0; i < s->npool; i++)
+        encode(s, s->pool[i], s->pool_x + i * s->d);
+    double *fn = realloc(s->fnum, s->npool * sizeof *fn);
+    if (fn)
+        s->fnum = fn;
+    double *fd = realloc(s->fden, s->npool * sizeof *fd);
+    if (fd)
+        s->fden = fd;
+    s->cache = cutune_gp_cache_alloc(s->pool_x, s->npool, s->d);
+    if (!fn || !fd || !s->cache)
+        return CUTUNE_ENOMEM;
+    s->cm = s->npool;
+    memset(s->fnum, 0, s->cm * sizeof *s->fnum);
+    memset(s->fden, 0, s->cm * sizeof *s->fden);
+    s->fe_n = 0;
+    s->pool_gen = cutune_gp_generation(s->gp);
     return 0;
 }
+
 
 /* Maximise the acquisition over ids[0..nids) (ids NULL: every configuration). */
 /* Local candidates: the unvisited neighbours (any one parameter changed) of the
@@ -567,26 +761,31 @@ static int maximise(bo_state *s, const size_t *ids, size_t nids, double fbest, b
     bp->score = -INFINITY;
     bp->id = -1;
     bp->mu = 0.0;
-    if (s->cache) {
+    if (s->cache && (!ids || !s->pooled)) {
+        PROF_BEGIN(3);
         int rc = cutune_gp_cache_sync(s->cache, s->gp, err, errlen);
+        PROF_END(3);
         if (rc < 0)
             return rc;
+        PROF_BEGIN(2);
         if (s->feas_on)
             feas_sync(s);
+        PROF_END(2);
         const double *mu = cutune_gp_cache_mean(s->cache), *var = cutune_gp_cache_var(s->cache);
-        size_t total = ids ? nids : s->size;
+        /* candidate index c: id c (exhaustive) or pool[c] (ascending), ids[i] (local) */
+        size_t total = ids ? nids : s->cm;
         for (size_t i = 0; i < total; i++) {
-            size_t id = ids ? ids[i] : i;
+            size_t id = ids ? ids[i] : s->pooled ? s->pool[i] : i, c = ids ? id : i;
             if (excluded(s, id))
                 continue;
-            double p = s->feas_on ? feas_cached(s, id) : 1.0;
-            double sc = acq_score(s, mu[id], var[id], p, fbest);
+            double p = s->feas_on ? feas_cached(s, c) : 1.0;
+            double sc = acq_score(s, mu[c], var[c], p, fbest);
             if (isnan(sc))
                 sc = -INFINITY;
             if (bp->id < 0 || sc > bp->score) {
                 bp->score = sc;
                 bp->id = (long long)id;
-                bp->mu = mu[id];
+                bp->mu = mu[c];
             }
         }
         return 0;
@@ -658,6 +857,9 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
         if (rc < 0)
             return rc;
     }
+    if (s->pooled && s->nok >= 2 && s->nobs >= s->n_init &&
+        (!s->cache || cutune_gp_generation(s->gp) != s->pool_gen) && (rc = build_pool(s)) < 0)
+        return cutune_err(err, errlen, rc, "bo: out of memory for the candidate pool");
     size_t base = cutune_gp_n(s->gp);
     if (k > 1 && s->cache && s->nok >= 2 && s->nobs >= s->n_init) {
         if ((rc = cutune_gp_cache_sync(s->cache, s->gp, err, errlen)) < 0 ||
@@ -667,10 +869,10 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
     for (size_t j = 0; j < k; j++) {
         long long id;
         if (s->nok < 2 || s->nobs + j < s->n_init) {
+            PROF_BEGIN(5);
             id = maximin_pick(s);
+            PROF_END(5);
         } else {
-            if (s->size > BO_EXHAUSTIVE_MAX && j == 0 && (rc = build_pool(s)) < 0)
-                return cutune_err(err, errlen, rc, "bo: out of memory for the candidate pool");
             /* best observed so far (fantasies are believed, not counted as found) */
             double fbest = INFINITY;
             for (size_t i = 0; i < s->in_gp; i++) {
@@ -681,10 +883,6 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
             best_pick bp;
             const size_t *ids = NULL;
             size_t nids = 0;
-            if (s->size > BO_EXHAUSTIVE_MAX) {
-                ids = s->pool;
-                nids = s->npool;
-            }
             /* every 1/local_frac-th model-based proposal: the neighbourhood of the best */
             s->nmodel++;
             if (s->local_frac > 0.0 &&
@@ -699,7 +897,9 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
                     nids = s->nlocal;
                 }
             }
+            PROF_BEGIN(4);
             rc = maximise(s, ids, nids, fbest, &bp, err, errlen);
+            PROF_END(4);
             if (rc < 0)
                 goto out_truncate;
             id = bp.id;
@@ -710,8 +910,8 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
                 if (rc < 0)
                     goto out_truncate;
             }
-            if (id < 0 && s->size > BO_EXHAUSTIVE_MAX)
-                id = random_available(s);
+            if (id < 0 && s->pooled)
+                id = random_available(s); /* the whole pool is visited */
         }
         if (id < 0)
             break;
@@ -898,6 +1098,11 @@ static void bo_free(void *state)
     free(s->bvar);
     free(s->bp);
     free(s->pool);
+    free(s->pool_x);
+    free(s->nv);
+    free(s->ftoff);
+    free(s->ftab);
+    free(s->perm);
     free(s->local);
     free(s->obs_t);
 }
@@ -942,6 +1147,19 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
             s->active[s->d++] = p;
     if (s->d == 0) /* a single configuration: keep one constant dimension */
         s->active[s->d++] = 0;
+    s->nv = malloc(s->d * sizeof *s->nv);
+    s->ftoff = malloc(s->d * sizeof *s->ftoff);
+    if (!s->nv || !s->ftoff)
+        goto out_nomem;
+    size_t ftn = 0;
+    for (size_t j = 0; j < s->d; j++) {
+        s->nv[j] = cutune_space_param(ctx->space, s->active[j])->nvalues;
+        s->ftoff[j] = ftn;
+        ftn += s->nv[j] * s->nv[j];
+    }
+    s->ftab = malloc(ftn * sizeof *s->ftab);
+    if (!s->ftab)
+        goto out_nomem;
     s->gp = cutune_gp_alloc(s->d, s->kernel);
     s->bx = malloc(BO_BLOCK * s->d * sizeof *s->bx);
     s->bid = malloc(BO_BLOCK * sizeof *s->bid);
@@ -962,12 +1180,22 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
                 s->enc[id * s->d + j] = s->full[s->active[j]];
         }
     }
-    if (s->enc && cutune_gp_cache_bytes(s->size, s->budget + 64) <= BO_CACHE_BYTES) {
+    if (s->size <= BO_EXHAUSTIVE_MAX) {
         s->cache = cutune_gp_cache_alloc(s->enc, s->size, s->d);
         s->fnum = calloc(s->size, sizeof *s->fnum);
         s->fden = calloc(s->size, sizeof *s->fden);
         if (!s->cache || !s->fnum || !s->fden)
             goto out_nomem;
+        s->cm = s->size;
+    } else {
+        s->pooled = 1; /* cache, fnum, fden: built with the pool */
+        if (s->size <= BO_PERM_MAX) {
+            s->perm = malloc(s->size * sizeof *s->perm);
+            if (!s->perm)
+                goto out_nomem;
+            for (size_t i = 0; i < s->size; i++)
+                s->perm[i] = i;
+        }
     }
     s->ymu = 0.0;
     s->ysd = 1.0;

@@ -81,14 +81,6 @@ typedef struct {
     size_t *genes;
 } ga_state;
 
-/* Uniform integer in [0, n) for any n (gsl_rng_uniform_int is bounded by the
- * generator's range). */
-static size_t uniform_below(gsl_rng *r, size_t n)
-{
-    if (n - 1 <= gsl_rng_max(r) - gsl_rng_min(r))
-        return (size_t)gsl_rng_uniform_int(r, (unsigned long)n);
-    return (size_t)(gsl_rng_uniform(r) * (double)n) % n;
-}
 
 static int taken(const ga_state *s, size_t id)
 {
@@ -227,13 +219,13 @@ static int ga_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
 static int draw_free(ga_state *s, size_t *id)
 {
     for (int t = 0; t < 64; t++) {
-        size_t c = uniform_below(s->rng, s->n);
+        size_t c = cutune_searcher_uniform(s->rng, s->n);
         if (!taken(s, c)) {
             *id = c;
             return 1;
         }
     }
-    size_t start = uniform_below(s->rng, s->n);
+    size_t start = cutune_searcher_uniform(s->rng, s->n);
     for (size_t i = 0; i < s->n; i++) {
         size_t c = (start + i) % s->n;
         if (!taken(s, c)) {
@@ -246,9 +238,9 @@ static int draw_free(ga_state *s, size_t *id)
 
 static size_t tournament(ga_state *s)
 {
-    size_t w = uniform_below(s->rng, s->npop);
+    size_t w = cutune_searcher_uniform(s->rng, s->npop);
     for (size_t t = 1; t < s->tour; t++) {
-        size_t c = uniform_below(s->rng, s->npop);
+        size_t c = cutune_searcher_uniform(s->rng, s->npop);
         if (s->pop[c].fit < s->pop[w].fit || (s->pop[c].fit == s->pop[w].fit && c < w))
             w = c;
     }
@@ -276,7 +268,7 @@ static size_t neighbour_move(ga_state *s, size_t id, int prefer_free)
         if (nf > 0)
             m = nf;
     }
-    return s->nbuf[uniform_below(s->rng, m)];
+    return s->nbuf[cutune_searcher_uniform(s->rng, m)];
 }
 
 /* Uniform crossover of members a and b, repaired towards a. */
@@ -299,7 +291,7 @@ static size_t crossover(ga_state *s, size_t a, size_t b)
             return (size_t)id;
         if (ndiff == 0)
             return a; /* cannot happen: the child is p1 again */
-        size_t j = uniform_below(s->rng, ndiff);
+        size_t j = cutune_searcher_uniform(s->rng, ndiff);
         size_t g = s->genes[j];
         s->child[g] = s->pa[g];
         s->genes[j] = s->genes[--ndiff];

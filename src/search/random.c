@@ -77,14 +77,6 @@ static int set(random_state *s, size_t pos, size_t val)
     return 0;
 }
 
-/* Uniform integer in [0, n) for any n (gsl_rng_uniform_int is limited to the
- * generator's range, 2^32 for mt19937). */
-static size_t uniform_below(gsl_rng *r, size_t n)
-{
-    if (n <= gsl_rng_max(r) - gsl_rng_min(r))
-        return (size_t)gsl_rng_uniform_int(r, (unsigned long)n);
-    return (size_t)(gsl_rng_uniform(r) * (double)n) % n;
-}
 
 static int random_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size_t errlen)
 {
@@ -106,7 +98,7 @@ static int random_propose(void *state, size_t k, size_t *out, size_t *n, char *e
     *n = 0;
     while (*n < k && s->next < s->n) {
         size_t i = s->next++;
-        size_t j = i + uniform_below(s->ctx->rng, s->n - i);
+        size_t j = i + cutune_searcher_uniform(s->ctx->rng, s->n - i);
         size_t vi = get(s, i), vj = get(s, j);
         if (set(s, j, vi) < 0 || set(s, i, vj) < 0)
             return cutune_err(err, errlen, CUTUNE_ENOMEM, "random: out of memory");

@@ -86,3 +86,18 @@ void cutune_searcher_free(cutune_searcher *s)
     free(s->state);
     free(s);
 }
+
+size_t cutune_searcher_uniform(gsl_rng *r, size_t n)
+{
+    unsigned long range = gsl_rng_max(r) - gsl_rng_min(r);
+    if (n - 1 <= range)
+        return (size_t)gsl_rng_uniform_int(r, (unsigned long)n);
+    /* 64 bits from two draws of a (at least) 32-bit generator, then rejection */
+    uint64_t limit = UINT64_MAX - UINT64_MAX % n, x;
+    do {
+        uint64_t hi = (uint64_t)((gsl_rng_get(r) - gsl_rng_min(r)) & 0xffffffffu);
+        uint64_t lo = (uint64_t)((gsl_rng_get(r) - gsl_rng_min(r)) & 0xffffffffu);
+        x = hi << 32 | lo;
+    } while (x >= limit);
+    return (size_t)(x % n);
+}

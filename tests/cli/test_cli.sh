@@ -124,9 +124,27 @@ else bad "SIGINT: exit $rc" "$(cat int.txt)"; fi
 "$exe" --searcher=random --budget=5 --journal=small.jsonl small.json >/dev/null 2>&1
 expect_fail "resume with a journal of another space" "another spec" --resume=small.jsonl bowl.json.gz
 
+# Resume keeps the searcher's arguments, and refuses to change the run.
+"$exe" --searcher=genetic:pop=10,mut=0.9 --seed=3 --budget=60 --journal=g.jsonl bowl.json.gz >/dev/null 2>&1
+head -31 g.jsonl > gc.jsonl
+"$exe" --resume=gc.jsonl bowl.json.gz >/dev/null 2>&1
+cmp -s g.jsonl gc.jsonl && ok "resume keeps searcher arguments" || bad "resume keeps searcher arguments"
+head -11 r1.jsonl > rb.jsonl
+expect_fail "resume with another budget" "budget=50 differs" --resume=rb.jsonl --budget=50 bowl.json.gz
+[ "$(wc -l <rb.jsonl)" -eq 11 ] && ok "refused resume left the journal alone" || bad "refused resume left the journal alone"
+
+# Outputs are checked before anything runs; the input is never overwritten.
+cp r1.jsonl in.jsonl
+out=$("$exe" --searcher=grid --budget=3 --journal=in.jsonl in.jsonl 2>&1 >/dev/null)
+[ $? -eq 2 ] && cmp -s in.jsonl r1.jsonl && ok "journal onto the replayed file is refused" \
+    || bad "journal onto the replayed file is refused" "$out"
+expect_fail "export into a missing folder" "nodir" --csv=nodir/x.csv bowl.json.gz
+mkdir -p adir
+expect_fail "a directory as the target" "is a directory" adir
+
 # A kernel replayed from its H200 recording: the first line says so; another
 # problem size is refused (a recording answers only for its sizes).
-if ldconfig -p 2>/dev/null | grep -q 'libcuda.so.1'; then
+if { ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null; } | grep -q 'libcuda.so.1'; then
     echo "ok - # SKIP no-GPU replay default: a CUDA driver is installed here"
 else
     out=$("$exe" --searcher=random --budget=5 --journal=k5.jsonl gemm 2>&1)
