@@ -38,8 +38,7 @@ static uint64_t rng_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static int run_variant(cutune_spec *sp, variant *v, const char *out, const size_t *ids,
-                       size_t n)
+static int run_variant(cutune_spec *sp, variant *v, const char *out, const size_t *ids, size_t n)
 {
     char dir[2048], arg[2300], err[1024];
     snprintf(dir, sizeof dir, "%s/%s", out, v->cache);
@@ -135,8 +134,14 @@ int main(int argc, char **argv)
     }
     free(perm);
     variant vs[3] = {
-        {.name = "serial", .arg_fmt = "pipeline=0,cache_dir=%s", .cache = "cache-serial", .fresh = 1},
-        {.name = "pipelined", .arg_fmt = "pipeline=1,cache_dir=%s", .cache = "cache-pipe", .fresh = 1},
+        {.name = "serial",
+         .arg_fmt = "pipeline=0,cache_dir=%s",
+         .cache = "cache-serial",
+         .fresh = 1},
+        {.name = "pipelined",
+         .arg_fmt = "pipeline=1,cache_dir=%s",
+         .cache = "cache-pipe",
+         .fresh = 1},
         {.name = "pipelined+warm", .arg_fmt = "pipeline=1,cache_dir=%s", .cache = "cache-pipe"},
     };
     int rc = 0;
@@ -165,13 +170,13 @@ int main(int argc, char **argv)
         double busy = v->wall_s > 0 ? v->worker_s / v->wall_s : 0;
         double kbusy = v->wall_s > 0 ? v->kernel_s / v->wall_s : 0;
         printf("%-16s %6zu %9.2f %11.1f %8.1f%% %10.1f%% %10.2f %10zu %6zu\n", v->name, v->n,
-               v->wall_s, v->evals_per_min, 100 * busy, 100 * kbusy, v->compile_s,
-               v->cache_hits, v->counts[CUTUNE_STATUS_OK]);
+               v->wall_s, v->evals_per_min, 100 * busy, 100 * kbusy, v->compile_s, v->cache_hits,
+               v->counts[CUTUNE_STATUS_OK]);
         if (cf)
             fprintf(cf, "%s,%s,%zu,%.4f,%.4f,%.2f,%.4f,%.4f,%.4f,%zu,%zu,%zu,%zu,%zu,%zu,%zu\n",
-                    v->name, sp->name, v->n, v->wall_s, v->alloc_s, v->evals_per_min, busy,
-                    kbusy, v->compile_s, v->cache_hits, v->counts[0], v->counts[1],
-                    v->counts[2], v->counts[3], v->counts[4], v->counts[5]);
+                    v->name, sp->name, v->n, v->wall_s, v->alloc_s, v->evals_per_min, busy, kbusy,
+                    v->compile_s, v->cache_hits, v->counts[0], v->counts[1], v->counts[2],
+                    v->counts[3], v->counts[4], v->counts[5]);
         if (jf) {
             fprintf(jf,
                     "%s\n  {\"variant\": \"%s\", \"evaluations\": %zu, \"wall_s\": %.4f, "
@@ -181,8 +186,7 @@ int main(int argc, char **argv)
                     i ? "," : "", v->name, v->n, v->wall_s, v->alloc_s, v->evals_per_min, busy,
                     kbusy, v->compile_s, v->cache_hits);
             for (int st = 0; st < CUTUNE_STATUS_COUNT; st++)
-                fprintf(jf, "%s\"%s\": %zu", st ? ", " : "", cutune_status_name(st),
-                        v->counts[st]);
+                fprintf(jf, "%s\"%s\": %zu", st ? ", " : "", cutune_status_name(st), v->counts[st]);
             fprintf(jf, "}}");
         }
     }
@@ -193,7 +197,8 @@ int main(int argc, char **argv)
     if (cf)
         fclose(cf);
     printf("gpu_busy: worker time (load, verify, timing) / wall; kernel_busy: timed "
-           "repetitions / wall\nwrote %s and %s\n", jp, cp);
+           "repetitions / wall\nwrote %s and %s\n",
+           jp, cp);
     free(ids);
     cutune_spec_free(sp);
     return rc < 0 ? 1 : 0;

@@ -47,21 +47,23 @@ static int add_restrictions(cutune_space *s, const char *const *r)
 /* CLBlast Xgemm as in ../shared/data/README.md: 82,944 points, 17,956 valid. */
 static cutune_space *build_xgemm(void)
 {
-    static const long long wg[] = {16, 32, 64, 128}, kwg[] = {32}, dim[] = {8, 16, 32},
-                           kwi[] = {2}, vw[] = {1, 2, 4, 8}, zero[] = {0}, bin[] = {0, 1},
-                           prec[] = {32};
-    static const char *const r[] = {
-        "KWG % KWI == 0",         "MWG % (MDIMC*VWM) == 0",
-        "NWG % (NDIMC*VWN) == 0", "MWG % (MDIMA*VWM) == 0",
-        "NWG % (NDIMB*VWN) == 0", "KWG % ((MDIMC*NDIMC)/MDIMA) == 0",
-        "KWG % ((MDIMC*NDIMC)/NDIMB) == 0", NULL};
+    static const long long wg[] = {16, 32, 64, 128}, kwg[] = {32}, dim[] = {8, 16, 32}, kwi[] = {2},
+                           vw[] = {1, 2, 4, 8}, zero[] = {0}, bin[] = {0, 1}, prec[] = {32};
+    static const char *const r[] = {"KWG % KWI == 0",
+                                    "MWG % (MDIMC*VWM) == 0",
+                                    "NWG % (NDIMC*VWN) == 0",
+                                    "MWG % (MDIMA*VWM) == 0",
+                                    "NWG % (NDIMB*VWN) == 0",
+                                    "KWG % ((MDIMC*NDIMC)/MDIMA) == 0",
+                                    "KWG % ((MDIMC*NDIMC)/NDIMB) == 0",
+                                    NULL};
     cutune_space *s = cutune_space_alloc();
     if (!s || add_ints(s, "MWG", wg, 4) || add_ints(s, "NWG", wg, 4) ||
         add_ints(s, "KWG", kwg, 1) || add_ints(s, "MDIMC", dim, 3) ||
         add_ints(s, "NDIMC", dim, 3) || add_ints(s, "MDIMA", dim, 3) ||
-        add_ints(s, "NDIMB", dim, 3) || add_ints(s, "KWI", kwi, 1) ||
-        add_ints(s, "VWM", vw, 4) || add_ints(s, "VWN", vw, 4) || add_ints(s, "STRM", zero, 1) ||
-        add_ints(s, "STRN", zero, 1) || add_ints(s, "SA", bin, 2) || add_ints(s, "SB", bin, 2) ||
+        add_ints(s, "NDIMB", dim, 3) || add_ints(s, "KWI", kwi, 1) || add_ints(s, "VWM", vw, 4) ||
+        add_ints(s, "VWN", vw, 4) || add_ints(s, "STRM", zero, 1) || add_ints(s, "STRN", zero, 1) ||
+        add_ints(s, "SA", bin, 2) || add_ints(s, "SB", bin, 2) ||
         add_ints(s, "PRECISION", prec, 1) || add_restrictions(s, r)) {
         cutune_space_free(s);
         return NULL;
@@ -74,7 +76,7 @@ static cutune_space *build_xgemm(void)
 static cutune_space *build_synthetic(void)
 {
     long long p2[11], t[32], vw[] = {1, 2, 4, 8}, bin[] = {0, 1}, prec[] = {16, 32, 64},
-                            stages[] = {1, 2, 3, 4, 5, 6, 7, 8};
+                             stages[] = {1, 2, 3, 4, 5, 6, 7, 8};
     for (int i = 0; i < 11; i++)
         p2[i] = 1LL << i;
     for (int i = 0; i < 32; i++)
@@ -215,9 +217,9 @@ int main(int argc, char **argv)
             fprintf(stderr, "case %s failed\n", cases[i].name);
             return 1;
         }
-        printf("%-14s %12.0f %10zu %10.4f %10.4f %12.1f %10.1f\n", cases[i].name,
-               res[i].cartesian, res[i].valid, res[i].best_s, res[i].median_s,
-               res[i].cartesian / res[i].best_s / 1e6, res[i].maxrss_kb / 1024.0);
+        printf("%-14s %12.0f %10zu %10.4f %10.4f %12.1f %10.1f\n", cases[i].name, res[i].cartesian,
+               res[i].valid, res[i].best_s, res[i].median_s, res[i].cartesian / res[i].best_s / 1e6,
+               res[i].maxrss_kb / 1024.0);
     }
 
     snprintf(path, sizeof path, "%s/results.csv", outdir);
@@ -228,8 +230,8 @@ int main(int argc, char **argv)
     }
     fprintf(f, "case,cartesian,valid,best_s,median_s,repeats,peak_rss_kib\n");
     for (size_t i = 0; i < NCASES; i++)
-        fprintf(f, "%s,%.0f,%zu,%.6f,%.6f,%d,%ld\n", cases[i].name, res[i].cartesian,
-                res[i].valid, res[i].best_s, res[i].median_s, REPEATS, res[i].maxrss_kb);
+        fprintf(f, "%s,%.0f,%zu,%.6f,%.6f,%d,%ld\n", cases[i].name, res[i].cartesian, res[i].valid,
+                res[i].best_s, res[i].median_s, REPEATS, res[i].maxrss_kb);
     fclose(f);
 
     snprintf(path, sizeof path, "%s/results.json", outdir);

@@ -46,16 +46,16 @@ enum cutune_bench_convention {
 /** What to run (views; valid during cutune_bench_run). */
 typedef struct cutune_bench_options {
     const cutune_searcher_type *const *searchers; /**< nsearchers types */
-    const char *const *searcher_args; /**< per searcher ctx.args, or NULL (none) */
-    const char *const *searcher_labels; /**< names in the output, or NULL (type names) */
+    const char *const *searcher_args;             /**< per searcher ctx.args, or NULL (none) */
+    const char *const *searcher_labels;           /**< names in the output, or NULL (type names) */
     size_t nsearchers;
-    const char *const *recordings;    /**< recording files (Kernel Tuner cache or journal) */
+    const char *const *recordings; /**< recording files (Kernel Tuner cache or journal) */
     size_t nrecordings;
-    const size_t *budgets;            /**< evaluation budgets, any order, each > 0 */
+    const size_t *budgets; /**< evaluation budgets, any order, each > 0 */
     size_t nbudgets;
-    size_t nseeds;                    /**< runs per cell; seeds are 1..nseeds */
-    unsigned conventions;             /**< CUTUNE_BENCH_CONSTRAINT_AWARE | _CARTESIAN */
-    unsigned jobs;                    /**< worker threads (0 = online cores) */
+    size_t nseeds;        /**< runs per cell; seeds are 1..nseeds */
+    unsigned conventions; /**< CUTUNE_BENCH_CONSTRAINT_AWARE | _CARTESIAN */
+    unsigned jobs;        /**< worker threads (0 = online cores) */
     /** Called (serialised, from any thread) as runs finish; may be NULL. */
     void (*progress)(void *ctx, size_t done, size_t total);
     void *progress_ctx;
@@ -70,41 +70,41 @@ typedef struct cutune_bench_cell {
 
 /** One recording in one convention. */
 typedef struct cutune_bench_space_info {
-    size_t size;          /**< configurations a run may propose */
-    size_t nok;           /**< of them with a valid recorded time */
-    double t_opt;         /**< best recorded time in the space (ms) */
-    double t_median;      /**< median valid time (ms) */
-    size_t cutoff;        /**< evaluations for random search to reach 95% from median to
-                               optimum (may exceed the largest budget) */
-    size_t p_points;      /**< evaluations P averages over: min(cutoff, largest budget) */
-    double mean_cost_ms;  /**< mean simulated cost of one evaluation (0 without costs) */
-    double *baseline;     /**< [maxb] expected best of random search after t+1 evaluations */
+    size_t size;         /**< configurations a run may propose */
+    size_t nok;          /**< of them with a valid recorded time */
+    double t_opt;        /**< best recorded time in the space (ms) */
+    double t_median;     /**< median valid time (ms) */
+    size_t cutoff;       /**< evaluations for random search to reach 95% from median to
+                              optimum (may exceed the largest budget) */
+    size_t p_points;     /**< evaluations P averages over: min(cutoff, largest budget) */
+    double mean_cost_ms; /**< mean simulated cost of one evaluation (0 without costs) */
+    double *baseline;    /**< [maxb] expected best of random search after t+1 evaluations */
 } cutune_bench_space_info;
 
 typedef struct cutune_bench_recording_info {
-    char *path;           /**< as given */
-    char *name;           /**< file name without .json / .json.gz */
+    char *path; /**< as given */
+    char *name; /**< file name without .json / .json.gz */
     char *device, *kernel;
-    int has_costs;        /**< compile + benchmark times recorded */
+    int has_costs; /**< compile + benchmark times recorded */
 } cutune_bench_recording_info;
 
 /** Everything a bench run measured. Index order: [conv][rec][searcher][...]. */
 typedef struct cutune_bench_result {
     size_t nconv;
-    unsigned conv[2];              /**< conventions in output order */
+    unsigned conv[2]; /**< conventions in output order */
     size_t nrec, nsearchers, nbudgets, nseeds, maxb;
-    cutune_bench_recording_info *rec;   /**< [nrec] */
-    char **searchers;              /**< labels [nsearchers] */
-    char **searcher_args;          /**< [nsearchers], NULL when none */
-    size_t *budgets;               /**< sorted ascending, unique [nbudgets] */
-    cutune_bench_space_info *space; /**< [nconv * nrec] */
-    cutune_bench_cell *cells;      /**< [nconv][nrec][nsearchers][nbudgets] */
-    double *p_evals;               /**< [nconv][nrec][nsearchers] mean P over evaluations */
-    double *p_time;                /**< same over simulated time (NAN without costs) */
-    double *best;                  /**< [nconv][nrec][nsearchers][nseeds][maxb] best-so-far
-                                        time (INFINITY while nothing valid) */
-    double *curve;                 /**< [nconv][nrec][nsearchers][3][maxb]: median, p05, p95
-                                        of the fraction of optimum after t+1 evaluations */
+    cutune_bench_recording_info *rec; /**< [nrec] */
+    char **searchers;                 /**< labels [nsearchers] */
+    char **searcher_args;             /**< [nsearchers], NULL when none */
+    size_t *budgets;                  /**< sorted ascending, unique [nbudgets] */
+    cutune_bench_space_info *space;   /**< [nconv * nrec] */
+    cutune_bench_cell *cells;         /**< [nconv][nrec][nsearchers][nbudgets] */
+    double *p_evals;                  /**< [nconv][nrec][nsearchers] mean P over evaluations */
+    double *p_time;                   /**< same over simulated time (NAN without costs) */
+    double *best;                     /**< [nconv][nrec][nsearchers][nseeds][maxb] best-so-far
+                                           time (INFINITY while nothing valid) */
+    double *curve;                    /**< [nconv][nrec][nsearchers][3][maxb]: median, p05, p95
+                                           of the fraction of optimum after t+1 evaluations */
 } cutune_bench_result;
 
 /** Name of a convention ("constraint-aware", "cartesian"). */

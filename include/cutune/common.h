@@ -17,16 +17,16 @@
 /** Error codes (negative on return). */
 enum cutune_error {
     CUTUNE_OK = 0,
-    CUTUNE_EINVAL = -1,   /**< bad argument or bad input value */
-    CUTUNE_ENOMEM = -2,   /**< allocation failed */
-    CUTUNE_EIO = -3,      /**< file could not be read or written */
-    CUTUNE_EPARSE = -4,   /**< malformed JSON, expression or journal */
-    CUTUNE_EEMPTY = -5,   /**< a space with no valid configuration */
-    CUTUNE_ENOTFOUND = -6,/**< unknown name (parameter, searcher, kernel ...) */
-    CUTUNE_EMATH = -7,    /**< division by zero, domain error in an expression */
-    CUTUNE_ENODEV = -8,   /**< no GPU / driver */
-    CUTUNE_EMISMATCH = -9,/**< e.g. a journal from another spec given to --resume */
-    CUTUNE_EINTR = -10,   /**< interrupted by a signal */
+    CUTUNE_EINVAL = -1,    /**< bad argument or bad input value */
+    CUTUNE_ENOMEM = -2,    /**< allocation failed */
+    CUTUNE_EIO = -3,       /**< file could not be read or written */
+    CUTUNE_EPARSE = -4,    /**< malformed JSON, expression or journal */
+    CUTUNE_EEMPTY = -5,    /**< a space with no valid configuration */
+    CUTUNE_ENOTFOUND = -6, /**< unknown name (parameter, searcher, kernel ...) */
+    CUTUNE_EMATH = -7,     /**< division by zero, domain error in an expression */
+    CUTUNE_ENODEV = -8,    /**< no GPU / driver */
+    CUTUNE_EMISMATCH = -9, /**< e.g. a journal from another spec given to --resume */
+    CUTUNE_EINTR = -10,    /**< interrupted by a signal */
     CUTUNE_EUNSUPPORTED = -11,
 };
 
@@ -34,11 +34,11 @@ enum cutune_error {
 typedef enum cutune_status {
     CUTUNE_STATUS_OK = 0,
     CUTUNE_STATUS_COMPILE_ERROR,
-    CUTUNE_STATUS_LAUNCH_ERROR,   /**< over a device limit (resources) */
+    CUTUNE_STATUS_LAUNCH_ERROR, /**< over a device limit (resources) */
     CUTUNE_STATUS_RUNTIME_ERROR,
     CUTUNE_STATUS_TIMEOUT,
     CUTUNE_STATUS_WRONG_RESULT,
-    CUTUNE_STATUS_MISSING,        /**< replay: not in the recording (never invented) */
+    CUTUNE_STATUS_MISSING, /**< replay: not in the recording (never invented) */
     CUTUNE_STATUS_COUNT
 } cutune_status;
 

@@ -22,12 +22,12 @@ typedef struct cutune_metric {
 /** Outcome of one evaluation. Owns times_ms and log (free with _clear). */
 typedef struct cutune_eval_result {
     cutune_status status;
-    double time_ms;          /**< median of times_ms (objective) when OK */
-    double *times_ms;        /**< every timed repetition (malloc'd) */
+    double time_ms;   /**< median of times_ms (objective) when OK */
+    double *times_ms; /**< every timed repetition (malloc'd) */
     size_t ntimes;
-    double compile_ms;       /**< compile cost (measured, or recorded for replay); <0 unknown */
-    double bench_ms;         /**< verification + timing cost; <0 unknown */
-    char *log;               /**< compile log / error text (malloc'd) or NULL */
+    double compile_ms; /**< compile cost (measured, or recorded for replay); <0 unknown */
+    double bench_ms;   /**< verification + timing cost; <0 unknown */
+    char *log;         /**< compile log / error text (malloc'd) or NULL */
     size_t nmetrics;
     cutune_metric metrics[CUTUNE_MAX_METRICS]; /**< evaluator metrics (registers, sm clock ...) */
 } cutune_eval_result;
@@ -38,10 +38,10 @@ int cutune_eval_result_add_metric(cutune_eval_result *r, const char *name, doubl
 
 /** What an evaluator is given at alloc (views valid for its life). */
 typedef struct cutune_evaluator_ctx {
-    const cutune_space *space;       /**< enumerated */
-    const struct cutune_spec *spec;  /**< kernel spec, or NULL (recording as space) */
-    const char *arg;                 /**< text after "NAME:" in --evaluator, or NULL */
-    unsigned long seed;              /**< the run's seed (inputs for verification) */
+    const cutune_space *space;      /**< enumerated */
+    const struct cutune_spec *spec; /**< kernel spec, or NULL (recording as space) */
+    const char *arg;                /**< text after "NAME:" in --evaluator, or NULL */
+    unsigned long seed;             /**< the run's seed (inputs for verification) */
     int verbose;
     /** Appended in version 1: a recording already loaded by the caller (replay uses
      *  it instead of loading ctx->arg again when the paths match), or NULL. */
@@ -49,11 +49,11 @@ typedef struct cutune_evaluator_ctx {
 } cutune_evaluator_ctx;
 
 typedef struct cutune_evaluator_type {
-    unsigned version;   /**< CUTUNE_EVALUATOR_TYPE_VERSION */
+    unsigned version; /**< CUTUNE_EVALUATOR_TYPE_VERSION */
     const char *name;
     const char *help;
-    size_t size;        /**< bytes of private state (zeroed before alloc) */
-    unsigned flags;     /**< CUTUNE_EVALUATOR_NEEDS_GPU ... */
+    size_t size;    /**< bytes of private state (zeroed before alloc) */
+    unsigned flags; /**< CUTUNE_EVALUATOR_NEEDS_GPU ... */
     int (*alloc)(void *state, const cutune_evaluator_ctx *ctx, char *err, size_t errlen);
     /** Evaluate k configurations; results[i] (zeroed by caller) for ids[i]. */
     int (*evaluate)(void *state, const size_t *ids, size_t k, cutune_eval_result *results,

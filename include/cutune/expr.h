@@ -33,8 +33,8 @@ typedef struct cutune_symtab {
  * parameter 'X' at column N"); syntax errors with CUTUNE_EPARSE naming the column.
  * @param out receives a new expression; caller frees with cutune_expr_free.
  */
-int cutune_expr_parse(const char *text, const cutune_symtab *syms, cutune_expr **out,
-                      char *err, size_t errlen);
+int cutune_expr_parse(const char *text, const cutune_symtab *syms, cutune_expr **out, char *err,
+                      size_t errlen);
 
 void cutune_expr_free(cutune_expr *e);
 
@@ -42,12 +42,12 @@ void cutune_expr_free(cutune_expr *e);
  * Evaluate with vars[slot] the value of each symbol-table slot. A STRING
  * result points into e or into vars: it is valid while both are.
  */
-int cutune_expr_eval(const cutune_expr *e, const cutune_value *vars, cutune_value *out,
-                     char *err, size_t errlen);
+int cutune_expr_eval(const cutune_expr *e, const cutune_value *vars, cutune_value *out, char *err,
+                     size_t errlen);
 
 /** Evaluate and require a number; truthiness for restrictions is != 0. */
-int cutune_expr_eval_double(const cutune_expr *e, const cutune_value *vars, double *out,
-                            char *err, size_t errlen);
+int cutune_expr_eval_double(const cutune_expr *e, const cutune_value *vars, double *out, char *err,
+                            size_t errlen);
 
 /** Highest slot index the expression reads, or -1 if it reads none. */
 int cutune_expr_max_slot(const cutune_expr *e);

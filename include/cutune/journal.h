@@ -24,20 +24,19 @@ struct cutune_spec;
 typedef struct cutune_journal cutune_journal;
 
 typedef struct cutune_journal_header {
-    const char *spec_name;   /**< spec name or recording path */
-    const char *spec_hash;   /**< hex */
+    const char *spec_name; /**< spec name or recording path */
+    const char *spec_hash; /**< hex */
     const char *searcher, *searcher_args;
     unsigned long seed;
     const char *evaluator, *evaluator_arg;
     const char *device;
     size_t budget;
-    int deterministic;       /**< leave out "started" (replay: byte-identical journals) */
+    int deterministic; /**< leave out "started" (replay: byte-identical journals) */
 } cutune_journal_header;
 
 /** Create (truncate) path and write the header line. */
-int cutune_journal_create(const char *path, const cutune_journal_header *h,
-                          const cutune_space *s, cutune_journal **out, char *err,
-                          size_t errlen);
+int cutune_journal_create(const char *path, const cutune_journal_header *h, const cutune_space *s,
+                          cutune_journal **out, char *err, size_t errlen);
 /** Open an existing journal for appending (resume); drops a partial last line. */
 int cutune_journal_append(const char *path, cutune_journal **out, char *err, size_t errlen);
 /** Write one eval line for history entry e (index n), flush and fsync. */
@@ -47,16 +46,16 @@ int cutune_journal_write_eval(cutune_journal *j, const cutune_space *s,
 void cutune_journal_close(cutune_journal *j);
 
 /** The summary JSON ({"best":{"config","time_ms","metrics"},"evaluations",...}). */
-int cutune_export_summary(const char *path, const cutune_space *s,
-                          const struct cutune_spec *spec, const cutune_history *h,
-                          const char *stop_reason, char *err, size_t errlen);
+int cutune_export_summary(const char *path, const cutune_space *s, const struct cutune_spec *spec,
+                          const cutune_history *h, const char *stop_reason, char *err,
+                          size_t errlen);
 /** One row per evaluation: n, each parameter, status, time_ms, metrics. */
 int cutune_export_csv(const char *path, const cutune_space *s, const struct cutune_spec *spec,
                       const cutune_history *h, char *err, size_t errlen);
 /** Kernel Tuner cache JSON (readable by Kernel Tuner and by cutune's replay). */
-int cutune_export_kt_cache(const char *path, const cutune_space *s,
-                           const struct cutune_spec *spec, const char *device_name,
-                           const cutune_history *h, char *err, size_t errlen);
+int cutune_export_kt_cache(const char *path, const cutune_space *s, const struct cutune_spec *spec,
+                           const char *device_name, const cutune_history *h, char *err,
+                           size_t errlen);
 /** C header of #define NAME VALUE for the best configuration. */
 int cutune_export_header(const char *path, const cutune_space *s, const struct cutune_spec *spec,
                          const cutune_history *h, char *err, size_t errlen);

@@ -11,18 +11,18 @@
 
 /** One recorded configuration. */
 typedef struct cutune_record {
-    uint16_t *idx;       /**< nparams indices into the recording's value lists */
+    uint16_t *idx; /**< nparams indices into the recording's value lists */
     cutune_status status;
-    double time_ms;      /**< objective when OK */
-    double *times_ms;    /**< repetitions (may be NULL) */
+    double time_ms;   /**< objective when OK */
+    double *times_ms; /**< repetitions (may be NULL) */
     size_t ntimes;
-    double compile_ms;   /**< <0 when unknown */
-    double bench_ms;     /**< verification + benchmark; <0 when unknown */
+    double compile_ms; /**< <0 when unknown */
+    double bench_ms;   /**< verification + benchmark; <0 when unknown */
 } cutune_record;
 
 typedef struct cutune_recording {
     char *path;
-    char *format;        /**< "kernel_tuner" or "cutune_journal" */
+    char *format; /**< "kernel_tuner" or "cutune_journal" */
     char *device_name;
     char *kernel_name;
     size_t nparams;
@@ -32,19 +32,19 @@ typedef struct cutune_recording {
     char ***texts;         /**< values as Python prints them */
     size_t nrecords;
     cutune_record *records;
-    int has_costs;         /**< some record has compile/bench costs */
+    int has_costs; /**< some record has compile/bench costs */
     /* Journal header fields (format "cutune_journal" only; NULL / 0 otherwise). */
-    char *spec_name;       /**< header "spec" */
-    char *spec_hash;       /**< header "spec_hash" */
-    char *space_hash;      /**< header "space_hash" (hex) */
-    char *searcher;        /**< header "searcher" */
-    char *evaluator;       /**< header "evaluator" */
-    char *searcher_args;   /**< header "searcher_args" (NULL when none) */
-    char *evaluator_arg;   /**< header "evaluator_arg" (NULL when none) */
-    unsigned long seed;    /**< header "seed" */
-    size_t budget;         /**< header "budget" */
-    int truncated_tail;    /**< a final partial line was ignored (crash mid-write) */
-    size_t nsizes;         /**< header "sizes": the problem sizes it was measured at */
+    char *spec_name;     /**< header "spec" */
+    char *spec_hash;     /**< header "spec_hash" */
+    char *space_hash;    /**< header "space_hash" (hex) */
+    char *searcher;      /**< header "searcher" */
+    char *evaluator;     /**< header "evaluator" */
+    char *searcher_args; /**< header "searcher_args" (NULL when none) */
+    char *evaluator_arg; /**< header "evaluator_arg" (NULL when none) */
+    unsigned long seed;  /**< header "seed" */
+    size_t budget;       /**< header "budget" */
+    int truncated_tail;  /**< a final partial line was ignored (crash mid-write) */
+    size_t nsizes;       /**< header "sizes": the problem sizes it was measured at */
     char **size_names;
     double *size_values;
 } cutune_recording;
@@ -67,9 +67,8 @@ void cutune_recording_free(cutune_recording *r);
  * The space is enumerated on return. In recorded_only mode the space's filter
  * reads the recording: the recording must outlive the space.
  */
-int cutune_recording_space(const cutune_recording *r, const char *const *restrictions,
-                           size_t n, int recorded_only, cutune_space **out, char *err,
-                           size_t errlen);
+int cutune_recording_space(const cutune_recording *r, const char *const *restrictions, size_t n,
+                           int recorded_only, cutune_space **out, char *err, size_t errlen);
 
 /**
  * Map records onto an enumerated space by parameter name and value text:
@@ -78,8 +77,8 @@ int cutune_recording_space(const cutune_recording *r, const char *const *restric
  * the parameter); recording parameters absent from the space must be
  * single-valued.
  */
-int cutune_recording_map(const cutune_recording *r, const cutune_space *s, long *out,
-                         char *err, size_t errlen);
+int cutune_recording_map(const cutune_recording *r, const cutune_space *s, long *out, char *err,
+                         size_t errlen);
 
 /**
  * Recorded objective of every configuration of s (for benchmarks):

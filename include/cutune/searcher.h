@@ -27,16 +27,16 @@ typedef struct cutune_searcher_ctx {
 
 /** One evaluation outcome, as searchers see it. */
 typedef struct cutune_observation {
-    size_t id;          /**< dense id in the space */
+    size_t id; /**< dense id in the space */
     cutune_status status;
-    double time_ms;     /**< objective (median kernel time) when status is OK */
+    double time_ms; /**< objective (median kernel time) when status is OK */
 } cutune_observation;
 
 typedef struct cutune_searcher_type {
-    unsigned version;   /**< CUTUNE_SEARCHER_TYPE_VERSION */
-    const char *name;   /**< registry name, e.g. "random" */
-    const char *help;   /**< one line for `cutune list` */
-    size_t size;        /**< bytes of private state (zeroed before alloc) */
+    unsigned version; /**< CUTUNE_SEARCHER_TYPE_VERSION */
+    const char *name; /**< registry name, e.g. "random" */
+    const char *help; /**< one line for `cutune list` */
+    size_t size;      /**< bytes of private state (zeroed before alloc) */
     /** Set up state; return 0 or a negative code with a message in err. */
     int (*alloc)(void *state, const cutune_searcher_ctx *ctx, char *err, size_t errlen);
     /**
@@ -45,8 +45,7 @@ typedef struct cutune_searcher_type {
      */
     int (*propose)(void *state, size_t k, size_t *out, size_t *n, char *err, size_t errlen);
     /** Take results (in evaluation order). */
-    int (*observe)(void *state, const cutune_observation *obs, size_t n, char *err,
-                   size_t errlen);
+    int (*observe)(void *state, const cutune_observation *obs, size_t n, char *err, size_t errlen);
     /** Release what alloc acquired (not the state block itself). */
     void (*free)(void *state);
 } cutune_searcher_type;
@@ -78,8 +77,8 @@ int cutune_searcher_alloc(const cutune_searcher_type *t, const cutune_searcher_c
                           cutune_searcher **out, char *err, size_t errlen);
 int cutune_searcher_propose(cutune_searcher *s, size_t k, size_t *out, size_t *n, char *err,
                             size_t errlen);
-int cutune_searcher_observe(cutune_searcher *s, const cutune_observation *obs, size_t n,
-                            char *err, size_t errlen);
+int cutune_searcher_observe(cutune_searcher *s, const cutune_observation *obs, size_t n, char *err,
+                            size_t errlen);
 void cutune_searcher_free(cutune_searcher *s);
 
 #endif

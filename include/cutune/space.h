@@ -40,8 +40,8 @@ cutune_space *cutune_space_alloc(void);
 void cutune_space_free(cutune_space *s);
 
 /** Add a parameter; values are copied (strings too). Duplicate names fail. */
-int cutune_space_add_param(cutune_space *s, const char *name, const cutune_value *values,
-                           size_t n, char *err, size_t errlen);
+int cutune_space_add_param(cutune_space *s, const char *name, const cutune_value *values, size_t n,
+                           char *err, size_t errlen);
 /** Add a named constant (problem size) visible to restrictions. */
 int cutune_space_add_constant(cutune_space *s, const char *name, cutune_value v, char *err,
                               size_t errlen);
@@ -102,8 +102,7 @@ enum cutune_neighbour_mode {
  * Valid neighbours of id. Writes at most max ids to out (in parameter order,
  * then value order); returns the total count (may exceed max).
  */
-size_t cutune_space_neighbours(const cutune_space *s, size_t id, int mode, size_t *out,
-                               size_t max);
+size_t cutune_space_neighbours(const cutune_space *s, size_t id, int mode, size_t *out, size_t max);
 
 /** "NAME=VALUE, NAME=VALUE" of configuration id; returns length like snprintf. */
 int cutune_space_format_config(const cutune_space *s, size_t id, char *buf, size_t len);

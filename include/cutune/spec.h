@@ -18,8 +18,13 @@ typedef enum cutune_arg_kind { CUTUNE_ARG_SCALAR = 0, CUTUNE_ARG_BUFFER } cutune
 
 /** Element / scalar types a kernel argument may have. */
 typedef enum cutune_elem_type {
-    CUTUNE_ELEM_FLOAT = 0, CUTUNE_ELEM_DOUBLE, CUTUNE_ELEM_HALF,
-    CUTUNE_ELEM_INT32, CUTUNE_ELEM_UINT32, CUTUNE_ELEM_INT64, CUTUNE_ELEM_UINT8
+    CUTUNE_ELEM_FLOAT = 0,
+    CUTUNE_ELEM_DOUBLE,
+    CUTUNE_ELEM_HALF,
+    CUTUNE_ELEM_INT32,
+    CUTUNE_ELEM_UINT32,
+    CUTUNE_ELEM_INT64,
+    CUTUNE_ELEM_UINT8
 } cutune_elem_type;
 
 /** How a buffer is initialised before each verification. */
@@ -27,65 +32,66 @@ typedef enum cutune_init_kind {
     CUTUNE_INIT_RANDOM = 0, /**< uniform in [lo, hi) from the run's generator */
     CUTUNE_INIT_ZEROS,
     CUTUNE_INIT_ONES,
-    CUTUNE_INIT_RANGE,      /**< 0, 1, 2, ... (mod hi when hi > 0) */
-    CUTUNE_INIT_CUSTOM,     /**< filled by a named built-in generator (e.g. "csr") */
-    CUTUNE_INIT_KERNEL      /**< "kernel:NAME": filled on the device by the generator kernel
-                                 NAME of the source (init_name), compiled with the sizes only */
+    CUTUNE_INIT_RANGE,  /**< 0, 1, 2, ... (mod hi when hi > 0) */
+    CUTUNE_INIT_CUSTOM, /**< filled by a named built-in generator (e.g. "csr") */
+    CUTUNE_INIT_KERNEL  /**< "kernel:NAME": filled on the device by the generator kernel
+                             NAME of the source (init_name), compiled with the sizes only */
 } cutune_init_kind;
 
 typedef struct cutune_spec_arg {
     char *name;
     cutune_arg_kind kind;
     cutune_elem_type type;
-    cutune_expr *value;     /**< SCALAR: its value */
-    cutune_expr *size;      /**< BUFFER: element count */
+    cutune_expr *value; /**< SCALAR: its value */
+    cutune_expr *size;  /**< BUFFER: element count */
     cutune_init_kind init;
     double init_lo, init_hi;
-    char *init_name;        /**< CUSTOM generator name; KERNEL: the generator kernel's name */
-    int output;             /**< BUFFER written by the kernel: verified */
+    char *init_name; /**< CUSTOM generator name; KERNEL: the generator kernel's name */
+    int output;      /**< BUFFER written by the kernel: verified */
 } cutune_spec_arg;
 
 typedef enum cutune_ref_kind {
     CUTUNE_REF_NONE = 0,
-    CUTUNE_REF_KERNEL,      /**< another kernel in the same source */
-    CUTUNE_REF_BUILTIN      /**< e.g. "cublas_sgemm" */
+    CUTUNE_REF_KERNEL, /**< another kernel in the same source */
+    CUTUNE_REF_BUILTIN /**< e.g. "cublas_sgemm" */
 } cutune_ref_kind;
 
 typedef struct cutune_spec_metric {
-    char *name;             /**< e.g. "TFLOP/s" */
-    cutune_expr *expr;      /**< sees time_ms and time_s */
+    char *name;        /**< e.g. "TFLOP/s" */
+    cutune_expr *expr; /**< sees time_ms and time_s */
 } cutune_spec_metric;
 
 typedef struct cutune_spec_option {
-    char *text;             /**< compiler option; "{NAME}" is replaced by a parameter/size value */
+    char *text; /**< compiler option; "{NAME}" is replaced by a parameter/size value */
 } cutune_spec_option;
 
 typedef struct cutune_spec {
-    char *name;             /**< kernel spec name (file stem) */
-    char *path;             /**< the JSON file */
-    char *source_path;      /**< the .cu file (resolved relative to the JSON) */
-    char *source;           /**< its text */
-    char *kernel_name;      /**< __global__ function to tune */
-    cutune_space *space;    /**< enumerated: params, restrictions, sizes as constants */
-    size_t nsizes;          /**< sizes are the space's constants 0..nsizes-1 */
-    cutune_expr *grid[3];   /**< blocks per grid, x y z (never NULL: missing ones are "1") */
-    cutune_expr *block[3];  /**< threads per block (never NULL) */
-    cutune_expr *shared_mem;/**< dynamic shared memory bytes, or NULL */
+    char *name;              /**< kernel spec name (file stem) */
+    char *path;              /**< the JSON file */
+    char *source_path;       /**< the .cu file (resolved relative to the JSON) */
+    char *source;            /**< its text */
+    char *kernel_name;       /**< __global__ function to tune */
+    cutune_space *space;     /**< enumerated: params, restrictions, sizes as constants */
+    size_t nsizes;           /**< sizes are the space's constants 0..nsizes-1 */
+    cutune_expr *grid[3];    /**< blocks per grid, x y z (never NULL: missing ones are "1") */
+    cutune_expr *block[3];   /**< threads per block (never NULL) */
+    cutune_expr *shared_mem; /**< dynamic shared memory bytes, or NULL */
     size_t noptions;
     cutune_spec_option *options;
     size_t nargs;
     cutune_spec_arg *args;
     cutune_ref_kind ref_kind;
-    char *ref_name;         /**< kernel or built-in name */
+    char *ref_name;                          /**< kernel or built-in name */
     cutune_expr *ref_grid[3], *ref_block[3]; /**< reference kernel geometry (KERNEL only) */
-    double rtol;            /**< relative error norm bound */
-    double atol;            /**< max absolute error bound (INFINITY: not checked) */
-    char *objective;        /**< "time" (minimised) */
+    double rtol;                             /**< relative error norm bound */
+    double atol;     /**< max absolute error bound (INFINITY: not checked) */
+    char *objective; /**< "time" (minimised) */
     size_t nmetrics;
     cutune_spec_metric *metrics;
-    char *recording;        /**< default recording for no-GPU replay (resolved path) or NULL */
-    char hash[17];          /**< hex of a 64-bit hash of the JSON text, source text and sizes */
-    cutune_expr *ref_shared_mem; /**< reference dynamic shared memory bytes, or NULL (KERNEL only) */
+    char *recording; /**< default recording for no-GPU replay (resolved path) or NULL */
+    char hash[17];   /**< hex of a 64-bit hash of the JSON text, source text and sizes */
+    cutune_expr
+        *ref_shared_mem; /**< reference dynamic shared memory bytes, or NULL (KERNEL only) */
 } cutune_spec;
 
 /** A command-line size override, NAME=VALUE. */
@@ -101,9 +107,9 @@ typedef struct cutune_size_override {
 int cutune_spec_load(const char *path, const cutune_size_override *ov, size_t nov,
                      cutune_spec **out, char *err, size_t errlen);
 /** Same from a JSON buffer (fuzzing); source_dir resolves the .cu file. */
-int cutune_spec_load_buffer(const char *name, const char *json, size_t len,
-                            const char *source_dir, const cutune_size_override *ov,
-                            size_t nov, cutune_spec **out, char *err, size_t errlen);
+int cutune_spec_load_buffer(const char *name, const char *json, size_t len, const char *source_dir,
+                            const cutune_size_override *ov, size_t nov, cutune_spec **out,
+                            char *err, size_t errlen);
 void cutune_spec_free(cutune_spec *s);
 
 /**
@@ -112,8 +118,7 @@ void cutune_spec_free(cutune_spec *s);
  * that exists. Anything containing '/' or ending in .json is a path, returned as is.
  * Writes the resolved path; CUTUNE_ENOTFOUND lists the known kernels.
  */
-int cutune_spec_resolve(const char *name_or_path, char *path, size_t len, char *err,
-                        size_t errlen);
+int cutune_spec_resolve(const char *name_or_path, char *path, size_t len, char *err, size_t errlen);
 /**
  * Known kernels: *.json of the first existing kernels dir (same order as resolve),
  * names without .json, sorted, NULL-terminated; free each and the array with free().
@@ -126,8 +131,8 @@ char **cutune_spec_list_kernels(void);
  * A metric that fails (e.g. division by zero at time 0) is NAN; the first failure's
  * code and message are returned after all are computed.
  */
-int cutune_spec_metrics(const cutune_spec *s, size_t id, double time_ms, double *out,
-                        char *err, size_t errlen);
+int cutune_spec_metrics(const cutune_spec *s, size_t id, double time_ms, double *out, char *err,
+                        size_t errlen);
 
 /**
  * Compiler options of configuration id with {NAME} substituted (values printed as

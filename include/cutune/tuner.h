@@ -17,40 +17,40 @@ struct cutune_recording;
 
 /** One evaluation of the run, in order. */
 typedef struct cutune_history_entry {
-    size_t id;               /**< dense id in the space */
-    cutune_eval_result r;    /**< owned */
-    double *spec_metrics;    /**< spec->nmetrics derived metrics (NAN when not OK), or NULL */
-    double wall_s;           /**< seconds since the run started when it finished */
-    char timestamp[32];      /**< ISO 8601 UTC, or "" under deterministic_clock */
+    size_t id;            /**< dense id in the space */
+    cutune_eval_result r; /**< owned */
+    double *spec_metrics; /**< spec->nmetrics derived metrics (NAN when not OK), or NULL */
+    double wall_s;        /**< seconds since the run started when it finished */
+    char timestamp[32];   /**< ISO 8601 UTC, or "" under deterministic_clock */
 } cutune_history_entry;
 
 typedef struct cutune_history {
     size_t n, cap;
     cutune_history_entry *e;
-    long best;               /**< index into e of the best OK entry, or -1 */
+    long best; /**< index into e of the best OK entry, or -1 */
     size_t counts[CUTUNE_STATUS_COUNT];
 } cutune_history;
 
 void cutune_history_free(cutune_history *h);
 
 typedef enum cutune_stop_reason {
-    CUTUNE_STOP_BUDGET = 0,  /**< budget spent */
-    CUTUNE_STOP_EXHAUSTED,   /**< searcher had nothing left / space exhausted */
-    CUTUNE_STOP_TIME,        /**< --time-limit reached */
-    CUTUNE_STOP_SIGNAL,      /**< SIGINT / SIGTERM */
+    CUTUNE_STOP_BUDGET = 0, /**< budget spent */
+    CUTUNE_STOP_EXHAUSTED,  /**< searcher had nothing left / space exhausted */
+    CUTUNE_STOP_TIME,       /**< --time-limit reached */
+    CUTUNE_STOP_SIGNAL,     /**< SIGINT / SIGTERM */
 } cutune_stop_reason;
 
 typedef struct cutune_tuner_options {
-    size_t budget;                    /**< unique evaluations (> 0) */
-    double time_limit_s;              /**< 0 = none; wall or simulated time */
-    int charge_recorded_time;         /**< count replayed compile+bench time against time_limit */
-    size_t batch;                     /**< proposals per round (>= 1) */
-    const char *journal_path;         /**< NULL = no journal */
+    size_t budget;            /**< unique evaluations (> 0) */
+    double time_limit_s;      /**< 0 = none; wall or simulated time */
+    int charge_recorded_time; /**< count replayed compile+bench time against time_limit */
+    size_t batch;             /**< proposals per round (>= 1) */
+    const char *journal_path; /**< NULL = no journal */
     const struct cutune_recording *resume; /**< journal being resumed, or NULL */
-    int progress;                     /**< print a progress line to stderr (terminals only) */
-    int deterministic_clock;          /**< leave wall-clock timestamps out (replay: same
-                                           seed => byte-identical journal) */
-    volatile sig_atomic_t *stop;      /**< set non-zero to stop cleanly, or NULL */
+    int progress;                          /**< print a progress line to stderr (terminals only) */
+    int deterministic_clock;               /**< leave wall-clock timestamps out (replay: same
+                                                seed => byte-identical journal) */
+    volatile sig_atomic_t *stop;           /**< set non-zero to stop cleanly, or NULL */
     /* header fields for the journal */
     const char *searcher_name, *searcher_args, *evaluator_name, *evaluator_arg;
     unsigned long seed;
@@ -65,7 +65,7 @@ typedef struct cutune_tuner_options {
  */
 int cutune_tune(const cutune_space *space, const struct cutune_spec *spec,
                 cutune_searcher *searcher, uint8_t *visited, cutune_evaluator *ev,
-                const cutune_tuner_options *opt, cutune_history *hist,
-                cutune_stop_reason *reason, char *err, size_t errlen);
+                const cutune_tuner_options *opt, cutune_history *hist, cutune_stop_reason *reason,
+                char *err, size_t errlen);
 
 #endif

@@ -21,27 +21,28 @@ static const char *const default_budgets = "20,40,60,100,200";
 
 static void bench_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: cutune bench [OPTIONS] [RECORDING|FOLDER ...]\n"
-            "\n"
-            "Compare searchers offline on recorded tuning spaces (Kernel Tuner caches, .json or\n"
-            ".json.gz; a folder means every such file in it). Without recordings it reads\n"
-            "$CUTUNE_SHARED_DATA/kt-caches, else ../shared/data/kt-caches beside the source.\n"
-            "\n"
-            "  --searchers=LIST     comma-separated names (default %s)\n"
-            "  --searcher=NAME:ARGS add one searcher with arguments (repeatable; replaces the\n"
-            "                       default list), e.g. --searcher=genetic:pop=20,mut=0.2\n"
-            "  --budgets=LIST       evaluation budgets (default %s)\n"
-            "  --seeds=N            runs per searcher and recording (default 50; seeds 1..N)\n"
-            "  --convention=C       constraint-aware | cartesian | both (default both)\n"
-            "  --jobs=N             worker threads (default: all cores)\n"
-            "  --out=DIR            results folder (default benchmarks/searchers/results)\n"
-            "  --no-plots           write the plot data but do not run gnuplot\n"
-            "  --quiet              no progress bar\n"
-            "  --help               this text\n"
-            "\n"
-            "Writes DIR/results.md, results.csv, results.json, plots.gp and plots/*.{dat,png,svg}.\n",
-            default_searchers, default_budgets);
+    fprintf(
+        f,
+        "usage: cutune bench [OPTIONS] [RECORDING|FOLDER ...]\n"
+        "\n"
+        "Compare searchers offline on recorded tuning spaces (Kernel Tuner caches, .json or\n"
+        ".json.gz; a folder means every such file in it). Without recordings it reads\n"
+        "$CUTUNE_SHARED_DATA/kt-caches, else ../shared/data/kt-caches beside the source.\n"
+        "\n"
+        "  --searchers=LIST     comma-separated names (default %s)\n"
+        "  --searcher=NAME:ARGS add one searcher with arguments (repeatable; replaces the\n"
+        "                       default list), e.g. --searcher=genetic:pop=20,mut=0.2\n"
+        "  --budgets=LIST       evaluation budgets (default %s)\n"
+        "  --seeds=N            runs per searcher and recording (default 50; seeds 1..N)\n"
+        "  --convention=C       constraint-aware | cartesian | both (default both)\n"
+        "  --jobs=N             worker threads (default: all cores)\n"
+        "  --out=DIR            results folder (default benchmarks/searchers/results)\n"
+        "  --no-plots           write the plot data but do not run gnuplot\n"
+        "  --quiet              no progress bar\n"
+        "  --help               this text\n"
+        "\n"
+        "Writes DIR/results.md, results.csv, results.json, plots.gp and plots/*.{dat,png,svg}.\n",
+        default_searchers, default_budgets);
 }
 
 typedef struct {
@@ -103,8 +104,8 @@ static int add_recordings(const char *path, char **out, size_t *n)
     struct dirent *e;
     int rc = 0;
     while ((e = readdir(d))) {
-        if (e->d_name[0] == '.' || !(has_suffix(e->d_name, ".json") ||
-                                     has_suffix(e->d_name, ".json.gz")))
+        if (e->d_name[0] == '.' ||
+            !(has_suffix(e->d_name, ".json") || has_suffix(e->d_name, ".json.gz")))
             continue;
         if (*n >= BENCH_MAX) {
             fprintf(stderr, "cutune bench: more than %d recordings\n", BENCH_MAX);
@@ -195,8 +196,18 @@ static int add_searcher(const char *spec, const cutune_searcher_type **types, co
 
 int cutune_cmd_bench(int argc, char **argv)
 {
-    enum { OPT_SEARCHERS = 1, OPT_SEARCHER, OPT_BUDGETS, OPT_SEEDS, OPT_CONV, OPT_JOBS,
-           OPT_OUT, OPT_NOPLOTS, OPT_QUIET, OPT_HELP };
+    enum {
+        OPT_SEARCHERS = 1,
+        OPT_SEARCHER,
+        OPT_BUDGETS,
+        OPT_SEEDS,
+        OPT_CONV,
+        OPT_JOBS,
+        OPT_OUT,
+        OPT_NOPLOTS,
+        OPT_QUIET,
+        OPT_HELP
+    };
     static const struct option longopts[] = {
         {"searchers", required_argument, NULL, OPT_SEARCHERS},
         {"searcher", required_argument, NULL, OPT_SEARCHER},
@@ -253,12 +264,8 @@ int cutune_cmd_bench(int argc, char **argv)
         case OPT_OUT: out_dir = optarg; break;
         case OPT_NOPLOTS: plots = 0; break;
         case OPT_QUIET: quiet = 1; break;
-        case OPT_HELP:
-            bench_usage(stdout);
-            return 0;
-        default:
-            bench_usage(stderr);
-            return 2;
+        case OPT_HELP: bench_usage(stdout); return 0;
+        default: bench_usage(stderr); return 2;
         }
     }
 
@@ -270,8 +277,9 @@ int cutune_cmd_bench(int argc, char **argv)
     else if (strcmp(conv_text, "both") == 0)
         conv = CUTUNE_BENCH_CONSTRAINT_AWARE | CUTUNE_BENCH_CARTESIAN;
     else {
-        fprintf(stderr, "cutune bench: --convention: '%s' (valid: constraint-aware, cartesian, "
-                        "both)\n",
+        fprintf(stderr,
+                "cutune bench: --convention: '%s' (valid: constraint-aware, cartesian, "
+                "both)\n",
                 conv_text);
         goto out;
     }
@@ -353,8 +361,9 @@ int cutune_cmd_bench(int argc, char **argv)
         .progress = !quiet && isatty(2) ? progress_bar : NULL,
         .progress_ctx = &ps,
     };
-    fprintf(stderr, "cutune bench: %zu searcher(s) x %zu recording(s) x %lu seeds, %s, up to %zu "
-                    "evaluations per run\n",
+    fprintf(stderr,
+            "cutune bench: %zu searcher(s) x %zu recording(s) x %lu seeds, %s, up to %zu "
+            "evaluations per run\n",
             ns, nrec, seeds, conv_text, maxb);
     int rc = cutune_bench_run(&o, &res, err, sizeof err);
     if (rc < 0) {

@@ -8,11 +8,11 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-"usage: cutune space [--size NAME=VALUE]... [--restrict EXPR]... [--cartesian] KERNEL|SPEC|RECORDING\n"
-"\n"
-"Print the Cartesian size, the number of valid configurations, each parameter's\n"
-"values and the restrictions. Options as for `cutune tune`.\n");
+    fprintf(f, "usage: cutune space [--size NAME=VALUE]... [--restrict EXPR]... [--cartesian] "
+               "KERNEL|SPEC|RECORDING\n"
+               "\n"
+               "Print the Cartesian size, the number of valid configurations, each parameter's\n"
+               "values and the restrictions. Options as for `cutune tune`.\n");
 }
 
 int cutune_cmd_space(int argc, char **argv)
@@ -66,8 +66,9 @@ int cutune_cmd_space(int argc, char **argv)
         printf("recording: %s, kernel %s, %zu records; space: %s\n",
                t.rec->device_name ? t.rec->device_name : "?",
                t.rec->kernel_name ? t.rec->kernel_name : "?", t.rec->nrecords,
-               so.nrestrict ? "Cartesian product filtered by --restrict"
-                            : so.cartesian ? "full Cartesian product" : "the recorded configurations");
+               so.nrestrict   ? "Cartesian product filtered by --restrict"
+               : so.cartesian ? "full Cartesian product"
+                              : "the recorded configurations");
     printf("cartesian size: %.0f\n", cutune_space_cartesian_size(s));
     printf("valid configurations: %zu\n", cutune_space_size(s));
     printf("loaded and enumerated in %.3f s\n", dt);

@@ -27,39 +27,43 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-"usage: cutune [tune] [OPTIONS] KERNEL|SPEC|RECORDING\n"
-"\n"
-"Search the configurations of KERNEL (a name in kernels/, or a spec .json) or of a\n"
-"RECORDING (Kernel Tuner cache .json/.json.gz, or a cutune journal .jsonl, whose\n"
-"parameters are then the space) for the fastest correct one.\n"
-"\n"
-"  --searcher=NAME[:ARGS]   random, grid, genetic, bo (default bo); ARGS key=value,...\n"
-"  --budget=N               unique evaluations (default 60)\n"
-"  --seed=S                 seed of the run's one generator (default 1)\n"
-"  --evaluator=NAME[:ARG]   cuda, or replay[:FILE] (default: cuda where a GPU is found,\n"
-"                           else replay of the kernel's recording, announced first)\n"
-"  --time-limit=SECONDS     stop after this much wall time (replay: recorded compile +\n"
-"                           benchmark time, where the recording holds it)\n"
-"  --batch=K                proposals evaluated per round (default 1)\n"
-"  --size NAME=VALUE        override a problem size of the spec (repeatable)\n"
-"  --restrict EXPR          restriction on a recording's space (repeatable; then the space\n"
-"                           is the Cartesian product filtered by them)\n"
-"  --cartesian              a recording's space is its full Cartesian product, and a\n"
-"                           replayed kernel keeps its whole space (default: the\n"
-"                           configurations the recording holds)\n"
-"  --journal=FILE           journal of every evaluation (default runs/NAME-SEED-TIME.jsonl)\n"
-"  --resume=JOURNAL         continue that run (same spec); appends to JOURNAL\n"
-"  --output=FILE.json       summary: best config, time, evaluations, counts by status\n"
-"  --csv=FILE               every evaluation as CSV\n"
-"  --kt-cache=FILE          every evaluation as a Kernel Tuner cache file\n"
-"  --header=FILE.h          the best configuration as C #defines\n"
-"  --no-progress            no progress line (there is none when stderr is not a terminal)\n"
-"  -q, --quiet              print only the best configuration\n"
-"  -h, --help               this help\n"
-"\n"
-"Exit status: 0 done, 1 failed while running, 2 bad input, 130 stopped by a signal\n"
-"(the journal is intact and the summary printed).\n");
+    fprintf(
+        f,
+        "usage: cutune [tune] [OPTIONS] KERNEL|SPEC|RECORDING\n"
+        "\n"
+        "Search the configurations of KERNEL (a name in kernels/, or a spec .json) or of a\n"
+        "RECORDING (Kernel Tuner cache .json/.json.gz, or a cutune journal .jsonl, whose\n"
+        "parameters are then the space) for the fastest correct one.\n"
+        "\n"
+        "  --searcher=NAME[:ARGS]   random, grid, genetic, bo (default bo); ARGS key=value,...\n"
+        "  --budget=N               unique evaluations (default 60)\n"
+        "  --seed=S                 seed of the run's one generator (default 1)\n"
+        "  --evaluator=NAME[:ARG]   cuda, or replay[:FILE] (default: cuda where a GPU is found,\n"
+        "                           else replay of the kernel's recording, announced first)\n"
+        "  --time-limit=SECONDS     stop after this much wall time (replay: recorded compile +\n"
+        "                           benchmark time, where the recording holds it)\n"
+        "  --batch=K                proposals evaluated per round (default 1)\n"
+        "  --size NAME=VALUE        override a problem size of the spec (repeatable)\n"
+        "  --restrict EXPR          restriction on a recording's space (repeatable; then the "
+        "space\n"
+        "                           is the Cartesian product filtered by them)\n"
+        "  --cartesian              a recording's space is its full Cartesian product, and a\n"
+        "                           replayed kernel keeps its whole space (default: the\n"
+        "                           configurations the recording holds)\n"
+        "  --journal=FILE           journal of every evaluation (default "
+        "runs/NAME-SEED-TIME.jsonl)\n"
+        "  --resume=JOURNAL         continue that run (same spec); appends to JOURNAL\n"
+        "  --output=FILE.json       summary: best config, time, evaluations, counts by status\n"
+        "  --csv=FILE               every evaluation as CSV\n"
+        "  --kt-cache=FILE          every evaluation as a Kernel Tuner cache file\n"
+        "  --header=FILE.h          the best configuration as C #defines\n"
+        "  --no-progress            no progress line (there is none when stderr is not a "
+        "terminal)\n"
+        "  -q, --quiet              print only the best configuration\n"
+        "  -h, --help               this help\n"
+        "\n"
+        "Exit status: 0 done, 1 failed while running, 2 bad input, 130 stopped by a signal\n"
+        "(the journal is intact and the summary printed).\n");
 }
 
 /* Is a CUDA device usable here? dlopen, never link: cutune must start without a driver. */
@@ -157,8 +161,8 @@ static void print_summary(const cli_target *t, const cutune_history *h, const ch
         }
         printf("best: ");
         print_config(stdout, t->space, b->id);
-        printf("time: %.6g ms (median of %zu, evaluation %ld of %zu)\n", b->r.time_ms,
-               b->r.ntimes, h->best + 1, h->n);
+        printf("time: %.6g ms (median of %zu, evaluation %ld of %zu)\n", b->r.time_ms, b->r.ntimes,
+               h->best + 1, h->n);
         if (t->spec)
             for (size_t m = 0; m < t->spec->nmetrics; m++)
                 if (b->spec_metrics && isfinite(b->spec_metrics[m]))
@@ -201,9 +205,22 @@ static int default_journal(const char *name, unsigned long seed, char *buf, size
 }
 
 enum {
-    OPT_SEARCHER = 256, OPT_BUDGET, OPT_SEED, OPT_EVALUATOR, OPT_TIME_LIMIT, OPT_BATCH,
-    OPT_SIZE, OPT_RESTRICT, OPT_CARTESIAN, OPT_JOURNAL, OPT_RESUME, OPT_OUTPUT, OPT_CSV,
-    OPT_KT, OPT_HEADER, OPT_NO_PROGRESS
+    OPT_SEARCHER = 256,
+    OPT_BUDGET,
+    OPT_SEED,
+    OPT_EVALUATOR,
+    OPT_TIME_LIMIT,
+    OPT_BATCH,
+    OPT_SIZE,
+    OPT_RESTRICT,
+    OPT_CARTESIAN,
+    OPT_JOURNAL,
+    OPT_RESUME,
+    OPT_OUTPUT,
+    OPT_CSV,
+    OPT_KT,
+    OPT_HEADER,
+    OPT_NO_PROGRESS
 };
 
 int cutune_cmd_tune(int argc, char **argv)
@@ -262,17 +279,22 @@ int cutune_cmd_tune(int argc, char **argv)
             rc = cli_parse_ulong("budget", optarg, &budget, err, sizeof err);
             have_budget = 1;
             break;
-        case OPT_SEED: rc = cli_parse_ulong("seed", optarg, &seed, err, sizeof err); have_seed = 1; break;
+        case OPT_SEED:
+            rc = cli_parse_ulong("seed", optarg, &seed, err, sizeof err);
+            have_seed = 1;
+            break;
         case OPT_EVALUATOR: evaluator_opt = optarg; break;
         case OPT_TIME_LIMIT:
             rc = cli_parse_double("time-limit", optarg, &time_limit, err, sizeof err);
             if (!rc && !(time_limit > 0))
-                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--time-limit=%s: must be > 0", optarg);
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--time-limit=%s: must be > 0",
+                                optarg);
             break;
         case OPT_BATCH:
             rc = cli_parse_ulong("batch", optarg, &batch, err, sizeof err);
             if (!rc && (batch < 1 || batch > 1024))
-                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--batch=%s: must be 1..1024", optarg);
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--batch=%s: must be 1..1024",
+                                optarg);
             break;
         case OPT_SIZE:
             if (so.nsizes >= CLI_MAX_LIST)
@@ -329,8 +351,7 @@ int cutune_cmd_tune(int argc, char **argv)
         static char started_searcher[512];
         char given[512];
         snprintf(started_searcher, sizeof started_searcher, "%s%s%s",
-                 resume->searcher ? resume->searcher : "",
-                 resume->searcher_args ? ":" : "",
+                 resume->searcher ? resume->searcher : "", resume->searcher_args ? ":" : "",
                  resume->searcher_args ? resume->searcher_args : "");
         snprintf(given, sizeof given, "%s", searcher_opt ? searcher_opt : "");
         if (have_seed && seed != resume->seed)
@@ -383,7 +404,8 @@ int cutune_cmd_tune(int argc, char **argv)
             (resume->space_hash && strcmp(resume->space_hash, hash) != 0)) {
             cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
                        "--resume=%s: the journal is from another spec or space (spec %s, "
-                       "this run %s)", resume_path, resume->spec_name ? resume->spec_name : "?",
+                       "this run %s)",
+                       resume_path, resume->spec_name ? resume->spec_name : "?",
                        t.spec ? t.spec->name : t.path);
             goto bad_input;
         }
@@ -425,7 +447,8 @@ int cutune_cmd_tune(int argc, char **argv)
     } else {
         cutune_err(err, sizeof err, CUTUNE_ENODEV,
                    "%s: no CUDA GPU found and the kernel has no recording to replay "
-                   "(give --evaluator=replay:FILE)", t.path);
+                   "(give --evaluator=replay:FILE)",
+                   t.path);
         goto bad_input;
     }
     if (strcmp(ename, "replay") == 0 && !eargs)
@@ -449,8 +472,11 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     /* Every output is checked before anything runs: a bad path must not cost a
      * whole tuning run, nor overwrite what is being tuned or replayed. */
-    const char *outs[][2] = {{"journal", journal}, {"output", output}, {"csv", csv},
-                             {"kt-cache", kt}, {"header", header}};
+    const char *outs[][2] = {{"journal", journal},
+                             {"output", output},
+                             {"csv", csv},
+                             {"kt-cache", kt},
+                             {"header", header}};
     for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
         if (!outs[i][1])
             continue;
@@ -475,20 +501,21 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     gsl_rng_set(rng, seed);
 
-    cutune_evaluator_ctx ectx = {.space = t.space, .spec = t.spec, .arg = eargs, .seed = seed,
-                                 .recording = t.rec};
+    cutune_evaluator_ctx ectx = {
+        .space = t.space, .spec = t.spec, .arg = eargs, .seed = seed, .recording = t.rec};
     rc = cutune_evaluator_alloc(et, &ectx, &ev, err, sizeof err);
     if (rc < 0)
         goto bad_input;
-    cutune_searcher_ctx sctx = {.space = t.space, .budget = budget, .rng = rng,
-                                .visited = visited, .args = sargs};
+    cutune_searcher_ctx sctx = {
+        .space = t.space, .budget = budget, .rng = rng, .visited = visited, .args = sargs};
     rc = cutune_searcher_alloc(st, &sctx, &searcher, err, sizeof err);
     if (rc < 0)
         goto bad_input;
     if (announced) {
         char shown[PATH_MAX];
         printf("cutune: no GPU here: replaying the recording %s (measured on the H200); "
-               "--evaluator=cuda to measure\n", realpath(eargs, shown) ? shown : eargs);
+               "--evaluator=cuda to measure\n",
+               realpath(eargs, shown) ? shown : eargs);
         fflush(stdout);
     }
 
@@ -526,13 +553,13 @@ int cutune_cmd_tune(int argc, char **argv)
     print_summary(&t, &hist, stop_reason_name(why), journal, quiet);
 
     status = why == CUTUNE_STOP_SIGNAL ? 130 : 0;
-    if (output && (rc = cutune_export_summary(output, t.space, t.spec, &hist,
-                                              stop_reason_name(why), err, sizeof err)) < 0)
+    if (output && (rc = cutune_export_summary(output, t.space, t.spec, &hist, stop_reason_name(why),
+                                              err, sizeof err)) < 0)
         goto export_fail;
     if (csv && (rc = cutune_export_csv(csv, t.space, t.spec, &hist, err, sizeof err)) < 0)
         goto export_fail;
-    if (kt && (rc = cutune_export_kt_cache(kt, t.space, t.spec, cutune_evaluator_device(ev),
-                                           &hist, err, sizeof err)) < 0)
+    if (kt && (rc = cutune_export_kt_cache(kt, t.space, t.spec, cutune_evaluator_device(ev), &hist,
+                                           err, sizeof err)) < 0)
         goto export_fail;
     if (header && (rc = cutune_export_header(header, t.space, t.spec, &hist, err, sizeof err)) < 0)
         goto export_fail;

@@ -112,16 +112,14 @@ int cli_parse_size(const char *text, cutune_size_override *out, char *err, size_
     return 0;
 }
 
-int cli_parse_ulong(const char *opt, const char *text, unsigned long *out, char *err,
-                    size_t errlen)
+int cli_parse_ulong(const char *opt, const char *text, unsigned long *out, char *err, size_t errlen)
 {
     char *end;
     errno = 0;
     while (isspace((unsigned char)*text))
         text++;
     if (*text == '-')
-        return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: must not be negative", opt,
-                          text);
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: must not be negative", opt, text);
     unsigned long v = strtoul(text, &end, 0);
     if (end == text || *end || errno)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: not an integer", opt, text);
@@ -195,8 +193,7 @@ int cli_restrict_to_recording(cli_target *t, const char *recording, char *err, s
         goto out; /* the recording covers the whole space */
     if (hits == 0) {
         rc = cutune_err(err, errlen, CUTUNE_EEMPTY,
-                        "%s: records none of the %zu configurations of %s", recording, n,
-                        t->path);
+                        "%s: records none of the %zu configurations of %s", recording, n, t->path);
         goto out;
     }
     free(rs.keys);

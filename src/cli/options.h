@@ -9,10 +9,10 @@
 
 /** The thing being tuned: a kernel spec, or a recording that is its own space. */
 typedef struct cli_target {
-    cutune_spec *spec;      /**< kernel spec, or NULL */
-    cutune_recording *rec;  /**< recording used as the space, or NULL */
-    cutune_space *space;    /**< spec->space, or a space built from rec (owned then) */
-    char path[4096];        /**< the resolved file */
+    cutune_spec *spec;     /**< kernel spec, or NULL */
+    cutune_recording *rec; /**< recording used as the space, or NULL */
+    cutune_space *space;   /**< spec->space, or a space built from rec (owned then) */
+    char path[4096];       /**< the resolved file */
 } cli_target;
 
 typedef struct cli_space_opts {
@@ -20,7 +20,7 @@ typedef struct cli_space_opts {
     size_t nsizes;
     const char *restrict_exprs[CLI_MAX_LIST];
     size_t nrestrict;
-    int cartesian;          /**< recording: the full product, not the recorded set */
+    int cartesian; /**< recording: the full product, not the recorded set */
 } cli_space_opts;
 
 /** 1 when path is a recording (gzip, journal, or JSON holding "tune_params"). */

@@ -36,12 +36,9 @@ int cutune_status_from_name(const char *name)
 double cutune_value_as_double(const cutune_value *v)
 {
     switch (v->type) {
-    case CUTUNE_VALUE_INT:
-        return (double)v->i;
-    case CUTUNE_VALUE_REAL:
-        return v->r;
-    default:
-        return NAN;
+    case CUTUNE_VALUE_INT: return (double)v->i;
+    case CUTUNE_VALUE_REAL: return v->r;
+    default: return NAN;
     }
 }
 
@@ -84,12 +81,9 @@ static int format_python_float(double r, char *buf, size_t len)
 int cutune_value_format(const cutune_value *v, char *buf, size_t len)
 {
     switch (v->type) {
-    case CUTUNE_VALUE_INT:
-        return snprintf(buf, len, "%lld", v->i);
-    case CUTUNE_VALUE_REAL:
-        return format_python_float(v->r, buf, len);
-    default:
-        return snprintf(buf, len, "%s", v->s ? v->s : "");
+    case CUTUNE_VALUE_INT: return snprintf(buf, len, "%lld", v->i);
+    case CUTUNE_VALUE_REAL: return format_python_float(v->r, buf, len);
+    default: return snprintf(buf, len, "%s", v->s ? v->s : "");
     }
 }
 

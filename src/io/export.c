@@ -210,12 +210,9 @@ static cJSON *kt_time(const cutune_eval_result *r)
     case CUTUNE_STATUS_OK:
         return isfinite(r->time_ms) ? cutune_io_number_json(r->time_ms)
                                     : cJSON_CreateString("RuntimeFailedConfig");
-    case CUTUNE_STATUS_COMPILE_ERROR:
-        return cJSON_CreateString("CompilationFailedConfig");
-    case CUTUNE_STATUS_LAUNCH_ERROR:
-        return cJSON_CreateString("InvalidConfig");
-    default:
-        return cJSON_CreateString("RuntimeFailedConfig");
+    case CUTUNE_STATUS_COMPILE_ERROR: return cJSON_CreateString("CompilationFailedConfig");
+    case CUTUNE_STATUS_LAUNCH_ERROR: return cJSON_CreateString("InvalidConfig");
+    default: return cJSON_CreateString("RuntimeFailedConfig");
     }
 }
 

@@ -949,7 +949,8 @@ static int load_journal(recording_impl *ri, const char *file, const char *data, 
             if (lineno == 1)
                 return cutune_err(err, errlen, CUTUNE_EPARSE,
                                   "%s:1: the header line is incomplete (the run stopped while "
-                                  "starting): start a new run", file);
+                                  "starting): start a new run",
+                                  file);
             r->truncated_tail = 1;
             break;
         }

@@ -69,18 +69,17 @@ typedef struct {
     /* population */
     ga_member *pop;
     size_t npop;
-    size_t nok;                /* members with a finite fitness */
+    size_t nok; /* members with a finite fitness */
     /* bookkeeping */
-    uint8_t *pending;          /* proposed, not yet observed */
-    size_t nproposed;          /* proposals made */
-    size_t since_best;         /* observations since the last new best */
+    uint8_t *pending;  /* proposed, not yet observed */
+    size_t nproposed;  /* proposals made */
+    size_t since_best; /* observations since the last new best */
     double best;
     /* scratch */
     uint16_t *child, *pa;
     size_t *nbuf, nbuf_cap;
     size_t *genes;
 } ga_state;
-
 
 static int taken(const ga_state *s, size_t id)
 {
@@ -96,9 +95,8 @@ typedef struct {
 } ga_key;
 
 static const ga_key ga_keys[] = {
-    {"pop", 1, 2, 100000}, {"cx", 0, 0, 1},   {"mut", 0, 0, 0.95},
-    {"tour", 1, 1, 64},    {"adj", 0, 0, 1}, {"stall", 1, 1, 1e9},
-    {"init", 1, 1, 100000},
+    {"pop", 1, 2, 100000}, {"cx", 0, 0, 1},      {"mut", 0, 0, 0.95},    {"tour", 1, 1, 64},
+    {"adj", 0, 0, 1},      {"stall", 1, 1, 1e9}, {"init", 1, 1, 100000},
 };
 #define GA_NKEYS (sizeof ga_keys / sizeof ga_keys[0])
 
@@ -133,10 +131,9 @@ static int parse_args(ga_state *s, const char *args, char *err, size_t errlen)
         double v = strtod(buf, &tail);
         if (*tail || !isfinite(v) || v < ga_keys[k].lo || v > ga_keys[k].hi ||
             (ga_keys[k].is_int && v != floor(v)))
-            return cutune_err(err, errlen, CUTUNE_EINVAL,
-                              "genetic: '%s=%s' is not %s in [%g, %g]", ga_keys[k].key, buf,
-                              ga_keys[k].is_int ? "an integer" : "a number", ga_keys[k].lo,
-                              ga_keys[k].hi);
+            return cutune_err(err, errlen, CUTUNE_EINVAL, "genetic: '%s=%s' is not %s in [%g, %g]",
+                              ga_keys[k].key, buf, ga_keys[k].is_int ? "an integer" : "a number",
+                              ga_keys[k].lo, ga_keys[k].hi);
         switch (k) {
         case 0: s->pop_max = (size_t)v; break;
         case 1: s->cx = v; break;
@@ -251,8 +248,7 @@ static size_t tournament(ga_state *s)
  * when there are any. Returns id itself when it has no neighbour. */
 static size_t neighbour_move(ga_state *s, size_t id, int prefer_free)
 {
-    int mode = gsl_rng_uniform(s->rng) < s->adj ? CUTUNE_NEIGHBOUR_ADJACENT
-                                                 : CUTUNE_NEIGHBOUR_ANY;
+    int mode = gsl_rng_uniform(s->rng) < s->adj ? CUTUNE_NEIGHBOUR_ADJACENT : CUTUNE_NEIGHBOUR_ANY;
     size_t m = cutune_space_neighbours(s->space, id, mode, s->nbuf, s->nbuf_cap);
     if (m == 0 && mode == CUTUNE_NEIGHBOUR_ADJACENT)
         m = cutune_space_neighbours(s->space, id, CUTUNE_NEIGHBOUR_ANY, s->nbuf, s->nbuf_cap);
@@ -334,8 +330,7 @@ static int make_child(ga_state *s, size_t *out)
     return 1;
 }
 
-static int ga_propose(void *state, size_t k, size_t *out, size_t *n, char *err,
-                      size_t errlen)
+static int ga_propose(void *state, size_t k, size_t *out, size_t *n, char *err, size_t errlen)
 {
     ga_state *s = state;
     *n = 0;
@@ -380,9 +375,8 @@ static int ga_observe(void *state, const cutune_observation *obs, size_t n, char
             return cutune_err(err, errlen, CUTUNE_EINVAL, "genetic: observed id %zu of %zu",
                               obs[i].id, s->n);
         s->pending[obs[i].id] = 0;
-        double fit = obs[i].status == CUTUNE_STATUS_OK && isfinite(obs[i].time_ms)
-                         ? obs[i].time_ms
-                         : INFINITY;
+        double fit = obs[i].status == CUTUNE_STATUS_OK && isfinite(obs[i].time_ms) ? obs[i].time_ms
+                                                                                   : INFINITY;
         if (fit < s->best) {
             s->best = fit;
             s->since_best = 0;

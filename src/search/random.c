@@ -18,13 +18,16 @@ typedef struct {
 
 typedef struct {
     const cutune_searcher_ctx *ctx;
-    size_t n;      /* valid configurations */
-    size_t next;   /* positions [0, next) are drawn */
-    slot *map;     /* sparse permutation: position -> id (identity when absent) */
+    size_t n;    /* valid configurations */
+    size_t next; /* positions [0, next) are drawn */
+    slot *map;   /* sparse permutation: position -> id (identity when absent) */
     size_t cap, fill;
 } random_state;
 
-static size_t hash_pos(size_t k) { return (size_t)((k * 0x9E3779B97F4A7C15ull) >> 17); }
+static size_t hash_pos(size_t k)
+{
+    return (size_t)((k * 0x9E3779B97F4A7C15ull) >> 17);
+}
 
 static slot *lookup(random_state *s, size_t key)
 {
@@ -77,7 +80,6 @@ static int set(random_state *s, size_t pos, size_t val)
     return 0;
 }
 
-
 static int random_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size_t errlen)
 {
     random_state *s = state;
@@ -91,8 +93,7 @@ static int random_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, 
     return 0;
 }
 
-static int random_propose(void *state, size_t k, size_t *out, size_t *n, char *err,
-                          size_t errlen)
+static int random_propose(void *state, size_t k, size_t *out, size_t *n, char *err, size_t errlen)
 {
     random_state *s = state;
     *n = 0;

@@ -32,8 +32,8 @@ const cutune_searcher_type *cutune_searcher_find(const char *name, char *err, si
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
                  t[i]->name);
     }
-    cutune_err(err, errlen, CUTUNE_ENOTFOUND, "unknown searcher '%s' (valid: %s)",
-               name ? name : "", names);
+    cutune_err(err, errlen, CUTUNE_ENOTFOUND, "unknown searcher '%s' (valid: %s)", name ? name : "",
+               names);
     return NULL;
 }
 
@@ -69,8 +69,8 @@ int cutune_searcher_propose(cutune_searcher *s, size_t k, size_t *out, size_t *n
     return s->type->propose(s->state, k, out, n, err, errlen);
 }
 
-int cutune_searcher_observe(cutune_searcher *s, const cutune_observation *obs, size_t n,
-                            char *err, size_t errlen)
+int cutune_searcher_observe(cutune_searcher *s, const cutune_observation *obs, size_t n, char *err,
+                            size_t errlen)
 {
     if (!s->type->observe)
         return 0;

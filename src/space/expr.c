@@ -21,10 +21,10 @@
 #define EXPR_MAX_STACK 512
 
 enum op {
-    OP_CONST,   /* push pool[arg] */
-    OP_LOAD,    /* push vars[arg] */
+    OP_CONST, /* push pool[arg] */
+    OP_LOAD,  /* push vars[arg] */
     OP_NEG,
-    OP_POS,     /* unary +: only checks that the operand is a number */
+    OP_POS, /* unary +: only checks that the operand is a number */
     OP_NOT,
     OP_ADD,
     OP_SUB,
@@ -37,10 +37,10 @@ enum op {
     OP_GE,
     OP_EQ,
     OP_NE,
-    OP_AND,     /* pop a; if a is false push 0 and jump to arg */
-    OP_OR,      /* pop a; if a is true push 1 and jump to arg */
-    OP_BOOL,    /* top = (top != 0) */
-    OP_JFALSE,  /* pop a; if a is false jump to arg */
+    OP_AND,    /* pop a; if a is false push 0 and jump to arg */
+    OP_OR,     /* pop a; if a is true push 1 and jump to arg */
+    OP_BOOL,   /* top = (top != 0) */
+    OP_JFALSE, /* pop a; if a is false jump to arg */
     OP_JUMP,
     OP_IN_BEGIN, /* push the accumulator 0 above x */
     OP_IN_STEP,  /* pop e; acc |= (x == e) */
@@ -70,14 +70,14 @@ typedef struct insn {
 } insn;
 
 struct cutune_expr {
-    char *text;         /* copy of the source */
-    insn *code;         /* the program */
+    char *text; /* copy of the source */
+    insn *code; /* the program */
     size_t ncode;
-    sval *pool;         /* literals; STRING entries own their text */
+    sval *pool; /* literals; STRING entries own their text */
     size_t npool;
-    size_t *slots;      /* distinct slots read, ascending */
+    size_t *slots; /* distinct slots read, ascending */
     size_t nslots;
-    int max_stack;      /* deepest evaluation stack the program needs */
+    int max_stack; /* deepest evaluation stack the program needs */
 };
 
 /* ---- lexer ---------------------------------------------------------------- */
@@ -113,21 +113,21 @@ enum tok {
 typedef struct parser {
     const char *src;
     const cutune_symtab *syms;
-    size_t pos;       /* scan position */
+    size_t pos; /* scan position */
     /* current token */
     int tok;
-    size_t tstart;    /* byte offset where it starts */
+    size_t tstart; /* byte offset where it starts */
     size_t tlen;
     long long ival;
     double rval;
-    char *sval;       /* T_STRING: decoded text (owned until moved to the pool) */
+    char *sval; /* T_STRING: decoded text (owned until moved to the pool) */
     /* output */
     cutune_expr *e;
     size_t capcode;
     size_t cappool;
     size_t capslots;
-    int depth;        /* current recursion depth */
-    int sp;           /* stack depth of the code emitted so far */
+    int depth; /* current recursion depth */
+    int sp;    /* stack depth of the code emitted so far */
     char *err;
     size_t errlen;
 } parser;
@@ -147,8 +147,8 @@ static int syntax_error(parser *p, size_t off, const char *what)
         snprintf(shown, sizeof shown, "'%.*s'", (int)n, p->src + p->tstart);
     }
     return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
-                      "syntax error at column %d: %s, found %s in '%s'", col_of(p, off),
-                      what, shown, p->src);
+                      "syntax error at column %d: %s, found %s in '%s'", col_of(p, off), what,
+                      shown, p->src);
 }
 
 static int lex_string(parser *p)
@@ -246,8 +246,7 @@ static int lex_number(parser *p)
     }
     p->pos += (size_t)(end - s);
     /* "2x" or "0x1g" is one malformed token, not a number and a name */
-    if (isalnum((unsigned char)p->src[p->pos]) || p->src[p->pos] == '_' ||
-        p->src[p->pos] == '.')
+    if (isalnum((unsigned char)p->src[p->pos]) || p->src[p->pos] == '_' || p->src[p->pos] == '.')
         goto bad;
     return 0;
 bad:
@@ -256,8 +255,8 @@ bad:
                       p->src);
 range:
     return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
-                      "syntax error at column %d: number out of range in '%s'",
-                      col_of(p, start), p->src);
+                      "syntax error at column %d: number out of range in '%s'", col_of(p, start),
+                      p->src);
 }
 
 /* Advance to the next token. */
@@ -289,10 +288,10 @@ static int next(parser *p)
             const char *text;
             int tok;
         } ops[] = {
-            {"<=", T_LE}, {">=", T_GE}, {"==", T_EQ},     {"!=", T_NE},     {"&&", T_AND},
-            {"||", T_OR}, {"+", T_PLUS}, {"-", T_MINUS},  {"*", T_STAR},    {"/", T_SLASH},
-            {"%", T_PERCENT}, {"!", T_NOT}, {"<", T_LT},  {">", T_GT},      {"?", T_QUESTION},
-            {":", T_COLON}, {"(", T_LPAREN}, {")", T_RPAREN}, {",", T_COMMA},
+            {"<=", T_LE},     {">=", T_GE},    {"==", T_EQ},    {"!=", T_NE},   {"&&", T_AND},
+            {"||", T_OR},     {"+", T_PLUS},   {"-", T_MINUS},  {"*", T_STAR},  {"/", T_SLASH},
+            {"%", T_PERCENT}, {"!", T_NOT},    {"<", T_LT},     {">", T_GT},    {"?", T_QUESTION},
+            {":", T_COLON},   {"(", T_LPAREN}, {")", T_RPAREN}, {",", T_COMMA},
         };
         size_t i;
         for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
@@ -304,7 +303,7 @@ static int next(parser *p)
             }
         }
         if (i == sizeof ops / sizeof ops[0]) {
-            const char *hint = c == '=' ? " (did you mean '=='?)"
+            const char *hint = c == '='   ? " (did you mean '=='?)"
                                : c == '&' ? " (did you mean '&&'?)"
                                : c == '|' ? " (did you mean '||'?)"
                                           : "";
@@ -347,8 +346,7 @@ static int stack_effect(int op)
     switch (op) {
     case OP_CONST:
     case OP_LOAD:
-    case OP_IN_BEGIN:
-        return 1;
+    case OP_IN_BEGIN: return 1;
     case OP_NEG:
     case OP_POS:
     case OP_NOT:
@@ -357,10 +355,8 @@ static int stack_effect(int op)
     case OP_CEIL:
     case OP_FLOOR:
     case OP_LOG2:
-    case OP_ABS:
-        return 0;
-    default: /* binary ops, OP_AND/OR/JFALSE on the fall-through path, IN_STEP/END */
-        return -1;
+    case OP_ABS: return 0;
+    default: /* binary ops, OP_AND/OR/JFALSE on the fall-through path, IN_STEP/END */ return -1;
     }
 }
 
@@ -425,7 +421,7 @@ static const struct func {
     int minargs; /* -1: no upper bound */
     int maxargs;
 } funcs[] = {
-    {"min", OP_MIN, 1, -1},    {"max", OP_MAX, 1, -1}, {"ceil", OP_CEIL, 1, 1},
+    {"min", OP_MIN, 1, -1},    {"max", OP_MAX, 1, -1},  {"ceil", OP_CEIL, 1, 1},
     {"floor", OP_FLOOR, 1, 1}, {"log2", OP_LOG2, 1, 1}, {"pow", OP_POW, 2, 2},
     {"abs", OP_ABS, 1, 1},
 };
@@ -518,8 +514,7 @@ static int parse_primary(parser *p)
                           "unknown parameter '%.*s' at column %d in '%s'", (int)len, name,
                           col_of(p, off), p->src);
     }
-    default:
-        return syntax_error(p, off, "expected a value");
+    default: return syntax_error(p, off, "expected a value");
     }
 }
 
@@ -669,8 +664,7 @@ static int parse_ternary(parser *p)
     if ((rc = emit(p, OP_JFALSE, 0, off)) || (rc = next(p)) || (rc = parse_ternary(p)))
         goto out;
     size_t jend = p->e->ncode;
-    if ((rc = emit(p, OP_JUMP, 0, off)) ||
-        (rc = expect(p, T_COLON, "expected ':' of '?:'")))
+    if ((rc = emit(p, OP_JUMP, 0, off)) || (rc = expect(p, T_COLON, "expected ':' of '?:'")))
         goto out;
     p->e->code[jfalse].arg = (int32_t)p->e->ncode;
     p->sp--; /* the else branch starts where the then branch did */
@@ -682,8 +676,8 @@ out:
     return rc;
 }
 
-int cutune_expr_parse(const char *text, const cutune_symtab *syms, cutune_expr **out,
-                      char *err, size_t errlen)
+int cutune_expr_parse(const char *text, const cutune_symtab *syms, cutune_expr **out, char *err,
+                      size_t errlen)
 {
     int rc;
     cutune_expr *e = NULL;
@@ -780,8 +774,7 @@ static int type_error(const cutune_expr *e, const insn *in, char *err, size_t er
 static int math_error(const cutune_expr *e, const insn *in, const char *what, char *err,
                       size_t errlen)
 {
-    return cutune_err(err, errlen, CUTUNE_EMATH, "%s at column %u in '%s'", what, in->col,
-                      e->text);
+    return cutune_err(err, errlen, CUTUNE_EMATH, "%s at column %u in '%s'", what, in->col, e->text);
 }
 
 static int equal(const sval *a, const sval *b)
@@ -818,8 +811,7 @@ static int real_to_int(double r, long long *out)
     return 0;
 }
 
-static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *err,
-               size_t errlen)
+static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *err, size_t errlen)
 {
     sval stack[EXPR_MAX_STACK + 1];
     int sp = -1; /* index of the top */
@@ -829,9 +821,7 @@ static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *
         const insn *in = &code[pc++];
         sval *a, *b;
         switch ((enum op)in->op) {
-        case OP_CONST:
-            stack[++sp] = e->pool[in->arg];
-            break;
+        case OP_CONST: stack[++sp] = e->pool[in->arg]; break;
         case OP_LOAD: {
             const cutune_value *v = &vars[in->arg];
             sval *t = &stack[++sp];
@@ -887,10 +877,9 @@ static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *
                 case OP_DIV:
                 case OP_MOD:
                     if (y == 0)
-                        return math_error(e, in,
-                                          in->op == OP_DIV ? "division by zero"
-                                                           : "remainder by zero",
-                                          err, errlen);
+                        return math_error(
+                            e, in, in->op == OP_DIV ? "division by zero" : "remainder by zero", err,
+                            errlen);
                     if (x == LLONG_MIN && y == -1)
                         ovf = in->op == OP_DIV; /* x % -1 is 0, but C traps on it */
                     else
@@ -990,12 +979,8 @@ static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *
                 pc = (size_t)in->arg;
             break;
         }
-        case OP_JUMP:
-            pc = (size_t)in->arg;
-            break;
-        case OP_IN_BEGIN:
-            stack[++sp] = (sval){.t = CUTUNE_VALUE_INT, .i = 0};
-            break;
+        case OP_JUMP: pc = (size_t)in->arg; break;
+        case OP_IN_BEGIN: stack[++sp] = (sval){.t = CUTUNE_VALUE_INT, .i = 0}; break;
         case OP_IN_STEP:
             b = &stack[sp--];
             if (!stack[sp].i && equal(&stack[sp - 1], b))
@@ -1011,12 +996,10 @@ static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *
             a = &stack[sp];
             if (a->t == CUTUNE_VALUE_STRING || b->t == CUTUNE_VALUE_STRING)
                 return type_error(e, in, err, errlen);
-            int b_less = (a->t == CUTUNE_VALUE_INT && b->t == CUTUNE_VALUE_INT)
-                             ? b->i < a->i
-                             : num(b) < num(a);
-            int b_more = (a->t == CUTUNE_VALUE_INT && b->t == CUTUNE_VALUE_INT)
-                             ? b->i > a->i
-                             : num(b) > num(a);
+            int b_less = (a->t == CUTUNE_VALUE_INT && b->t == CUTUNE_VALUE_INT) ? b->i < a->i
+                                                                                : num(b) < num(a);
+            int b_more = (a->t == CUTUNE_VALUE_INT && b->t == CUTUNE_VALUE_INT) ? b->i > a->i
+                                                                                : num(b) > num(a);
             /* ties keep the first argument, as Python's min and max do */
             if (in->op == OP_MIN ? b_less : b_more)
                 *a = *b;
@@ -1064,8 +1047,8 @@ static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *
     return 0;
 }
 
-int cutune_expr_eval(const cutune_expr *e, const cutune_value *vars, cutune_value *out,
-                     char *err, size_t errlen)
+int cutune_expr_eval(const cutune_expr *e, const cutune_value *vars, cutune_value *out, char *err,
+                     size_t errlen)
 {
     sval r;
     int rc = run(e, vars, &r, err, errlen);
@@ -1081,8 +1064,8 @@ int cutune_expr_eval(const cutune_expr *e, const cutune_value *vars, cutune_valu
     return 0;
 }
 
-int cutune_expr_eval_double(const cutune_expr *e, const cutune_value *vars, double *out,
-                            char *err, size_t errlen)
+int cutune_expr_eval_double(const cutune_expr *e, const cutune_value *vars, double *out, char *err,
+                            size_t errlen)
 {
     sval r;
     int rc = run(e, vars, &r, err, errlen);

@@ -23,19 +23,19 @@ typedef struct param_store {
 struct cutune_space {
     param_store *params;
     size_t nparams;
-    cutune_param *views;      /* public views of params, one per parameter */
-    char **cnames;            /* constant names */
-    cutune_value *cvalues;    /* constant values; STRING texts are owned */
+    cutune_param *views;   /* public views of params, one per parameter */
+    char **cnames;         /* constant names */
+    cutune_value *cvalues; /* constant values; STRING texts are owned */
     size_t nconstants;
-    const char **symnames;    /* parameters then constants: the symbol table */
+    const char **symnames; /* parameters then constants: the symbol table */
     cutune_expr **restrictions;
     size_t nrestrictions;
     cutune_space_filter_fn filter;
     void *filter_ctx;
-    uint16_t *configs;        /* size rows of nparams indices, lexicographic */
-    size_t size;              /* number of valid configurations */
-    size_t cap;               /* rows allocated in configs */
-    int enumerated;           /* configs reflects the current definition */
+    uint16_t *configs; /* size rows of nparams indices, lexicographic */
+    size_t size;       /* number of valid configurations */
+    size_t cap;        /* rows allocated in configs */
+    int enumerated;    /* configs reflects the current definition */
 };
 
 cutune_space *cutune_space_alloc(void)
@@ -143,8 +143,8 @@ static int check_value(const cutune_value *v)
            (v->type == CUTUNE_VALUE_STRING && v->s);
 }
 
-int cutune_space_add_param(cutune_space *s, const char *name, const cutune_value *values,
-                           size_t n, char *err, size_t errlen)
+int cutune_space_add_param(cutune_space *s, const char *name, const cutune_value *values, size_t n,
+                           char *err, size_t errlen)
 {
     param_store ps = {0};
     if (!s || !values)
@@ -163,8 +163,8 @@ int cutune_space_add_param(cutune_space *s, const char *name, const cutune_value
         return cutune_err(err, errlen, CUTUNE_EINVAL, "duplicate parameter name '%s'", name);
     for (size_t i = 0; i < n; i++)
         if (!check_value(&values[i]))
-            return cutune_err(err, errlen, CUTUNE_EINVAL,
-                              "parameter '%s' value %zu has a bad type", name, i);
+            return cutune_err(err, errlen, CUTUNE_EINVAL, "parameter '%s' value %zu has a bad type",
+                              name, i);
 
     ps.n = n;
     ps.name = strdup(name);
@@ -191,10 +191,8 @@ int cutune_space_add_param(cutune_space *s, const char *name, const cutune_value
     if (reserve_symnames(s, s->nparams + s->nconstants + 1))
         goto out_nomem;
     s->params[s->nparams] = ps;
-    s->views[s->nparams] = (cutune_param){.name = ps.name,
-                                          .nvalues = n,
-                                          .values = ps.values,
-                                          .texts = (const char *const *)ps.texts};
+    s->views[s->nparams] = (cutune_param){
+        .name = ps.name, .nvalues = n, .values = ps.values, .texts = (const char *const *)ps.texts};
     s->nparams++;
     fill_symnames(s);
     invalidate(s);
@@ -330,7 +328,7 @@ static int format_idx(const cutune_space *s, const uint16_t *idx, size_t nbound,
 
 /* Restriction r's verdict at vars: 1 keep, 0 drop, <0 error (message in err). */
 static int restriction_holds(const cutune_space *s, size_t r, const cutune_value *vars,
-                            const uint16_t *idx, size_t nbound, char *err, size_t errlen)
+                             const uint16_t *idx, size_t nbound, char *err, size_t errlen)
 {
     char inner[256];
     double v;
@@ -455,14 +453,14 @@ int cutune_space_enumerate(cutune_space *s, char *err, size_t errlen)
                 if (keep < 0) {
                     char cfg[256];
                     format_idx(s, idx, np, cfg, sizeof cfg);
-                    rc = cutune_err(err, errlen, keep, "space filter failed (code %d) at %s",
-                                    keep, cfg);
+                    rc = cutune_err(err, errlen, keep, "space filter failed (code %d) at %s", keep,
+                                    cfg);
                     goto out_free;
                 }
             }
             if (keep && (rc = append_config(s, idx))) {
-                rc = cutune_err(err, errlen, rc,
-                                "out of memory storing %zu valid configurations", s->size);
+                rc = cutune_err(err, errlen, rc, "out of memory storing %zu valid configurations",
+                                s->size);
                 goto out_free;
             }
         }
@@ -660,8 +658,7 @@ void cutune_space_encode(const cutune_space *s, size_t id, double *x)
     }
 }
 
-size_t cutune_space_neighbours(const cutune_space *s, size_t id, int mode, size_t *out,
-                               size_t max)
+size_t cutune_space_neighbours(const cutune_space *s, size_t id, int mode, size_t *out, size_t max)
 {
     const uint16_t *row = cutune_space_config(s, id);
     size_t count = 0;

@@ -105,8 +105,7 @@ static void known_kernels(char *buf, size_t len)
     free(names);
 }
 
-int cutune_spec_resolve(const char *name_or_path, char *path, size_t len, char *err,
-                        size_t errlen)
+int cutune_spec_resolve(const char *name_or_path, char *path, size_t len, char *err, size_t errlen)
 {
     const char *dirs[NDIRS];
     if (!name_or_path || !*name_or_path || !path || !len)

@@ -29,9 +29,9 @@ static const char *const time_names[2] = {"time_ms", "time_s"};
 
 /* The public struct plus what only this file needs; pub first so the pointers coincide. */
 typedef struct spec_impl {
-    cutune_spec pub;            /* what callers see */
-    const char **metric_names;  /* symbol table of metric expressions (views) */
-    size_t nmetric_names;       /* space symbols + 2 */
+    cutune_spec pub;           /* what callers see */
+    const char **metric_names; /* symbol table of metric expressions (views) */
+    size_t nmetric_names;      /* space symbols + 2 */
 } spec_impl;
 
 /* A number token of the JSON text, paired with its cJSON node. */
@@ -43,13 +43,13 @@ typedef struct numtok {
 
 /* State of one load. */
 typedef struct loader {
-    const char *file;   /* the JSON file as named in messages */
-    const char *dir;    /* directory of the JSON file: relative paths start here */
-    char *err;          /* caller's message buffer */
-    size_t errlen;      /* its size */
-    numtok *nums;       /* number literals sorted by node address, or NULL */
-    size_t nnums;       /* entries in nums */
-    spec_impl *impl;    /* the spec being built */
+    const char *file; /* the JSON file as named in messages */
+    const char *dir;  /* directory of the JSON file: relative paths start here */
+    char *err;        /* caller's message buffer */
+    size_t errlen;    /* its size */
+    numtok *nums;     /* number literals sorted by node address, or NULL */
+    size_t nnums;     /* entries in nums */
+    spec_impl *impl;  /* the spec being built */
 } loader;
 
 /* ------------------------------------------------------------------ messages */
@@ -394,8 +394,8 @@ static void value_expr_text(const cutune_value *v, char *buf, size_t len)
 /* ------------------------------------------------------------------ JSON shape checks */
 
 /* Reject unknown and repeated members: a typo must not silently fall back to a default. */
-static int check_members(loader *L, const cJSON *obj, const char *path,
-                         const char *const *allowed, size_t nallowed)
+static int check_members(loader *L, const cJSON *obj, const char *path, const char *const *allowed,
+                         size_t nallowed)
 {
     for (const cJSON *c = obj->child; c; c = c->next) {
         size_t k;
@@ -405,8 +405,8 @@ static int check_members(loader *L, const cJSON *obj, const char *path,
         if (k == nallowed) {
             char list[MSG_LEN / 2];
             join_names(list, sizeof list, allowed, nallowed);
-            return fail(L, CUTUNE_EINVAL, path, "unknown field '%s' (valid fields: %s)",
-                        c->string, list);
+            return fail(L, CUTUNE_EINVAL, path, "unknown field '%s' (valid fields: %s)", c->string,
+                        list);
         }
         /* every earlier sibling is a distinct allowed name: at most nallowed compares */
         for (const cJSON *p = obj->child; p != c; p = p->next)
@@ -622,8 +622,7 @@ static int check_symbol_name(loader *L, const char *path, const char *name, cons
         return fail(L, CUTUNE_EINVAL, path, "%s name '%s' is a keyword", what, name);
     for (size_t k = 0; k < 2; k++)
         if (strcmp(name, time_names[k]) == 0)
-            return fail(L, CUTUNE_EINVAL, path, "%s name '%s' is reserved for metrics", what,
-                        name);
+            return fail(L, CUTUNE_EINVAL, path, "%s name '%s' is reserved for metrics", what, name);
     return 0;
 }
 
@@ -641,8 +640,7 @@ static int load_param(loader *L, const cJSON *j, const char *path)
     if (n == 0)
         return fail(L, CUTUNE_EINVAL, path, "empty value list");
     if ((size_t)n > CUTUNE_SPACE_MAX_VALUES)
-        return fail(L, CUTUNE_EINVAL, path, "%d values (at most %d)", n,
-                    CUTUNE_SPACE_MAX_VALUES);
+        return fail(L, CUTUNE_EINVAL, path, "%d values (at most %d)", n, CUTUNE_SPACE_MAX_VALUES);
     vals = calloc((size_t)n, sizeof *vals);
     if (!vals)
         return fail(L, CUTUNE_ENOMEM, path, "out of memory");
@@ -821,7 +819,8 @@ static int enumerate(loader *L)
     cutune_space *sp = L->impl->pub.space;
     int rc = cutune_space_enumerate(sp, msg, sizeof msg);
     if (rc == CUTUNE_EEMPTY || (rc == 0 && cutune_space_size(sp) == 0))
-        return fail(L, CUTUNE_EEMPTY, "restrictions", "no valid configuration (%.0f Cartesian points)",
+        return fail(L, CUTUNE_EEMPTY, "restrictions",
+                    "no valid configuration (%.0f Cartesian points)",
                     cutune_space_cartesian_size(sp));
     if (rc)
         return fail(L, rc, "restrictions", "%s", msg);
@@ -915,14 +914,14 @@ static const struct {
     const char *name;
     cutune_elem_type type;
 } elem_types[] = {
-    {"float", CUTUNE_ELEM_FLOAT},   {"float32", CUTUNE_ELEM_FLOAT},
-    {"double", CUTUNE_ELEM_DOUBLE}, {"float64", CUTUNE_ELEM_DOUBLE},
-    {"half", CUTUNE_ELEM_HALF},     {"float16", CUTUNE_ELEM_HALF},
-    {"int", CUTUNE_ELEM_INT32},     {"int32", CUTUNE_ELEM_INT32},
-    {"int32_t", CUTUNE_ELEM_INT32}, {"uint32", CUTUNE_ELEM_UINT32},
+    {"float", CUTUNE_ELEM_FLOAT},     {"float32", CUTUNE_ELEM_FLOAT},
+    {"double", CUTUNE_ELEM_DOUBLE},   {"float64", CUTUNE_ELEM_DOUBLE},
+    {"half", CUTUNE_ELEM_HALF},       {"float16", CUTUNE_ELEM_HALF},
+    {"int", CUTUNE_ELEM_INT32},       {"int32", CUTUNE_ELEM_INT32},
+    {"int32_t", CUTUNE_ELEM_INT32},   {"uint32", CUTUNE_ELEM_UINT32},
     {"uint32_t", CUTUNE_ELEM_UINT32}, {"unsigned", CUTUNE_ELEM_UINT32},
-    {"int64", CUTUNE_ELEM_INT64},   {"int64_t", CUTUNE_ELEM_INT64},
-    {"uint8", CUTUNE_ELEM_UINT8},   {"uint8_t", CUTUNE_ELEM_UINT8},
+    {"int64", CUTUNE_ELEM_INT64},     {"int64_t", CUTUNE_ELEM_INT64},
+    {"uint8", CUTUNE_ELEM_UINT8},     {"uint8_t", CUTUNE_ELEM_UINT8},
 };
 
 static int parse_elem_type(loader *L, const char *path, const char *name, cutune_elem_type *out)
@@ -969,11 +968,15 @@ static int load_buffer_init(loader *L, const cJSON *a, const char *parent, cutun
              * unsigned int seed). */
             const char *kname = init + 7;
             if (!is_ident(kname))
-                return fail(L, CUTUNE_EINVAL, path, "'%s': generator kernel name '%s' is not a "
-                            "C identifier", init, kname);
+                return fail(L, CUTUNE_EINVAL, path,
+                            "'%s': generator kernel name '%s' is not a "
+                            "C identifier",
+                            init, kname);
             if (arg->output)
-                return fail(L, CUTUNE_EINVAL, path, "'%s': an output is poisoned before each "
-                            "verification; a generator kernel fills inputs only", init);
+                return fail(L, CUTUNE_EINVAL, path,
+                            "'%s': an output is poisoned before each "
+                            "verification; a generator kernel fills inputs only",
+                            init);
             const cutune_spec *s = &L->impl->pub;
             if (!source_has_word(s->source, kname))
                 return fail(L, CUTUNE_ENOTFOUND, path, "generator kernel '%s' not found in %s",
@@ -990,7 +993,8 @@ static int load_buffer_init(loader *L, const cJSON *a, const char *parent, cutun
         } else {
             return fail(L, CUTUNE_EINVAL, path,
                         "'%s' is neither random, zeros, ones, range, kernel:NAME nor a generator "
-                        "name", init);
+                        "name",
+                        init);
         }
     }
     const cJSON *r = member(a, "range");
@@ -1021,8 +1025,8 @@ static int load_buffer_init(loader *L, const cJSON *a, const char *parent, cutun
 static int load_arg(loader *L, const cJSON *a, const char *path, const cutune_symtab *syms,
                     cutune_spec_arg *arg)
 {
-    static const char *const fields[] = {"name", "type", "value", "size", "init", "range",
-                                         "output"};
+    static const char *const fields[] = {"name", "type",  "value", "size",
+                                         "init", "range", "output"};
     char fpath[PATH_LEN];
     const char *name, *type;
     int rc = want_type(L, a, path, cJSON_IsObject(a), "an object");
@@ -1144,8 +1148,7 @@ static int load_reference(loader *L, const cJSON *root, const cutune_symtab *sym
         for (size_t k = 2; k < 5; k++)
             if (member(j, fields[k])) {
                 path_member(path, sizeof path, "reference", fields[k]);
-                return fail(L, CUTUNE_EINVAL, path, "a builtin reference takes no '%s'",
-                            fields[k]);
+                return fail(L, CUTUNE_EINVAL, path, "a builtin reference takes no '%s'", fields[k]);
             }
         s->ref_kind = CUTUNE_REF_BUILTIN;
         s->ref_name = dup_str(builtin);
@@ -1156,8 +1159,8 @@ static int load_reference(loader *L, const cJSON *root, const cutune_symtab *sym
     if (!s->ref_name)
         return fail(L, CUTUNE_ENOMEM, "reference", "out of memory");
     if (!is_ident(kernel) || !source_has_word(s->source, kernel))
-        return fail(L, CUTUNE_ENOTFOUND, "reference.kernel", "kernel '%s' not found in %s",
-                    kernel, s->source_path);
+        return fail(L, CUTUNE_ENOTFOUND, "reference.kernel", "kernel '%s' not found in %s", kernel,
+                    s->source_path);
     rc = parse_dims(L, j, "reference", "grid", syms, s->ref_grid);
     if (!rc)
         rc = parse_dims(L, j, "reference", "block", syms, s->ref_block);
@@ -1353,9 +1356,9 @@ static void compute_hash(cutune_spec *s, const char *json, size_t len)
 /* ------------------------------------------------------------------ top level */
 
 static const char *const top_fields[] = {
-    "name",      "description", "source",   "kernel",           "parameters",
-    "restrictions", "sizes",    "launch",   "compiler_options", "args",
-    "reference", "tolerance",   "objective", "metrics",         "recording",
+    "name",         "description", "source",    "kernel",           "parameters",
+    "restrictions", "sizes",       "launch",    "compiler_options", "args",
+    "reference",    "tolerance",   "objective", "metrics",          "recording",
 };
 
 static int parse_json(loader *L, const char *json, size_t len, cJSON **root)
@@ -1440,8 +1443,8 @@ static int load_source(loader *L, const cJSON *root)
     if (!is_ident(s->kernel_name))
         return fail(L, CUTUNE_EINVAL, "kernel", "'%s' is not a C identifier", s->kernel_name);
     if (!source_has_word(s->source, s->kernel_name))
-        return fail(L, CUTUNE_ENOTFOUND, "kernel", "kernel '%s' not found in %s",
-                    s->kernel_name, s->source_path);
+        return fail(L, CUTUNE_ENOTFOUND, "kernel", "kernel '%s' not found in %s", s->kernel_name,
+                    s->source_path);
     return 0;
 }
 
@@ -1520,9 +1523,9 @@ static int load_root(loader *L, const cJSON *root, const char *json, size_t len,
     return rc;
 }
 
-int cutune_spec_load_buffer(const char *name, const char *json, size_t len,
-                            const char *source_dir, const cutune_size_override *ov,
-                            size_t nov, cutune_spec **out, char *err, size_t errlen)
+int cutune_spec_load_buffer(const char *name, const char *json, size_t len, const char *source_dir,
+                            const cutune_size_override *ov, size_t nov, cutune_spec **out,
+                            char *err, size_t errlen)
 {
     loader L = {.file = name ? name : "(buffer)", .dir = source_dir, .err = err, .errlen = errlen};
     cJSON *root = NULL;
@@ -1630,8 +1633,8 @@ static int check_id(const cutune_spec *s, size_t id, char *err, size_t errlen)
     return 0;
 }
 
-int cutune_spec_metrics(const cutune_spec *s, size_t id, double time_ms, double *out,
-                        char *err, size_t errlen)
+int cutune_spec_metrics(const cutune_spec *s, size_t id, double time_ms, double *out, char *err,
+                        size_t errlen)
 {
     int rc = check_id(s, id, err, errlen);
     if (rc)

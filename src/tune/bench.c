@@ -119,7 +119,11 @@ static int pool_run(unsigned nthreads, size_t ntasks, const size_t *order, task_
                     void (*progress)(void *, size_t, size_t), void *progress_ctx, char *err,
                     size_t errlen)
 {
-    pool p = {.ntasks = ntasks, .order = order, .fn = fn, .ctx = ctx, .progress = progress,
+    pool p = {.ntasks = ntasks,
+              .order = order,
+              .fn = fn,
+              .ctx = ctx,
+              .progress = progress,
               .progress_ctx = progress_ctx};
     pthread_mutex_init(&p.mu, NULL);
     if (nthreads > ntasks)
@@ -251,9 +255,9 @@ static int build_table(bench_ctx *b, const cutune_recording *r, size_t ci, size_
             t->cost[id] = fail_cost;
         } else {
             int ok = rec->status == CUTUNE_STATUS_OK && isfinite(rec->time_ms);
-            t->status[id] = ok ? CUTUNE_STATUS_OK
-                               : (rec->status == CUTUNE_STATUS_OK ? CUTUNE_STATUS_RUNTIME_ERROR
-                                                                  : rec->status);
+            t->status[id] =
+                ok ? CUTUNE_STATUS_OK
+                   : (rec->status == CUTUNE_STATUS_OK ? CUTUNE_STATUS_RUNTIME_ERROR : rec->status);
             t->time[id] = ok ? rec->time_ms : INFINITY;
             double c = 0;
             if (rec->compile_ms >= 0)
@@ -292,8 +296,8 @@ static int build_table(bench_ctx *b, const cutune_recording *r, size_t ci, size_
     size_t lo = 1, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        double e = mid <= res->maxb ? info->baseline[mid - 1]
-                                    : expected_min(sorted, n, mid, worst, lf);
+        double e =
+            mid <= res->maxb ? info->baseline[mid - 1] : expected_min(sorted, n, mid, worst, lf);
         if (e <= target)
             hi = mid;
         else
@@ -365,8 +369,8 @@ static double run_p_evals(const cutune_bench_space_info *info, const double *bes
  * search needs for p_points evaluations at that mean cost; the baseline at time
  * tau is the expectation after round(tau / mean cost) evaluations (as the
  * methodology converts time to evaluations). */
-static double run_p_time(const cutune_bench_space_info *info, const double *best,
-                         const double *cum, size_t charged, double worst)
+static double run_p_time(const cutune_bench_space_info *info, const double *best, const double *cum,
+                         size_t charged, double worst)
 {
     double cbar = info->mean_cost_ms;
     if (!(cbar > 0))
@@ -422,8 +426,11 @@ static int run_task(void *ctx, size_t job, char *err, size_t errlen)
         goto out_free;
     }
     gsl_rng_set(rng, (unsigned long)(seed_i + 1));
-    cutune_searcher_ctx sctx = {.space = t->space, .budget = maxb, .rng = rng,
-                                .visited = visited, .args = res->searcher_args[si]};
+    cutune_searcher_ctx sctx = {.space = t->space,
+                                .budget = maxb,
+                                .rng = rng,
+                                .visited = visited,
+                                .args = res->searcher_args[si]};
     rc = cutune_searcher_alloc(b->opt->searchers[si], &sctx, &s, msg, sizeof msg);
     if (rc < 0) {
         cutune_err(err, errlen, rc, "searcher %s on %s (%s): %s", res->searchers[si],
@@ -443,7 +450,8 @@ static int run_task(void *ctx, size_t job, char *err, size_t errlen)
             rc = cutune_err(msg, sizeof msg, CUTUNE_EINVAL, "proposed id %zu of %zu", id, n);
             goto out_searcher;
         }
-        cutune_observation o = {.id = id, .status = (cutune_status)t->status[id],
+        cutune_observation o = {.id = id,
+                                .status = (cutune_status)t->status[id],
                                 .time_ms = isfinite(t->time[id]) ? t->time[id] : NAN};
         if (visited[id]) {
             /* answered from the history, not charged (as the tuner loop does) */
@@ -473,8 +481,7 @@ static int run_task(void *ctx, size_t job, char *err, size_t errlen)
 out_searcher:
     if (rc < 0)
         cutune_err(err, errlen, rc, "searcher %s on %s (%s), seed %zu: %s", res->searchers[si],
-                   res->rec[ri].name, cutune_bench_convention_name(res->conv[ci]), seed_i + 1,
-                   msg);
+                   res->rec[ri].name, cutune_bench_convention_name(res->conv[ci]), seed_i + 1, msg);
     cutune_searcher_free(s);
 out_free:
     free(cum);
@@ -744,8 +751,8 @@ int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out,
     keys = calloc(njobs, sizeof *keys);
     order = calloc(njobs, sizeof *order);
     frac = calloc(res->nseeds, sizeof *frac);
-    if (!res->space || !res->cells || !res->p_evals || !res->p_time || !res->best ||
-        !res->curve || !b.tab || !b.recs || !b.charged || !b.pe || !b.pt || !keys || !order || !frac)
+    if (!res->space || !res->cells || !res->p_evals || !res->p_time || !res->best || !res->curve ||
+        !b.tab || !b.recs || !b.charged || !b.pe || !b.pt || !keys || !order || !frac)
         goto out_nomem;
     b.res = res;
     b.rec_src = rec_src;
@@ -761,8 +768,7 @@ int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out,
     qsort(keys, njobs, sizeof *keys, cmp_job);
     for (size_t j = 0; j < njobs; j++)
         order[j] = keys[j].job;
-    rc = pool_run(jobs, njobs, order, run_task, &b, opt->progress, opt->progress_ctx, err,
-                  errlen);
+    rc = pool_run(jobs, njobs, order, run_task, &b, opt->progress, opt->progress_ctx, err, errlen);
     if (rc < 0)
         goto out_free;
     compute_stats(&b, frac);
@@ -906,22 +912,26 @@ static void write_md(FILE *f, const cutune_bench_result *r, const char *command)
     for (size_t bi = 0; bi < r->nbudgets; bi++)
         fprintf(f, " %zu", r->budgets[bi]);
     fprintf(f, "\n- Runs per cell: %zu (seeds 1..%zu, GSL mt19937)\n", r->nseeds, r->nseeds);
-    fprintf(f, "- Each run goes to the largest budget (%zu) and every smaller budget is read off "
-               "its best-so-far curve; searchers receive ctx.budget = %zu as a hint only.\n",
+    fprintf(f,
+            "- Each run goes to the largest budget (%zu) and every smaller budget is read off "
+            "its best-so-far curve; searchers receive ctx.budget = %zu as a hint only.\n",
             r->maxb, r->maxb);
-    fprintf(f, "- Re-proposing a configuration already evaluated costs nothing (answered from the "
-               "history); a run gives up after %d such proposals in a row.\n",
+    fprintf(f,
+            "- Re-proposing a configuration already evaluated costs nothing (answered from the "
+            "history); a run gives up after %d such proposals in a row.\n",
             CUTUNE_BENCH_MAX_DUPLICATES);
     fprintf(f, "- Fraction of optimum = t_opt / t_best_found (0 when nothing valid was found); "
                "cells read `mean (median; 5th-95th percentile; success rate)`, success = runs "
                "that found the optimum.\n");
-    fprintf(f, "- P = methodology score (Willemsen et al., FGCS 2024): mean over evaluations "
-               "1..min(cutoff, %zu) of (B(t) - F(t)) / (B(t) - t_opt), with B(t) the exact "
-               "expected best of random search without replacement (order statistics); 0 = "
-               "random, 1 = optimum from the start. Failures rank after every valid time and "
-               "count as the worst valid time where a value is needed. P (time) charges the "
-               "recorded compile + benchmark time per evaluation (%d even points from one mean "
-               "evaluation cost on; baseline at round(time / mean cost) evaluations); `-` where the recording has no times.\n\n",
+    fprintf(f,
+            "- P = methodology score (Willemsen et al., FGCS 2024): mean over evaluations "
+            "1..min(cutoff, %zu) of (B(t) - F(t)) / (B(t) - t_opt), with B(t) the exact "
+            "expected best of random search without replacement (order statistics); 0 = "
+            "random, 1 = optimum from the start. Failures rank after every valid time and "
+            "count as the worst valid time where a value is needed. P (time) charges the "
+            "recorded compile + benchmark time per evaluation (%d even points from one mean "
+            "evaluation cost on; baseline at round(time / mean cost) evaluations); `-` where the "
+            "recording has no times.\n\n",
             r->maxb, CUTUNE_BENCH_TIME_POINTS);
 
     char p1[32], p2[32];
@@ -947,8 +957,7 @@ static void write_md(FILE *f, const cutune_bench_result *r, const char *command)
                     m += c->mean;
                     sc += c->success;
                 }
-                fprintf(f, " %.3f (%.0f%%) |", m / (double)r->nrec,
-                        100.0 * sc / (double)r->nrec);
+                fprintf(f, " %.3f (%.0f%%) |", m / (double)r->nrec, 100.0 * sc / (double)r->nrec);
             }
             fmt_p(p1, sizeof p1, mean_over_recs(r, r->p_evals, ci, si));
             fmt_p(p2, sizeof p2, mean_over_recs(r, r->p_time, ci, si));
@@ -983,8 +992,9 @@ static void write_md(FILE *f, const cutune_bench_result *r, const char *command)
                 fprintf(f, " %s | %s |\n", p1, p2);
             }
         }
-        fprintf(f, "\nCutoff: evaluations random search needs (in expectation) to get 95%% of "
-                   "the way from the median to the optimum; P averages up to min(cutoff, %zu).\n\n",
+        fprintf(f,
+                "\nCutoff: evaluations random search needs (in expectation) to get 95%% of "
+                "the way from the median to the optimum; P averages up to min(cutoff, %zu).\n\n",
                 r->maxb);
     }
 }
@@ -1020,8 +1030,8 @@ static void write_csv(FILE *f, const cutune_bench_result *r)
 
 static void write_json(FILE *f, const cutune_bench_result *r)
 {
-    fprintf(f, "{\n  \"seeds\": %zu,\n  \"max_budget\": %zu,\n  \"budget_hint\": %zu,\n",
-            r->nseeds, r->maxb, r->maxb);
+    fprintf(f, "{\n  \"seeds\": %zu,\n  \"max_budget\": %zu,\n  \"budget_hint\": %zu,\n", r->nseeds,
+            r->maxb, r->maxb);
     fprintf(f, "  \"budgets\": [");
     for (size_t bi = 0; bi < r->nbudgets; bi++)
         fprintf(f, "%s%zu", bi ? ", " : "", r->budgets[bi]);
@@ -1104,14 +1114,16 @@ static int write_plots(const cutune_bench_result *r, const char *dir, char *err,
         return CUTUNE_EIO;
     char gppath[4600];
     snprintf(gppath, sizeof gppath, "%s", path);
-    fprintf(gp, "# Convergence plots of cutune bench: best-so-far fraction of optimum against\n"
-                "# evaluations, median and 5-95%% band over %zu seeds per searcher.\n"
-                "# Run from the results folder: gnuplot plots.gp\n",
+    fprintf(gp,
+            "# Convergence plots of cutune bench: best-so-far fraction of optimum against\n"
+            "# evaluations, median and 5-95%% band over %zu seeds per searcher.\n"
+            "# Run from the results folder: gnuplot plots.gp\n",
             r->nseeds);
-    fprintf(gp, "set key bottom right\nset grid\nset xlabel 'evaluations'\n"
-                "set ylabel 'fraction of optimum (t_{opt} / t_{best})'\n"
-                "set yrange [0:1.02]\nset xrange [1:%zu]\nset style fill transparent solid 0.18 "
-                "noborder\n",
+    fprintf(gp,
+            "set key bottom right\nset grid\nset xlabel 'evaluations'\n"
+            "set ylabel 'fraction of optimum (t_{opt} / t_{best})'\n"
+            "set yrange [0:1.02]\nset xrange [1:%zu]\nset style fill transparent solid 0.18 "
+            "noborder\n",
             r->maxb);
     for (size_t ci = 0; ci < r->nconv; ci++)
         for (size_t ri = 0; ri < r->nrec; ri++) {
@@ -1125,7 +1137,8 @@ static int write_plots(const cutune_bench_result *r, const char *dir, char *err,
                 fclose(gp);
                 return CUTUNE_EIO;
             }
-            fprintf(f, "# %s, %s convention: t then (median p05 p95) per searcher:", r->rec[ri].name,
+            fprintf(f,
+                    "# %s, %s convention: t then (median p05 p95) per searcher:", r->rec[ri].name,
                     cutune_bench_convention_name(r->conv[ci]));
             for (size_t si = 0; si < r->nsearchers; si++)
                 fprintf(f, " %s", r->searchers[si]);
@@ -1149,8 +1162,9 @@ static int write_plots(const cutune_bench_result *r, const char *dir, char *err,
                         fmt == 0 ? "set terminal pngcairo size 900,600 noenhanced"
                                  : "set terminal svg size 900,600 dynamic noenhanced",
                         base, fmt == 0 ? "png" : "svg");
-                fprintf(gp, "set title '%s (%s, %s) - %s convention, %zu seeds, median and "
-                            "5-95%% band'\n",
+                fprintf(gp,
+                        "set title '%s (%s, %s) - %s convention, %zu seeds, median and "
+                        "5-95%% band'\n",
                         r->rec[ri].name, r->rec[ri].device, r->rec[ri].kernel,
                         cutune_bench_convention_name(r->conv[ci]), r->nseeds);
                 fprintf(gp, "plot ");

@@ -260,8 +260,8 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
             for (size_t j = 0; j < nfresh && !again; j++)
                 again = fresh[j] == ids[i];
             if (h >= 0) {
-                obs[nobs++] = (cutune_observation){ids[i], hist->e[h].r.status,
-                                                   hist->e[h].r.time_ms};
+                obs[nobs++] =
+                    (cutune_observation){ids[i], hist->e[h].r.status, hist->e[h].r.time_ms};
             } else if (!again) {
                 fresh[nfresh++] = ids[i];
             }
@@ -354,8 +354,7 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
                 goto out;
             }
             if (journal && !from_journal) {
-                rc = cutune_journal_write_eval(journal, space, spec, hist->n - 1, e, err,
-                                               errlen);
+                rc = cutune_journal_write_eval(journal, space, spec, hist->n - 1, e, err, errlen);
                 if (rc < 0)
                     goto out;
             }

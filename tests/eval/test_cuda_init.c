@@ -142,16 +142,15 @@ static size_t read_log(const fixture *f, gen_launch *out, size_t max)
     if (!fp)
         return 0;
     gen_launch g;
-    while (k < max && fscanf(fp, "%63s %u %u %u %u %u %u %u %llu %u", g.name, &g.grid[0],
-                             &g.grid[1], &g.grid[2], &g.block[0], &g.block[1], &g.block[2],
-                             &g.smem, &g.n, &g.seed) == 10)
+    while (k < max &&
+           fscanf(fp, "%63s %u %u %u %u %u %u %u %llu %u", g.name, &g.grid[0], &g.grid[1],
+                  &g.grid[2], &g.block[0], &g.block[1], &g.block[2], &g.smem, &g.n, &g.seed) == 10)
         out[k++] = g;
     fclose(fp);
     return k;
 }
 
-static void check_launch(const gen_launch *g, const char *name, unsigned long long n,
-                         uint32_t idx)
+static void check_launch(const gen_launch *g, const char *name, unsigned long long n, uint32_t idx)
 {
     assert_string_equal(g->name, name);
     assert_int_equal(g->grid[0], (n + 255) / 256);

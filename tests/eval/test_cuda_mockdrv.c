@@ -34,9 +34,21 @@ static cu_result m_init(unsigned f)
     const char *m = getenv("MOCK_CUDA");
     return m && !strcmp(m, "nodevice") ? CU_ERROR_NO_DEVICE : CU_SUCCESS;
 }
-static cu_result m_version(int *v) { *v = 13000; return 0; }
-static cu_result m_count(int *n) { *n = 1; return 0; }
-static cu_result m_get(cu_device *d, int o) { *d = o; return 0; }
+static cu_result m_version(int *v)
+{
+    *v = 13000;
+    return 0;
+}
+static cu_result m_count(int *n)
+{
+    *n = 1;
+    return 0;
+}
+static cu_result m_get(cu_device *d, int o)
+{
+    *d = o;
+    return 0;
+}
 static cu_result m_name(char *n, int len, cu_device d)
 {
     (void)d;
@@ -48,10 +60,12 @@ static cu_result m_attr(int *v, int a, cu_device d)
     (void)d;
     switch (a) {
     case CU_DEV_MAX_THREADS_PER_BLOCK: *v = 1024; break;
-    case CU_DEV_MAX_BLOCK_DIM_X: case CU_DEV_MAX_BLOCK_DIM_Y: *v = 1024; break;
+    case CU_DEV_MAX_BLOCK_DIM_X:
+    case CU_DEV_MAX_BLOCK_DIM_Y: *v = 1024; break;
     case CU_DEV_MAX_BLOCK_DIM_Z: *v = 64; break;
     case CU_DEV_MAX_GRID_DIM_X: *v = 2147483647; break;
-    case CU_DEV_MAX_GRID_DIM_Y: case CU_DEV_MAX_GRID_DIM_Z: *v = 65535; break;
+    case CU_DEV_MAX_GRID_DIM_Y:
+    case CU_DEV_MAX_GRID_DIM_Z: *v = 65535; break;
     case CU_DEV_MAX_SHARED_PER_BLOCK: *v = 49152; break;
     case CU_DEV_MAX_SHARED_PER_BLOCK_OPTIN: *v = 232448; break;
     case CU_DEV_MULTIPROCESSOR_COUNT: *v = 132; break;
@@ -69,9 +83,22 @@ static cu_result m_pci(char *id, int len, cu_device d)
     snprintf(id, (size_t)len, "0000:00:01.0");
     return 0;
 }
-static cu_result m_retain(cu_context *c, cu_device d) { (void)d; *c = (cu_context)1; return 0; }
-static cu_result m_release(cu_device d) { (void)d; return 0; }
-static cu_result m_setcur(cu_context c) { (void)c; return 0; }
+static cu_result m_retain(cu_context *c, cu_device d)
+{
+    (void)d;
+    *c = (cu_context)1;
+    return 0;
+}
+static cu_result m_release(cu_device d)
+{
+    (void)d;
+    return 0;
+}
+static cu_result m_setcur(cu_context c)
+{
+    (void)c;
+    return 0;
+}
 static cu_result m_sync(void)
 {
     if (mock_pending == 2)
@@ -81,7 +108,7 @@ static cu_result m_sync(void)
 }
 static cu_result m_errstr(cu_result r, const char **s)
 {
-    *s = r == CU_ERROR_ILLEGAL_ADDRESS ? "an illegal memory access was encountered"
+    *s = r == CU_ERROR_ILLEGAL_ADDRESS           ? "an illegal memory access was encountered"
          : r == CU_ERROR_LAUNCH_OUT_OF_RESOURCES ? "too many resources requested for launch"
                                                  : "mock error";
     return 0;
@@ -93,7 +120,11 @@ static cu_result m_modload(cu_module *m, const void *img)
     *m = (cu_module)2;
     return 0;
 }
-static cu_result m_modunload(cu_module m) { (void)m; return 0; }
+static cu_result m_modunload(cu_module m)
+{
+    (void)m;
+    return 0;
+}
 static cu_result m_getfn(cu_function *f, cu_module m, const char *name)
 {
     (void)m;
@@ -118,10 +149,17 @@ static cu_result m_fattr(int *v, int a, cu_function f)
                                             : 0;
     return 0;
 }
-static cu_result m_fset(cu_function f, int a, int v) { (void)f; (void)a; (void)v; return 0; }
+static cu_result m_fset(cu_function f, int a, int v)
+{
+    (void)f;
+    (void)a;
+    (void)v;
+    return 0;
+}
 static cu_result m_occ(int *n, cu_function f, int b, size_t s)
 {
-    (void)f; (void)s;
+    (void)f;
+    (void)s;
     *n = 2048 / (b > 0 ? b : 1);
     return 0;
 }
@@ -171,14 +209,13 @@ static cu_result m_memset_async(cu_deviceptr p, unsigned char v, size_t n, cu_st
 /* What the mock generators write: a function of the name and the index only. */
 static float mock_gen_value(const char *name, unsigned long long i)
 {
-    return !strcmp(name, "gen_a") ? (float)(i % 251) * 0.5f
+    return !strcmp(name, "gen_a")   ? (float)(i % 251) * 0.5f
            : !strcmp(name, "gen_b") ? 1.0f - (float)(i % 127)
                                     : (float)(i % 7);
 }
 
 static cu_result mock_generate(const mock_func *mf, unsigned gx, unsigned gy, unsigned gz,
-                               unsigned bx, unsigned by, unsigned bz, unsigned smem,
-                               void **params)
+                               unsigned bx, unsigned by, unsigned bz, unsigned smem, void **params)
 {
     float *buf = (float *)(uintptr_t) * (cu_deviceptr *)params[0];
     unsigned long long n = *(unsigned long long *)params[1];
@@ -189,8 +226,8 @@ static cu_result mock_generate(const mock_func *mf, unsigned gx, unsigned gy, un
     const char *log = getenv("MOCK_CUDA_GEN_LOG");
     FILE *f = log ? fopen(log, "a") : NULL;
     if (f) {
-        fprintf(f, "%s %u %u %u %u %u %u %u %llu %u\n", mf->name, gx, gy, gz, bx, by, bz, smem,
-                n, seed);
+        fprintf(f, "%s %u %u %u %u %u %u %u %llu %u\n", mf->name, gx, gy, gz, bx, by, bz, smem, n,
+                seed);
         fclose(f);
     }
     return 0;
@@ -200,7 +237,8 @@ static cu_result m_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, 
                           unsigned by, unsigned bz, unsigned smem, cu_stream s, void **params,
                           void **extra)
 {
-    (void)s; (void)extra;
+    (void)s;
+    (void)extra;
     const mock_func *mf = (const mock_func *)f;
     if (!strcmp(mf->name, "oor"))
         return CU_ERROR_LAUNCH_OUT_OF_RESOURCES;
@@ -234,35 +272,100 @@ static cu_result m_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, 
             }
     return 0;
 }
-static cu_result m_evcreate(cu_event *e, unsigned f) { (void)f; *e = (cu_event)3; return 0; }
-static cu_result m_evdestroy(cu_event e) { (void)e; return 0; }
-static cu_result m_evrecord(cu_event e, cu_stream s) { (void)e; (void)s; return 0; }
-static cu_result m_evsync(cu_event e) { (void)e; return m_sync(); }
+static cu_result m_evcreate(cu_event *e, unsigned f)
+{
+    (void)f;
+    *e = (cu_event)3;
+    return 0;
+}
+static cu_result m_evdestroy(cu_event e)
+{
+    (void)e;
+    return 0;
+}
+static cu_result m_evrecord(cu_event e, cu_stream s)
+{
+    (void)e;
+    (void)s;
+    return 0;
+}
+static cu_result m_evsync(cu_event e)
+{
+    (void)e;
+    return m_sync();
+}
 static cu_result m_elapsed(float *ms, cu_event a, cu_event b)
 {
-    (void)a; (void)b;
+    (void)a;
+    (void)b;
     *ms = 0.25f;
     return 0;
 }
-static int n_init(void) { return 0; }
-static int n_shutdown(void) { return 0; }
-static int n_bypci(const char *id, void **d) { (void)id; *d = (void *)4; return 0; }
-static int n_clock(void *d, int t, unsigned *v) { (void)d; (void)t; *v = 1980; return 0; }
-static int n_temp(void *d, int t, unsigned *v) { (void)d; (void)t; *v = 41; return 0; }
+static int n_init(void)
+{
+    return 0;
+}
+static int n_shutdown(void)
+{
+    return 0;
+}
+static int n_bypci(const char *id, void **d)
+{
+    (void)id;
+    *d = (void *)4;
+    return 0;
+}
+static int n_clock(void *d, int t, unsigned *v)
+{
+    (void)d;
+    (void)t;
+    *v = 1980;
+    return 0;
+}
+static int n_temp(void *d, int t, unsigned *v)
+{
+    (void)d;
+    (void)t;
+    *v = 41;
+    return 0;
+}
 
 static const cutune_cuda_drv mock_drv = {
-    .init = m_init, .driver_get_version = m_version, .device_get_count = m_count,
-    .device_get = m_get, .device_get_name = m_name, .device_get_attribute = m_attr,
-    .device_get_pci_bus_id = m_pci, .primary_ctx_retain = m_retain,
-    .primary_ctx_release = m_release, .ctx_set_current = m_setcur, .ctx_synchronize = m_sync,
-    .get_error_string = m_errstr, .module_load_data = m_modload, .module_unload = m_modunload,
-    .module_get_function = m_getfn, .func_get_attribute = m_fattr, .func_set_attribute = m_fset,
-    .occupancy_max_active_blocks = m_occ, .mem_alloc = m_alloc, .mem_free = m_free,
-    .memcpy_htod = m_htod, .memcpy_dtoh = m_dtoh, .memset_d8 = m_memset,
-    .memset_d8_async = m_memset_async, .launch_kernel = m_launch, .event_create = m_evcreate,
-    .event_destroy = m_evdestroy, .event_record = m_evrecord, .event_synchronize = m_evsync,
-    .event_elapsed_time = m_elapsed, .nvml_init = n_init, .nvml_shutdown = n_shutdown,
-    .nvml_device_by_pci = n_bypci, .nvml_clock_info = n_clock, .nvml_temperature = n_temp,
+    .init = m_init,
+    .driver_get_version = m_version,
+    .device_get_count = m_count,
+    .device_get = m_get,
+    .device_get_name = m_name,
+    .device_get_attribute = m_attr,
+    .device_get_pci_bus_id = m_pci,
+    .primary_ctx_retain = m_retain,
+    .primary_ctx_release = m_release,
+    .ctx_set_current = m_setcur,
+    .ctx_synchronize = m_sync,
+    .get_error_string = m_errstr,
+    .module_load_data = m_modload,
+    .module_unload = m_modunload,
+    .module_get_function = m_getfn,
+    .func_get_attribute = m_fattr,
+    .func_set_attribute = m_fset,
+    .occupancy_max_active_blocks = m_occ,
+    .mem_alloc = m_alloc,
+    .mem_free = m_free,
+    .memcpy_htod = m_htod,
+    .memcpy_dtoh = m_dtoh,
+    .memset_d8 = m_memset,
+    .memset_d8_async = m_memset_async,
+    .launch_kernel = m_launch,
+    .event_create = m_evcreate,
+    .event_destroy = m_evdestroy,
+    .event_record = m_evrecord,
+    .event_synchronize = m_evsync,
+    .event_elapsed_time = m_elapsed,
+    .nvml_init = n_init,
+    .nvml_shutdown = n_shutdown,
+    .nvml_device_by_pci = n_bypci,
+    .nvml_clock_info = n_clock,
+    .nvml_temperature = n_temp,
 };
 
 /* If this process was started as the evaluator's worker, be one and exit. */

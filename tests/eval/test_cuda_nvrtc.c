@@ -32,7 +32,10 @@ static void test_compile_ok_and_error(void **state)
     assert_int_equal(cutune_cuda_compile(good_src, "k.cu", opts, 2, NULL, &c, err, sizeof err), 0);
     assert_int_equal(c.status, CUTUNE_STATUS_OK);
     assert_true(c.cubin_size > 4);
-    assert_memory_equal(c.cubin, "\x7f" "ELF", 4);
+    assert_memory_equal(c.cubin,
+                        "\x7f"
+                        "ELF",
+                        4);
     assert_int_equal(c.cache_hit, 0);
     cutune_cuda_compiled_clear(&c);
 
@@ -241,8 +244,8 @@ static int compile_kernel(const char *path)
             o[i] = st.size_defs[i];
         o[st.nsize_defs] = st.arch_opt;
         cutune_cuda_compiled c;
-        assert_int_equal(cutune_cuda_compile(sp->source, st.source_name, o, st.nsize_defs + 1,
-                                             NULL, &c, err, sizeof err),
+        assert_int_equal(cutune_cuda_compile(sp->source, st.source_name, o, st.nsize_defs + 1, NULL,
+                                             &c, err, sizeof err),
                          0);
         if (c.status != CUTUNE_STATUS_OK)
             fail_msg("%s: the sizes-only module (reference, generators) does not compile:\n%s",
@@ -250,18 +253,18 @@ static int compile_kernel(const char *path)
         /* every generator (and the reference kernel) is in the CUBIN: its code section
          * ".text.NAME" is named after the unmangled (extern "C") symbol */
         for (size_t i = 0; i <= sp->nargs; i++) {
-            const char *name = i < sp->nargs ? sp->args[i].init == CUTUNE_INIT_KERNEL
-                                                   ? sp->args[i].init_name
-                                                   : NULL
-                               : sp->ref_kind == CUTUNE_REF_KERNEL ? sp->ref_name
-                                                                   : NULL;
+            const char *name =
+                i < sp->nargs
+                    ? sp->args[i].init == CUTUNE_INIT_KERNEL ? sp->args[i].init_name : NULL
+                : sp->ref_kind == CUTUNE_REF_KERNEL ? sp->ref_name
+                                                    : NULL;
             if (!name)
                 continue;
             char sec[256];
             int n = snprintf(sec, sizeof sec, ".text.%s", name);
             if (!memmem(c.cubin, c.cubin_size, sec, (size_t)n + 1))
-                fail_msg("%s: kernel '%s' is not in the sizes-only CUBIN (extern \"C\"?)",
-                         path, name);
+                fail_msg("%s: kernel '%s' is not in the sizes-only CUBIN (extern \"C\"?)", path,
+                         name);
             ngen += i < sp->nargs;
         }
         cutune_cuda_compiled_clear(&c);
@@ -273,8 +276,8 @@ static int compile_kernel(const char *path)
         if (sp->args[i].init == CUTUNE_INIT_KERNEL)
             assert_string_equal(su.args[i].init_name, sp->args[i].init_name);
     if (ngen)
-        print_message("%-28s %zu of %zu configurations compiled, %zu generator kernels\n",
-                      sp->name, ncompiled, size, ngen);
+        print_message("%-28s %zu of %zu configurations compiled, %zu generator kernels\n", sp->name,
+                      ncompiled, size, ngen);
     else
         print_message("%-28s %zu of %zu configurations compiled\n", sp->name, ncompiled, size);
     free_opts(st.size_defs, st.nsize_defs);

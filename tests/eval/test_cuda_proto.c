@@ -31,7 +31,10 @@ static void test_hello(void **state)
 {
     (void)state;
     cutune_cuda_buf b = {0};
-    cutune_cuda_hello h = {.rc = CUTUNE_ENODEV, .cc_major = 9, .cc_minor = 0, .sm_count = 132,
+    cutune_cuda_hello h = {.rc = CUTUNE_ENODEV,
+                           .cc_major = 9,
+                           .cc_minor = 0,
+                           .sm_count = 132,
                            .driver_version = 13000};
     snprintf(h.msg, sizeof h.msg, "no CUDA device");
     snprintf(h.name, sizeof h.name, "NVIDIA H200");
@@ -76,7 +79,8 @@ static void test_setup(void **state)
     }
     s.ref_kind = CUTUNE_REF_KERNEL;
     snprintf(s.ref_name, sizeof s.ref_name, "ref");
-    s.ref_cubin = "\x7f" "ELF\0\1\2";
+    s.ref_cubin = "\x7f"
+                  "ELF\0\1\2";
     s.ref_cubin_size = 7;
     s.rtol = 1e-6;
     s.atol = INFINITY;
@@ -157,8 +161,13 @@ static void test_reply(void **state)
     (void)state;
     cutune_cuda_buf b = {0};
     double times[3] = {1.0, 1.5, 2.0};
-    cutune_cuda_reply r = {.status = CUTUNE_STATUS_WRONG_RESULT, .fatal = 1, .time_ms = 1.5,
-                           .ntimes = 3, .times = times, .nmetrics = 2, .log = "bad\nworse"};
+    cutune_cuda_reply r = {.status = CUTUNE_STATUS_WRONG_RESULT,
+                           .fatal = 1,
+                           .time_ms = 1.5,
+                           .ntimes = 3,
+                           .times = times,
+                           .nmetrics = 2,
+                           .log = "bad\nworse"};
     snprintf(r.metrics[0].name, sizeof r.metrics[0].name, "registers");
     r.metrics[0].value = 64;
     snprintf(r.metrics[1].name, sizeof r.metrics[1].name, "occupancy");
@@ -272,9 +281,9 @@ static void test_elem_size(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hello),  cmocka_unit_test(test_setup),
-        cmocka_unit_test(test_launch), cmocka_unit_test(test_reply),
-        cmocka_unit_test(test_socket), cmocka_unit_test(test_median_ci),
+        cmocka_unit_test(test_hello),     cmocka_unit_test(test_setup),
+        cmocka_unit_test(test_launch),    cmocka_unit_test(test_reply),
+        cmocka_unit_test(test_socket),    cmocka_unit_test(test_median_ci),
         cmocka_unit_test(test_elem_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

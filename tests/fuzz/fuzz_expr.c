@@ -9,7 +9,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const names[] = {"a", "b", "z", "r", "s", "N",
+static const char *const names[] = {"a",   "b",   "z",   "r",     "s",     "N",
                                     "MWG", "VWM", "KWG", "MDIMC", "NDIMC", "MDIMA"};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -28,18 +28,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[256];
     if (cutune_expr_parse(text, &syms, &e, err, sizeof err) == 0) {
         const cutune_value bindings[][12] = {
-            {{.type = CUTUNE_VALUE_INT, .i = 7}, {.type = CUTUNE_VALUE_INT, .i = -3},
-             {.type = CUTUNE_VALUE_INT, .i = 0}, {.type = CUTUNE_VALUE_REAL, .r = 2.5},
-             {.type = CUTUNE_VALUE_STRING, .s = "abc"}, {.type = CUTUNE_VALUE_INT, .i = 4096},
-             {.type = CUTUNE_VALUE_INT, .i = 64}, {.type = CUTUNE_VALUE_INT, .i = 4},
-             {.type = CUTUNE_VALUE_INT, .i = 32}, {.type = CUTUNE_VALUE_INT, .i = 16},
-             {.type = CUTUNE_VALUE_INT, .i = 8}, {.type = CUTUNE_VALUE_INT, .i = 32}},
-            {{.type = CUTUNE_VALUE_INT, .i = INT64_MIN}, {.type = CUTUNE_VALUE_INT, .i = -1},
-             {.type = CUTUNE_VALUE_REAL, .r = 0.0}, {.type = CUTUNE_VALUE_REAL, .r = -1e308},
-             {.type = CUTUNE_VALUE_STRING, .s = ""}, {.type = CUTUNE_VALUE_INT, .i = INT64_MAX},
-             {.type = CUTUNE_VALUE_STRING, .s = "x"}, {.type = CUTUNE_VALUE_REAL, .r = 0.5},
-             {.type = CUTUNE_VALUE_INT, .i = 0}, {.type = CUTUNE_VALUE_INT, .i = 256},
-             {.type = CUTUNE_VALUE_REAL, .r = -0.0}, {.type = CUTUNE_VALUE_INT, .i = 0}},
+            {{.type = CUTUNE_VALUE_INT, .i = 7},
+             {.type = CUTUNE_VALUE_INT, .i = -3},
+             {.type = CUTUNE_VALUE_INT, .i = 0},
+             {.type = CUTUNE_VALUE_REAL, .r = 2.5},
+             {.type = CUTUNE_VALUE_STRING, .s = "abc"},
+             {.type = CUTUNE_VALUE_INT, .i = 4096},
+             {.type = CUTUNE_VALUE_INT, .i = 64},
+             {.type = CUTUNE_VALUE_INT, .i = 4},
+             {.type = CUTUNE_VALUE_INT, .i = 32},
+             {.type = CUTUNE_VALUE_INT, .i = 16},
+             {.type = CUTUNE_VALUE_INT, .i = 8},
+             {.type = CUTUNE_VALUE_INT, .i = 32}},
+            {{.type = CUTUNE_VALUE_INT, .i = INT64_MIN},
+             {.type = CUTUNE_VALUE_INT, .i = -1},
+             {.type = CUTUNE_VALUE_REAL, .r = 0.0},
+             {.type = CUTUNE_VALUE_REAL, .r = -1e308},
+             {.type = CUTUNE_VALUE_STRING, .s = ""},
+             {.type = CUTUNE_VALUE_INT, .i = INT64_MAX},
+             {.type = CUTUNE_VALUE_STRING, .s = "x"},
+             {.type = CUTUNE_VALUE_REAL, .r = 0.5},
+             {.type = CUTUNE_VALUE_INT, .i = 0},
+             {.type = CUTUNE_VALUE_INT, .i = 256},
+             {.type = CUTUNE_VALUE_REAL, .r = -0.0},
+             {.type = CUTUNE_VALUE_INT, .i = 0}},
         };
         for (size_t k = 0; k < sizeof bindings / sizeof bindings[0]; k++) {
             cutune_value v;

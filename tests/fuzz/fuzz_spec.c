@@ -66,8 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cutune_spec *s = (cutune_spec *)1;
     if (size > 1 << 20 || too_big(data, size))
         return 0;
-    int rc = cutune_spec_load_buffer("fuzz.json", (const char *)data, size, source_dir(), NULL,
-                                     0, &s, err, sizeof err);
+    int rc = cutune_spec_load_buffer("fuzz.json", (const char *)data, size, source_dir(), NULL, 0,
+                                     &s, err, sizeof err);
     if (rc) {
         if (rc > 0 || s || strncmp(err, "fuzz.json: ", 11) != 0)
             abort();

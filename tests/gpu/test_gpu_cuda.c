@@ -74,8 +74,7 @@ static void show(const cutune_spec *sp, size_t id, const cutune_eval_result *r)
                   "bench=%.0f ms\n",
                   cfg, cutune_status_name(r->status), r->time_ms, r->ntimes,
                   metric_of(r, "registers"), metric_of(r, "occupancy"),
-                  metric_of(r, "sm_clock_mhz"), metric_of(r, "temp_c"), r->compile_ms,
-                  r->bench_ms);
+                  metric_of(r, "sm_clock_mhz"), metric_of(r, "temp_c"), r->compile_ms, r->bench_ms);
     if (r->log && r->status != CUTUNE_STATUS_OK)
         print_message("    %.400s\n", r->log);
 }
@@ -89,10 +88,10 @@ static void test_faults(void **state)
     assert_int_equal(load("test_faults", &sp), 0);
     assert_int_equal(alloc_eval(sp, "timeout=1", &ev), 0);
     print_message("device: %s\n", cutune_evaluator_device(ev));
-    static const cutune_status want[8] = {
-        CUTUNE_STATUS_OK,           CUTUNE_STATUS_RUNTIME_ERROR, CUTUNE_STATUS_TIMEOUT,
-        CUTUNE_STATUS_WRONG_RESULT, CUTUNE_STATUS_LAUNCH_ERROR,  CUTUNE_STATUS_COMPILE_ERROR,
-        CUTUNE_STATUS_LAUNCH_ERROR, CUTUNE_STATUS_RUNTIME_ERROR};
+    static const cutune_status want[8] = {CUTUNE_STATUS_OK,           CUTUNE_STATUS_RUNTIME_ERROR,
+                                          CUTUNE_STATUS_TIMEOUT,      CUTUNE_STATUS_WRONG_RESULT,
+                                          CUTUNE_STATUS_LAUNCH_ERROR, CUTUNE_STATUS_COMPILE_ERROR,
+                                          CUTUNE_STATUS_LAUNCH_ERROR, CUTUNE_STATUS_RUNTIME_ERROR};
     const char *names[2] = {"MODE", "block_size_x"};
     size_t ids[9];
     for (int m = 0; m < 8; m++) {

@@ -57,11 +57,10 @@ static size_t run(const cutune_space *s, unsigned long seed, size_t budget, cons
     uint8_t *visited = calloc(n, 1);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, seed);
-    cutune_searcher_ctx ctx = {.space = s, .budget = budget, .rng = rng, .visited = visited,
-                               .args = args};
+    cutune_searcher_ctx ctx = {
+        .space = s, .budget = budget, .rng = rng, .visited = visited, .args = args};
     cutune_searcher *g = NULL;
-    assert_int_equal(cutune_searcher_alloc(cutune_searcher_genetic, &ctx, &g, err, sizeof err),
-                     0);
+    assert_int_equal(cutune_searcher_alloc(cutune_searcher_genetic, &ctx, &g, err, sizeof err), 0);
     size_t charged = 0;
     *best = INFINITY;
     while (charged < budget) {
@@ -156,8 +155,7 @@ static void test_args(void **state)
     assert_int_equal(cutune_searcher_alloc(cutune_searcher_genetic, &ctx, &g, err, sizeof err),
                      CUTUNE_EINVAL);
     ctx.args = "pop=6,init=4,cx=0.5,mut=0.1,tour=2,adj=1,stall=5";
-    assert_int_equal(cutune_searcher_alloc(cutune_searcher_genetic, &ctx, &g, err, sizeof err),
-                     0);
+    assert_int_equal(cutune_searcher_alloc(cutune_searcher_genetic, &ctx, &g, err, sizeof err), 0);
     cutune_searcher_free(g);
     cutune_searcher_free(NULL);
     gsl_rng_free(rng);
@@ -174,8 +172,7 @@ static void test_batch_distinct(void **state)
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     cutune_searcher_ctx ctx = {.space = s, .budget = 40, .rng = rng, .visited = visited};
     cutune_searcher *g = NULL;
-    assert_int_equal(cutune_searcher_alloc(cutune_searcher_genetic, &ctx, &g, err, sizeof err),
-                     0);
+    assert_int_equal(cutune_searcher_alloc(cutune_searcher_genetic, &ctx, &g, err, sizeof err), 0);
     for (int round = 0; round < 6; round++) {
         size_t ids[8], got;
         assert_int_equal(cutune_searcher_propose(g, 8, ids, &got, err, sizeof err), 0);
@@ -200,10 +197,8 @@ static void test_batch_distinct(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_never_visited_or_invalid),
-        cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_finds_bowl_optimum),
-        cmocka_unit_test(test_args),
+        cmocka_unit_test(test_never_visited_or_invalid), cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_finds_bowl_optimum),       cmocka_unit_test(test_args),
         cmocka_unit_test(test_batch_distinct),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

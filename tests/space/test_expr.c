@@ -61,8 +61,7 @@ static void check_real(const char *text, double want)
     if (rc)
         fail_msg("'%s': %d %s", text, rc, err);
     if (v.type != CUTUNE_VALUE_REAL || fabs(v.r - want) > 1e-12 * (1 + fabs(want)))
-        fail_msg("'%s': got type %d i=%lld r=%.17g, want REAL %.17g", text, v.type, v.i, v.r,
-                 want);
+        fail_msg("'%s': got type %d i=%lld r=%.17g, want REAL %.17g", text, v.type, v.i, v.r, want);
 }
 
 /* Expect failure rc with every fragment in the message. */
@@ -306,7 +305,7 @@ static void test_math_errors(void **state)
 static void test_type_errors(void **state)
 {
     check_error("s + 1", CUTUNE_EINVAL, "type error", "column 3");
-    check_error("1 * \"x\"", CUTUNE_EINVAL, "column 3", "'*'" );
+    check_error("1 * \"x\"", CUTUNE_EINVAL, "column 3", "'*'");
     check_error("s < \"b\"", CUTUNE_EINVAL, "column 3", NULL);
     check_error("-s", CUTUNE_EINVAL, "column 1", NULL);
     check_error("+s", CUTUNE_EINVAL, "column 1", NULL);
@@ -373,8 +372,7 @@ static void test_nesting_limit(void **state)
 static void test_slots_and_text(void **state)
 {
     cutune_expr *e = NULL;
-    assert_int_equal(cutune_expr_parse("r > 1 && a in (1, 2) && a > 0", &syms, &e, err,
-                                       sizeof err),
+    assert_int_equal(cutune_expr_parse("r > 1 && a in (1, 2) && a > 0", &syms, &e, err, sizeof err),
                      0);
     assert_int_equal(cutune_expr_max_slot(e), 3);
     assert_true(cutune_expr_uses(e, 0));

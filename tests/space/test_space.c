@@ -42,9 +42,8 @@ static void enumerate(cutune_space *s)
 
 /* ---- the Xgemm space (CLBlast, as in ../shared/data/README.md) ------------- */
 
-static const long long MWG[] = {16, 32, 64, 128}, KWG[] = {32}, MDIM[] = {8, 16, 32},
-                       KWI[] = {2}, VW[] = {1, 2, 4, 8}, ZERO[] = {0}, BIN[] = {0, 1},
-                       PREC[] = {32};
+static const long long MWG[] = {16, 32, 64, 128}, KWG[] = {32}, MDIM[] = {8, 16, 32}, KWI[] = {2},
+                       VW[] = {1, 2, 4, 8}, ZERO[] = {0}, BIN[] = {0, 1}, PREC[] = {32};
 
 static cutune_space *xgemm_space(void)
 {
@@ -302,8 +301,7 @@ static void test_neighbours(void **state)
     uint16_t q[3] = {1, 1, 0};
     long long id = cutune_space_find(s, q);
     assert_true(id >= 0);
-    assert_int_equal(cutune_space_neighbours(s, (size_t)id, CUTUNE_NEIGHBOUR_ADJACENT, NULL, 0),
-                     3);
+    assert_int_equal(cutune_space_neighbours(s, (size_t)id, CUTUNE_NEIGHBOUR_ADJACENT, NULL, 0), 3);
     assert_int_equal(cutune_space_neighbours(s, (size_t)id, CUTUNE_NEIGHBOUR_ANY, NULL, 0), 4);
     cutune_space_free(s);
 }
@@ -406,8 +404,7 @@ static void test_definition_errors(void **state)
     assert_int_equal(cutune_space_add_param(s, "a", &v, 1, err, sizeof err), CUTUNE_EINVAL);
     assert_non_null(strstr(err, "'a'"));
     assert_int_equal(cutune_space_add_param(s, "e", &v, 0, err, sizeof err), CUTUNE_EINVAL);
-    assert_int_equal(cutune_space_add_param(s, "bad name", &v, 1, err, sizeof err),
-                     CUTUNE_EINVAL);
+    assert_int_equal(cutune_space_add_param(s, "bad name", &v, 1, err, sizeof err), CUTUNE_EINVAL);
     assert_int_equal(cutune_space_add_constant(s, "a", v, err, sizeof err), CUTUNE_EINVAL);
     assert_int_equal(cutune_space_add_restriction(s, "a + nope > 0", err, sizeof err),
                      CUTUNE_ENOTFOUND);
@@ -416,8 +413,7 @@ static void test_definition_errors(void **state)
     assert_int_equal(cutune_space_nrestrictions(s), 0);
     restrict_(s, "a > 0");
     assert_int_equal(cutune_space_add_param(s, "late", &v, 1, err, sizeof err), CUTUNE_EINVAL);
-    assert_int_equal(cutune_space_set_constant(s, "nope", v, err, sizeof err),
-                     CUTUNE_ENOTFOUND);
+    assert_int_equal(cutune_space_set_constant(s, "nope", v, err, sizeof err), CUTUNE_ENOTFOUND);
     assert_int_equal(cutune_space_param_index(s, "a"), 0);
     assert_int_equal(cutune_space_param_index(s, "z"), -1);
     assert_string_equal(cutune_space_restriction_text(s, 0), "a > 0");
@@ -569,20 +565,13 @@ static void test_hash(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_xgemm_count),
-        cmocka_unit_test(test_convolution_count),
-        cmocka_unit_test(test_pnpoly_count),
-        cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_find_invalid),
-        cmocka_unit_test(test_neighbours),
-        cmocka_unit_test(test_encode),
-        cmocka_unit_test(test_empty_space),
-        cmocka_unit_test(test_div_by_zero),
-        cmocka_unit_test(test_definition_errors),
-        cmocka_unit_test(test_constants),
-        cmocka_unit_test(test_filter),
-        cmocka_unit_test(test_texts_and_format),
-        cmocka_unit_test(test_hash),
+        cmocka_unit_test(test_xgemm_count),      cmocka_unit_test(test_convolution_count),
+        cmocka_unit_test(test_pnpoly_count),     cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_find_invalid),     cmocka_unit_test(test_neighbours),
+        cmocka_unit_test(test_encode),           cmocka_unit_test(test_empty_space),
+        cmocka_unit_test(test_div_by_zero),      cmocka_unit_test(test_definition_errors),
+        cmocka_unit_test(test_constants),        cmocka_unit_test(test_filter),
+        cmocka_unit_test(test_texts_and_format), cmocka_unit_test(test_hash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

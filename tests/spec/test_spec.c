@@ -70,10 +70,12 @@ static const field base[] = {
     {"parameters", "{\"bs\": [32, 64, 128], \"ipt\": [1, 2], \"reg\": [0, 64]}"},
     {"restrictions", "[\"bs * ipt <= 128\"]"},
     {"sizes", "{\"N\": 1024, \"M\": 8}"},
-    {"launch", "{\"grid\": [\"(N + bs - 1) / bs\", 1], \"block\": [\"bs\"], \"shared_mem\": \"bs * 4\"}"},
+    {"launch",
+     "{\"grid\": [\"(N + bs - 1) / bs\", 1], \"block\": [\"bs\"], \"shared_mem\": \"bs * 4\"}"},
     {"compiler_options", "[\"--use_fast_math\", \"-maxrregcount={reg}\", \"-DX={N}\"]"},
     {"args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": \"N\", \"output\": true},"
-             " {\"name\": \"a\", \"type\": \"float\", \"size\": \"N * M\", \"init\": \"random\", \"range\": [-1, 1]},"
+             " {\"name\": \"a\", \"type\": \"float\", \"size\": \"N * M\", \"init\": \"random\", "
+             "\"range\": [-1, 1]},"
              " {\"name\": \"n\", \"type\": \"int\", \"value\": \"N\"}]"},
     {"reference", "{\"kernel\": \"k_ref\", \"grid\": [\"N / 64\"], \"block\": [64]}"},
     {"metrics", "{\"GB/s\": \"N * 8.0 / time_s / 1e9\", \"per_item_ms\": \"time_ms / N\"}"},
@@ -84,8 +86,7 @@ static const field base[] = {
  * The base spec with key's value replaced (value NULL: key dropped; key not in base:
  * added), and key2's too when key2 is not NULL.
  */
-static char *spec_with2(const char *key, const char *value, const char *key2,
-                        const char *value2)
+static char *spec_with2(const char *key, const char *value, const char *key2, const char *value2)
 {
     size_t cap = 4096 + (value ? strlen(value) : 0) + (value2 ? strlen(value2) : 0), n = 0;
     for (size_t i = 0; i < NBASE; i++)
@@ -118,15 +119,15 @@ static char *spec_with(const char *key, const char *value)
     return spec_with2(key, value, NULL, NULL);
 }
 
-static int load_text(const char *json, const cutune_size_override *ov, size_t nov,
-                     cutune_spec **s, char *err, size_t errlen)
+static int load_text(const char *json, const cutune_size_override *ov, size_t nov, cutune_spec **s,
+                     char *err, size_t errlen)
 {
     write_file(spec_path, json, strlen(json));
     return cutune_spec_load(spec_path, ov, nov, s, err, errlen);
 }
 
-static void expect_error_ov(const char *json, const cutune_size_override *ov, size_t nov,
-                            int code, const char *needle1, const char *needle2)
+static void expect_error_ov(const char *json, const cutune_size_override *ov, size_t nov, int code,
+                            const char *needle1, const char *needle2)
 {
     char err[1024] = "";
     cutune_spec *s = (cutune_spec *)0x1;
@@ -443,8 +444,9 @@ static void test_values(void **state)
     char err[1024] = "";
     cutune_spec *s = NULL;
     /* int + real may mix; big integers keep every digit */
-    char *json = spec_with2("parameters", "{\"bs\": [32, 64.5], \"ipt\": [9007199254740993], "
-                                          "\"reg\": [-1, 1e2]}",
+    char *json = spec_with2("parameters",
+                            "{\"bs\": [32, 64.5], \"ipt\": [9007199254740993], "
+                            "\"reg\": [-1, 1e2]}",
                             "restrictions", "[]");
     int rc = load_text(json, NULL, 0, &s, err, sizeof err);
     if (rc)
@@ -510,8 +512,8 @@ static void test_malformed(void **state)
     for (size_t cut = 0; cut + 3 < len; cut += 7) {
         char err[1024] = "";
         cutune_spec *s = NULL;
-        int rc = cutune_spec_load_buffer("cut.json", json, cut, tmpdir, NULL, 0, &s, err,
-                                         sizeof err);
+        int rc =
+            cutune_spec_load_buffer("cut.json", json, cut, tmpdir, NULL, 0, &s, err, sizeof err);
         assert_int_equal(rc, CUTUNE_EPARSE);
         assert_null(s);
         assert_non_null(strstr(err, "cut.json: "));
@@ -522,8 +524,8 @@ static void test_malformed(void **state)
     /* a NUL byte inside the buffer */
     char err[1024] = "";
     cutune_spec *s = NULL;
-    assert_int_equal(cutune_spec_load_buffer("nul.json", "{\"a\"\0: 1}", 9, tmpdir, NULL, 0,
-                                             &s, err, sizeof err),
+    assert_int_equal(cutune_spec_load_buffer("nul.json", "{\"a\"\0: 1}", 9, tmpdir, NULL, 0, &s,
+                                             err, sizeof err),
                      CUTUNE_EPARSE);
     assert_non_null(strstr(err, "nul.json: "));
     assert_non_null(strstr(err, "byte 4"));
@@ -624,8 +626,9 @@ static void test_wrong_types(void **state)
     bad_field("args", "[5]", CUTUNE_EINVAL, "args[0]", "expected an object");
     bad_field("args", "[{\"type\": \"float\", \"size\": 1}]", CUTUNE_EINVAL, "args[0].name",
               "missing");
-    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1}, {\"name\": \"n\", "
-                      "\"type\": \"quad\", \"value\": 1}]",
+    bad_field("args",
+              "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1}, {\"name\": \"n\", "
+              "\"type\": \"quad\", \"value\": 1}]",
               CUTUNE_EINVAL, "args[1].type", "unknown type 'quad'");
     bad_field("args", "[{\"name\": \"c\", \"type\": 4, \"size\": 1}]", CUTUNE_EINVAL,
               "args[0].type", "expected a string");
@@ -645,8 +648,9 @@ static void test_wrong_types(void **state)
               CUTUNE_EINVAL, "args[0].output", "only buffers");
     bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": \"MM\"}]",
               CUTUNE_ENOTFOUND, "args[0].size", "unknown parameter 'MM' at column 1");
-    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1}, {\"name\": \"c\", "
-                      "\"type\": \"float\", \"size\": 1}]",
+    bad_field("args",
+              "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1}, {\"name\": \"c\", "
+              "\"type\": \"float\", \"size\": 1}]",
               CUTUNE_EINVAL, "args[1]", "also used");
     bad_field("reference", "\"k_ref\"", CUTUNE_EINVAL, "reference", "expected an object");
     bad_field("reference", "{\"grid\": [1], \"block\": [1]}", CUTUNE_EINVAL, "reference",
@@ -716,9 +720,10 @@ static void test_init_kernel(void **state)
     char err[1024] = "";
     cutune_spec *s = NULL;
     char *json = spec_with(
-        "args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": \"N\", \"output\": true},"
-                " {\"name\": \"a\", \"type\": \"float\", \"size\": \"N * M\", \"init\": \"kernel:k_gen\"},"
-                " {\"name\": \"n\", \"type\": \"int\", \"value\": \"N\"}]");
+        "args",
+        "[{\"name\": \"c\", \"type\": \"float\", \"size\": \"N\", \"output\": true},"
+        " {\"name\": \"a\", \"type\": \"float\", \"size\": \"N * M\", \"init\": \"kernel:k_gen\"},"
+        " {\"name\": \"n\", \"type\": \"int\", \"value\": \"N\"}]");
     int rc = load_text(json, NULL, 0, &s, err, sizeof err);
     if (rc)
         print_error("%s\n", err);
@@ -732,24 +737,31 @@ static void test_init_kernel(void **state)
     free(json);
 
     /* the name must be a word of the source, like the kernels' */
-    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1, \"output\": true},"
+    bad_field("args",
+              "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1, \"output\": true},"
               " {\"name\": \"a\", \"type\": \"float\", \"size\": 1, \"init\": \"kernel:k_gen2\"}]",
               CUTUNE_ENOTFOUND, "args[1].init", "generator kernel 'k_gen2' not found in");
-    bad_field("args", "[{\"name\": \"a\", \"type\": \"float\", \"size\": 1, \"init\": \"kernel:k_ge\"}]",
+    bad_field("args",
+              "[{\"name\": \"a\", \"type\": \"float\", \"size\": 1, \"init\": \"kernel:k_ge\"}]",
               CUTUNE_ENOTFOUND, "args[0].init", "'k_ge' not found");
-    bad_field("args", "[{\"name\": \"a\", \"type\": \"float\", \"size\": 1, \"init\": \"kernel:\"}]",
+    bad_field("args",
+              "[{\"name\": \"a\", \"type\": \"float\", \"size\": 1, \"init\": \"kernel:\"}]",
               CUTUNE_EINVAL, "args[0].init", "not a C identifier");
-    bad_field("args", "[{\"name\": \"a\", \"type\": \"float\", \"size\": 1, \"init\": \"kernel:k gen\"}]",
+    bad_field("args",
+              "[{\"name\": \"a\", \"type\": \"float\", \"size\": 1, \"init\": \"kernel:k gen\"}]",
               CUTUNE_EINVAL, "args[0].init", "not a C identifier");
-    bad_field("args", "[{\"name\": \"a\", \"type\": \"float\", \"size\": 1, \"init\": \"kernel:k_gen\","
+    bad_field("args",
+              "[{\"name\": \"a\", \"type\": \"float\", \"size\": 1, \"init\": \"kernel:k_gen\","
               " \"range\": [0, 1]}]",
               CUTUNE_EINVAL, "args[0].range", "only init random or range");
     /* outputs are poisoned before each verification: generators fill inputs only */
-    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1, \"output\": true,"
+    bad_field("args",
+              "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1, \"output\": true,"
               " \"init\": \"kernel:k_gen\"}]",
               CUTUNE_EINVAL, "args[0].init", "inputs only");
     /* scalars take no init at all */
-    bad_field("args", "[{\"name\": \"n\", \"type\": \"int\", \"value\": 1, \"init\": \"kernel:k_gen\"}]",
+    bad_field("args",
+              "[{\"name\": \"n\", \"type\": \"int\", \"value\": 1, \"init\": \"kernel:k_gen\"}]",
               CUTUNE_EINVAL, "args[0].init", "only buffers");
 
     /* the shipped spmv spec fills its matrix with generator kernels */
@@ -774,18 +786,12 @@ static void test_init_kernel(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_vector_add),
-        cmocka_unit_test(test_list_and_resolve),
-        cmocka_unit_test(test_base),
-        cmocka_unit_test(test_overrides),
-        cmocka_unit_test(test_metrics),
-        cmocka_unit_test(test_options),
-        cmocka_unit_test(test_values),
-        cmocka_unit_test(test_malformed),
-        cmocka_unit_test(test_unknown_fields),
-        cmocka_unit_test(test_wrong_types),
-        cmocka_unit_test(test_semantic),
-        cmocka_unit_test(test_init_kernel),
+        cmocka_unit_test(test_vector_add),     cmocka_unit_test(test_list_and_resolve),
+        cmocka_unit_test(test_base),           cmocka_unit_test(test_overrides),
+        cmocka_unit_test(test_metrics),        cmocka_unit_test(test_options),
+        cmocka_unit_test(test_values),         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_unknown_fields), cmocka_unit_test(test_wrong_types),
+        cmocka_unit_test(test_semantic),       cmocka_unit_test(test_init_kernel),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

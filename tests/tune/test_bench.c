@@ -181,9 +181,15 @@ static cutune_bench_result *bench(const char *const *recs, size_t nrec,
                                   unsigned jobs)
 {
     char err[1024];
-    cutune_bench_options o = {.searchers = types, .nsearchers = ns, .recordings = recs,
-                              .nrecordings = nrec, .budgets = budgets, .nbudgets = nb,
-                              .nseeds = seeds, .conventions = conv, .jobs = jobs};
+    cutune_bench_options o = {.searchers = types,
+                              .nsearchers = ns,
+                              .recordings = recs,
+                              .nrecordings = nrec,
+                              .budgets = budgets,
+                              .nbudgets = nb,
+                              .nseeds = seeds,
+                              .conventions = conv,
+                              .jobs = jobs};
     cutune_bench_result *r = NULL;
     int rc = cutune_bench_run(&o, &r, err, sizeof err);
     if (rc < 0)
@@ -330,7 +336,10 @@ static void test_deterministic_output(void **state)
                                    CUTUNE_BENCH_CONSTRAINT_AWARE | CUTUNE_BENCH_CARTESIAN, 3);
     assert_int_equal(cutune_bench_write(a, d1, "cutune bench test", err, sizeof err), 0);
     assert_int_equal(cutune_bench_write(b, d2, "cutune bench test", err, sizeof err), 0);
-    static const char *const files[] = {"results.md", "results.csv", "results.json", "plots.gp",
+    static const char *const files[] = {"results.md",
+                                        "results.csv",
+                                        "results.json",
+                                        "plots.gp",
                                         "plots/cartesian_square.dat",
                                         "plots/constraint-aware_sparse.dat"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
@@ -359,9 +368,15 @@ static void test_bad_options(void **state)
     const char *recs[] = {"/nonexistent/recording.json"};
     const cutune_searcher_type *types[] = {cutune_searcher_genetic};
     size_t budgets[] = {10};
-    cutune_bench_options o = {.searchers = types, .nsearchers = 1, .recordings = recs,
-                              .nrecordings = 1, .budgets = budgets, .nbudgets = 1, .nseeds = 2,
-                              .conventions = CUTUNE_BENCH_CONSTRAINT_AWARE, .jobs = 1};
+    cutune_bench_options o = {.searchers = types,
+                              .nsearchers = 1,
+                              .recordings = recs,
+                              .nrecordings = 1,
+                              .budgets = budgets,
+                              .nbudgets = 1,
+                              .nseeds = 2,
+                              .conventions = CUTUNE_BENCH_CONSTRAINT_AWARE,
+                              .jobs = 1};
     cutune_bench_result *r = NULL;
     assert_true(cutune_bench_run(&o, &r, err, sizeof err) < 0);
     assert_null(r);
@@ -404,9 +419,10 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "--shared") == 0) {
         const char *d = getenv("CUTUNE_SHARED_DATA");
         struct stat st;
-        if (!d || snprintf(shared_rec, sizeof shared_rec,
-                           "%s/kt-caches/convolution_GTX_TitanX_Maxwell.json.gz",
-                           d) >= (int)sizeof shared_rec ||
+        if (!d ||
+            snprintf(shared_rec, sizeof shared_rec,
+                     "%s/kt-caches/convolution_GTX_TitanX_Maxwell.json.gz",
+                     d) >= (int)sizeof shared_rec ||
             stat(shared_rec, &st) < 0) {
             fprintf(stderr, "skipped: no shared recordings (CUTUNE_SHARED_DATA)\n");
             return 77;

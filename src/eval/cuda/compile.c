@@ -25,7 +25,10 @@ void cutune_cuda_compiled_clear(cutune_cuda_compiled *c)
     memset(c, 0, sizeof *c);
 }
 
-int cutune_cuda_have_nvrtc(void) { return CUTUNE_HAVE_NVRTC; }
+int cutune_cuda_have_nvrtc(void)
+{
+    return CUTUNE_HAVE_NVRTC;
+}
 
 void cutune_cuda_nvrtc_version(int *major, int *minor)
 {
@@ -217,13 +220,16 @@ out_destroy:
 }
 #endif
 
-int cutune_cuda_compile(const char *source, const char *name, const char *const *opts,
-                        size_t nopts, const char *cache_dir, cutune_cuda_compiled *out,
-                        char *err, size_t errlen)
+int cutune_cuda_compile(const char *source, const char *name, const char *const *opts, size_t nopts,
+                        const char *cache_dir, cutune_cuda_compiled *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
 #if !CUTUNE_HAVE_NVRTC
-    (void)source; (void)name; (void)opts; (void)nopts; (void)cache_dir;
+    (void)source;
+    (void)name;
+    (void)opts;
+    (void)nopts;
+    (void)cache_dir;
     return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED, "cutune was built without NVRTC");
 #else
     double t0 = cutune_now();
@@ -239,8 +245,8 @@ int cutune_cuda_compile(const char *source, const char *name, const char *const 
         hash_str(&h, source);
         for (size_t i = 0; i < nopts; i++)
             hash_str(&h, opts[i]);
-        snprintf(path, sizeof path, "%s/%016llx%016llx.cubin", cache_dir,
-                 (unsigned long long)h.a, (unsigned long long)h.b);
+        snprintf(path, sizeof path, "%s/%016llx%016llx.cubin", cache_dir, (unsigned long long)h.a,
+                 (unsigned long long)h.b);
         if (cache_read(path, out) == 0) {
             out->cache_hit = 1;
             out->ms = (cutune_now() - t0) * 1000.0;

@@ -19,7 +19,7 @@ typedef struct job_entry {
     cutune_cuda_launch launch; /**< everything but the CUBIN */
     int plan_rc;               /**< <0: the configuration's expressions failed */
     char plan_err[256];
-    int submitted;             /**< on the pool (else compiled at evaluation) */
+    int submitted; /**< on the pool (else compiled at evaluation) */
     struct job_entry *next;
 } job_entry;
 
@@ -29,7 +29,7 @@ typedef struct cuda_state {
     int flush_l2, pipeline, use_cache, warmup, min_reps, max_reps;
     long threads;
     double timeout_s, max_time_s, ci;
-    int arch;                  /**< sm_XY as XY (from the device unless arch= given) */
+    int arch; /**< sm_XY as XY (from the device unless arch= given) */
     char arch_opt[48];
     char worker[4096];
     char cache_dir[4096];
@@ -41,9 +41,9 @@ typedef struct cuda_state {
     job_entry *jobs;
     cutune_value *vars;
     size_t nvars;
-    char **size_defs;          /**< -DNAME=VALUE of every size */
+    char **size_defs; /**< -DNAME=VALUE of every size */
     size_t nsize_defs;
-    cutune_cuda_compiled ref;  /**< reference kernel CUBIN */
+    cutune_cuda_compiled ref; /**< reference kernel CUBIN */
 } cuda_state;
 
 static const char *const arg_keys =
@@ -52,8 +52,8 @@ static const char *const arg_keys =
 
 /* ---- arguments ---- */
 
-static int parse_num(const char *key, const char *v, double lo, double hi, double *out,
-                     char *err, size_t errlen)
+static int parse_num(const char *key, const char *v, double lo, double hi, double *out, char *err,
+                     size_t errlen)
 {
     char *end;
     double d = strtod(v, &end);
@@ -99,8 +99,9 @@ static int parse_args(cuda_state *st, const char *arg, char *err, size_t errlen)
         } else if (!strcmp(kv, "flush_l2") || !strcmp(kv, "pipeline") || !strcmp(kv, "cache")) {
             if ((rc = parse_num(kv, v, 0, 1, &d, err, errlen)) < 0)
                 break;
-            *(kv[0] == 'f' ? &st->flush_l2 : kv[0] == 'p' ? &st->pipeline : &st->use_cache) =
-                (int)d;
+            *(kv[0] == 'f'   ? &st->flush_l2
+              : kv[0] == 'p' ? &st->pipeline
+                             : &st->use_cache) = (int)d;
         } else if (!strcmp(kv, "threads")) {
             if ((rc = parse_num(kv, v, 1, 256, &d, err, errlen)) < 0)
                 break;
@@ -159,22 +160,22 @@ static int find_size(const cutune_space *sp, const char *name, int64_t *out)
 static int check_spec(const cutune_spec *sp, char *err, size_t errlen)
 {
     if (sp->nargs > CUTUNE_CUDA_MAX_ARGS)
-        return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED, "%s: %zu args (at most %d)",
-                          sp->path, sp->nargs, CUTUNE_CUDA_MAX_ARGS);
+        return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED, "%s: %zu args (at most %d)", sp->path,
+                          sp->nargs, CUTUNE_CUDA_MAX_ARGS);
     if (!sp->source || !sp->kernel_name)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: no source or kernel", sp->path);
     for (size_t i = 0; i < sp->nargs; i++) {
         const cutune_spec_arg *a = &sp->args[i];
         if (a->kind == CUTUNE_ARG_SCALAR && (a->type == CUTUNE_ELEM_HALF || !a->value))
-            return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
-                              "%s: args[%zu] ('%s'): %s", sp->path, i, a->name,
+            return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED, "%s: args[%zu] ('%s'): %s",
+                              sp->path, i, a->name,
                               a->value ? "half scalars are not supported by the cuda evaluator"
                                        : "scalar without a value");
         if (a->kind == CUTUNE_ARG_BUFFER && !a->size)
-            return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: args[%zu].size missing",
-                              sp->path, i);
+            return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: args[%zu].size missing", sp->path,
+                              i);
         if (a->kind == CUTUNE_ARG_BUFFER && a->init == CUTUNE_INIT_KERNEL) {
-            size_t cap = sizeof ((cutune_cuda_argdesc *)0)->init_name;
+            size_t cap = sizeof((cutune_cuda_argdesc *)0)->init_name;
             if (!a->init_name || !a->init_name[0] || strlen(a->init_name) >= cap)
                 return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
                                   "%s: args[%zu].init: generator kernel name missing or longer "
@@ -298,9 +299,7 @@ static uint64_t scalar_bits(int type, double v)
         memcpy(&bits, &f, 4);
         break;
     }
-    case CUTUNE_ELEM_DOUBLE:
-        memcpy(&bits, &v, 8);
-        break;
+    case CUTUNE_ELEM_DOUBLE: memcpy(&bits, &v, 8); break;
     case CUTUNE_ELEM_INT32: {
         int32_t x = (int32_t)llround(v);
         memcpy(&bits, &x, 4);
@@ -395,8 +394,8 @@ static int plan(cuda_state *st, job_entry *e, char *err, size_t errlen)
     for (int i = 0; i < 3 && e->plan_rc == 0; i++) {
         if ((e->plan_rc = eval_int(sp->grid[i], st->vars, 1, &l->grid[i], gn[i], pe, pl)) < 0 ||
             (e->plan_rc = eval_int(sp->block[i], st->vars, 1, &l->block[i], bn[i], pe, pl)) < 0 ||
-            (e->plan_rc = eval_int(sp->ref_grid[i], st->vars, 1, &l->ref_grid[i],
-                                   "reference.grid", pe, pl)) < 0 ||
+            (e->plan_rc = eval_int(sp->ref_grid[i], st->vars, 1, &l->ref_grid[i], "reference.grid",
+                                   pe, pl)) < 0 ||
             (e->plan_rc = eval_int(sp->ref_block[i], st->vars, 1, &l->ref_block[i],
                                    "reference.block", pe, pl)) < 0)
             break;
@@ -404,8 +403,8 @@ static int plan(cuda_state *st, job_entry *e, char *err, size_t errlen)
     if (e->plan_rc == 0)
         e->plan_rc = eval_int(sp->shared_mem, st->vars, 0, &l->smem, "launch.shared_mem", pe, pl);
     if (e->plan_rc == 0)
-        e->plan_rc = eval_int(sp->ref_shared_mem, st->vars, 0, &l->ref_smem,
-                              "reference.shared_mem", pe, pl);
+        e->plan_rc =
+            eval_int(sp->ref_shared_mem, st->vars, 0, &l->ref_smem, "reference.shared_mem", pe, pl);
     for (size_t i = 0; i < sp->nargs && e->plan_rc == 0; i++) {
         const cutune_spec_arg *a = &sp->args[i];
         if (a->kind == CUTUNE_ARG_BUFFER) {
@@ -499,7 +498,9 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
         return rc;
     const char *base = strrchr(st->spec->source_path ? st->spec->source_path : "", '/');
     snprintf(st->source_name, sizeof st->source_name, "%s",
-             base ? base + 1 : st->spec->source_path ? st->spec->source_path : "kernel.cu");
+             base                    ? base + 1
+             : st->spec->source_path ? st->spec->source_path
+                                     : "kernel.cu");
     if (st->use_cache && !st->cache_dir[0] &&
         cutune_cuda_cache_dir(st->cache_dir, sizeof st->cache_dir) < 0)
         st->cache_dir[0] = '\0';
@@ -533,9 +534,9 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
     if (!st->arch)
         st->arch = h->cc_major * 10 + h->cc_minor;
     snprintf(st->arch_opt, sizeof st->arch_opt, "--gpu-architecture=sm_%d", st->arch);
-    snprintf(st->device_line, sizeof st->device_line,
-             "%s (sm_%d%d, %d SMs, CUDA driver %d.%d)", h->name, h->cc_major, h->cc_minor,
-             h->sm_count, h->driver_version / 1000, (h->driver_version % 1000) / 10);
+    snprintf(st->device_line, sizeof st->device_line, "%s (sm_%d%d, %d SMs, CUDA driver %d.%d)",
+             h->name, h->cc_major, h->cc_minor, h->sm_count, h->driver_version / 1000,
+             (h->driver_version % 1000) / 10);
 
     if (needs_sizes_module(st->spec)) {
         /* Same source, only the sizes defined: the reference is the
@@ -551,8 +552,8 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
             o[i] = st->size_defs[i];
         o[n] = st->arch_opt;
         rc = cutune_cuda_compile(st->spec->source, st->source_name, o, n + 1,
-                                 st->use_cache && st->cache_dir[0] ? st->cache_dir : NULL,
-                                 &st->ref, err, errlen);
+                                 st->use_cache && st->cache_dir[0] ? st->cache_dir : NULL, &st->ref,
+                                 err, errlen);
         free(o);
         if (rc < 0)
             goto out_fail;

@@ -114,9 +114,9 @@ typedef struct cutune_cuda_drv {
     cu_result (*memcpy_dtoh)(void *dst, cu_deviceptr src, size_t bytes);
     cu_result (*memset_d8)(cu_deviceptr p, unsigned char v, size_t n);
     cu_result (*memset_d8_async)(cu_deviceptr p, unsigned char v, size_t n, cu_stream s);
-    cu_result (*launch_kernel)(cu_function f, unsigned gx, unsigned gy, unsigned gz,
-                               unsigned bx, unsigned by, unsigned bz, unsigned smem,
-                               cu_stream s, void **params, void **extra);
+    cu_result (*launch_kernel)(cu_function f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                               unsigned by, unsigned bz, unsigned smem, cu_stream s, void **params,
+                               void **extra);
     cu_result (*event_create)(cu_event *e, unsigned flags);
     cu_result (*event_destroy)(cu_event e);
     cu_result (*event_record)(cu_event e, cu_stream s);
@@ -146,8 +146,7 @@ int cutune_cuda_drv_load_cublas(cutune_cuda_drv *d, char *err, size_t errlen);
 /** dlclose what drv_load opened. */
 void cutune_cuda_drv_unload(cutune_cuda_drv *d);
 /** "CUDA_ERROR_ILLEGAL_ADDRESS (700): an illegal memory access ..." into buf. */
-const char *cutune_cuda_drv_strerror(const cutune_cuda_drv *d, cu_result r, char *buf,
-                                     size_t len);
+const char *cutune_cuda_drv_strerror(const cutune_cuda_drv *d, cu_result r, char *buf, size_t len);
 
 /* ---- wire protocol -------------------------------------------------------- */
 
@@ -170,21 +169,21 @@ enum cutune_cuda_phase {
 };
 
 typedef struct cutune_cuda_hello {
-    int32_t rc;              /**< 0, or CUTUNE_ENODEV ... */
-    char msg[256];           /**< error text when rc < 0 */
-    char name[128];          /**< device name */
+    int32_t rc;     /**< 0, or CUTUNE_ENODEV ... */
+    char msg[256];  /**< error text when rc < 0 */
+    char name[128]; /**< device name */
     int32_t cc_major, cc_minor;
     int32_t sm_count;
-    int32_t driver_version;  /**< e.g. 13000 */
+    int32_t driver_version; /**< e.g. 13000 */
 } cutune_cuda_hello;
 
 typedef struct cutune_cuda_argdesc {
     char name[64];
-    uint8_t kind;   /**< cutune_arg_kind */
-    uint8_t type;   /**< cutune_elem_type */
-    uint8_t init;   /**< cutune_init_kind */
-    uint8_t output; /**< poisoned, then compared with the reference */
-    double lo, hi;  /**< RANDOM range, RANGE modulus (hi) */
+    uint8_t kind;        /**< cutune_arg_kind */
+    uint8_t type;        /**< cutune_elem_type */
+    uint8_t init;        /**< cutune_init_kind */
+    uint8_t output;      /**< poisoned, then compared with the reference */
+    double lo, hi;       /**< RANDOM range, RANGE modulus (hi) */
     char init_name[128]; /**< KERNEL: generator kernel in the sizes-only module */
 } cutune_cuda_argdesc;
 
@@ -192,35 +191,35 @@ typedef struct cutune_cuda_argdesc {
 typedef struct cutune_cuda_setup {
     uint64_t seed;
     int32_t flush_l2;
-    int32_t warmup;          /**< untimed launches before timing */
+    int32_t warmup; /**< untimed launches before timing */
     int32_t min_reps, max_reps;
-    double max_time_s;       /**< bound on the timing loop's wall time */
-    double ci_rel;           /**< stop when the median's 95% CI half-width <= ci_rel*median */
+    double max_time_s; /**< bound on the timing loop's wall time */
+    double ci_rel;     /**< stop when the median's 95% CI half-width <= ci_rel*median */
     uint32_t nargs;
     cutune_cuda_argdesc args[CUTUNE_CUDA_MAX_ARGS];
-    int32_t ref_kind;        /**< cutune_ref_kind */
-    char ref_name[128];      /**< reference kernel or built-in */
+    int32_t ref_kind;   /**< cutune_ref_kind */
+    char ref_name[128]; /**< reference kernel or built-in */
     /** The sizes-only module (reference kernel and generator kernels): sent when the
      * reference is a kernel or an argument has init KERNEL; view (into the message
      * on decode) */
     const void *ref_cubin;
     uint64_t ref_cubin_size;
     double rtol, atol;
-    int64_t gemm_m, gemm_n, gemm_k;       /**< cublas_sgemm sizes */
-    int32_t gemm_a, gemm_b, gemm_c;       /**< arg indices of A, B, C */
-    int32_t gemm_alpha, gemm_beta;        /**< arg indices of alpha, beta */
+    int64_t gemm_m, gemm_n, gemm_k; /**< cublas_sgemm sizes */
+    int32_t gemm_a, gemm_b, gemm_c; /**< arg indices of A, B, C */
+    int32_t gemm_alpha, gemm_beta;  /**< arg indices of alpha, beta */
 } cutune_cuda_setup;
 
 /** One evaluation request: a compiled kernel and its launch. */
 typedef struct cutune_cuda_launch {
-    uint64_t id;             /**< configuration id (for logs) */
-    const char *kernel;      /**< view */
-    const void *cubin;       /**< view */
+    uint64_t id;        /**< configuration id (for logs) */
+    const char *kernel; /**< view */
+    const void *cubin;  /**< view */
     uint64_t cubin_size;
     int64_t grid[3], block[3];
-    int64_t smem;            /**< dynamic shared memory bytes */
+    int64_t smem; /**< dynamic shared memory bytes */
     int64_t ref_grid[3], ref_block[3];
-    int64_t ref_smem;        /**< reference kernel's dynamic shared memory bytes */
+    int64_t ref_smem; /**< reference kernel's dynamic shared memory bytes */
     uint32_t nargs;
     uint64_t count[CUTUNE_CUDA_MAX_ARGS]; /**< BUFFER: element count */
     uint64_t bits[CUTUNE_CUDA_MAX_ARGS];  /**< SCALAR: value, little-endian in its type */
@@ -228,8 +227,8 @@ typedef struct cutune_cuda_launch {
 
 /** The worker's answer. times and log are malloc'd (owned by the reply). */
 typedef struct cutune_cuda_reply {
-    int32_t status;          /**< cutune_status */
-    int32_t fatal;           /**< the worker exits after sending (context poisoned) */
+    int32_t status; /**< cutune_status */
+    int32_t fatal;  /**< the worker exits after sending (context poisoned) */
     double time_ms;
     uint32_t ntimes;
     double *times;
@@ -327,11 +326,11 @@ void cutune_cuda_session_free(cutune_cuda_session *s);
 /* ---- compiling -------------------------------------------------------------- */
 
 typedef struct cutune_cuda_compiled {
-    int status;          /**< CUTUNE_STATUS_OK or CUTUNE_STATUS_COMPILE_ERROR */
-    void *cubin;         /**< malloc'd (OK only) */
+    int status;  /**< CUTUNE_STATUS_OK or CUTUNE_STATUS_COMPILE_ERROR */
+    void *cubin; /**< malloc'd (OK only) */
     size_t cubin_size;
-    char *log;           /**< malloc'd NVRTC log or NULL */
-    double ms;           /**< wall time of compile (or cache read) */
+    char *log; /**< malloc'd NVRTC log or NULL */
+    double ms; /**< wall time of compile (or cache read) */
     int cache_hit;
 } cutune_cuda_compiled;
 
@@ -347,21 +346,20 @@ void cutune_cuda_nvrtc_version(int *major, int *minor);
  * cache_dir (NULL: no cache). A compile error is out->status, not a return
  * code; returns <0 on a system failure (no NVRTC, out of memory).
  */
-int cutune_cuda_compile(const char *source, const char *name, const char *const *opts,
-                        size_t nopts, const char *cache_dir, cutune_cuda_compiled *out,
-                        char *err, size_t errlen);
+int cutune_cuda_compile(const char *source, const char *name, const char *const *opts, size_t nopts,
+                        const char *cache_dir, cutune_cuda_compiled *out, char *err, size_t errlen);
 
 /** The default cache directory: $CUTUNE_CACHE_DIR, $XDG_CACHE_HOME/cutune, ~/.cache/cutune. */
 int cutune_cuda_cache_dir(char *buf, size_t len);
 
 /** A compile request queued on the pool; owned by the caller. */
 typedef struct cutune_cuda_job {
-    const char *source, *name;     /**< views */
-    char **opts;                   /**< owned */
+    const char *source, *name; /**< views */
+    char **opts;               /**< owned */
     size_t nopts;
-    const char *cache_dir;         /**< view or NULL */
-    cutune_cuda_compiled out;      /**< valid once done */
-    int rc;                        /**< cutune_cuda_compile's return */
+    const char *cache_dir;    /**< view or NULL */
+    cutune_cuda_compiled out; /**< valid once done */
+    int rc;                   /**< cutune_cuda_compile's return */
     char err[256];
     int state;                     /**< 0 new, 1 queued, 2 running, 3 done */
     struct cutune_cuda_job *qnext; /**< pool queue link */

@@ -19,10 +19,8 @@ int cutune_cuda_error_is_sticky(cu_result r)
     case CU_ERROR_MISALIGNED_ADDRESS:
     case CU_ERROR_INVALID_ADDRESS_SPACE:
     case CU_ERROR_INVALID_PC:
-    case CU_ERROR_LAUNCH_FAILED:
-        return 1;
-    default:
-        return 0;
+    case CU_ERROR_LAUNCH_FAILED: return 1;
+    default: return 0;
     }
 }
 
@@ -38,19 +36,19 @@ static void *sym(void *lib, const char *const *names)
     return NULL;
 }
 
-#define LOAD(field, ...)                                                                       \
-    do {                                                                                       \
-        static const char *const n_[] = {__VA_ARGS__, NULL};                                  \
-        *(void **)&d->field = sym(d->lib, n_);                                                 \
-        if (!d->field) {                                                                       \
-            missing = n_[0];                                                                   \
-            goto out_close;                                                                    \
-        }                                                                                      \
+#define LOAD(field, ...)                                                                           \
+    do {                                                                                           \
+        static const char *const n_[] = {__VA_ARGS__, NULL};                                       \
+        *(void **)&d->field = sym(d->lib, n_);                                                     \
+        if (!d->field) {                                                                           \
+            missing = n_[0];                                                                       \
+            goto out_close;                                                                        \
+        }                                                                                          \
     } while (0)
 
-#define LOAD_OPT(lib_, field, name)                                                            \
-    do {                                                                                       \
-        *(void **)&d->field = dlsym(lib_, name);                                               \
+#define LOAD_OPT(lib_, field, name)                                                                \
+    do {                                                                                           \
+        *(void **)&d->field = dlsym(lib_, name);                                                   \
     } while (0)
 
 int cutune_cuda_drv_load(cutune_cuda_drv *d, char *err, size_t errlen)
@@ -156,8 +154,7 @@ void cutune_cuda_drv_unload(cutune_cuda_drv *d)
     d->lib = d->nvml_lib = d->blas_lib = NULL;
 }
 
-const char *cutune_cuda_drv_strerror(const cutune_cuda_drv *d, cu_result r, char *buf,
-                                     size_t len)
+const char *cutune_cuda_drv_strerror(const cutune_cuda_drv *d, cu_result r, char *buf, size_t len)
 {
     const char *s = NULL;
     if (d && d->get_error_string && d->get_error_string(r, &s) != CU_SUCCESS)
@@ -170,13 +167,9 @@ size_t cutune_cuda_elem_size(int t)
 {
     switch (t) {
     case CUTUNE_ELEM_DOUBLE:
-    case CUTUNE_ELEM_INT64:
-        return 8;
-    case CUTUNE_ELEM_HALF:
-        return 2;
-    case CUTUNE_ELEM_UINT8:
-        return 1;
-    default:
-        return 4;
+    case CUTUNE_ELEM_INT64: return 8;
+    case CUTUNE_ELEM_HALF: return 2;
+    case CUTUNE_ELEM_UINT8: return 1;
+    default: return 4;
     }
 }

@@ -44,10 +44,22 @@ static void put(cutune_cuda_buf *b, const void *p, size_t n)
     b->len += n;
 }
 
-static void put_u32(cutune_cuda_buf *b, uint32_t v) { put(b, &v, 4); }
-static void put_u64(cutune_cuda_buf *b, uint64_t v) { put(b, &v, 8); }
-static void put_i64(cutune_cuda_buf *b, int64_t v) { put(b, &v, 8); }
-static void put_f64(cutune_cuda_buf *b, double v) { put(b, &v, 8); }
+static void put_u32(cutune_cuda_buf *b, uint32_t v)
+{
+    put(b, &v, 4);
+}
+static void put_u64(cutune_cuda_buf *b, uint64_t v)
+{
+    put(b, &v, 8);
+}
+static void put_i64(cutune_cuda_buf *b, int64_t v)
+{
+    put(b, &v, 8);
+}
+static void put_f64(cutune_cuda_buf *b, double v)
+{
+    put(b, &v, 8);
+}
 
 static void put_blob(cutune_cuda_buf *b, const void *p, uint64_t n)
 {
@@ -102,10 +114,30 @@ static int get(reader *r, void *out, size_t n)
     return 0;
 }
 
-static uint32_t get_u32(reader *r) { uint32_t v; get(r, &v, 4); return v; }
-static uint64_t get_u64(reader *r) { uint64_t v; get(r, &v, 8); return v; }
-static int64_t get_i64(reader *r) { int64_t v; get(r, &v, 8); return v; }
-static double get_f64(reader *r) { double v; get(r, &v, 8); return v; }
+static uint32_t get_u32(reader *r)
+{
+    uint32_t v;
+    get(r, &v, 4);
+    return v;
+}
+static uint64_t get_u64(reader *r)
+{
+    uint64_t v;
+    get(r, &v, 8);
+    return v;
+}
+static int64_t get_i64(reader *r)
+{
+    int64_t v;
+    get(r, &v, 8);
+    return v;
+}
+static double get_f64(reader *r)
+{
+    double v;
+    get(r, &v, 8);
+    return v;
+}
 
 static const void *get_blob(reader *r, uint64_t *n)
 {
@@ -144,7 +176,10 @@ static void get_strcpy(reader *r, char *dst, size_t len)
     dst[n] = '\0';
 }
 
-static int finish(const reader *r) { return r->bad || r->off != r->n ? CUTUNE_EPARSE : 0; }
+static int finish(const reader *r)
+{
+    return r->bad || r->off != r->n ? CUTUNE_EPARSE : 0;
+}
 
 /* ---- messages ---- */
 

@@ -73,15 +73,17 @@ static void reap(cutune_cuda_session *s, double wait_s, char *how, size_t howlen
             snprintf(how, howlen, "killed");
     } else if (r > 0 && how) {
         if (WIFSIGNALED(st))
-            snprintf(how, howlen, "died of signal %d (%s)", WTERMSIG(st),
-                     strsignal(WTERMSIG(st)));
+            snprintf(how, howlen, "died of signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
         else if (WIFEXITED(st))
             snprintf(how, howlen, "exited with status %d", WEXITSTATUS(st));
     }
     s->pid = 0;
 }
 
-void cutune_cuda_session_kill(cutune_cuda_session *s) { reap(s, 0.0, NULL, 0); }
+void cutune_cuda_session_kill(cutune_cuda_session *s)
+{
+    reap(s, 0.0, NULL, 0);
+}
 
 int cutune_cuda_session_start(cutune_cuda_session *s, char *err, size_t errlen)
 {
@@ -131,8 +133,7 @@ int cutune_cuda_session_start(cutune_cuda_session *s, char *err, size_t errlen)
         int timed_out = rc == CUTUNE_EINTR;
         reap(s, timed_out ? 0.0 : 2.0, how, sizeof how);
         rc = cutune_err(err, errlen, CUTUNE_ENODEV, "CUDA worker '%s worker' %s (%s)", s->exe,
-                        timed_out ? "did not answer" : "did not start",
-                        how[0] ? how : "bad hello");
+                        timed_out ? "did not answer" : "did not start", how[0] ? how : "bad hello");
         goto out_free;
     }
     if (s->hello.rc < 0) {
@@ -210,9 +211,8 @@ int cutune_cuda_session_eval(cutune_cuda_session *s, const cutune_cuda_launch *l
         if (r == CUTUNE_EINTR) {
             reap(s, 0.0, NULL, 0);
             res->status = CUTUNE_STATUS_TIMEOUT;
-            snprintf(why, sizeof why,
-                     "no answer within %.3g s (%s); worker killed and restarted", timeout,
-                     phase);
+            snprintf(why, sizeof why, "no answer within %.3g s (%s); worker killed and restarted",
+                     timeout, phase);
             result_log(res, config, why, NULL);
             break;
         }
@@ -220,8 +220,8 @@ int cutune_cuda_session_eval(cutune_cuda_session *s, const cutune_cuda_launch *l
             /* EOF or garbage: the worker aborted or crashed. */
             reap(s, 2.0, how, sizeof how);
             res->status = CUTUNE_STATUS_RUNTIME_ERROR;
-            snprintf(why, sizeof why, "worker %s during %s; restarted",
-                     how[0] ? how : "failed", phase);
+            snprintf(why, sizeof why, "worker %s during %s; restarted", how[0] ? how : "failed",
+                     phase);
             result_log(res, config, why, NULL);
             break;
         }

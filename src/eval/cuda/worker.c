@@ -21,16 +21,16 @@
 
 #include "cuda_internal.h"
 
-#define BATCH 10          /* timed launches per synchronisation */
-#define WARMUP_S 0.05     /* least warm-up time before timing */
+#define BATCH 10      /* timed launches per synchronisation */
+#define WARMUP_S 0.05 /* least warm-up time before timing */
 
 typedef struct wbuf {
-    cu_deviceptr d;  /**< device allocation, or 0 */
-    size_t count;    /**< elements */
+    cu_deviceptr d; /**< device allocation, or 0 */
+    size_t count;   /**< elements */
     size_t bytes;
-    void *host_in;   /**< generated contents uploaded before each verification, or NULL */
-    void *host_ref;  /**< reference output (outputs only) */
-    void *host_out;  /**< downloaded output (outputs only) */
+    void *host_in;  /**< generated contents uploaded before each verification, or NULL */
+    void *host_ref; /**< reference output (outputs only) */
+    void *host_out; /**< downloaded output (outputs only) */
 } wbuf;
 
 typedef struct worker {
@@ -45,9 +45,9 @@ typedef struct worker {
     cutune_cuda_setup setup;
     int have_setup;
     wbuf bufs[CUTUNE_CUDA_MAX_ARGS];
-    int ref_valid;        /**< host_ref matches ref_count/ref_bits */
+    int ref_valid; /**< host_ref matches ref_count/ref_bits */
     uint64_t ref_count[CUTUNE_CUDA_MAX_ARGS], ref_bits[CUTUNE_CUDA_MAX_ARGS];
-    cu_module ref_mod;    /**< the sizes-only module: reference and generator kernels */
+    cu_module ref_mod; /**< the sizes-only module: reference and generator kernels */
     cu_function ref_fn;
     cu_function gen_fn[CUTUNE_CUDA_MAX_ARGS]; /**< init KERNEL generators, looked up once */
     void *blas;
@@ -188,7 +188,10 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static double uniform01(uint64_t *s) { return (double)(splitmix(s) >> 11) * 0x1p-53; }
+static double uniform01(uint64_t *s)
+{
+    return (double)(splitmix(s) >> 11) * 0x1p-53;
+}
 
 /* The state of argument idx's stream (host fill) and its generator kernel's seed. */
 static uint64_t arg_stream(uint64_t seed, uint32_t idx)
@@ -211,9 +214,7 @@ static void generate(const cutune_cuda_setup *su, uint32_t idx, void *p, size_t 
     int flt = is_float_type(a->type);
     double lo = a->lo, hi = a->hi;
     switch (a->init) {
-    case CUTUNE_INIT_ZEROS:
-        memset(p, 0, count * cutune_cuda_elem_size(a->type));
-        return;
+    case CUTUNE_INIT_ZEROS: memset(p, 0, count * cutune_cuda_elem_size(a->type)); return;
     case CUTUNE_INIT_ONES:
         for (size_t i = 0; i < count; i++)
             elem_set(p, a->type, i, 1.0);
@@ -222,8 +223,7 @@ static void generate(const cutune_cuda_setup *su, uint32_t idx, void *p, size_t 
         for (size_t i = 0; i < count; i++)
             elem_set(p, a->type, i, hi > 0 ? fmod((double)i, floor(hi)) : (double)i);
         return;
-    default:
-        break;
+    default: break;
     }
     if (!(lo < hi) || (!flt && floor(hi) - ceil(lo) < 1)) {
         lo = flt ? -1.0 : 0.0;
@@ -231,8 +231,7 @@ static void generate(const cutune_cuda_setup *su, uint32_t idx, void *p, size_t 
     }
     for (size_t i = 0; i < count; i++) {
         double u = uniform01(&s);
-        double v = flt ? lo + u * (hi - lo)
-                       : ceil(lo) + floor(u * (floor(hi) - ceil(lo) + 1.0));
+        double v = flt ? lo + u * (hi - lo) : ceil(lo) + floor(u * (floor(hi) - ceil(lo) + 1.0));
         elem_set(p, a->type, i, v);
     }
 }
@@ -293,8 +292,8 @@ static int generate_on_device(worker *w, uint32_t i, wbuf *b, cutune_cuda_reply 
     const cutune_cuda_argdesc *a = &w->setup.args[i];
     char what[256], eb[256];
     cu_result rc;
-    snprintf(what, sizeof what, "args[%u].init (buffer '%s'): generator kernel '%s'", i,
-             a->name, a->init_name);
+    snprintf(what, sizeof what, "args[%u].init (buffer '%s'): generator kernel '%s'", i, a->name,
+             a->init_name);
     if (sizes_module_ensure(w, what, r) < 0)
         return -1;
     if (!w->gen_fn[i]) {
@@ -315,14 +314,13 @@ static int generate_on_device(worker *w, uint32_t i, wbuf *b, cutune_cuda_reply 
     unsigned long long blocks = (n + CUTUNE_CUDA_INIT_BLOCK - 1) / CUTUNE_CUDA_INIT_BLOCK;
     if (blocks > (w->max_grid[0] > 0 ? (unsigned long long)w->max_grid[0] : 2147483647ull)) {
         r->status = CUTUNE_STATUS_LAUNCH_ERROR;
-        log_append(r, "%s: %llu elements need %llu blocks, over the grid limit", what, n,
-                   blocks);
+        log_append(r, "%s: %llu elements need %llu blocks, over the grid limit", what, n, blocks);
         return -1;
     }
     unsigned int seed = cutune_cuda_init_seed(w->setup.seed, i);
     void *params[3] = {&b->d, &n, &seed};
-    rc = w->drv.launch_kernel(w->gen_fn[i], (unsigned)blocks, 1, 1, CUTUNE_CUDA_INIT_BLOCK, 1,
-                              1, 0, NULL, params, NULL);
+    rc = w->drv.launch_kernel(w->gen_fn[i], (unsigned)blocks, 1, 1, CUTUNE_CUDA_INIT_BLOCK, 1, 1, 0,
+                              NULL, params, NULL);
     if (rc == CU_SUCCESS)
         rc = w->drv.ctx_synchronize();
     if (rc == CU_SUCCESS)
@@ -440,15 +438,15 @@ static void params_fill(worker *w, const cutune_cuda_launch *l, void **params)
 {
     for (uint32_t i = 0; i < w->setup.nargs; i++)
         params[i] = w->setup.args[i].kind == CUTUNE_ARG_BUFFER ? (void *)&w->bufs[i].d
-                                                                : (void *)&l->bits[i];
+                                                               : (void *)&l->bits[i];
 }
 
-static cu_result launch(worker *w, cu_function f, const int64_t *g, const int64_t *bl,
-                        int64_t smem, void **params)
+static cu_result launch(worker *w, cu_function f, const int64_t *g, const int64_t *bl, int64_t smem,
+                        void **params)
 {
-    return w->drv.launch_kernel(f, (unsigned)g[0], (unsigned)g[1], (unsigned)g[2],
-                                (unsigned)bl[0], (unsigned)bl[1], (unsigned)bl[2],
-                                (unsigned)smem, NULL, params, NULL);
+    return w->drv.launch_kernel(f, (unsigned)g[0], (unsigned)g[1], (unsigned)g[2], (unsigned)bl[0],
+                                (unsigned)bl[1], (unsigned)bl[2], (unsigned)smem, NULL, params,
+                                NULL);
 }
 
 static double scalar_double(const cutune_cuda_setup *su, const cutune_cuda_launch *l, int32_t i)
@@ -592,8 +590,8 @@ static int verify(worker *w, cutune_cuda_reply *r)
             worst_rel = rel;
         if (maxabs > worst_abs)
             worst_abs = maxabs;
-        int bad = nans > 0 || (su->rtol >= 0 && rel > su->rtol) ||
-                  (su->atol >= 0 && maxabs > su->atol);
+        int bad =
+            nans > 0 || (su->rtol >= 0 && rel > su->rtol) || (su->atol >= 0 && maxabs > su->atol);
         if (bad) {
             ok = 0;
             if (first_bad != (size_t)-1 && su->ref_kind != CUTUNE_REF_NONE)
@@ -666,8 +664,7 @@ static int time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
     /* Short kernels also get WARMUP_S of launches: an idle GPU's clocks
      * ramp up over tens of milliseconds, and the first repetitions would
      * otherwise time a slower chip. */
-    for (int i = 0; rc == CU_SUCCESS && su->warmup > 0 && i < 100 &&
-                    cutune_now() - t0 < WARMUP_S;
+    for (int i = 0; rc == CU_SUCCESS && su->warmup > 0 && i < 100 && cutune_now() - t0 < WARMUP_S;
          i++) {
         for (int j = 0; j < BATCH && rc == CU_SUCCESS; j++)
             rc = launch(w, f, l->grid, l->block, l->smem, params);
@@ -688,8 +685,8 @@ static int time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
                                                                : (uint32_t)batch);
         for (int j = 0; j < m; j++) {
             if (su->flush_l2 && w->flush &&
-                (rc = w->drv.memset_d8_async(w->flush, (unsigned char)j, w->flush_bytes,
-                                             NULL)) != CU_SUCCESS)
+                (rc = w->drv.memset_d8_async(w->flush, (unsigned char)j, w->flush_bytes, NULL)) !=
+                    CU_SUCCESS)
                 break;
             if ((rc = w->drv.event_record(w->ev[2 * j], NULL)) != CU_SUCCESS ||
                 (rc = launch(w, f, l->grid, l->block, l->smem, params)) != CU_SUCCESS ||
@@ -903,14 +900,13 @@ static void hello_fill(worker *w, cutune_cuda_hello *h)
         ord = atoi(ordenv);
     if ((rc = w->drv.init(0)) != CU_SUCCESS) {
         h->rc = CUTUNE_ENODEV;
-        snprintf(h->msg, sizeof h->msg, "no CUDA device (cuInit: %s)",
-                 cuerr(w, rc, eb, sizeof eb));
+        snprintf(h->msg, sizeof h->msg, "no CUDA device (cuInit: %s)", cuerr(w, rc, eb, sizeof eb));
         return;
     }
     if (w->drv.device_get_count(&n) != CU_SUCCESS || n <= ord) {
         h->rc = CUTUNE_ENODEV;
-        snprintf(h->msg, sizeof h->msg, n ? "no CUDA device %d (%d found)" : "no CUDA device",
-                 ord, n);
+        snprintf(h->msg, sizeof h->msg, n ? "no CUDA device %d (%d found)" : "no CUDA device", ord,
+                 n);
         return;
     }
     if ((rc = w->drv.device_get(&w->dev, ord)) != CU_SUCCESS ||
