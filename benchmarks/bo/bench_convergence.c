@@ -37,8 +37,8 @@ static int run_one(const cutune_space *sp, const double *table, double topt,
     uint8_t *visited = calloc(N, 1);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, seed);
-    cutune_searcher_ctx ctx = {.space = sp, .budget = B, .rng = rng, .visited = visited,
-                               .args = args};
+    cutune_searcher_ctx ctx = {
+        .space = sp, .budget = B, .rng = rng, .visited = visited, .args = args};
     cutune_searcher *s = NULL;
     double t0 = cutune_now();
     int rc = cutune_searcher_alloc(t, &ctx, &s, err, errlen);
@@ -122,11 +122,18 @@ static int ur_propose(void *st, size_t k, size_t *out, size_t *n, char *err, siz
     return 0;
 }
 
-static void ur_free(void *st) { free(((urandom_state *)st)->perm); }
+static void ur_free(void *st)
+{
+    free(((urandom_state *)st)->perm);
+}
 
-static const cutune_searcher_type urandom_type = {
-    .version = CUTUNE_SEARCHER_TYPE_VERSION, .name = "random", .help = "uniform baseline",
-    .size = sizeof(urandom_state), .alloc = ur_alloc, .propose = ur_propose, .free = ur_free};
+static const cutune_searcher_type urandom_type = {.version = CUTUNE_SEARCHER_TYPE_VERSION,
+                                                  .name = "random",
+                                                  .help = "uniform baseline",
+                                                  .size = sizeof(urandom_state),
+                                                  .alloc = ur_alloc,
+                                                  .propose = ur_propose,
+                                                  .free = ur_free};
 
 static int cmp_d(const void *a, const void *b)
 {
@@ -295,10 +302,12 @@ int main(int argc, char **argv)
     FILE *js = fopen(p, "w");
     snprintf(p, sizeof p, "%s/convergence.md", outdir);
     FILE *md = fopen(p, "w");
-    fprintf(csv, "recording,configs,valid,params,searcher,budget,mean,p5,p95,hit_rate,sec_per_run\n");
+    fprintf(csv,
+            "recording,configs,valid,params,searcher,budget,mean,p5,p95,hit_rate,sec_per_run\n");
     fprintf(js, "{\"searcher\": \"%s\", \"seeds\": %zu, \"recordings\": [", searcher, seeds);
-    fprintf(md, "Fraction of optimum (t_opt / t_best), mean [p5, p95] over %zu seeds; "
-                "`%s` vs `random`. Space = recorded configurations.\n\n| recording | N | ",
+    fprintf(md,
+            "Fraction of optimum (t_opt / t_best), mean [p5, p95] over %zu seeds; "
+            "`%s` vs `random`. Space = recorded configurations.\n\n| recording | N | ",
             seeds, searcher);
     for (size_t b = 0; b < bs.nb; b++)
         fprintf(md, "B=%zu %s | B=%zu random | ", bs.budgets[b], sname, bs.budgets[b]);
@@ -326,8 +335,8 @@ int main(int argc, char **argv)
         fprintf(js, "%s\n {\"recording\": \"%s\", \"configs\": %zu, \"valid\": %zu, \"results\": [",
                 i ? "," : "", bname, N, nok);
         int first = 1;
-        while (fscanf(f, "%63s %zu %lf %lf %lf %lf %lf\n", nm, &bud, &mean, &p5, &p95, &hit, &sec) ==
-               7) {
+        while (fscanf(f, "%63s %zu %lf %lf %lf %lf %lf\n", nm, &bud, &mean, &p5, &p95, &hit,
+                      &sec) == 7) {
             int w = strcmp(nm, "random") == 0;
             for (size_t b = 0; b < bs.nb; b++)
                 if (bs.budgets[b] == bud) {
@@ -338,8 +347,9 @@ int main(int argc, char **argv)
             secs[w] = sec;
             fprintf(csv, "%s,%zu,%zu,%zu,%s,%zu,%.4f,%.4f,%.4f,%.3f,%.3f\n", bname, N, nok, np,
                     w ? "random" : searcher, bud, mean, p5, p95, hit, sec);
-            fprintf(js, "%s{\"searcher\": \"%s\", \"budget\": %zu, \"mean\": %.4f, \"p5\": %.4f, "
-                        "\"p95\": %.4f, \"hit_rate\": %.3f, \"sec_per_run\": %.3f}",
+            fprintf(js,
+                    "%s{\"searcher\": \"%s\", \"budget\": %zu, \"mean\": %.4f, \"p5\": %.4f, "
+                    "\"p95\": %.4f, \"hit_rate\": %.3f, \"sec_per_run\": %.3f}",
                     first ? "" : ", ", w ? "random" : searcher, bud, mean, p5, p95, hit, sec);
             first = 0;
         }

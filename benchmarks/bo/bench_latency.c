@@ -65,7 +65,10 @@ int main(int argc, char **argv)
             outdir = argv[++i];
     }
     /* values 1, 2, 4, 8; a restriction prunes the grid: 960, 13312, 131072 valid. */
-    struct { size_t np, nv; const char *restr; } spaces[] = {
+    struct {
+        size_t np, nv;
+        const char *restr;
+    } spaces[] = {
         {5, 4, "p0 * p1 <= 32"},
         {7, 4, "p0 * p1 <= 16"},
         {9, 4, "p0 * p1 * p2 <= 16"},
@@ -91,8 +94,8 @@ int main(int argc, char **argv)
             uint8_t *visited = calloc(N, 1);
             gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
             gsl_rng_set(rng, 1);
-            cutune_searcher_ctx ctx = {.space = sp, .budget = target + reps, .rng = rng,
-                                       .visited = visited};
+            cutune_searcher_ctx ctx = {
+                .space = sp, .budget = target + reps, .rng = rng, .visited = visited};
             cutune_searcher *s = NULL;
             if (cutune_searcher_alloc(cutune_searcher_bo, &ctx, &s, err, sizeof err) < 0) {
                 fprintf(stderr, "%s\n", err);
@@ -112,8 +115,8 @@ int main(int argc, char **argv)
                     lat[timed++] = dt * 1e3;
                 visited[id] = 1;
                 used++;
-                cutune_observation o = {.id = id, .status = CUTUNE_STATUS_OK,
-                                        .time_ms = objective(sp, id)};
+                cutune_observation o = {
+                    .id = id, .status = CUTUNE_STATUS_OK, .time_ms = objective(sp, id)};
                 cutune_searcher_observe(s, &o, 1, err, sizeof err);
             }
             qsort(lat, timed, sizeof *lat, cmp_d);
@@ -122,8 +125,9 @@ int main(int argc, char **argv)
             fflush(stdout);
             fprintf(csv, "%zu,%zu,%zu,%.3f,%.3f,%.3f\n", N, spaces[si].np, target, med, lat[0],
                     lat[timed - 1]);
-            fprintf(js, "%s{\"configs\": %zu, \"params\": %zu, \"n\": %zu, \"median_ms\": %.3f, "
-                        "\"min_ms\": %.3f, \"max_ms\": %.3f}",
+            fprintf(js,
+                    "%s{\"configs\": %zu, \"params\": %zu, \"n\": %zu, \"median_ms\": %.3f, "
+                    "\"min_ms\": %.3f, \"max_ms\": %.3f}",
                     first ? "" : ", ", N, spaces[si].np, target, med, lat[0], lat[timed - 1]);
             first = 0;
             free(lat);

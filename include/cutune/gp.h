@@ -123,8 +123,8 @@ int cutune_gp_factorize(cutune_gp *gp, char *err, size_t errlen);
  * of candidates: mean through cblas_dgemv, variance through cblas_dtrsm and
  * column sums (R&W Algorithm 2.1).
  */
-int cutune_gp_predict(const cutune_gp *gp, const double *Xs, size_t m, double *mean,
-                      double *var, char *err, size_t errlen);
+int cutune_gp_predict(const cutune_gp *gp, const double *Xs, size_t m, double *mean, double *var,
+                      char *err, size_t errlen);
 
 /**
  * Log marginal likelihood (R&W eq. 2.30) at the current hyper-parameters; when

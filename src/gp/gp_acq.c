@@ -7,8 +7,14 @@
 
 #include "cutune/gp.h"
 
-static double norm_pdf(double z) { return exp(-0.5 * z * z) / sqrt(2.0 * M_PI); }
-static double norm_cdf(double z) { return 0.5 * erfc(-z / sqrt(2.0)); }
+static double norm_pdf(double z)
+{
+    return exp(-0.5 * z * z) / sqrt(2.0 * M_PI);
+}
+static double norm_cdf(double z)
+{
+    return 0.5 * erfc(-z / sqrt(2.0));
+}
 
 double cutune_gp_ei(double mu, double sigma, double best, double xi)
 {
@@ -43,4 +49,7 @@ double cutune_gp_pi(double mu, double sigma, double best, double xi)
     return norm_cdf(imp / sigma);
 }
 
-double cutune_gp_lcb(double mu, double sigma, double beta) { return mu - beta * sigma; }
+double cutune_gp_lcb(double mu, double sigma, double beta)
+{
+    return mu - beta * sigma;
+}

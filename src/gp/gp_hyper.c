@@ -102,7 +102,10 @@ typedef struct fit_ctx {
     int bad;         /* a factorisation failed in the last evaluation */
 } fit_ctx;
 
-static double sigm(double u) { return 1.0 / (1.0 + exp(-u)); }
+static double sigm(double u)
+{
+    return 1.0 / (1.0 + exp(-u));
+}
 
 static double logit_clamped(double t, double lo, double hi)
 {
@@ -162,8 +165,14 @@ static double neg_obj(fit_ctx *c, const gsl_vector *u, gsl_vector *gu)
     return -f;
 }
 
-static double obj_f(const gsl_vector *u, void *p) { return neg_obj(p, u, NULL); }
-static void obj_df(const gsl_vector *u, void *p, gsl_vector *g) { neg_obj(p, u, g); }
+static double obj_f(const gsl_vector *u, void *p)
+{
+    return neg_obj(p, u, NULL);
+}
+static void obj_df(const gsl_vector *u, void *p, gsl_vector *g)
+{
+    neg_obj(p, u, g);
+}
 static void obj_fdf(const gsl_vector *u, void *p, double *f, gsl_vector *g)
 {
     *f = neg_obj(p, u, g);
@@ -204,8 +213,8 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
     c.lo[d + 2] = o->mean_min;
     c.hi[d + 2] = o->mean_max;
 
-    gsl_multimin_function_fdf fn = {.f = obj_f, .df = obj_df, .fdf = obj_fdf, .n = c.np,
-                                    .params = &c};
+    gsl_multimin_function_fdf fn = {
+        .f = obj_f, .df = obj_df, .fdf = obj_fdf, .n = c.np, .params = &c};
     double best_f = INFINITY;
     for (size_t j = 0; j < d; j++)
         start[j] = log(gp->ell[j]);

@@ -22,13 +22,13 @@ struct cutune_gp {
     double *L;               /**< cap x cap lower Cholesky factor, column-major, ld = cap */
     double *alpha;           /**< K^-1 (y - mean), n entries */
     double *work;            /**< cap x cap scratch (K^-1 for the gradient) */
-    double *Kf;              /**< cap x cap noise-free kernel / sf2 (lower, ld cap) of the last factorisation */
-    double *R;               /**< cap x cap scaled distances (lower, ld cap) of the last factorisation */
-    double *work2;           /**< cap scratch vector */
-    int factored;            /**< L and alpha match X, y and the hyper-parameters */
+    double *Kf; /**< cap x cap noise-free kernel / sf2 (lower, ld cap) of the last factorisation */
+    double *R;  /**< cap x cap scaled distances (lower, ld cap) of the last factorisation */
+    double *work2;            /**< cap scratch vector */
+    int factored;             /**< L and alpha match X, y and the hyper-parameters */
     unsigned long generation; /**< bumped by every full factorisation */
-    unsigned long serial;    /**< last row stamp handed out */
-    unsigned long *row_id;   /**< cap stamps: a row's stamp changes when its factor row does */
+    unsigned long serial;     /**< last row stamp handed out */
+    unsigned long *row_id;    /**< cap stamps: a row's stamp changes when its factor row does */
 };
 
 /** Kernel value divided by sf2 at scaled distance r (r >= 0). */

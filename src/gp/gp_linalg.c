@@ -17,8 +17,8 @@
 
 #include "gp_internal.h"
 
-#define GP_BLOCK 256        /* candidates per prediction block */
-#define GP_JITTER_TRIES 8   /* 1e-10 .. 1e-3 of the diagonal */
+#define GP_BLOCK 256      /* candidates per prediction block */
+#define GP_JITTER_TRIES 8 /* 1e-10 .. 1e-3 of the diagonal */
 
 static const char *const kernel_names[] = {"matern52", "matern32", "se"};
 
@@ -46,8 +46,7 @@ double cutune_gp_kfun(cutune_gp_kernel k, double r)
         double s = sqrt(3.0) * r;
         return (1.0 + s) * exp(-s);
     }
-    case CUTUNE_GP_SE:
-        return exp(-0.5 * r * r);
+    case CUTUNE_GP_SE: return exp(-0.5 * r * r);
     case CUTUNE_GP_MATERN52:
     default: {
         double s = sqrt(5.0) * r;
@@ -61,10 +60,8 @@ double cutune_gp_kfun(cutune_gp_kernel k, double r)
 static double kgrad_from(cutune_gp_kernel k, double r, double kf)
 {
     switch (k) {
-    case CUTUNE_GP_MATERN32:
-        return 3.0 * kf / (1.0 + sqrt(3.0) * r);
-    case CUTUNE_GP_SE:
-        return kf;
+    case CUTUNE_GP_MATERN32: return 3.0 * kf / (1.0 + sqrt(3.0) * r);
+    case CUTUNE_GP_SE: return kf;
     case CUTUNE_GP_MATERN52:
     default: {
         double s = sqrt(5.0) * r;
@@ -123,10 +120,22 @@ void cutune_gp_free(cutune_gp *gp)
     free(gp);
 }
 
-size_t cutune_gp_dim(const cutune_gp *gp) { return gp->dim; }
-size_t cutune_gp_n(const cutune_gp *gp) { return gp->n; }
-double cutune_gp_jitter(const cutune_gp *gp) { return gp->jitter; }
-unsigned long cutune_gp_generation(const cutune_gp *gp) { return gp->generation; }
+size_t cutune_gp_dim(const cutune_gp *gp)
+{
+    return gp->dim;
+}
+size_t cutune_gp_n(const cutune_gp *gp)
+{
+    return gp->n;
+}
+double cutune_gp_jitter(const cutune_gp *gp)
+{
+    return gp->jitter;
+}
+unsigned long cutune_gp_generation(const cutune_gp *gp)
+{
+    return gp->generation;
+}
 
 void cutune_gp_get_hyper(const cutune_gp *gp, cutune_gp_hyper *h)
 {
@@ -199,10 +208,10 @@ static void solve_alpha(cutune_gp *gp)
         return;
     for (size_t i = 0; i < n; i++)
         gp->alpha[i] = gp->y[i] - gp->mean;
-    cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)n, gp->L,
-                (int)gp->cap, gp->alpha, 1);
-    cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, (int)n, gp->L,
-                (int)gp->cap, gp->alpha, 1);
+    cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)n, gp->L, (int)gp->cap,
+                gp->alpha, 1);
+    cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, (int)n, gp->L, (int)gp->cap,
+                gp->alpha, 1);
 }
 
 int cutune_gp_factorize(cutune_gp *gp, char *err, size_t errlen)
@@ -358,8 +367,8 @@ int cutune_gp_truncate(cutune_gp *gp, size_t n, char *err, size_t errlen)
     return 0;
 }
 
-int cutune_gp_predict(const cutune_gp *gp, const double *Xs, size_t m, double *mean,
-                      double *var, char *err, size_t errlen)
+int cutune_gp_predict(const cutune_gp *gp, const double *Xs, size_t m, double *mean, double *var,
+                      char *err, size_t errlen)
 {
     size_t n = gp->n, d = gp->dim;
     if (!gp->factored)
@@ -492,18 +501,18 @@ double cutune_gp_lml(cutune_gp *gp, double *grad)
 /* ---------- prediction cache ---------- */
 
 struct cutune_gp_cache {
-    const double *Xc;        /**< m x dim candidates (view) */
-    size_t m, dim;           /**< candidates, dimension */
-    size_t n, cap;           /**< columns of V held, allocated */
-    double *V;               /**< m x cap, column-major: K(Xc, X) L^-T */
-    double *z;               /**< cap: L^-1 (y - mean) */
-    double *mean, *s2;       /**< m: mean + V z, rowsum(V.^2) */
-    double *var;             /**< m: sf2 - s2 */
-    unsigned long *row_id;   /**< cap: stamps of the GP rows behind the columns of V */
-    const cutune_gp *gp;     /**< that GP */
+    const double *Xc;            /**< m x dim candidates (view) */
+    size_t m, dim;               /**< candidates, dimension */
+    size_t n, cap;               /**< columns of V held, allocated */
+    double *V;                   /**< m x cap, column-major: K(Xc, X) L^-T */
+    double *z;                   /**< cap: L^-1 (y - mean) */
+    double *mean, *s2;           /**< m: mean + V z, rowsum(V.^2) */
+    double *var;                 /**< m: sf2 - s2 */
+    unsigned long *row_id;       /**< cap: stamps of the GP rows behind the columns of V */
+    const cutune_gp *gp;         /**< that GP */
     double *snap_mean, *snap_s2; /**< snapshot of mean, s2 */
-    size_t snap_n;           /**< columns at the snapshot; (size_t)-1 when none */
-    double *col;             /**< m scratch */
+    size_t snap_n;               /**< columns at the snapshot; (size_t)-1 when none */
+    double *col;                 /**< m scratch */
 };
 
 cutune_gp_cache *cutune_gp_cache_alloc(const double *Xc, size_t m, size_t dim)
@@ -543,10 +552,19 @@ void cutune_gp_cache_free(cutune_gp_cache *c)
     free(c);
 }
 
-double cutune_gp_cache_bytes(size_t m, size_t n) { return 8.0 * (double)m * (double)(n + 8); }
+double cutune_gp_cache_bytes(size_t m, size_t n)
+{
+    return 8.0 * (double)m * (double)(n + 8);
+}
 
-const double *cutune_gp_cache_mean(const cutune_gp_cache *c) { return c->mean; }
-const double *cutune_gp_cache_var(const cutune_gp_cache *c) { return c->var; }
+const double *cutune_gp_cache_mean(const cutune_gp_cache *c)
+{
+    return c->mean;
+}
+const double *cutune_gp_cache_var(const cutune_gp_cache *c)
+{
+    return c->var;
+}
 
 static int cache_reserve(cutune_gp_cache *c, size_t need)
 {
@@ -689,8 +707,8 @@ static int cache_append(cutune_gp_cache *c, const cutune_gp *gp)
     c->z[k] = zk / dkk;
     c->row_id[k] = gp->row_id[k];
     if (k && m)
-        cblas_dgemv(CblasColMajor, CblasNoTrans, (int)m, (int)k, -1.0, c->V, (int)m, l, 1, 1.0,
-                    col, 1);
+        cblas_dgemv(CblasColMajor, CblasNoTrans, (int)m, (int)k, -1.0, c->V, (int)m, l, 1, 1.0, col,
+                    1);
     double inv = 1.0 / dkk;
     for (size_t b = 0; b < m; b++) {
         double v = col[b] * inv;

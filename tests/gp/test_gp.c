@@ -125,7 +125,9 @@ static void test_lml_gradient(void **state)
     gsl_rng_free(r);
 }
 
-typedef struct { double mu, sigma, thr; } ei_par;
+typedef struct {
+    double mu, sigma, thr;
+} ei_par;
 static double ei_integrand(double f, void *p)
 {
     const ei_par *e = p;
@@ -140,14 +142,15 @@ static void test_ei_quadrature(void **state)
     gsl_set_error_handler_off();
     gsl_integration_workspace *w = gsl_integration_workspace_alloc(1000);
     const double cases[][4] = {{0.0, 1.0, 0.0, 0.0}, {0.3, 0.5, 0.1, 0.01}, {-1.0, 2.0, 0.5, 0.1},
-                               {2.0, 0.4, 0.0, 0.0}, {0.0, 0.1, 1.0, 0.0}, {3.0, 0.5, 0.0, 0.05}};
+                               {2.0, 0.4, 0.0, 0.0}, {0.0, 0.1, 1.0, 0.0},  {3.0, 0.5, 0.0, 0.05}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         double mu = cases[i][0], s = cases[i][1], best = cases[i][2], xi = cases[i][3];
         ei_par p = {mu, s, best - xi};
         gsl_function F = {.function = ei_integrand, .params = &p};
         double res, abserr;
-        assert_int_equal(gsl_integration_qags(&F, mu - 40 * s, best - xi, 1e-14, 1e-10, 1000, w,
-                                              &res, &abserr), 0);
+        assert_int_equal(
+            gsl_integration_qags(&F, mu - 40 * s, best - xi, 1e-14, 1e-10, 1000, w, &res, &abserr),
+            0);
         double ei = cutune_gp_ei(mu, s, best, xi);
         assert_float_equal(ei, res, 1e-9 * (1 + res) + 1e-14);
         if (res > 1e-300)
@@ -334,9 +337,7 @@ static void test_cache(void **state)
         case 3: /* truncation below the snapshot: rebuild */
             assert_int_equal(cutune_gp_truncate(gp, 12, err, sizeof err), 0);
             break;
-        case 4: /* new hyper-parameters: rebuild */
-            set_hyper(gp, 0.3, 0.8, 1e-2, -0.2);
-            break;
+        case 4: /* new hyper-parameters: rebuild */ set_hyper(gp, 0.3, 0.8, 1e-2, -0.2); break;
         }
         assert_int_equal(cutune_gp_cache_sync(c, gp, err, sizeof err), 0);
         assert_int_equal(cutune_gp_predict(gp, Xs, M, mu, var, err, sizeof err), 0);
@@ -347,6 +348,63 @@ static void test_cache(void **state)
     }
     cutune_gp_cache_free(c);
     cutune_gp_cache_free(NULL);
+    cutune_gp_free(gp);
+    gsl_rng_free(r);
+}
+
+/* min_gain: a fit that cannot gain enough leaves the GP bit for bit as it was (same
+ * factor, same generation: a prediction cache is not rebuilt); with a gain it moves. */
+static void test_fit_min_gain(void **state)
+{
+    char err[256];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 11);
+    enum { N = 30, D = 3, M = 50 };
+    double X[N * D], y[N], Xs[M * D], ys[M];
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < D; j++)
+            X[i * D + j] = gsl_rng_uniform(r);
+        y[i] = sin(5.0 * X[i * D]) + 0.5 * X[i * D + 1];
+    }
+    fill_random(r, Xs, ys, M, D);
+    cutune_gp *gp = cutune_gp_alloc(D, CUTUNE_GP_MATERN52);
+    assert_int_equal(cutune_gp_set_data(gp, X, y, N - 1, err, sizeof err), 0);
+    cutune_gp_fit_options o;
+    cutune_gp_fit_options_default(&o);
+    assert_int_equal(cutune_gp_fit(gp, &o, r, err, sizeof err), 0);
+    assert_int_equal(cutune_gp_add(gp, X + (N - 1) * D, y[N - 1], err, sizeof err), 0);
+    cutune_gp_cache *c = cutune_gp_cache_alloc(Xs, M, D);
+    assert_int_equal(cutune_gp_cache_sync(c, gp, err, sizeof err), 0);
+    double before = cutune_gp_lml(gp, NULL), mu0[M];
+    memcpy(mu0, cutune_gp_cache_mean(c), sizeof mu0);
+    unsigned long gen = cutune_gp_generation(gp);
+    /* warm start from the optimum: no start can gain 1e6 nats */
+    o.nstarts = 0;
+    o.max_iter = 10;
+    o.min_gain = 1e6;
+    assert_int_equal(cutune_gp_fit(gp, &o, r, err, sizeof err), 0);
+    assert_int_equal(cutune_gp_generation(gp), gen);
+    assert_true(cutune_gp_lml(gp, NULL) == before);
+    assert_int_equal(cutune_gp_cache_sync(c, gp, err, sizeof err), 0);
+    assert_memory_equal(cutune_gp_cache_mean(c), mu0, sizeof mu0);
+    /* from poor hyper-parameters a fit gains far more than 1 nat: the model moves */
+    double ell[D] = {5.0, 5.0, 5.0};
+    cutune_gp_hyper h = {.ell = ell, .sf2 = 0.1, .sn2 = 0.5, .mean = 0.0};
+    assert_int_equal(cutune_gp_set_hyper(gp, &h, err, sizeof err), 0);
+    gen = cutune_gp_generation(gp);
+    double poor = cutune_gp_lml(gp, NULL);
+    o.min_gain = 1.0;
+    o.max_iter = 60;
+    assert_int_equal(cutune_gp_fit(gp, &o, r, err, sizeof err), 0);
+    assert_true(cutune_gp_generation(gp) != gen);
+    assert_true(cutune_gp_lml(gp, NULL) > poor + 1.0);
+    /* the cache follows the new model */
+    double mu[M], var[M];
+    assert_int_equal(cutune_gp_cache_sync(c, gp, err, sizeof err), 0);
+    assert_int_equal(cutune_gp_predict(gp, Xs, M, mu, var, err, sizeof err), 0);
+    for (int i = 0; i < M; i++)
+        assert_float_equal(cutune_gp_cache_mean(c)[i], mu[i], 1e-9);
+    cutune_gp_cache_free(c);
     cutune_gp_free(gp);
     gsl_rng_free(r);
 }
@@ -369,8 +427,8 @@ int main(void)
         cmocka_unit_test(test_one_point),    cmocka_unit_test(test_two_points),
         cmocka_unit_test(test_lml_gradient), cmocka_unit_test(test_ei_quadrature),
         cmocka_unit_test(test_rank_update),  cmocka_unit_test(test_degenerate),
-        cmocka_unit_test(test_fit),          cmocka_unit_test(test_cache),
-        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_fit),          cmocka_unit_test(test_fit_min_gain),
+        cmocka_unit_test(test_cache),        cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,15 +62,15 @@ static double bowl_with_failures(const cutune_space *s, size_t id)
 }
 
 typedef struct run_result {
-    double best;          /* best time found */
-    size_t evals_to_opt;  /* unique evaluations until the optimum (0 = not reached) */
-    size_t failures;      /* failed evaluations */
-    size_t seq[64];       /* first proposals (determinism) */
+    double best;         /* best time found */
+    size_t evals_to_opt; /* unique evaluations until the optimum (0 = not reached) */
+    size_t failures;     /* failed evaluations */
+    size_t seq[64];      /* first proposals (determinism) */
 } run_result;
 
 /* The tuner loop in miniature: propose k, answer re-visits from the history, observe. */
-static void run(const cutune_space *s, objective_fn f, size_t budget, size_t k,
-                unsigned long seed, const char *args, run_result *res)
+static void run(const cutune_space *s, objective_fn f, size_t budget, size_t k, unsigned long seed,
+                const char *args, run_result *res)
 {
     char err[256];
     size_t N = cutune_space_size(s);
@@ -81,8 +81,8 @@ static void run(const cutune_space *s, objective_fn f, size_t budget, size_t k,
     uint8_t *visited = calloc(N, 1);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, seed);
-    cutune_searcher_ctx ctx = {.space = s, .budget = budget, .rng = rng, .visited = visited,
-                               .args = args};
+    cutune_searcher_ctx ctx = {
+        .space = s, .budget = budget, .rng = rng, .visited = visited, .args = args};
     cutune_searcher *sr = NULL;
     assert_int_equal(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err), 0);
     memset(res, 0, sizeof *res);
@@ -184,15 +184,21 @@ static void test_failures(void **state)
         fails += r.failures;
         hits += r.evals_to_opt > 0;
     }
-    print_message("failures: %zu of 150 evaluations failed (random: ~40), optimum %zu/5\n",
-                  fails, hits);
+    print_message("failures: %zu of 150 evaluations failed (random: ~40), optimum %zu/5\n", fails,
+                  hits);
     assert_true(fails < 30);
     assert_true(hits >= 4);
     cutune_space_free(s);
 }
 
-static double all_fail(const cutune_space *s, size_t id) { return NAN; }
-static double constant(const cutune_space *s, size_t id) { return 2.5; }
+static double all_fail(const cutune_space *s, size_t id)
+{
+    return NAN;
+}
+static double constant(const cutune_space *s, size_t id)
+{
+    return 2.5;
+}
 static double outlier(const cutune_space *s, size_t id)
 {
     return id % 17 == 0 ? 1e9 : bowl(s, id);
@@ -263,12 +269,53 @@ static void test_options(void **state)
     }
     ctx.args = "foo=1";
     cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err);
-    assert_non_null(strstr(err, "acq, xi, beta, kernel, init, starts, local"));
+    assert_non_null(strstr(err, "acq, xi, beta, kernel, init, starts, local, pool, pow2"));
     ctx.args = "acq=ei,xi=0.01,kernel=matern52";
     assert_int_equal(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err), 0);
     cutune_searcher_free(sr);
     assert_ptr_equal(cutune_searcher_find("bo", err, sizeof err), cutune_searcher_bo);
     gsl_rng_free(rng);
+    cutune_space_free(s);
+}
+
+/* Spaces above the pool size: the acquisition runs over a pool redrawn from ctx->rng
+ * (deterministic per seed) and still finds the optimum; power-of-two indicators are
+ * added for a parameter mixing powers of two with other integers. */
+static cutune_space *mixed_space(void)
+{
+    char err[256];
+    cutune_space *s = cutune_space_alloc();
+    assert_non_null(s);
+    cutune_value v[24];
+    for (size_t i = 0; i < 24; i++) /* 1..24: powers 1, 2, 4, 8, 16 among others */
+        v[i] = (cutune_value){.type = CUTUNE_VALUE_INT, .i = (long long)i + 1};
+    const char *names[] = {"a", "b", "c"};
+    for (size_t p = 0; p < 3; p++)
+        assert_int_equal(cutune_space_add_param(s, names[p], v, 24, err, sizeof err), 0);
+    assert_int_equal(cutune_space_enumerate(s, err, sizeof err), 0);
+    return s;
+}
+
+static double mixed_bowl(const cutune_space *s, size_t id)
+{
+    const uint16_t *x = cutune_space_config(s, id);
+    double f = 1.0;
+    static const double c[3] = {16, 7, 12};
+    for (size_t p = 0; p < 3; p++)
+        f += 0.05 * (x[p] - c[p]) * (x[p] - c[p]);
+    return f;
+}
+
+static void test_pool(void **state)
+{
+    cutune_space *s = mixed_space(); /* 13824 configurations */
+    run_result a, b;
+    run(s, mixed_bowl, 40, 1, 7, "pool=1024", &a);
+    run(s, mixed_bowl, 40, 1, 7, "pool=1024", &b);
+    assert_memory_equal(a.seq, b.seq, sizeof a.seq);
+    assert_true(a.best < 1.5); /* random: 40 of 13824 */
+    run(s, mixed_bowl, 30, 3, 7, "pool=512,pow2=0", &a);
+    assert_true(a.best < 3.0);
     cutune_space_free(s);
 }
 
@@ -278,7 +325,7 @@ int main(void)
         cmocka_unit_test(test_options),    cmocka_unit_test(test_duplicates),
         cmocka_unit_test(test_degenerate), cmocka_unit_test(test_determinism_and_batches),
         cmocka_unit_test(test_failures),   cmocka_unit_test(test_bowl),
-        cmocka_unit_test(test_branin),
+        cmocka_unit_test(test_branin),     cmocka_unit_test(test_pool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
