@@ -13,538 +13,778 @@ set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_GTX_1080Ti.png'
 set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_GTX_1080Ti.svg'
 set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_P100.png'
 set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_GEMM_P100.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_GEMM_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_GEMM_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_GEMM_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_GEMM_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_P100.svg'
 set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_GEMM_P100.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_GEMM_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_GEMM_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_GEMM_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_GEMM_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_RTX_2070_SUPER.png'
 set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_RTX_2070_SUPER.svg'
 set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_GTX_1080Ti.png'
 set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_GTX_1080Ti.svg'
 set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.png'
 set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.svg'
 set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_P100.png'
 set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_P100.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_convolution_P100.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_convolution_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_convolution_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_convolution_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_convolution_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_P100.svg'
 set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_P100.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_convolution_P100.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_convolution_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_convolution_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_convolution_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_convolution_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_RTX_2070_SUPER.png'
 set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_RTX_2070_SUPER.svg'
 set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_milo_A4000.png'
 set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_milo_A4000.svg'
 set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_dedispersion_milo_A4000.png'
 set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_dedispersion_milo_A4000.svg'
 set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm_AMD_Vega.png'
 set title 'gemm_AMD_Vega (AMD Vega, Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm_AMD_Vega.svg'
 set title 'gemm_AMD_Vega (AMD Vega, Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.png'
 set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.svg'
 set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_1080Ti.png'
 set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_1080Ti.svg'
 set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.png'
 set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.svg'
 set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_P100.png'
 set title 'pnpoly_P100 (x86_64, cn_pnpoly_host) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_P100.svg'
 set title 'pnpoly_P100 (x86_64, cn_pnpoly_host) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.png'
 set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.svg'
 set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host) - constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_GEMM_GTX_1080Ti.png'
 set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_GEMM_GTX_1080Ti.svg'
 set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_GEMM_P100.png'
 set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_GEMM_P100.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_GEMM_P100.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_GEMM_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_GEMM_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_GEMM_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_GEMM_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_GEMM_P100.svg'
 set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_GEMM_P100.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_GEMM_P100.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_GEMM_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_GEMM_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_GEMM_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_GEMM_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_GEMM_RTX_2070_SUPER.png'
 set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_GEMM_RTX_2070_SUPER.svg'
 set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_GTX_1080Ti.png'
 set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_GTX_1080Ti.svg'
 set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_GTX_TitanX_Maxwell.png'
 set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_GTX_TitanX_Maxwell.svg'
 set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_P100.png'
 set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_convolution_P100.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_convolution_P100.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_convolution_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_convolution_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_convolution_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_convolution_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_P100.svg'
 set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_convolution_P100.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_convolution_P100.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_convolution_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_convolution_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_convolution_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_convolution_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_RTX_2070_SUPER.png'
 set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_RTX_2070_SUPER.svg'
 set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_milo_A4000.png'
 set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_convolution_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_milo_A4000.svg'
 set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_convolution_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_dedispersion_milo_A4000.png'
 set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_dedispersion_milo_A4000.svg'
 set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_gemm_AMD_Vega.png'
 set title 'gemm_AMD_Vega (AMD Vega, Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_gemm_AMD_Vega.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_gemm_AMD_Vega.svg'
 set title 'gemm_AMD_Vega (AMD Vega, Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_gemm_AMD_Vega.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_gemm_GTX_TitanX_Maxwell.png'
 set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_gemm_GTX_TitanX_Maxwell.svg'
 set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_pnpoly_GTX_1080Ti.png'
 set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_pnpoly_GTX_1080Ti.svg'
 set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.png'
 set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.svg'
 set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_pnpoly_P100.png'
 set title 'pnpoly_P100 (x86_64, cn_pnpoly_host) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_pnpoly_P100.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_pnpoly_P100.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_pnpoly_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_pnpoly_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_pnpoly_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_pnpoly_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_pnpoly_P100.svg'
 set title 'pnpoly_P100 (x86_64, cn_pnpoly_host) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_pnpoly_P100.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_pnpoly_P100.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_pnpoly_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_pnpoly_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_pnpoly_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_pnpoly_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_pnpoly_RTX_2070_SUPER.png'
 set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_pnpoly_RTX_2070_SUPER.svg'
 set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host) - cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'grid', \
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'genetic'
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'grid', \
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
 unset output
