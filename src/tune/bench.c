@@ -1163,8 +1163,8 @@ static int write_plots(const cutune_bench_result *r, const char *dir, char *err,
                                  : "set terminal svg size 900,600 dynamic noenhanced",
                         base, fmt == 0 ? "png" : "svg");
                 fprintf(gp,
-                        "set title '%s (%s, %s) - %s convention, %zu seeds, median and "
-                        "5-95%% band'\n",
+                        "set title \"%s (%s, %s)\\n%s convention, %zu seeds, median and "
+                        "5-95%% band\"\n",
                         r->rec[ri].name, r->rec[ri].device, r->rec[ri].kernel,
                         cutune_bench_convention_name(r->conv[ci]), r->nseeds);
                 fprintf(gp, "plot ");

@@ -11,7 +11,7 @@ set style fill transparent solid 0.18 noborder
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_GTX_1080Ti.png'
-set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -24,7 +24,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_GTX_1080Ti.svg'
-set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -37,7 +37,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_P100.png'
-set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -50,7 +50,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_P100.svg'
-set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -63,7 +63,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_RTX_2070_SUPER.png'
-set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -76,7 +76,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_RTX_2070_SUPER.svg'
-set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -89,7 +89,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_GTX_1080Ti.png'
-set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -102,7 +102,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_GTX_1080Ti.svg'
-set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -115,7 +115,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.png'
-set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -128,7 +128,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.svg'
-set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -141,7 +141,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_P100.png'
-set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -154,7 +154,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_P100.svg'
-set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -167,7 +167,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_RTX_2070_SUPER.png'
-set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -180,7 +180,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_RTX_2070_SUPER.svg'
-set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -193,7 +193,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_milo_A4000.png'
-set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -206,7 +206,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_milo_A4000.svg'
-set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -219,7 +219,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_dedispersion_milo_A4000.png'
-set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -232,7 +232,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_dedispersion_milo_A4000.svg'
-set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -245,7 +245,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm_AMD_Vega.png'
-set title 'gemm_AMD_Vega (AMD Vega, Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "gemm_AMD_Vega (AMD Vega, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -258,7 +258,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm_AMD_Vega.svg'
-set title 'gemm_AMD_Vega (AMD Vega, Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "gemm_AMD_Vega (AMD Vega, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -271,7 +271,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.png'
-set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -284,7 +284,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.svg'
-set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -297,7 +297,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_1080Ti.png'
-set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -310,7 +310,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_1080Ti.svg'
-set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -323,7 +323,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.png'
-set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -336,7 +336,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.svg'
-set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -349,7 +349,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_P100.png'
-set title 'pnpoly_P100 (x86_64, cn_pnpoly_host) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "pnpoly_P100 (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -362,7 +362,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_P100.svg'
-set title 'pnpoly_P100 (x86_64, cn_pnpoly_host) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "pnpoly_P100 (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -375,7 +375,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.png'
-set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -388,7 +388,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.svg'
-set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host) - constraint-aware convention, 50 seeds, median and 5-95% band'
+set title "pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -401,7 +401,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_GEMM_GTX_1080Ti.png'
-set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -414,7 +414,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_GEMM_GTX_1080Ti.svg'
-set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -427,7 +427,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_GEMM_P100.png'
-set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -440,7 +440,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_GEMM_P100.svg'
-set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -453,7 +453,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_GEMM_RTX_2070_SUPER.png'
-set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -466,7 +466,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_GEMM_RTX_2070_SUPER.svg'
-set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -479,7 +479,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_GTX_1080Ti.png'
-set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -492,7 +492,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_GTX_1080Ti.svg'
-set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -505,7 +505,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_GTX_TitanX_Maxwell.png'
-set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -518,7 +518,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_GTX_TitanX_Maxwell.svg'
-set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -531,7 +531,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_P100.png'
-set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -544,7 +544,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_P100.svg'
-set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -557,7 +557,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_RTX_2070_SUPER.png'
-set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -570,7 +570,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_RTX_2070_SUPER.svg'
-set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -583,7 +583,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_milo_A4000.png'
-set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -596,7 +596,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_milo_A4000.svg'
-set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -609,7 +609,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_dedispersion_milo_A4000.png'
-set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -622,7 +622,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_dedispersion_milo_A4000.svg'
-set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -635,7 +635,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_gemm_AMD_Vega.png'
-set title 'gemm_AMD_Vega (AMD Vega, Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "gemm_AMD_Vega (AMD Vega, Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -648,7 +648,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_gemm_AMD_Vega.svg'
-set title 'gemm_AMD_Vega (AMD Vega, Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "gemm_AMD_Vega (AMD Vega, Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -661,7 +661,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_gemm_GTX_TitanX_Maxwell.png'
-set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -674,7 +674,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_gemm_GTX_TitanX_Maxwell.svg'
-set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -687,7 +687,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_pnpoly_GTX_1080Ti.png'
-set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -700,7 +700,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_pnpoly_GTX_1080Ti.svg'
-set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -713,7 +713,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.png'
-set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -726,7 +726,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.svg'
-set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -739,7 +739,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_pnpoly_P100.png'
-set title 'pnpoly_P100 (x86_64, cn_pnpoly_host) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "pnpoly_P100 (x86_64, cn_pnpoly_host)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -752,7 +752,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_pnpoly_P100.svg'
-set title 'pnpoly_P100 (x86_64, cn_pnpoly_host) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "pnpoly_P100 (x86_64, cn_pnpoly_host)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -765,7 +765,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_pnpoly_RTX_2070_SUPER.png'
-set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -778,7 +778,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_pnpoly_RTX_2070_SUPER.svg'
-set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host) - cartesian convention, 50 seeds, median and 5-95% band'
+set title "pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)\ncartesian convention, 50 seeds, median and 5-95% band"
 plot 'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
