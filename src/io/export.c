@@ -125,6 +125,19 @@ static void csv_number(FILE *f, double x)
     csv_field(f, text, 0);
 }
 
+/* Close an export built in an open_memstream buffer and write it to path
+ * atomically. *f is closed (and set NULL) whatever happens; *buf stays the
+ * caller's to free. */
+static int commit_memstream(FILE **f, char **buf, size_t *len, const char *path, char *err,
+                            size_t errlen)
+{
+    int closed = fclose(*f);
+    *f = NULL;
+    if (closed != 0)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+    return cutune_io_write_atomic(path, *buf, *len, err, errlen);
+}
+
 int cutune_export_csv(const char *path, const cutune_space *s, const struct cutune_spec *spec,
                       const cutune_history *h, char *err, size_t errlen)
 {
@@ -186,13 +199,7 @@ int cutune_export_csv(const char *path, const cutune_space *s, const struct cutu
             csv_number(f, e->spec_metrics ? e->spec_metrics[m] : NAN);
         fputc('\n', f);
     }
-    if (fclose(f) != 0) {
-        f = NULL;
-        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
-        goto out_free;
-    }
-    f = NULL;
-    rc = cutune_io_write_atomic(path, buf, len, err, errlen);
+    rc = commit_memstream(&f, &buf, &len, path, err, errlen);
 out_free:
     if (f)
         fclose(f);
@@ -327,13 +334,7 @@ static int write_kt_layout(const char *path, const cJSON *header, const cJSON *c
         }
     }
     fputs("}\n}\n", f);
-    if (fclose(f) != 0) {
-        f = NULL;
-        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
-        goto out_free;
-    }
-    f = NULL;
-    rc = cutune_io_write_atomic(path, buf, len, err, errlen);
+    rc = commit_memstream(&f, &buf, &len, path, err, errlen);
 out_free:
     if (f)
         fclose(f);
@@ -466,12 +467,7 @@ int cutune_export_header(const char *path, const cutune_space *s, const struct c
         fprintf(f, "#define %s %s\n", ident, par->texts[idx[p]]);
     }
     fprintf(f, "\n#endif /* %s */\n", guard);
-    if (fclose(f) != 0) {
-        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
-        goto out_free;
-    }
-    rc = cutune_io_write_atomic(path, buf, len, err, errlen);
-out_free:
+    rc = commit_memstream(&f, &buf, &len, path, err, errlen);
     free(buf);
     return rc;
 }
