@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include <cJSON.h>
+#include <cjson/cJSON.h>
 
 #include "io_internal.h"
 
