@@ -15,10 +15,22 @@
  * Tunables:
  *   FORMAT 0 CSR scalar (a thread per row), 1 CSR vector (TPR threads per row,
  *          a shuffle reduction inside each group of TPR lanes), 2 ELL (a thread
- *          per row, the 64 slots walked coalesced across rows);
- *   TPR    threads per row (FORMAT 1 only; 1 for the others);
+ *          per row, the 64 slots walked coalesced across rows), 3 banded CSR
+ *          vector: a block takes RPB consecutive rows and first stages the slice
+ *          of x their band can touch, x[r0 - BAND/2, r0 + RPB + BAND/2) (mod R),
+ *          in shared memory; the gathers of x then hit shared memory instead of
+ *          L1 (a warp's 32 scattered gathers cost ~32 L1 wavefronts but ~3-4
+ *          shared-memory ones: the gathers, not DRAM, bound FORMAT 0-2). Columns
+ *          outside the window are read from global memory, so the result is right
+ *          for any matrix; BAND only decides what is fast;
+ *   TPR    threads per row (FORMAT 1 and 3; 1 for the others);
  *   BLOCK  threads per block;
- *   XLDG   1: read x through the read-only data cache (__ldg); 0: plain loads.
+ *   RPB    rows per block (FORMAT 3 only: the window is RPB + BAND floats);
+ *   UNR    FORMAT 1 and 3: a lane loads UNR of its row's entries (col and val)
+ *          before it uses any, so UNR independent loads are in flight instead of
+ *          one dependent chain per entry (1: the plain loop);
+ *   XLDG   1: read x through the read-only data cache (__ldg); 0: plain loads
+ *          (FORMAT 3 reads x only to stage the window: the spec fixes XLDG 1).
  * Every y[r] is written exactly once (no accumulation into y).
  */
 #ifndef R
@@ -38,6 +50,9 @@
 #endif
 #ifndef XLDG
 #define XLDG 1
+#endif
+#ifndef RPB
+#define RPB 1024
 #endif
 
 #define MAXNZ 64
@@ -97,6 +112,19 @@ __device__ __forceinline__ float ldx(const float *x, int c)
 #endif
 }
 
+#ifndef UNR
+#define UNR 1
+#endif
+#if FORMAT == 3
+/* x[c] from the staged window xs (x index ws + i at xs[i], mod R), else global */
+__device__ __forceinline__ float xwin(const float *xs, const float *__restrict__ x, int ws, int c)
+{
+    int d = c - ws;
+    d = d < 0 ? d + R : (d >= R ? d - R : d);
+    return (unsigned)d < (unsigned)(RPB + BAND) ? xs[d] : ldx(x, c);
+}
+#endif
+
 extern "C" __global__ void __launch_bounds__(BLOCK)
 spmv(float *__restrict__ y, const float *__restrict__ x, const int *__restrict__ row_ptr,
      const int *__restrict__ col, const float *__restrict__ val,
@@ -117,7 +145,22 @@ spmv(float *__restrict__ y, const float *__restrict__ x, const int *__restrict__
     float s = 0.0f;
     if (r < R) {
         const int e1 = row_ptr[r + 1];
-        for (int e = row_ptr[r] + lane; e < e1; e += TPR)
+        int e = row_ptr[r] + lane;
+#if UNR > 1
+        for (; e + (UNR - 1) * TPR < e1; e += UNR * TPR) {
+            int c[UNR];
+            float v[UNR];
+#pragma unroll
+            for (int u = 0; u < UNR; u++) {
+                c[u] = col[e + u * TPR];
+                v[u] = val[e + u * TPR];
+            }
+#pragma unroll
+            for (int u = 0; u < UNR; u++)
+                s += v[u] * ldx(x, c[u]);
+        }
+#endif
+        for (; e < e1; e += TPR)
             s += val[e] * ldx(x, col[e]);
     }
     /* groups of TPR lanes are aligned inside the warp (BLOCK % 32 == 0, TPR | 32) */
@@ -126,6 +169,58 @@ spmv(float *__restrict__ y, const float *__restrict__ x, const int *__restrict__
         s += __shfl_down_sync(0xffffffffu, s, o, TPR);
     if (r < R && lane == 0)
         y[r] = s;
+#elif FORMAT == 3
+#define WIN (RPB + BAND)
+#define GROUPS (BLOCK / TPR) /* rows in flight per pass */
+#if (BLOCK % TPR) || (RPB % GROUPS)
+#error "FORMAT 3 needs BLOCK % TPR == 0 and RPB % (BLOCK / TPR) == 0"
+#endif
+    __shared__ float xs[WIN];
+    const int r0 = blockIdx.x * RPB;
+    const int ws = r0 - BAND / 2; /* x index of xs[0], before the wrap */
+    for (int i = threadIdx.x; i < WIN; i += BLOCK) {
+        int g = ws + i;
+        g = g < 0 ? g + R : (g >= R ? g - R : g);
+        xs[i] = ldx(x, g);
+    }
+    __syncthreads();
+    const int lane = threadIdx.x % TPR;
+    /* row bounds of the next pass are loaded before this pass works (pipelining) */
+    int rn = r0 + threadIdx.x / TPR;
+    int b0n = rn < R ? row_ptr[rn] : 0, b1n = rn < R ? row_ptr[rn + 1] : 0;
+#pragma unroll 1
+    for (int p = 0; p < RPB / GROUPS; p++) {
+        const int r = rn, b0 = b0n, e1 = b1n;
+        rn = r + GROUPS;
+        if (p + 1 < RPB / GROUPS && rn < R) {
+            b0n = row_ptr[rn];
+            b1n = row_ptr[rn + 1];
+        }
+        float s = 0.0f;
+        int e = b0 + lane;
+#if UNR > 1
+        /* UNR entries per lane loaded before any is used: UNR loads in flight */
+        for (; e + (UNR - 1) * TPR < e1; e += UNR * TPR) {
+            int c[UNR];
+            float v[UNR];
+#pragma unroll
+            for (int u = 0; u < UNR; u++) {
+                c[u] = col[e + u * TPR];
+                v[u] = val[e + u * TPR];
+            }
+#pragma unroll
+            for (int u = 0; u < UNR; u++)
+                s += v[u] * xwin(xs, x, ws, c[u]);
+        }
+#endif
+        for (; e < e1; e += TPR)
+            s += val[e] * xwin(xs, x, ws, col[e]);
+#pragma unroll
+        for (int o = TPR / 2; o > 0; o >>= 1)
+            s += __shfl_down_sync(0xffffffffu, s, o, TPR);
+        if (r < R && lane == 0)
+            y[r] = s;
+    }
 #else
     const int r = blockIdx.x * BLOCK + threadIdx.x;
     if (r >= R)

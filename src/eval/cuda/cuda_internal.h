@@ -166,6 +166,7 @@ enum cutune_cuda_msg_type {
 enum cutune_cuda_phase {
     CUTUNE_CUDA_PHASE_VERIFY = 1, /**< first launch of the tuned kernel */
     CUTUNE_CUDA_PHASE_TIME = 2,   /**< warm-up and timed repetitions */
+    CUTUNE_CUDA_PHASE_CHECK = 3,  /**< first launch done: outputs copied back and compared */
 };
 
 typedef struct cutune_cuda_hello {

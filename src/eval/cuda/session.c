@@ -231,6 +231,10 @@ int cutune_cuda_session_eval(cutune_cuda_session *s, const cutune_cuda_launch *l
             if (ph == CUTUNE_CUDA_PHASE_VERIFY) {
                 timeout = kernel_timeout(s);
                 phase = "first launch";
+            } else if (ph == CUTUNE_CUDA_PHASE_CHECK) {
+                /* host-side copy and comparison: not the kernel's time */
+                timeout = s->setup_timeout_s;
+                phase = "verification";
             } else {
                 timeout = s->max_time_s + TIMING_LAUNCH_ALLOWANCE * kernel_timeout(s);
                 phase = "timing";

@@ -851,6 +851,14 @@ static void evaluate(worker *w, const cutune_cuda_launch *l, cutune_cuda_reply *
         goto out;
     }
     tv = cutune_now() - tv;
+    /* The kernel is done; copying large outputs back and comparing them on the host
+     * can take longer than a kernel is allowed, so say so (setup time limit again). */
+    pb.len = 0;
+    if (cutune_cuda_encode_progress(&pb, CUTUNE_CUDA_PHASE_CHECK) < 0 ||
+        cutune_cuda_send(w->fd, &pb) < 0) {
+        r->fatal = 1;
+        goto out;
+    }
     if ((rc = buffers_download(w, 0)) != CU_SUCCESS) {
         runtime_fail(w, r, "reading outputs", rc);
         goto out;

@@ -1,12 +1,11 @@
-/* Best configuration of transpose: EXAMPLE, NOT TUNED (a valid configuration picked by hand
- * from kernels/transpose.json for developing benchmarks/kernels). Replace it with the output
- * of: cutune --header=benchmarks/kernels/best/transpose.h transpose */
-#ifndef CUTUNE_TUNED_transpose_H
-#define CUTUNE_TUNED_transpose_H
+/* Best configuration of transpose found by cutune 0.1.0: 0.13577599823474884 ms (spec hash 0652355c0c13bfcb).
+ * Generated file: re-run the tuner rather than edit it. */
+#ifndef CUTUNE_TUNED_TRANSPOSE_H
+#define CUTUNE_TUNED_TRANSPOSE_H
 
-#define TILE 32
-#define BLOCK_ROWS 8
+#define TILE 64
+#define BLOCK_ROWS 16
 #define PAD 1
-#define VEC 1
+#define VEC 2
 
-#endif /* CUTUNE_TUNED_transpose_H */
+#endif /* CUTUNE_TUNED_TRANSPOSE_H */
