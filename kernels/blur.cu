@@ -107,9 +107,16 @@ __device__ __forceinline__ float gray_at(const unsigned char *__restrict__ rgb, 
 #define WORDS_OK ((W % 4) == 0)   /* 4-pixel groups start on 4-byte boundaries */
 typedef unsigned int u32;
 
-__device__ __forceinline__ float gray_b(u32 r, u32 g, u32 b)
+__device__ __forceinline__ float gray_f(float r, float g, float b)
 {
-    return 0.299f * (float)r + 0.587f * (float)g + 0.114f * (float)b;
+    return 0.299f * r + 0.587f * g + 0.114f * b;
+}
+/* byte k of w as a float, exactly: the byte becomes the low mantissa bits of 2^23
+ * (one PRMT and one FADD; the int-to-float conversion runs at a quarter of the
+ * rate and was three per pixel) */
+template <int k> __device__ __forceinline__ float b2f(u32 w)
+{
+    return __int_as_float(__byte_perm(w, 0x4B000000u, 0x7650 | k)) - 8388608.0f;
 }
 /* the 3 words of the 4-pixel group at (gx, y) when it lies inside the row */
 __device__ __forceinline__ bool group_fast(int gx)
@@ -132,10 +139,10 @@ __device__ __forceinline__ float4 gray4(const unsigned char *__restrict__ rgb, i
 {
     if (group_fast(gx)) {
         /* bytes R0 G0 B0 R1 | G1 B1 R2 G2 | B2 R3 G3 B3, little endian */
-        return make_float4(gray_b(wd[0] & 255, (wd[0] >> 8) & 255, (wd[0] >> 16) & 255),
-                           gray_b(wd[0] >> 24, wd[1] & 255, (wd[1] >> 8) & 255),
-                           gray_b((wd[1] >> 16) & 255, wd[1] >> 24, wd[2] & 255),
-                           gray_b((wd[2] >> 8) & 255, (wd[2] >> 16) & 255, wd[2] >> 24));
+        return make_float4(gray_f(b2f<0>(wd[0]), b2f<1>(wd[0]), b2f<2>(wd[0])),
+                           gray_f(b2f<3>(wd[0]), b2f<0>(wd[1]), b2f<1>(wd[1])),
+                           gray_f(b2f<2>(wd[1]), b2f<3>(wd[1]), b2f<0>(wd[2])),
+                           gray_f(b2f<1>(wd[2]), b2f<2>(wd[2]), b2f<3>(wd[2])));
     }
     return make_float4(gray_at(rgb, gx, y), gray_at(rgb, gx + 1, y), gray_at(rgb, gx + 2, y),
                        gray_at(rgb, gx + 3, y));

@@ -23,14 +23,22 @@
  *          shared-memory ones: the gathers, not DRAM, bound FORMAT 0-2). Columns
  *          outside the window are read from global memory, so the result is right
  *          for any matrix; BAND only decides what is fast;
- *   TPR    threads per row (FORMAT 1 and 3; 1 for the others);
+ *          4 CSR stream (after Greathouse & Daga, SC'14): the window of FORMAT 3,
+ *          then the block's entries, row_ptr[r0] .. row_ptr[r0 + RPB), are
+ *          streamed by all lanes at once (coalesced, UNR loads in flight per lane,
+ *          no lane idling on short rows: FORMAT 1/3 lanes wait for the longest
+ *          row of their warp) into a shared buffer of products, and then TPR
+ *          lanes per row add up its products. A block whose rows hold more than
+ *          33 * RPB entries adds them from global memory instead (right for any
+ *          matrix; dynamic shared memory (RPB + BAND + 33 RPB) * 4 bytes);
+ *   TPR    threads per row (FORMAT 1, 3 and 4; 1 for the others);
  *   BLOCK  threads per block;
- *   RPB    rows per block (FORMAT 3 only: the window is RPB + BAND floats);
- *   UNR    FORMAT 1 and 3: a lane loads UNR of its row's entries (col and val)
+ *   RPB    rows per block (FORMAT 3 and 4: the window is RPB + BAND floats);
+ *   UNR    FORMAT 1, 3 and 4: a lane loads UNR of its row's entries (col and val)
  *          before it uses any, so UNR independent loads are in flight instead of
  *          one dependent chain per entry (1: the plain loop);
  *   XLDG   1: read x through the read-only data cache (__ldg); 0: plain loads
- *          (FORMAT 3 reads x only to stage the window: the spec fixes XLDG 1).
+ *          (FORMAT 3, 4 read x only to stage the window: the spec fixes XLDG 1).
  * Every y[r] is written exactly once (no accumulation into y).
  */
 #ifndef R
@@ -115,7 +123,7 @@ __device__ __forceinline__ float ldx(const float *x, int c)
 #ifndef UNR
 #define UNR 1
 #endif
-#if FORMAT == 3
+#if FORMAT >= 3
 /* x[c] from the staged window xs (x index ws + i at xs[i], mod R), else global */
 __device__ __forceinline__ float xwin(const float *xs, const float *__restrict__ x, int ws, int c)
 {
@@ -215,6 +223,69 @@ spmv(float *__restrict__ y, const float *__restrict__ x, const int *__restrict__
 #endif
         for (; e < e1; e += TPR)
             s += val[e] * xwin(xs, x, ws, col[e]);
+#pragma unroll
+        for (int o = TPR / 2; o > 0; o >>= 1)
+            s += __shfl_down_sync(0xffffffffu, s, o, TPR);
+        if (r < R && lane == 0)
+            y[r] = s;
+    }
+#elif FORMAT == 4
+#define WIN (RPB + BAND)
+#define CAP (33 * RPB) /* products a block can hold: rows of <= 33 entries on average */
+#define GROUPS (BLOCK / TPR)
+#if (BLOCK % TPR) || (RPB % GROUPS)
+#error "FORMAT 4 needs BLOCK % TPR == 0 and RPB % (BLOCK / TPR) == 0"
+#endif
+    extern __shared__ float sm[];
+    float *xs = sm, *prod = sm + WIN; /* x window, then the block's products */
+    const int r0 = blockIdx.x * RPB;
+    const int ws = r0 - BAND / 2;
+    for (int i = threadIdx.x; i < WIN; i += BLOCK) {
+        int g = ws + i;
+        g = g < 0 ? g + R : (g >= R ? g - R : g);
+        xs[i] = ldx(x, g);
+    }
+    const int rend = min(r0 + RPB, R);
+    const int e0 = row_ptr[r0], e1 = row_ptr[rend];
+    const bool fits = e1 - e0 <= CAP;
+    __syncthreads();
+    if (fits) {
+        /* 1. stream the block's entries with every lane busy: UNR coalesced loads
+         *    of col and val per lane in flight, products into shared memory */
+        int e = e0 + threadIdx.x;
+        for (; e + (UNR - 1) * BLOCK < e1; e += UNR * BLOCK) {
+            int c[UNR];
+            float v[UNR];
+#pragma unroll
+            for (int u = 0; u < UNR; u++) {
+                c[u] = col[e + u * BLOCK];
+                v[u] = val[e + u * BLOCK];
+            }
+#pragma unroll
+            for (int u = 0; u < UNR; u++)
+                prod[e + u * BLOCK - e0] = v[u] * xwin(xs, x, ws, c[u]);
+        }
+        for (; e < e1; e += BLOCK)
+            prod[e - e0] = val[e] * xwin(xs, x, ws, col[e]);
+        __syncthreads();
+    }
+    /* 2. TPR lanes per row add its products (or, for a block too dense for the
+     *    buffer, its entries straight from global memory) */
+    const int lane = threadIdx.x % TPR;
+#pragma unroll 1
+    for (int p = 0; p < RPB / GROUPS; p++) {
+        const int r = r0 + p * GROUPS + threadIdx.x / TPR;
+        float s = 0.0f;
+        if (r < R) {
+            const int b0 = row_ptr[r], b1 = row_ptr[r + 1];
+            if (fits) {
+                for (int e = b0 + lane; e < b1; e += TPR)
+                    s += prod[e - e0];
+            } else {
+                for (int e = b0 + lane; e < b1; e += TPR)
+                    s += val[e] * xwin(xs, x, ws, col[e]);
+            }
+        }
 #pragma unroll
         for (int o = TPR / 2; o > 0; o >>= 1)
             s += __shfl_down_sync(0xffffffffu, s, o, TPR);

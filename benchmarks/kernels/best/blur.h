@@ -1,4 +1,4 @@
-/* Best configuration of blur found by cutune 0.1.0: 0.181536003947258 ms (spec hash 121acdf221e4318e).
+/* Best configuration of blur found by cutune 0.1.0: 0.18009600043296814 ms (spec hash 9dd0d63defae79a1).
  * Generated file: re-run the tuner rather than edit it. */
 #ifndef CUTUNE_TUNED_BLUR_H
 #define CUTUNE_TUNED_BLUR_H
