@@ -123,15 +123,74 @@ __device__ __forceinline__ float ldx(const float *x, int c)
 #ifndef UNR
 #define UNR 1
 #endif
+/* x[c] straight from global memory (FORMAT 0-2) */
+struct XGlobal {
+    const float *__restrict__ x;
+    __device__ __forceinline__ float operator()(int c) const { return ldx(x, c); }
+};
+
 #if FORMAT >= 3
+#define WIN (RPB + BAND) /* the staged slice of x */
 /* x[c] from the staged window xs (x index ws + i at xs[i], mod R), else global */
-__device__ __forceinline__ float xwin(const float *xs, const float *__restrict__ x, int ws, int c)
+struct XWindow {
+    const float *xs;
+    const float *__restrict__ x;
+    int ws;
+    __device__ __forceinline__ float operator()(int c) const
+    {
+        int d = c - ws;
+        d = d < 0 ? d + R : (d >= R ? d - R : d);
+        return (unsigned)d < (unsigned)WIN ? xs[d] : ldx(x, c);
+    }
+};
+/* xs[i] = x[ws + i] (mod R) for the WIN entries of the window; the caller syncs */
+__device__ __forceinline__ void stage_window(float *xs, const float *__restrict__ x, int ws)
 {
-    int d = c - ws;
-    d = d < 0 ? d + R : (d >= R ? d - R : d);
-    return (unsigned)d < (unsigned)(RPB + BAND) ? xs[d] : ldx(x, c);
+    for (int i = threadIdx.x; i < WIN; i += BLOCK) {
+        int g = ws + i;
+        g = g < 0 ? g + R : (g >= R ? g - R : g);
+        xs[i] = ldx(x, g);
+    }
 }
 #endif
+
+/* sum of val[e] * xf(col[e]) over e = e, e + STRIDE, ... < e1. With UNR > 1 a lane
+ * loads UNR entries (col and val) before it uses any: UNR independent loads in
+ * flight instead of one dependent chain per entry. */
+template <int STRIDE, typename XF>
+__device__ __forceinline__ float strided_dot(const int *__restrict__ col,
+                                             const float *__restrict__ val, int e, int e1,
+                                             const XF &xf)
+{
+    float s = 0.0f;
+#if UNR > 1
+    for (; e + (UNR - 1) * STRIDE < e1; e += UNR * STRIDE) {
+        int c[UNR];
+        float v[UNR];
+#pragma unroll
+        for (int u = 0; u < UNR; u++) {
+            c[u] = col[e + u * STRIDE];
+            v[u] = val[e + u * STRIDE];
+        }
+#pragma unroll
+        for (int u = 0; u < UNR; u++)
+            s += v[u] * xf(c[u]);
+    }
+#endif
+    for (; e < e1; e += STRIDE)
+        s += val[e] * xf(col[e]);
+    return s;
+}
+
+/* sum over each aligned group of TPR lanes, in the group's first lane (groups are
+ * aligned inside the warp: BLOCK % 32 == 0 and TPR divides 32) */
+__device__ __forceinline__ float group_sum(float s)
+{
+#pragma unroll
+    for (int o = TPR / 2; o > 0; o >>= 1)
+        s += __shfl_down_sync(0xffffffffu, s, o, TPR);
+    return s;
+}
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
 spmv(float *__restrict__ y, const float *__restrict__ x, const int *__restrict__ row_ptr,
@@ -151,34 +210,12 @@ spmv(float *__restrict__ y, const float *__restrict__ x, const int *__restrict__
     const long long t = (long long)blockIdx.x * BLOCK + threadIdx.x;
     const int r = (int)(t / TPR), lane = (int)(t % TPR);
     float s = 0.0f;
-    if (r < R) {
-        const int e1 = row_ptr[r + 1];
-        int e = row_ptr[r] + lane;
-#if UNR > 1
-        for (; e + (UNR - 1) * TPR < e1; e += UNR * TPR) {
-            int c[UNR];
-            float v[UNR];
-#pragma unroll
-            for (int u = 0; u < UNR; u++) {
-                c[u] = col[e + u * TPR];
-                v[u] = val[e + u * TPR];
-            }
-#pragma unroll
-            for (int u = 0; u < UNR; u++)
-                s += v[u] * ldx(x, c[u]);
-        }
-#endif
-        for (; e < e1; e += TPR)
-            s += val[e] * ldx(x, col[e]);
-    }
-    /* groups of TPR lanes are aligned inside the warp (BLOCK % 32 == 0, TPR | 32) */
-#pragma unroll
-    for (int o = TPR / 2; o > 0; o >>= 1)
-        s += __shfl_down_sync(0xffffffffu, s, o, TPR);
+    if (r < R)
+        s = strided_dot<TPR>(col, val, row_ptr[r] + lane, row_ptr[r + 1], XGlobal{x});
+    s = group_sum(s);
     if (r < R && lane == 0)
         y[r] = s;
 #elif FORMAT == 3
-#define WIN (RPB + BAND)
 #define GROUPS (BLOCK / TPR) /* rows in flight per pass */
 #if (BLOCK % TPR) || (RPB % GROUPS)
 #error "FORMAT 3 needs BLOCK % TPR == 0 and RPB % (BLOCK / TPR) == 0"
@@ -186,12 +223,9 @@ spmv(float *__restrict__ y, const float *__restrict__ x, const int *__restrict__
     __shared__ float xs[WIN];
     const int r0 = blockIdx.x * RPB;
     const int ws = r0 - BAND / 2; /* x index of xs[0], before the wrap */
-    for (int i = threadIdx.x; i < WIN; i += BLOCK) {
-        int g = ws + i;
-        g = g < 0 ? g + R : (g >= R ? g - R : g);
-        xs[i] = ldx(x, g);
-    }
+    stage_window(xs, x, ws);
     __syncthreads();
+    const XWindow xf{xs, x, ws};
     const int lane = threadIdx.x % TPR;
     /* row bounds of the next pass are loaded before this pass works (pipelining) */
     int rn = r0 + threadIdx.x / TPR;
@@ -204,33 +238,11 @@ spmv(float *__restrict__ y, const float *__restrict__ x, const int *__restrict__
             b0n = row_ptr[rn];
             b1n = row_ptr[rn + 1];
         }
-        float s = 0.0f;
-        int e = b0 + lane;
-#if UNR > 1
-        /* UNR entries per lane loaded before any is used: UNR loads in flight */
-        for (; e + (UNR - 1) * TPR < e1; e += UNR * TPR) {
-            int c[UNR];
-            float v[UNR];
-#pragma unroll
-            for (int u = 0; u < UNR; u++) {
-                c[u] = col[e + u * TPR];
-                v[u] = val[e + u * TPR];
-            }
-#pragma unroll
-            for (int u = 0; u < UNR; u++)
-                s += v[u] * xwin(xs, x, ws, c[u]);
-        }
-#endif
-        for (; e < e1; e += TPR)
-            s += val[e] * xwin(xs, x, ws, col[e]);
-#pragma unroll
-        for (int o = TPR / 2; o > 0; o >>= 1)
-            s += __shfl_down_sync(0xffffffffu, s, o, TPR);
+        const float s = group_sum(strided_dot<TPR>(col, val, b0 + lane, e1, xf));
         if (r < R && lane == 0)
             y[r] = s;
     }
 #elif FORMAT == 4
-#define WIN (RPB + BAND)
 #define CAP (33 * RPB) /* products a block can hold: rows of <= 33 entries on average */
 #define GROUPS (BLOCK / TPR)
 #if (BLOCK % TPR) || (RPB % GROUPS)
@@ -240,11 +252,8 @@ spmv(float *__restrict__ y, const float *__restrict__ x, const int *__restrict__
     float *xs = sm, *prod = sm + WIN; /* x window, then the block's products */
     const int r0 = blockIdx.x * RPB;
     const int ws = r0 - BAND / 2;
-    for (int i = threadIdx.x; i < WIN; i += BLOCK) {
-        int g = ws + i;
-        g = g < 0 ? g + R : (g >= R ? g - R : g);
-        xs[i] = ldx(x, g);
-    }
+    stage_window(xs, x, ws);
+    const XWindow xf{xs, x, ws};
     const int rend = min(r0 + RPB, R);
     const int e0 = row_ptr[r0], e1 = row_ptr[rend];
     const bool fits = e1 - e0 <= CAP;
@@ -263,10 +272,10 @@ spmv(float *__restrict__ y, const float *__restrict__ x, const int *__restrict__
             }
 #pragma unroll
             for (int u = 0; u < UNR; u++)
-                prod[e + u * BLOCK - e0] = v[u] * xwin(xs, x, ws, c[u]);
+                prod[e + u * BLOCK - e0] = v[u] * xf(c[u]);
         }
         for (; e < e1; e += BLOCK)
-            prod[e - e0] = val[e] * xwin(xs, x, ws, col[e]);
+            prod[e - e0] = val[e] * xf(col[e]);
         __syncthreads();
     }
     /* 2. TPR lanes per row add its products (or, for a block too dense for the
@@ -282,13 +291,10 @@ spmv(float *__restrict__ y, const float *__restrict__ x, const int *__restrict__
                 for (int e = b0 + lane; e < b1; e += TPR)
                     s += prod[e - e0];
             } else {
-                for (int e = b0 + lane; e < b1; e += TPR)
-                    s += val[e] * xwin(xs, x, ws, col[e]);
+                s = strided_dot<TPR>(col, val, b0 + lane, b1, xf);
             }
         }
-#pragma unroll
-        for (int o = TPR / 2; o > 0; o >>= 1)
-            s += __shfl_down_sync(0xffffffffu, s, o, TPR);
+        s = group_sum(s);
         if (r < R && lane == 0)
             y[r] = s;
     }
