@@ -4,7 +4,7 @@
  * answered from the run's own history without charging the budget; failed records
  * (time NAN) are observed as runtime_error.
  *
- *   bench_convergence [--seeds N] [--jobs J] [--searcher NAME[:ARGS]] [--out DIR]
+ *   bench_convergence [--seeds N] [--seed0 S] [--jobs J] [--searcher NAME[:ARGS]] [--out DIR]
  *                     [--budgets 20,40,60,100,200] FILE.json.gz ...
  *
  * One process per recording (fork, J at a time); each child writes its numbers to a
@@ -148,6 +148,8 @@ static double pct(const double *sorted, size_t n, double p)
     return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
 
+static unsigned long seed0 = 1000; /* first seed (--seed0) */
+
 /* Child: all seeds of one recording for bo and random; writes lines to outpath:
  * "searcher budget mean p5 p95 hit_rate secs_per_run" */
 static int bench_file(const char *path, const char *sname, const char *sargs, size_t seeds,
@@ -191,7 +193,7 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
         double *fr = malloc(seeds * bs->nb * sizeof *fr), tot = 0;
         for (size_t sd = 0; sd < seeds; sd++) {
             double secs;
-            rc = run_one(sp, table, topt, t, argv2[which], 1000 + sd, bs, fr + sd * bs->nb, &secs,
+            rc = run_one(sp, table, topt, t, argv2[which], seed0 + sd, bs, fr + sd * bs->nb, &secs,
                          err, sizeof err);
             if (rc < 0) {
                 free(fr);
@@ -244,6 +246,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seeds") && i + 1 < argc)
             seeds = strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--seed0") && i + 1 < argc)
+            seed0 = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--jobs") && i + 1 < argc)
             jobs = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--searcher") && i + 1 < argc)
@@ -258,8 +262,9 @@ int main(int argc, char **argv)
             files[nf++] = argv[i];
     }
     if (!nf || !seeds || !bs.nb) {
-        fprintf(stderr, "usage: bench_convergence [--seeds N] [--jobs J] [--searcher S[:ARGS]] "
-                        "[--out DIR] [--budgets a,b,...] FILE...\n");
+        fprintf(stderr,
+                "usage: bench_convergence [--seeds N] [--seed0 S] [--jobs J] [--searcher S[:ARGS]] "
+                "[--out DIR] [--budgets a,b,...] FILE...\n");
         return 2;
     }
     char sname[64], *sargs = NULL;

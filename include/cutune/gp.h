@@ -192,4 +192,43 @@ double cutune_gp_pi(double mu, double sigma, double best, double xi);
 /** Lower confidence bound mu - beta * sigma (smaller is better). */
 double cutune_gp_lcb(double mu, double sigma, double beta);
 
+/* ---- output warping (targets before the GP) ---- */
+
+/** Monotone transform of the observed values v (the BO searcher: log times) into GP
+ *  targets; always followed by standardisation to mean 0, sd 1 over the fitted data. */
+typedef enum cutune_gp_warp_kind {
+    CUTUNE_GP_WARP_NONE = 0, /**< y = standardised v */
+    CUTUNE_GP_WARP_BOXCOX,   /**< Box-Cox power transform of exp(v) (lambda by maximum
+                                  likelihood), i.e. expm1(lambda (v - c)) / lambda */
+    CUTUNE_GP_WARP_COPULA,   /**< Gaussian copula: Phi^-1 of the mid-rank, interpolated */
+} cutune_gp_warp_kind;
+
+/** A fitted warp: fixed between fits, so that values observed later map consistently. */
+typedef struct cutune_gp_warp {
+    cutune_gp_warp_kind kind;
+    double c;        /**< centre of v at the fit (mean) */
+    double lambda;   /**< Box-Cox exponent (0: log, i.e. plain standardisation) */
+    double zm, zs;   /**< standardisation of the warped values */
+    double *kv, *kz; /**< copula knots: sorted distinct v and their normal scores */
+    size_t nk, capk; /**< knots held, capacity */
+    double slope;    /**< copula: slope beyond the outer knots */
+} cutune_gp_warp;
+
+/** Box-Cox exponent bounds of cutune_gp_warp_fit. */
+#define CUTUNE_GP_BOXCOX_MIN (-2.0)
+#define CUTUNE_GP_BOXCOX_MAX 2.0
+
+/** Fit a warp of the given kind to v[0..n). w must be zeroed or previously fitted. */
+int cutune_gp_warp_fit(cutune_gp_warp *w, cutune_gp_warp_kind kind, const double *v, size_t n);
+/** Warped, standardised value of v (monotone increasing in v). */
+double cutune_gp_warp_apply(const cutune_gp_warp *w, double v);
+/** d apply / d v. */
+double cutune_gp_warp_deriv(const cutune_gp_warp *w, double v);
+/** Inverse of cutune_gp_warp_apply (NAN outside its range). */
+double cutune_gp_warp_inverse(const cutune_gp_warp *w, double y);
+/** Release the knots; w is left unfitted (kind NONE, identity). */
+void cutune_gp_warp_free(cutune_gp_warp *w);
+/** "none", "boxcox", "copula"; -1 for an unknown name. */
+int cutune_gp_warp_from_name(const char *name);
+
 #endif

@@ -421,6 +421,102 @@ static void test_names(void **state)
     cutune_gp_free(NULL);
 }
 
+/* Output warps: standardised over the fitted data, monotone, inverse and derivative
+ * consistent (finite differences); Box-Cox lambda minimises the profile likelihood
+ * (a grid check) and reduces the skew of a right-skewed sample; NONE is plain
+ * standardisation. */
+static void test_warp(void **state)
+{
+    (void)state;
+    enum { N = 40 };
+    double v[N];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 7);
+    for (int i = 0; i < N; i++) /* log times with a long right tail (slow outliers) */
+        v[i] = 1.0 + 0.1 * gsl_rng_uniform(r) + (i % 5 == 0 ? 2.0 * gsl_rng_uniform(r) : 0.0);
+    v[3] = v[4]; /* a tie */
+    const cutune_gp_warp_kind kinds[] = {CUTUNE_GP_WARP_NONE, CUTUNE_GP_WARP_BOXCOX,
+                                         CUTUNE_GP_WARP_COPULA};
+    for (size_t k = 0; k < 3; k++) {
+        cutune_gp_warp w = {0};
+        assert_int_equal(cutune_gp_warp_fit(&w, kinds[k], v, N), 0);
+        double m = 0.0, q = 0.0;
+        for (int i = 0; i < N; i++)
+            m += cutune_gp_warp_apply(&w, v[i]);
+        m /= N;
+        for (int i = 0; i < N; i++)
+            q += pow(cutune_gp_warp_apply(&w, v[i]) - m, 2);
+        assert_float_equal(m, 0.0, 1e-9);
+        assert_float_equal(q / (N - 1), 1.0, 1e-9);
+        double prev = -INFINITY;
+        for (double x = 0.0; x <= 4.0; x += 0.01) {
+            double y = cutune_gp_warp_apply(&w, x);
+            assert_true(y > prev);
+            prev = y;
+            assert_float_equal(cutune_gp_warp_inverse(&w, y), x, 1e-9);
+            double h = 1e-6,
+                   fd = (cutune_gp_warp_apply(&w, x + h) - cutune_gp_warp_apply(&w, x - h)) /
+                        (2 * h);
+            double dv = cutune_gp_warp_deriv(&w, x);
+            int knot = 0; /* the copula is piecewise linear: skip kinks */
+            for (size_t j = 0; j < w.nk; j++)
+                knot |= fabs(w.kv[j] - x) < 2 * h;
+            if (!knot)
+                assert_float_equal(fd, dv, 1e-5 * (1.0 + fabs(dv)));
+        }
+        if (kinds[k] == CUTUNE_GP_WARP_NONE) {
+            assert_float_equal(cutune_gp_warp_apply(&w, v[0]), (v[0] - w.zm) / w.zs, 0);
+        } else if (kinds[k] == CUTUNE_GP_WARP_BOXCOX) {
+            /* lambda < 0 for a right tail, and no grid point beats it */
+            assert_true(w.lambda < 0.0);
+            assert_true(w.lambda >= CUTUNE_GP_BOXCOX_MIN && w.lambda <= CUTUNE_GP_BOXCOX_MAX);
+            double skew0 = 0.0, skew1 = 0.0;
+            cutune_gp_warp w0 = {0};
+            cutune_gp_warp_fit(&w0, CUTUNE_GP_WARP_NONE, v, N);
+            for (int i = 0; i < N; i++) {
+                skew0 += pow(cutune_gp_warp_apply(&w0, v[i]), 3);
+                skew1 += pow(cutune_gp_warp_apply(&w, v[i]), 3);
+            }
+            assert_true(fabs(skew1) < fabs(skew0));
+            /* profile likelihood -n/2 log var(z) (Jacobian term 0 at centred u) */
+            double best = 0.0;
+            for (double l = CUTUNE_GP_BOXCOX_MIN; l <= CUTUNE_GP_BOXCOX_MAX; l += 0.01) {
+                double zm = 0.0, zq = 0.0, z[N];
+                for (int i = 0; i < N; i++) {
+                    double u = v[i] - w.c;
+                    z[i] = fabs(l) < 1e-12 ? u : expm1(l * u) / l;
+                    zm += z[i] / N;
+                }
+                for (int i = 0; i < N; i++)
+                    zq += (z[i] - zm) * (z[i] - zm);
+                if (l == CUTUNE_GP_BOXCOX_MIN || zq < best)
+                    best = zq;
+            }
+            double zm = 0.0, zq = 0.0;
+            for (int i = 0; i < N; i++)
+                zm += expm1(w.lambda * (v[i] - w.c)) / w.lambda / N;
+            for (int i = 0; i < N; i++)
+                zq += pow(expm1(w.lambda * (v[i] - w.c)) / w.lambda - zm, 2);
+            assert_true(zq <= best * (1.0 + 1e-9));
+        } else {
+            /* ties share a normal score; order preserved */
+            assert_float_equal(cutune_gp_warp_apply(&w, v[3]), cutune_gp_warp_apply(&w, v[4]), 0);
+            assert_true(w.nk == N - 1);
+        }
+        cutune_gp_warp_free(&w);
+    }
+    assert_int_equal(cutune_gp_warp_from_name("boxcox"), CUTUNE_GP_WARP_BOXCOX);
+    assert_int_equal(cutune_gp_warp_from_name("copula"), CUTUNE_GP_WARP_COPULA);
+    assert_int_equal(cutune_gp_warp_from_name("none"), CUTUNE_GP_WARP_NONE);
+    assert_int_equal(cutune_gp_warp_from_name("x"), -1);
+    /* few points: the plain log */
+    cutune_gp_warp w = {0};
+    assert_int_equal(cutune_gp_warp_fit(&w, CUTUNE_GP_WARP_BOXCOX, v, 2), 0);
+    assert_float_equal(w.lambda, 0.0, 0);
+    cutune_gp_warp_free(&w);
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -429,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_rank_update),  cmocka_unit_test(test_degenerate),
         cmocka_unit_test(test_fit),          cmocka_unit_test(test_fit_min_gain),
         cmocka_unit_test(test_cache),        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_warp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -156,7 +156,8 @@ static void test_branin(void **state)
     cutune_space_free(s);
 }
 
-/* Same seed, same proposals; batches of k are distinct; every acquisition runs. */
+/* Same seed, same proposals; batches of k are distinct; every acquisition and output warp
+ * runs. */
 static void test_determinism_and_batches(void **state)
 {
     cutune_space *s = grid_space(3, 15);
@@ -169,6 +170,14 @@ static void test_determinism_and_batches(void **state)
     run(s, bowl, 30, 3, 42, "acq=lcb,beta=1.5,kernel=se", &a);
     run(s, bowl, 30, 5, 42, "kernel=matern32,init=3,starts=1", &a);
     assert_true(a.best < 20.0);
+    /* every output warp and length-scale prior, deterministic and effective */
+    const char *warps[] = {"warp=none,lprior=weak", "warp=copula", "warp=boxcox,lprior=weak"};
+    for (size_t i = 0; i < sizeof warps / sizeof warps[0]; i++) {
+        run(s, bowl, 40, 1, 42, warps[i], &a);
+        run(s, bowl, 40, 1, 42, warps[i], &b);
+        assert_memory_equal(a.seq, b.seq, sizeof a.seq);
+        assert_true(a.best < 10.0);
+    }
     cutune_space_free(s);
 }
 
@@ -261,7 +270,8 @@ static void test_options(void **state)
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     cutune_searcher_ctx ctx = {.space = s, .budget = 10, .rng = rng, .visited = visited};
     cutune_searcher *sr = NULL;
-    const char *bad[] = {"foo=1", "acq=xx", "kernel=cubic", "xi=-1", "xi=abc", "init", "init=-3"};
+    const char *bad[] = {"foo=1", "acq=xx",  "kernel=cubic", "xi=-1", "xi=abc",
+                         "init",  "init=-3", "warp=yj",      "warp=", "lprior=no"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ctx.args = bad[i];
         assert_true(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err) < 0);
@@ -269,10 +279,15 @@ static void test_options(void **state)
     }
     ctx.args = "foo=1";
     cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err);
-    assert_non_null(strstr(err, "acq, xi, beta, kernel, init, starts, local, pool, pow2"));
-    ctx.args = "acq=ei,xi=0.01,kernel=matern52";
-    assert_int_equal(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err), 0);
-    cutune_searcher_free(sr);
+    assert_non_null(
+        strstr(err, "acq, xi, beta, kernel, init, starts, local, pool, pow2, warp, lprior"));
+    const char *good[] = {"acq=ei,xi=0.01,kernel=matern52", "warp=none,lprior=weak",
+                          "warp=copula,lprior=dim", "warp=boxcox"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        ctx.args = good[i];
+        assert_int_equal(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err), 0);
+        cutune_searcher_free(sr);
+    }
     assert_ptr_equal(cutune_searcher_find("bo", err, sizeof err), cutune_searcher_bo);
     gsl_rng_free(rng);
     cutune_space_free(s);
