@@ -309,6 +309,67 @@ static void test_every_kernel(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* compiler=nvcc: the same contract as NVRTC (CUBIN, compile errors as statuses with
+ * the log, the disk cache), its own cache entries, and nvcc's own options accepted. */
+static void test_nvcc(void **state)
+{
+    (void)state;
+    char nvcc[4096], err[256], dir[600];
+    if (cutune_cuda_find_exe("nvcc", nvcc, sizeof nvcc) < 0 &&
+        cutune_cuda_find_exe("/usr/local/cuda/bin/nvcc", nvcc, sizeof nvcc) < 0)
+        skip();
+    cutune_cuda_compiled c;
+    const char *opts[] = {"-DVALUE=2.0f", "--gpu-architecture=sm_90"};
+    assert_int_equal(
+        cutune_cuda_compile_with(nvcc, good_src, "k.cu", opts, 2, NULL, &c, err, sizeof err), 0);
+    assert_int_equal(c.status, CUTUNE_STATUS_OK);
+    assert_true(c.cubin_size > 4);
+    assert_memory_equal(c.cubin,
+                        "\x7f"
+                        "ELF",
+                        4);
+    cutune_cuda_compiled_clear(&c);
+
+    /* undefined VALUE: a compile error whose log is nvcc's output */
+    assert_int_equal(
+        cutune_cuda_compile_with(nvcc, good_src, "k.cu", opts + 1, 1, NULL, &c, err, sizeof err),
+        0);
+    assert_int_equal(c.status, CUTUNE_STATUS_COMPILE_ERROR);
+    assert_non_null(c.log);
+    assert_non_null(strstr(c.log, "VALUE"));
+    assert_null(c.cubin);
+    cutune_cuda_compiled_clear(&c);
+
+    /* -O3 is an nvcc option (NVRTC refuses it, test_compile_ok_and_error) */
+    const char *o3[] = {"-DVALUE=1.0f", "-O3", "--gpu-architecture=sm_90"};
+    assert_int_equal(
+        cutune_cuda_compile_with(nvcc, good_src, "k.cu", o3, 3, NULL, &c, err, sizeof err), 0);
+    assert_int_equal(c.status, CUTUNE_STATUS_OK);
+    cutune_cuda_compiled_clear(&c);
+
+    /* the cache keeps the two compilers apart */
+    snprintf(dir, sizeof dir, "%s/nvcctest-%d", cache_dir, (int)getpid());
+    const char *o5[] = {"-DVALUE=5.0f", "--gpu-architecture=sm_90"};
+    assert_int_equal(cutune_cuda_compile(good_src, "k.cu", o5, 2, dir, &c, err, sizeof err), 0);
+    assert_int_equal(c.cache_hit, 0);
+    cutune_cuda_compiled_clear(&c);
+    assert_int_equal(
+        cutune_cuda_compile_with(nvcc, good_src, "k.cu", o5, 2, dir, &c, err, sizeof err), 0);
+    assert_int_equal(c.cache_hit, 0);
+    assert_int_equal(c.status, CUTUNE_STATUS_OK);
+    cutune_cuda_compiled_clear(&c);
+    assert_int_equal(
+        cutune_cuda_compile_with(nvcc, good_src, "k.cu", o5, 2, dir, &c, err, sizeof err), 0);
+    assert_int_equal(c.cache_hit, 1);
+    cutune_cuda_compiled_clear(&c);
+    assert_int_equal(count_files(dir, ".cubin"), 2);
+
+    /* a compiler that cannot be run is a failure of the call, not a compile error */
+    assert_true(cutune_cuda_compile_with("/nonexistent/nvcc", good_src, "k.cu", opts, 2, NULL, &c,
+                                         err, sizeof err) < 0);
+    assert_non_null(strstr(err, "/nonexistent/nvcc"));
+}
+
 static void test_alloc_without_driver(void **state)
 {
     (void)state;
@@ -336,6 +397,14 @@ static void test_alloc_without_driver(void **state)
     ctx.arg = "flush_l2=2";
     rc = cutune_evaluator_alloc(cutune_evaluator_cuda, &ctx, &ev, err, sizeof err);
     assert_int_equal(rc, CUTUNE_EINVAL);
+    ctx.arg = "compiler=/nonexistent/nvcc";
+    rc = cutune_evaluator_alloc(cutune_evaluator_cuda, &ctx, &ev, err, sizeof err);
+    assert_int_equal(rc, CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "compiler=/nonexistent/nvcc: not an executable file"));
+    ctx.arg = "compiler=no-such-nvcc-here";
+    rc = cutune_evaluator_alloc(cutune_evaluator_cuda, &ctx, &ev, err, sizeof err);
+    assert_int_equal(rc, CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "not found on PATH"));
     ctx.arg = NULL;
     ctx.spec = NULL;
     rc = cutune_evaluator_alloc(cutune_evaluator_cuda, &ctx, &ev, err, sizeof err);
@@ -360,6 +429,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_cache),
         cmocka_unit_test(test_pool),
         cmocka_unit_test(test_every_kernel),
+        cmocka_unit_test(test_nvcc),
         cmocka_unit_test(test_alloc_without_driver),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

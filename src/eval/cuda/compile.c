@@ -1,8 +1,13 @@
-/* NVRTC compilation to CUBIN, the on-disk compile cache and the compile
- * thread pool. NVRTC needs no GPU, so everything here runs in the parent and
- * in CI; compiles of upcoming configurations overlap the GPU's measurements. */
+/* NVRTC (or nvcc) compilation to CUBIN, the on-disk compile cache and the
+ * compile thread pool. Neither needs a GPU, so everything here runs in the
+ * parent and in CI; compiles of upcoming configurations overlap the GPU's
+ * measurements. nvcc is there so that what is tuned is the code a project
+ * builds: the two compilers emit different code for the same source (README). */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,26 +225,207 @@ out_destroy:
 }
 #endif
 
+/* ---- nvcc ---- */
+
+extern char **environ;
+
+int cutune_cuda_find_exe(const char *name, char *buf, size_t len)
+{
+    if (!name || !*name)
+        return CUTUNE_ENOTFOUND;
+    if (strchr(name, '/')) {
+        if (access(name, X_OK) != 0)
+            return CUTUNE_ENOTFOUND;
+        return snprintf(buf, len, "%s", name) < (int)len ? 0 : CUTUNE_EINVAL;
+    }
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path) {
+        const char *colon = strchr(path, ':');
+        size_t n = colon ? (size_t)(colon - path) : strlen(path);
+        if (n > 0 && snprintf(buf, len, "%.*s/%s", (int)n, path, name) < (int)len &&
+            access(buf, X_OK) == 0)
+            return 0;
+        path += n + (colon ? 1 : 0);
+    }
+    return CUTUNE_ENOTFOUND;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (n + 4096 + 1 > cap) {
+            size_t nc = cap ? 2 * cap : 65536;
+            char *nb = realloc(buf, nc);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+            cap = nc;
+        }
+        size_t r = fread(buf + n, 1, cap - n - 1, f);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static int nvcc_compile(const char *nvcc, const char *source, const char *name,
+                        const char *const *opts, size_t nopts, cutune_cuda_compiled *out, char *err,
+                        size_t errlen)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096], src[4200], cubin[4200], logp[4200];
+    snprintf(dir, sizeof dir, "%s/cutune-nvcc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return cutune_err(err, errlen, CUTUNE_EIO, "nvcc: temporary directory %s: %s", dir,
+                          strerror(errno));
+    const char *base = strrchr(name, '/');
+    snprintf(src, sizeof src, "%s/%s", dir, base ? base + 1 : name);
+    snprintf(cubin, sizeof cubin, "%s/out.cubin", dir);
+    snprintf(logp, sizeof logp, "%s/log.txt", dir);
+    int rc = 0;
+    char **argv = NULL;
+    FILE *f = fopen(src, "wb");
+    if (!f || fputs(source, f) < 0 || fclose(f) != 0) {
+        if (f)
+            fclose(f);
+        rc = cutune_err(err, errlen, CUTUNE_EIO, "nvcc: writing %s: %s", src, strerror(errno));
+        goto out;
+    }
+    argv = calloc(nopts + 6, sizeof *argv);
+    if (!argv) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        goto out;
+    }
+    size_t a = 0;
+    argv[a++] = (char *)nvcc;
+    argv[a++] = "-cubin";
+    argv[a++] = "-o";
+    argv[a++] = cubin;
+    for (size_t i = 0; i < nopts; i++)
+        argv[a++] = (char *)opts[i];
+    argv[a++] = src;
+    argv[a] = NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, logp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    pid_t pid;
+    int se = posix_spawnp(&pid, nvcc, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (se != 0) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOTFOUND, "nvcc: cannot run %s: %s", nvcc,
+                        strerror(se));
+        goto out;
+    }
+    int status = 0;
+    pid_t w;
+    while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+        ;
+    size_t loglen = 0;
+    out->log = slurp(logp, &loglen);
+    if (out->log && loglen == 0) {
+        free(out->log);
+        out->log = NULL;
+    }
+    if (w < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        /* like NVRTC: a bad option is a compile error of this configuration */
+        out->status = CUTUNE_STATUS_COMPILE_ERROR;
+        if (!out->log) {
+            char line[128];
+            snprintf(line, sizeof line, "nvcc: %s %d",
+                     w >= 0 && WIFEXITED(status) ? "exit status" : "killed by signal",
+                     w >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+            out->log = strdup(line);
+        }
+        goto out;
+    }
+    size_t n = 0;
+    out->cubin = slurp(cubin, &n);
+    if (!out->cubin || n == 0) {
+        free(out->cubin);
+        out->cubin = NULL;
+        out->status = CUTUNE_STATUS_COMPILE_ERROR;
+        free(out->log);
+        out->log = strdup("nvcc produced no CUBIN");
+        goto out;
+    }
+    out->cubin_size = n;
+    out->status = CUTUNE_STATUS_OK;
+out:
+    free(argv);
+    unlink(src);
+    unlink(cubin);
+    unlink(logp);
+    rmdir(dir);
+    return rc;
+}
+
 int cutune_cuda_compile(const char *source, const char *name, const char *const *opts, size_t nopts,
                         const char *cache_dir, cutune_cuda_compiled *out, char *err, size_t errlen)
 {
-    memset(out, 0, sizeof *out);
-#if !CUTUNE_HAVE_NVRTC
-    (void)source;
-    (void)name;
-    (void)opts;
-    (void)nopts;
-    (void)cache_dir;
-    return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED, "cutune was built without NVRTC");
+    return cutune_cuda_compile_with(NULL, source, name, opts, nopts, cache_dir, out, err, errlen);
+}
+
+/* What the cache key says about the compiler: NVRTC's version, or which nvcc
+ * (path, size and mtime, so an upgraded toolkit does not reuse old CUBINs). */
+static int compiler_id(const char *nvcc, char *buf, size_t len)
+{
+    if (nvcc) {
+        char exe[4096];
+        struct stat stt;
+        if (cutune_cuda_find_exe(nvcc, exe, sizeof exe) < 0 || stat(exe, &stt) != 0)
+            return CUTUNE_ENOTFOUND;
+        snprintf(buf, len, "nvcc %s %lld %lld", exe, (long long)stt.st_size,
+                 (long long)stt.st_mtime);
+        return 0;
+    }
+#if CUTUNE_HAVE_NVRTC
+    int maj, min;
+    nvrtcVersion(&maj, &min);
+    snprintf(buf, len, "nvrtc %d.%d", maj, min);
+    return 0;
 #else
+    (void)buf;
+    (void)len;
+    return CUTUNE_EUNSUPPORTED;
+#endif
+}
+
+int cutune_cuda_compile_with(const char *nvcc, const char *source, const char *name,
+                             const char *const *opts, size_t nopts, const char *cache_dir,
+                             cutune_cuda_compiled *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (nvcc && !*nvcc)
+        nvcc = NULL;
+#if !CUTUNE_HAVE_NVRTC
+    if (!nvcc)
+        return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
+                          "cutune was built without NVRTC (--evaluator=cuda:compiler=nvcc "
+                          "compiles with nvcc instead)");
+#endif
     double t0 = cutune_now();
     char path[4096] = "";
     if (cache_dir && *cache_dir) {
-        int maj, min;
         hash2 h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
-        nvrtcVersion(&maj, &min);
-        char ver[32];
-        snprintf(ver, sizeof ver, "nvrtc %d.%d", maj, min);
+        char ver[4200];
+        if (compiler_id(nvcc, ver, sizeof ver) < 0)
+            return cutune_err(err, errlen, CUTUNE_ENOTFOUND, "nvcc: %s not found", nvcc);
         hash_str(&h, ver);
         hash_str(&h, name);
         hash_str(&h, source);
@@ -253,7 +439,15 @@ int cutune_cuda_compile(const char *source, const char *name, const char *const 
             return 0;
         }
     }
-    int rc = nvrtc_compile(source, name, opts, nopts, out, err, errlen);
+    int rc;
+    if (nvcc)
+        rc = nvcc_compile(nvcc, source, name, opts, nopts, out, err, errlen);
+    else
+#if CUTUNE_HAVE_NVRTC
+        rc = nvrtc_compile(source, name, opts, nopts, out, err, errlen);
+#else
+        rc = CUTUNE_EUNSUPPORTED; /* not reached: refused above */
+#endif
     if (rc < 0) {
         cutune_cuda_compiled_clear(out);
         return rc;
@@ -262,7 +456,6 @@ int cutune_cuda_compile(const char *source, const char *name, const char *const 
     if (path[0])
         cache_write(cache_dir, path, out);
     return 0;
-#endif
 }
 
 /* ---- pool ---- */
@@ -279,8 +472,8 @@ struct cutune_cuda_pool {
 
 void cutune_cuda_job_run(cutune_cuda_job *j)
 {
-    j->rc = cutune_cuda_compile(j->source, j->name, (const char *const *)j->opts, j->nopts,
-                                j->cache_dir, &j->out, j->err, sizeof j->err);
+    j->rc = cutune_cuda_compile_with(j->nvcc, j->source, j->name, (const char *const *)j->opts,
+                                     j->nopts, j->cache_dir, &j->out, j->err, sizeof j->err);
 }
 
 static void *pool_main(void *arg)

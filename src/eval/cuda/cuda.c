@@ -33,6 +33,7 @@ typedef struct cuda_state {
     char arch_opt[48];
     char worker[4096];
     char cache_dir[4096];
+    char nvcc[4096]; /**< compiler=nvcc|PATH: the nvcc found; empty: NVRTC */
     char source_name[256];
     char device_line[384];
     cutune_cuda_session sess;
@@ -48,7 +49,7 @@ typedef struct cuda_state {
 
 static const char *const arg_keys =
     "flush_l2, pipeline, threads, cache, cache_dir, timeout, max_time, max_reps, min_reps, "
-    "ci, warmup, worker, arch";
+    "ci, warmup, worker, arch, compiler";
 
 /* ---- arguments ---- */
 
@@ -119,6 +120,16 @@ static int parse_args(cuda_state *st, const char *arg, char *err, size_t errlen)
             if ((rc = parse_num(kv, v, kv[0] == 'w' ? 0 : 1, 100000, &d, err, errlen)) < 0)
                 break;
             *(kv[1] == 'a' ? &st->max_reps : kv[1] == 'i' ? &st->min_reps : &st->warmup) = (int)d;
+        } else if (!strcmp(kv, "compiler")) {
+            /* nvrtc (default), nvcc (on PATH) or the path of an nvcc */
+            if (!strcmp(v, "nvrtc")) {
+                st->nvcc[0] = '\0';
+            } else if (cutune_cuda_find_exe(v, st->nvcc, sizeof st->nvcc) < 0) {
+                rc = cutune_err(err, errlen, CUTUNE_EINVAL, "--evaluator=cuda: compiler=%s: %s", v,
+                                strchr(v, '/') ? "not an executable file"
+                                               : "not found on PATH (nvrtc, nvcc or a path)");
+                break;
+            }
         } else if (!strcmp(kv, "arch")) {
             if ((rc = parse_num(kv, v, 10, 999, &d, err, errlen)) < 0)
                 break;
@@ -383,6 +394,7 @@ static int plan(cuda_state *st, job_entry *e, char *err, size_t errlen)
     e->job.source = sp->source;
     e->job.name = st->source_name;
     e->job.cache_dir = st->use_cache && st->cache_dir[0] ? st->cache_dir : NULL;
+    e->job.nvcc = st->nvcc[0] ? st->nvcc : NULL;
 
     l->id = e->id;
     l->kernel = sp->kernel_name;
@@ -489,9 +501,10 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
     if (!ctx->spec || !ctx->space)
         return cutune_err(err, errlen, CUTUNE_EINVAL,
                           "evaluator 'cuda' needs a kernel spec (not a recording)");
-    if (!cutune_cuda_have_nvrtc())
+    if (!cutune_cuda_have_nvrtc() && !st->nvcc[0])
         return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
-                          "evaluator 'cuda': cutune was built without NVRTC (no CUDA toolkit)");
+                          "evaluator 'cuda': cutune was built without NVRTC (no CUDA toolkit; "
+                          "compiler=nvcc compiles with nvcc instead)");
     st->spec = ctx->spec;
     st->space = ctx->space;
     if ((rc = check_spec(st->spec, err, errlen)) < 0)
@@ -551,9 +564,9 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
         for (size_t i = 0; i < n; i++)
             o[i] = st->size_defs[i];
         o[n] = st->arch_opt;
-        rc = cutune_cuda_compile(st->spec->source, st->source_name, o, n + 1,
-                                 st->use_cache && st->cache_dir[0] ? st->cache_dir : NULL, &st->ref,
-                                 err, errlen);
+        rc = cutune_cuda_compile_with(
+            st->nvcc[0] ? st->nvcc : NULL, st->spec->source, st->source_name, o, n + 1,
+            st->use_cache && st->cache_dir[0] ? st->cache_dir : NULL, &st->ref, err, errlen);
         free(o);
         if (rc < 0)
             goto out_fail;
@@ -698,9 +711,10 @@ static void cuda_free(void *state)
 static const cutune_evaluator_type cuda_type = {
     .version = CUTUNE_EVALUATOR_TYPE_VERSION,
     .name = "cuda",
-    .help = "compile with NVRTC, verify and time on the GPU in a worker process "
+    .help = "compile with NVRTC (or nvcc), verify and time on the GPU in a worker process "
             "(args: flush_l2=0|1, pipeline=0|1, threads=N, cache=0|1, cache_dir=DIR, "
-            "timeout=S, max_time=S, max_reps=N, min_reps=N, ci=REL, warmup=N, arch=XY)",
+            "timeout=S, max_time=S, max_reps=N, min_reps=N, ci=REL, warmup=N, arch=XY, "
+            "compiler=nvrtc|nvcc|PATH)",
     .size = sizeof(cuda_state),
     .flags = CUTUNE_EVALUATOR_NEEDS_GPU,
     .alloc = cuda_alloc,

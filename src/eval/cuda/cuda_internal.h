@@ -350,6 +350,21 @@ void cutune_cuda_nvrtc_version(int *major, int *minor);
 int cutune_cuda_compile(const char *source, const char *name, const char *const *opts, size_t nopts,
                         const char *cache_dir, cutune_cuda_compiled *out, char *err, size_t errlen);
 
+/**
+ * The same with the compiler chosen: nvcc NULL or "" is NVRTC; otherwise the nvcc
+ * executable to run (a path, or a name looked up on PATH): the source is written to a
+ * private temporary directory under its own name and compiled with
+ * `nvcc -cubin -o OUT opts... SOURCE`, its output the log. The cache key names the
+ * compiler (NVRTC's version, or nvcc's path, size and mtime), so the two never share a
+ * CUBIN. Returns <0 when nvcc cannot be started.
+ */
+int cutune_cuda_compile_with(const char *nvcc, const char *source, const char *name,
+                             const char *const *opts, size_t nopts, const char *cache_dir,
+                             cutune_cuda_compiled *out, char *err, size_t errlen);
+
+/** Find an executable: a name containing '/' as is, else on PATH. 0 and its path in buf. */
+int cutune_cuda_find_exe(const char *name, char *buf, size_t len);
+
 /** The default cache directory: $CUTUNE_CACHE_DIR, $XDG_CACHE_HOME/cutune, ~/.cache/cutune. */
 int cutune_cuda_cache_dir(char *buf, size_t len);
 
@@ -359,6 +374,7 @@ typedef struct cutune_cuda_job {
     char **opts;               /**< owned */
     size_t nopts;
     const char *cache_dir;    /**< view or NULL */
+    const char *nvcc;         /**< view: the nvcc to compile with, NULL: NVRTC */
     cutune_cuda_compiled out; /**< valid once done */
     int rc;                   /**< cutune_cuda_compile's return */
     char err[256];
