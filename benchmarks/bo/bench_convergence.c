@@ -9,10 +9,12 @@
  *
  * One process per recording (fork, J at a time); each child writes its numbers to a
  * temporary file that the parent folds into convergence.{json,csv,md}. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -267,6 +269,22 @@ int main(int argc, char **argv)
                 "[--out DIR] [--budgets a,b,...] FILE...\n");
         return 2;
     }
+    /* the output directory must take the results: find out now, not after the run */
+    {
+        char probe[1024];
+        if (mkdir(outdir, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "bench_convergence: cannot create --out %s: %s\n", outdir,
+                    strerror(errno));
+            return 2;
+        }
+        snprintf(probe, sizeof probe, "%s/convergence.csv", outdir);
+        FILE *pf = fopen(probe, "a");
+        if (!pf) {
+            fprintf(stderr, "bench_convergence: cannot write %s: %s\n", probe, strerror(errno));
+            return 2;
+        }
+        fclose(pf);
+    }
     char sname[64], *sargs = NULL;
     snprintf(sname, sizeof sname, "%s", searcher);
     char *colon = strchr(sname, ':');
@@ -307,6 +325,11 @@ int main(int argc, char **argv)
     FILE *js = fopen(p, "w");
     snprintf(p, sizeof p, "%s/convergence.md", outdir);
     FILE *md = fopen(p, "w");
+    if (!csv || !js || !md) {
+        fprintf(stderr, "bench_convergence: cannot write the results under %s: %s\n", outdir,
+                strerror(errno));
+        return 1;
+    }
     fprintf(csv,
             "recording,configs,valid,params,searcher,budget,mean,p5,p95,hit_rate,sec_per_run\n");
     fprintf(js, "{\"searcher\": \"%s\", \"seeds\": %zu, \"recordings\": [", searcher, seeds);
