@@ -30,9 +30,17 @@
  * data say otherwise (lprior=weak: the earlier N(log 0.5, 4)). Measured (50 seeds, B = 60,
  * all 15 recordings, mean fraction of the optimum): 0.964 before, 0.967 with the prior
  * alone, 0.962 with Box-Cox alone, 0.976 with both (0.9637 -> 0.9736 on a second seed set
- * 2000..2049); convolution milo A4000 0.887 -> 0.958. The price: with few points the
- * prior dominates and favours long length-scales, so B = 20 is weaker on some spaces
- * (convolution TitanX 0.804 vs 0.851, about random search there; see
+ * 2000..2049); convolution milo A4000 0.887 -> 0.958. The price: with few successful
+ * points the prior alone decides, its long length-scales make a nearly linear model and
+ * EI runs to the edges of the space. Where most of the space fails (`cutune bench
+ * --convention=cartesian`, GEMM: ~20% of the points valid) that put bo below random
+ * search at 20 evaluations (0.60-0.68 vs 0.62-0.70 on the three GEMM recordings). So the
+ * default is lprior=auto: the weak prior while the successful points are fewer than the
+ * model's inputs (ARD length-scales are not identifiable from fewer), then the scaled one
+ * (refit from scratch at the switch). Measured: cartesian GEMM + convolution P100, 30
+ * seeds, B = 20 / 60: auto 0.729 / 0.875, dim 0.638 / 0.842, weak 0.746 / 0.883, random
+ * 0.676 / 0.774; constraint-aware, 50 seeds, mean at B = 60: auto 0.974, dim 0.976 (milo
+ * 0.931 vs 0.958, convolution GTX 1080Ti 0.9499 vs 0.944; see
  * benchmarks/bo/README.md, section 6). A multi-start fit (current values + fit.nstarts
  * random starts from ctx->rng, data rewarped) at the first fit and whenever the ok count
  * has doubled, up to BO_FULL_MAX; otherwise warm refits: one BFGS run from the current optimum
@@ -117,7 +125,8 @@
  * of the multi-start fits, default 3), local= (share of local steps, default 1/3),
  * pool= (exhaustive up to / pool size above, default 4096), pow2=0|1 (power-of-two
  * inputs, default 0), warp=boxcox|copula|none (output warping, default boxcox),
- * lprior=dim|weak (length-scale prior, default dim).
+ * lprior=auto|dim|weak (length-scale prior, default auto: weak while the successful
+ * points are fewer than the model's inputs, then dim).
  */
 #include <math.h>
 #include <stdio.h>
@@ -151,6 +160,10 @@
 #define BO_PERM_MAX (1u << 24)   /* pool drawn without replacement up to this size */
 
 enum bo_acq { ACQ_EI = 0, ACQ_PI, ACQ_LCB };
+
+/* Length-scale prior (see the top comment): weak, dimension-scaled, or auto = weak
+ * while there are fewer successful observations than model inputs, then scaled. */
+enum { BO_LPRIOR_WEAK = 0, BO_LPRIOR_DIM = 1, BO_LPRIOR_AUTO = 2 };
 
 typedef struct bo_state {
     const cutune_searcher_ctx *ctx_view; /**< not owned; fields copied below */
@@ -190,24 +203,27 @@ typedef struct bo_state {
     size_t full_n;                 /**< ok count at the last multi-start fit (0: none yet) */
     cutune_gp_warp warp;           /**< log time -> GP target, fitted at the last (re)warp */
     cutune_gp_warp_kind warp_kind; /**< output warping (warp=) */
-    double *fw;             /**< d feasibility weights 1 / (2 h_j^2) (per-dimension bandwidth) */
-    double *fw_used;        /**< d weights fnum/fden were computed with */
-    int feas_on;            /**< some failure was observed */
-    size_t feas_n;          /**< evaluations at the last bandwidth selection */
-    cutune_gp_cache *cache; /**< predictions over every configuration, or NULL */
-    double *fnum, *fden;    /**< cm: feasibility kernel sums per cached candidate */
-    size_t cm;              /**< candidates behind the cache (size, or the pool's) */
-    int pooled;             /**< space above pool_m: the cache covers s->pool */
-    size_t pool_m;          /**< exhaustive up to this size, else a pool of this many */
-    double *pool_x;         /**< npool x d encodings of the pool (the cache's view) */
-    size_t *perm;           /**< size: permutation for drawing the pool, or NULL */
-    unsigned long pool_gen; /**< GP generation the pool was drawn for */
-    size_t *nv;             /**< d: values of each active parameter */
-    size_t *ftoff;          /**< d: offset of dimension j's table in ftab */
-    double *ftab;           /**< sum nv_j^2: exp(-fw_j (u_j(a) - u_j(b))^2) */
-    uint16_t *cidx;         /**< cm x d value indices of the cached candidates */
-    int pow2;               /**< add power-of-two indicator inputs */
-    int lprior_dim;         /**< dimension-scaled length-scale prior (lprior=dim) */
+    double *fw;              /**< d feasibility weights 1 / (2 h_j^2) (per-dimension bandwidth) */
+    double *fw_used;         /**< d weights fnum/fden were computed with */
+    int feas_on;             /**< some failure was observed */
+    size_t feas_n;           /**< evaluations at the last bandwidth selection */
+    cutune_gp_cache *cache;  /**< predictions over every configuration, or NULL */
+    double *fnum, *fden;     /**< cm: feasibility kernel sums per cached candidate */
+    size_t cm;               /**< candidates behind the cache (size, or the pool's) */
+    int pooled;              /**< space above pool_m: the cache covers s->pool */
+    size_t pool_m;           /**< exhaustive up to this size, else a pool of this many */
+    double *pool_x;          /**< npool x d encodings of the pool (the cache's view) */
+    size_t *perm;            /**< size: permutation for drawing the pool, or NULL */
+    unsigned long pool_gen;  /**< GP generation the pool was drawn for */
+    size_t *nv;              /**< d: values of each active parameter */
+    size_t *ftoff;           /**< d: offset of dimension j's table in ftab */
+    double *ftab;            /**< sum nv_j^2: exp(-fw_j (u_j(a) - u_j(b))^2) */
+    uint16_t *cidx;          /**< cm x d value indices of the cached candidates */
+    int pow2;                /**< add power-of-two indicator inputs */
+    int lprior_mode;         /**< BO_LPRIOR_WEAK, _DIM or _AUTO (lprior=weak|dim|auto) */
+    int lprior_now;          /**< auto: 1 while the dim prior is in force, 0 weak, -1 unset */
+    double weak_mu, weak_sd; /**< the weak length-scale prior (log ell ~ N(mu, sd)) */
+    double dim_mu, dim_sd;   /**< the dimension-scaled one */
 
     size_t D;              /**< model inputs: d encodings + np2 indicators */
     size_t np2;            /**< power-of-two indicators */
@@ -615,6 +631,22 @@ static int sync_model(bo_state *s, char *err, size_t errlen)
     }
     if (s->nok == 0)
         return 0;
+    if (s->lprior_mode == BO_LPRIOR_AUTO) {
+        /* Fewer successful points than inputs cannot identify ARD length-scales: the
+         * dimension-scaled prior then decides alone, and its long length-scales make a
+         * nearly linear model whose EI runs to the edges of the space (measured below
+         * random search at 20 evaluations where most of the space fails). The weak prior
+         * until nok >= D; the switch changes the objective, so it refits from scratch. */
+        int want = s->nok >= s->D;
+        if (want != s->lprior_now) {
+            int first = s->lprior_now < 0;
+            s->lprior_now = want;
+            s->fit.ell_prior_mu = want ? s->dim_mu : s->weak_mu;
+            s->fit.ell_prior_sd = want ? s->dim_sd : s->weak_sd;
+            if (!first && s->full_n)
+                return refit_full(s, err, errlen);
+        }
+    }
     /* Multi-start fits (restandardised) at the first fit and whenever the count has
      * doubled (up to BO_FULL_MAX); warm refits after every observation up to
      * BO_REFIT_ALL, then on a geometric schedule; plain appends in between. */
@@ -1104,10 +1136,12 @@ static int parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                                   "bo: warp=%s unknown (valid: none, boxcox, copula)", val);
             s->warp_kind = (cutune_gp_warp_kind)w;
         } else if (strcmp(key, "lprior") == 0) {
-            if (strcmp(val, "weak") && strcmp(val, "dim"))
+            if (strcmp(val, "weak") && strcmp(val, "dim") && strcmp(val, "auto"))
                 return cutune_err(err, errlen, CUTUNE_EINVAL,
-                                  "bo: lprior=%s unknown (valid: weak, dim)", val);
-            s->lprior_dim = val[0] == 'd';
+                                  "bo: lprior=%s unknown (valid: weak, dim, auto)", val);
+            s->lprior_mode = val[0] == 'w'   ? BO_LPRIOR_WEAK
+                             : val[0] == 'd' ? BO_LPRIOR_DIM
+                                             : BO_LPRIOR_AUTO;
         } else if (strcmp(key, "local") == 0) {
             double v = strtod(val, &end);
             if (end == val || *end || !(v >= 0.0 && v <= 1.0))
@@ -1211,7 +1245,8 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->pool_m = BO_POOL;
     s->pow2 = 0;
     s->warp_kind = CUTUNE_GP_WARP_BOXCOX;
-    s->lprior_dim = 1;
+    s->lprior_mode = BO_LPRIOR_AUTO;
+    s->lprior_now = -1;
     size_t b40 = s->budget / 40;
     s->n_init = b40 < 5 ? 5 : b40 > 10 ? 10 : b40;
     cutune_gp_fit_options_default(&s->fit);
@@ -1279,9 +1314,14 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
         }
     }
     s->D = s->d + s->np2;
-    if (s->lprior_dim) { /* Hvarfner et al. 2024: log ell ~ N(sqrt 2 + log(D) / 2, 3) */
-        s->fit.ell_prior_mu = sqrt(2.0) + 0.5 * log((double)s->D);
-        s->fit.ell_prior_sd = sqrt(3.0);
+    /* Hvarfner et al. 2024: log ell ~ N(sqrt 2 + log(D) / 2, 3) */
+    s->weak_mu = s->fit.ell_prior_mu;
+    s->weak_sd = s->fit.ell_prior_sd;
+    s->dim_mu = sqrt(2.0) + 0.5 * log((double)s->D);
+    s->dim_sd = sqrt(3.0);
+    if (s->lprior_mode == BO_LPRIOR_DIM) {
+        s->fit.ell_prior_mu = s->dim_mu;
+        s->fit.ell_prior_sd = s->dim_sd;
     }
     s->gp = cutune_gp_alloc(s->D, s->kernel);
     s->bx = malloc(BO_BLOCK * s->D * sizeof *s->bx);

@@ -171,13 +171,34 @@ static void test_determinism_and_batches(void **state)
     run(s, bowl, 30, 5, 42, "kernel=matern32,init=3,starts=1", &a);
     assert_true(a.best < 20.0);
     /* every output warp and length-scale prior, deterministic and effective */
-    const char *warps[] = {"warp=none,lprior=weak", "warp=copula", "warp=boxcox,lprior=weak"};
+    const char *warps[] = {"warp=none,lprior=weak", "warp=copula", "warp=boxcox,lprior=weak",
+                           "lprior=dim", "lprior=auto"};
     for (size_t i = 0; i < sizeof warps / sizeof warps[0]; i++) {
         run(s, bowl, 40, 1, 42, warps[i], &a);
         run(s, bowl, 40, 1, 42, warps[i], &b);
         assert_memory_equal(a.seq, b.seq, sizeof a.seq);
         assert_true(a.best < 10.0);
     }
+    cutune_space_free(s);
+}
+
+/* lprior=auto (the default) is the weak prior while the successful points are fewer
+ * than the model's inputs: in 8 dimensions, the design (5 points) and the proposals made
+ * from 5..7 points are exactly those of lprior=weak; later ones come from the
+ * dimension-scaled prior, and the run is deterministic. */
+static void test_lprior_auto(void **state)
+{
+    (void)state;
+    cutune_space *s = grid_space(8, 4);
+    run_result a, w, b;
+    run(s, bowl, 30, 1, 7, "lprior=auto", &a);
+    run(s, bowl, 30, 1, 7, "lprior=weak", &w);
+    for (size_t i = 0; i < 8; i++)
+        assert_int_equal(a.seq[i], w.seq[i]);
+    run(s, bowl, 30, 1, 7, "lprior=dim", &b); /* the prior matters there */
+    assert_memory_not_equal(b.seq, w.seq, 8 * sizeof b.seq[0]);
+    run(s, bowl, 30, 1, 7, NULL, &b); /* the default is auto */
+    assert_memory_equal(a.seq, b.seq, sizeof a.seq);
     cutune_space_free(s);
 }
 
@@ -282,7 +303,7 @@ static void test_options(void **state)
     assert_non_null(
         strstr(err, "acq, xi, beta, kernel, init, starts, local, pool, pow2, warp, lprior"));
     const char *good[] = {"acq=ei,xi=0.01,kernel=matern52", "warp=none,lprior=weak",
-                          "warp=copula,lprior=dim", "warp=boxcox"};
+                          "warp=copula,lprior=dim", "warp=boxcox", "lprior=auto"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         ctx.args = good[i];
         assert_int_equal(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err), 0);
@@ -337,10 +358,11 @@ static void test_pool(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_options),    cmocka_unit_test(test_duplicates),
-        cmocka_unit_test(test_degenerate), cmocka_unit_test(test_determinism_and_batches),
-        cmocka_unit_test(test_failures),   cmocka_unit_test(test_bowl),
-        cmocka_unit_test(test_branin),     cmocka_unit_test(test_pool),
+        cmocka_unit_test(test_options),     cmocka_unit_test(test_duplicates),
+        cmocka_unit_test(test_degenerate),  cmocka_unit_test(test_determinism_and_batches),
+        cmocka_unit_test(test_lprior_auto), cmocka_unit_test(test_failures),
+        cmocka_unit_test(test_bowl),        cmocka_unit_test(test_branin),
+        cmocka_unit_test(test_pool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
