@@ -171,8 +171,9 @@ static void test_determinism_and_batches(void **state)
     run(s, bowl, 30, 5, 42, "kernel=matern32,init=3,starts=1", &a);
     assert_true(a.best < 20.0);
     /* every output warp and length-scale prior, deterministic and effective */
-    const char *warps[] = {"warp=none,lprior=weak", "warp=copula", "warp=boxcox,lprior=weak",
-                           "lprior=dim", "lprior=auto"};
+    const char *warps[] = {
+        "warp=none,lprior=weak", "warp=copula", "warp=boxcox,lprior=weak", "lprior=dim",
+        "lprior=auto",           "design=lhs"};
     for (size_t i = 0; i < sizeof warps / sizeof warps[0]; i++) {
         run(s, bowl, 40, 1, 42, warps[i], &a);
         run(s, bowl, 40, 1, 42, warps[i], &b);
@@ -302,8 +303,12 @@ static void test_options(void **state)
     cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err);
     assert_non_null(
         strstr(err, "acq, xi, beta, kernel, init, starts, local, pool, pow2, warp, lprior"));
-    const char *good[] = {"acq=ei,xi=0.01,kernel=matern52", "warp=none,lprior=weak",
-                          "warp=copula,lprior=dim", "warp=boxcox", "lprior=auto"};
+    const char *good[] = {"acq=ei,xi=0.01,kernel=matern52",
+                          "warp=none,lprior=weak",
+                          "warp=copula,lprior=dim",
+                          "warp=boxcox",
+                          "lprior=auto",
+                          "design=lhs,init=7"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         ctx.args = good[i];
         assert_int_equal(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err), 0);
