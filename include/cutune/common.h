@@ -77,4 +77,11 @@ int cutune_err(char *err, size_t errlen, int code, const char *fmt, ...)
 /** Monotonic clock in seconds. */
 double cutune_now(void);
 
+/**
+ * Read a whole file into *out (NUL-terminated, free()d by the caller), its length in
+ * *len. Returns 0, or CUTUNE_EIO / CUTUNE_ENOMEM with "PATH: cannot open: ..." (or
+ * "read error", "out of memory") in err; errno is left as the failure set it.
+ */
+int cutune_read_file(const char *path, char **out, size_t *len, char *err, size_t errlen);
+
 #endif

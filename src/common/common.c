@@ -1,9 +1,11 @@
 /* Statuses, values, error formatting and the clock shared by every module. */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cutune/common.h"
@@ -103,4 +105,57 @@ double cutune_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int cutune_read_file(const char *path, char **out, size_t *len, char *err, size_t errlen)
+{
+    int rc = 0;
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    FILE *f = fopen(path, "rb");
+
+    int saved = 0; /* errno of the failure, kept for callers that report strerror(errno) */
+    *out = NULL;
+    *len = 0;
+    if (!f) {
+        saved = errno;
+        rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot open: %s", path, strerror(saved));
+        errno = saved;
+        return rc;
+    }
+    struct stat st;
+    /* The size is only a first guess: pipes and growing files read on to EOF. */
+    cap = (fstat(fileno(f), &st) == 0 && st.st_size > 0) ? (size_t)st.st_size + 1 : 65536;
+    for (;;) {
+        if (n + 1 >= cap || !buf) {
+            size_t ncap = buf ? cap * 2 : cap;
+            char *nb = realloc(buf, ncap);
+            if (!nb) {
+                saved = ENOMEM;
+                rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+                goto out_close;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t got = fread(buf + n, 1, cap - 1 - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        saved = errno ? errno : EIO;
+        rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: read error: %s", path, strerror(saved));
+        goto out_close;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    buf = NULL;
+out_close:
+    free(buf);
+    fclose(f);
+    if (rc < 0)
+        errno = saved;
+    return rc;
 }

@@ -22,8 +22,6 @@ typedef struct cutune_json_arena {
 void cutune_json_arena_begin(cutune_json_arena *a);
 void cutune_json_arena_end(cutune_json_arena *a);
 
-int cutune_io_read_file(const char *path, char **out, size_t *len, char *err, size_t errlen);
-
 /** Whether data starts with the gzip magic bytes 1f 8b. */
 int cutune_io_is_gzip(const char *data, size_t len);
 

@@ -183,7 +183,7 @@ int cutune_journal_append(const char *path, cutune_journal **out, char *err, siz
     *out = NULL;
     if (!path)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "journal: no path");
-    if ((rc = cutune_io_read_file(path, &data, &len, err, errlen)) < 0)
+    if ((rc = cutune_read_file(path, &data, &len, err, errlen)) < 0)
         return rc;
     const char *nl = memchr(data, '\n', len);
     first = nl ? cJSON_ParseWithLength(data, (size_t)(nl - data)) : NULL;

@@ -1038,7 +1038,7 @@ int cutune_recording_load(const char *path, cutune_recording **out, char *err, s
     *out = NULL;
     if (!path)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "no recording path given");
-    int rc = cutune_io_read_file(path, &data, &len, err, errlen);
+    int rc = cutune_read_file(path, &data, &len, err, errlen);
     if (rc < 0)
         return rc;
     rc = cutune_recording_load_buffer(path, data, len, out, err, errlen);

@@ -18,50 +18,6 @@
 #include "cutune/tuner.h"
 #include "io_internal.h"
 
-int cutune_io_read_file(const char *path, char **out, size_t *len, char *err, size_t errlen)
-{
-    int rc = 0;
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    FILE *f = fopen(path, "rb");
-
-    *out = NULL;
-    *len = 0;
-    if (!f)
-        return cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    /* The size is only a first guess: pipes and growing files read on to EOF. */
-    cap = (fstat(fileno(f), &st) == 0 && st.st_size > 0) ? (size_t)st.st_size + 1 : 65536;
-    for (;;) {
-        if (n + 1 >= cap || !buf) {
-            size_t ncap = buf ? cap * 2 : cap;
-            char *nb = realloc(buf, ncap);
-            if (!nb) {
-                rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
-                goto out_close;
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        size_t got = fread(buf + n, 1, cap - 1 - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: read error: %s", path, strerror(errno));
-        goto out_close;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    buf = NULL;
-out_close:
-    free(buf);
-    fclose(f);
-    return rc;
-}
-
 int cutune_io_is_gzip(const char *data, size_t len)
 {
     return len >= 2 && (unsigned char)data[0] == 0x1f && (unsigned char)data[1] == 0x8b;

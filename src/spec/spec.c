@@ -143,48 +143,6 @@ static void join_names(char *buf, size_t len, const char *const *names, size_t n
 
 /* ------------------------------------------------------------------ files and paths */
 
-static int read_whole_file(const char *path, char **out, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return errno ? errno : EIO;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    int rc = 0;
-    if (!buf) {
-        rc = ENOMEM;
-        goto out_close;
-    }
-    for (;;) {
-        if (n + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                rc = ENOMEM;
-                goto out_close;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f))
-                rc = EIO;
-            break;
-        }
-    }
-out_close:
-    fclose(f);
-    if (rc) {
-        free(buf);
-        return rc;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return 0;
-}
-
 static char *dup_str(const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -1430,10 +1388,9 @@ static int load_source(loader *L, const cJSON *root)
     free(fallback);
     if (!s->source_path)
         return fail(L, CUTUNE_ENOMEM, "source", "out of memory");
-    int e = read_whole_file(s->source_path, &s->source, &len);
-    if (e)
-        return fail(L, e == ENOMEM ? CUTUNE_ENOMEM : CUTUNE_EIO, "source", "cannot read '%s': %s",
-                    s->source_path, strerror(e));
+    int e = cutune_read_file(s->source_path, &s->source, &len, NULL, 0);
+    if (e < 0)
+        return fail(L, e, "source", "cannot read '%s': %s", s->source_path, strerror(errno));
     rc = string_member(L, root, NULL, "kernel", 0, &kernel);
     if (rc)
         return rc;
@@ -1567,10 +1524,9 @@ int cutune_spec_load(const char *path, const cutune_size_override *ov, size_t no
         *out = NULL;
     if (!path || !out)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "cutune_spec_load: no path");
-    int e = read_whole_file(path, &json, &len);
-    if (e)
-        return cutune_err(err, errlen, e == ENOMEM ? CUTUNE_ENOMEM : CUTUNE_EIO,
-                          "%s: cannot read: %s", path, strerror(e));
+    int e = cutune_read_file(path, &json, &len, NULL, 0);
+    if (e < 0)
+        return cutune_err(err, errlen, e, "%s: cannot read: %s", path, strerror(errno));
     dir = dir_of(path);
     int rc = dir ? cutune_spec_load_buffer(path, json, len, dir, ov, nov, out, err, errlen)
                  : cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);

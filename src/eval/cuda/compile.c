@@ -252,36 +252,6 @@ int cutune_cuda_find_exe(const char *name, char *buf, size_t len)
     return CUTUNE_ENOTFOUND;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            size_t nc = cap ? 2 * cap : 65536;
-            char *nb = realloc(buf, nc);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-            cap = nc;
-        }
-        size_t r = fread(buf + n, 1, cap - n - 1, f);
-        n += r;
-        if (r == 0)
-            break;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 static int nvcc_compile(const char *nvcc, const char *source, const char *name,
                         const char *const *opts, size_t nopts, cutune_cuda_compiled *out, char *err,
                         size_t errlen)
@@ -337,7 +307,7 @@ static int nvcc_compile(const char *nvcc, const char *source, const char *name,
     while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
         ;
     size_t loglen = 0;
-    out->log = slurp(logp, &loglen);
+    (void)cutune_read_file(logp, &out->log, &loglen, NULL, 0); /* NULL when unreadable */
     if (out->log && loglen == 0) {
         free(out->log);
         out->log = NULL;
@@ -355,7 +325,9 @@ static int nvcc_compile(const char *nvcc, const char *source, const char *name,
         goto out;
     }
     size_t n = 0;
-    out->cubin = slurp(cubin, &n);
+    char *bin;
+    (void)cutune_read_file(cubin, &bin, &n, NULL, 0); /* NULL when unreadable */
+    out->cubin = bin;
     if (!out->cubin || n == 0) {
         free(out->cubin);
         out->cubin = NULL;
