@@ -44,6 +44,21 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The knot interval of x in the increasing knots k[0..n-1] (n >= 2, k[0] <= x <
+ * k[n-1]): the lo with k[lo] <= x < k[lo + 1], by bisection. */
+static size_t knot_below(const double *k, size_t n, double x)
+{
+    size_t lo = 0, hi = n - 1;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (k[mid] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* raw warped value (before standardisation) */
 static double raw(const cutune_gp_warp *w, double v)
 {
@@ -57,14 +72,7 @@ static double raw(const cutune_gp_warp *w, double v)
             return w->kz[0] + w->slope * (v - w->kv[0]);
         if (v >= w->kv[n - 1])
             return w->kz[n - 1] + w->slope * (v - w->kv[n - 1]);
-        size_t lo = 0, hi = n - 1; /* kv[lo] < v < kv[hi] */
-        while (hi - lo > 1) {
-            size_t mid = (lo + hi) / 2;
-            if (w->kv[mid] <= v)
-                lo = mid;
-            else
-                hi = mid;
-        }
+        size_t lo = knot_below(w->kv, n, v), hi = lo + 1;
         double f = (v - w->kv[lo]) / (w->kv[hi] - w->kv[lo]);
         return w->kz[lo] + f * (w->kz[hi] - w->kz[lo]);
     }
@@ -177,14 +185,7 @@ double cutune_gp_warp_deriv(const cutune_gp_warp *w, double v)
         size_t n = w->nk;
         if (n < 2 || v < w->kv[0] || v >= w->kv[n - 1])
             return w->slope / w->zs;
-        size_t lo = 0, hi = n - 1;
-        while (hi - lo > 1) {
-            size_t mid = (lo + hi) / 2;
-            if (w->kv[mid] <= v)
-                lo = mid;
-            else
-                hi = mid;
-        }
+        size_t lo = knot_below(w->kv, n, v), hi = lo + 1;
         return (w->kz[hi] - w->kz[lo]) / (w->kv[hi] - w->kv[lo]) / w->zs;
     }
     case CUTUNE_GP_WARP_NONE:
@@ -210,14 +211,7 @@ double cutune_gp_warp_inverse(const cutune_gp_warp *w, double y)
             return w->kv[0] + (z - w->kz[0]) / w->slope;
         if (z >= w->kz[n - 1])
             return w->kv[n - 1] + (z - w->kz[n - 1]) / w->slope;
-        size_t lo = 0, hi = n - 1;
-        while (hi - lo > 1) {
-            size_t mid = (lo + hi) / 2;
-            if (w->kz[mid] <= z)
-                lo = mid;
-            else
-                hi = mid;
-        }
+        size_t lo = knot_below(w->kz, n, z), hi = lo + 1;
         double f = (z - w->kz[lo]) / (w->kz[hi] - w->kz[lo]);
         return w->kv[lo] + f * (w->kv[hi] - w->kv[lo]);
     }
