@@ -77,6 +77,9 @@ int cutune_err(char *err, size_t errlen, int code, const char *fmt, ...)
 /** Monotonic clock in seconds. */
 double cutune_now(void);
 
+/** FNV-1a, 64-bit (Fowler, Noll, Vo): h = the running hash (0xcbf29ce484222325 to start). */
+uint64_t cutune_fnv1a(uint64_t h, const void *data, size_t n);
+
 /**
  * Read a whole file into *out (NUL-terminated, free()d by the caller), its length in
  * *len. Returns 0, or CUTUNE_EIO / CUTUNE_ENOMEM with "PATH: cannot open: ..." (or

@@ -159,3 +159,13 @@ out_close:
         errno = saved;
     return rc;
 }
+
+uint64_t cutune_fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}

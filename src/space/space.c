@@ -693,27 +693,16 @@ int cutune_space_format_config(const cutune_space *s, size_t id, char *buf, size
     return format_idx(s, row, s->nparams, buf, buf ? len : 0);
 }
 
-/* FNV-1a, 64-bit (Fowler, Noll, Vo; http://www.isthe.com/chongo/tech/comp/fnv/). */
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 /* A string with its terminator, so that ("ab","c") and ("a","bc") differ. */
 static uint64_t fnv_str(uint64_t h, const char *s)
 {
-    return fnv(h, s, strlen(s) + 1);
+    return cutune_fnv1a(h, s, strlen(s) + 1);
 }
 
 static uint64_t fnv_value(uint64_t h, const cutune_value *v, const char *text)
 {
     unsigned char t = (unsigned char)v->type; /* 32 and "32" must differ */
-    h = fnv(h, &t, 1);
+    h = cutune_fnv1a(h, &t, 1);
     return fnv_str(h, text);
 }
 

@@ -1281,32 +1281,22 @@ static int smoke_test(loader *L)
 
 /* ------------------------------------------------------------------ hash */
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 /* FNV-1a 64 over JSON text, source text and the sizes after overrides, so a journal
  * from another spec, source or problem size is told apart. NUL bytes separate parts. */
 static void compute_hash(cutune_spec *s, const char *json, size_t len)
 {
     uint64_t h = 0xcbf29ce484222325ULL;
     const unsigned char zero = 0;
-    h = fnv1a(h, json, len);
-    h = fnv1a(h, &zero, 1);
-    h = fnv1a(h, s->source, strlen(s->source));
+    h = cutune_fnv1a(h, json, len);
+    h = cutune_fnv1a(h, &zero, 1);
+    h = cutune_fnv1a(h, s->source, strlen(s->source));
     for (size_t c = 0; c < s->nsizes; c++) {
         char buf[128];
         cutune_value v = cutune_space_constant_value(s->space, c);
         int n = snprintf(buf, sizeof buf, "%c%s=", 0, cutune_space_constant_name(s->space, c));
         if (n > 0 && (size_t)n < sizeof buf)
             cutune_value_format(&v, buf + n, sizeof buf - (size_t)n);
-        h = fnv1a(h, buf, (size_t)n + strlen(buf + n));
+        h = cutune_fnv1a(h, buf, (size_t)n + strlen(buf + n));
     }
     snprintf(s->hash, sizeof s->hash, "%016llx", (unsigned long long)h);
 }
