@@ -90,12 +90,17 @@ __device__ __forceinline__ float wgt(int i) /* i in [-RADIUS, RADIUS] */
     return w[i + RADIUS];
 }
 
+__device__ __forceinline__ float gray_f(float r, float g, float b)
+{
+    return 0.299f * r + 0.587f * g + 0.114f * b;
+}
+
 __device__ __forceinline__ float gray_at(const unsigned char *__restrict__ rgb, int x, int y)
 {
     x = min(max(x, 0), W - 1);
     y = min(max(y, 0), H - 1);
     const unsigned char *p = rgb + 3 * ((size_t)y * W + x);
-    return 0.299f * (float)p[0] + 0.587f * (float)p[1] + 0.114f * (float)p[2];
+    return gray_f((float)p[0], (float)p[1], (float)p[2]);
 }
 
 #if ALGO == 1
@@ -107,10 +112,6 @@ __device__ __forceinline__ float gray_at(const unsigned char *__restrict__ rgb, 
 #define WORDS_OK ((W % 4) == 0)   /* 4-pixel groups start on 4-byte boundaries */
 typedef unsigned int u32;
 
-__device__ __forceinline__ float gray_f(float r, float g, float b)
-{
-    return 0.299f * r + 0.587f * g + 0.114f * b;
-}
 /* byte k of w as a float, exactly: the byte becomes the low mantissa bits of 2^23
  * (one PRMT and one FADD; the int-to-float conversion runs at a quarter of the
  * rate and was three per pixel) */
