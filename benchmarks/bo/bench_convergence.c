@@ -260,8 +260,15 @@ int main(int argc, char **argv)
             bs.nb = 0;
             for (char *tok = strtok(argv[++i], ","); tok && bs.nb < MAXB; tok = strtok(NULL, ","))
                 bs.budgets[bs.nb++] = strtoul(tok, NULL, 10);
+        } else if (argv[i][0] == '-') { /* --help or a typo: never taken for a file */
+            nf = 0;
+            break;
         } else if (nf < MAXF)
             files[nf++] = argv[i];
+        else {
+            fprintf(stderr, "bench_convergence: more than %d files\n", MAXF);
+            return 2;
+        }
     }
     if (!nf || !seeds || !bs.nb) {
         fprintf(stderr,
