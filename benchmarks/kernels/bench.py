@@ -6,7 +6,8 @@
 
 1. gen_specs.py translates kernels/*.json into BUILD/gen/*.h;
 2. every row of BUILDS below is compiled in parallel (one nvcc per (kernel, size):
-   the best header is -include'd, sizes are -D defines), logs in OUT/logs/;
+   the best header is -include'd, sizes are -D defines), logs in OUT/logs/; the
+   header is BEST/ROW_ID.h where one was tuned at that row's shape, else BEST/KERNEL.h;
 3. the binaries run one after another (one process each, so a kernel that faults
    cannot take the others down), each printing a `RESULT {json}` line;
 4. a table is printed and OUT/results.json, OUT/results.csv are written.
@@ -167,7 +168,11 @@ def plan(o, gen_dir):
             all_sizes = {k: fmt_value(v) for k, v in spec.get("sizes", {}).items()}
             all_sizes.update({k: str(v) for k, v in sizes.items()})
             it["sizes"] = all_sizes
-            hdr_path = os.path.join(o.best_dir, kernel + ".h")
+            # a configuration tuned at this row's shape (BEST/ROW_ID.h, e.g. gemm_1024.h,
+            # a `cutune --size ... --header` export) beats the kernel's default-size one
+            hdr_path = os.path.join(o.best_dir, bid + ".h")
+            if bid == kernel or not os.path.exists(hdr_path):
+                hdr_path = os.path.join(o.best_dir, kernel + ".h")
             it["header"] = hdr_path
             if not os.path.exists(hdr_path):
                 it["error"] = "best header %s not found" % hdr_path
