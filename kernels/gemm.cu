@@ -7,7 +7,7 @@
  * defaults below only make the file compile on its own. Design (docs/kernels.md):
  *   - block tile BM x BN, split among warps of WM x WN, each thread TM x TN
  *     outer products held in registers (TM, TN in 4, 8, 16, multiples of 4:
- *     float4 smem reads; 16x8 / 8x16 is the shape of cuBLAS's FFMA kernels);
+ *     float4 smem reads; 16 only as 16x8 or 8x16: 128 accumulators);
  *   - the thread tile is made of 4-wide chunks spaced 4*(WM/TM) rows / 4*(WN/TN)
  *     columns apart, so a warp's float4 shared-memory reads are conflict free;
  *   - A is stored transposed in shared memory (As[BK][BM+PAD]), B as is
