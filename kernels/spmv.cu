@@ -31,14 +31,72 @@
  *          lanes per row add up its products. A block whose rows hold more than
  *          33 * RPB entries adds them from global memory instead (right for any
  *          matrix; dynamic shared memory (RPB + BAND + 33 RPB) * 4 bytes);
- *   TPR    threads per row (FORMAT 1, 3 and 4; 1 for the others);
+ *          5, 6 strip stream: persistent blocks, one long strip of rows each. The
+ *          spec launches NSM * BPS blocks (NSM = 132, the H200's multiprocessors),
+ *          exactly BPS per multiprocessor, all resident at once (__launch_bounds__
+ *          (BLOCK, BPS) makes the registers fit; the spec's restrictions the
+ *          shared memory); block b owns rows [b S, b S + S), S = ceil(R / (NSM
+ *          BPS)) (3972 rows at BPS 2), and any grid is right (a block loops over
+ *          strips b, b + gridDim.x, ...). A strip starts by staging, with cp.async,
+ *          its whole x window x[rb0 - BAND/2, rb0 + S + BAND/2) (mod R) and its
+ *          row_ptr[rb0 .. rb1] in shared memory: each x element is staged (S +
+ *          BAND) / S times over the grid (2.0 at BPS 2, against (RPB + BAND) / RPB
+ *          = 17 for FORMAT 4 at RPB 256), row_ptr is read from DRAM once and never
+ *          again, and no block ever restarts (FORMAT 4 runs 4096 short blocks,
+ *          each staging, synchronising twice and summing with no load in flight).
+ *          The strip's entries are then streamed in chunks of CH = BLOCK * UNR,
+ *          from eb0 = row_ptr[rb0] rounded down to a multiple of 4 (16 bytes), so
+ *          every lane moves whole 128-bit pieces of col and val (piece p of a
+ *          chunk to lane p % BLOCK: coalesced); the (at most 3) entries before eb0
+ *          are loaded and ignored, those past eb1 are not read (masked, or
+ *          zero-filled) and never used. Each lane turns its own UNR entries into
+ *          products val * x[col] (x from the window, clamped: one LDS; a column
+ *          outside the window, or past a wrap around row 0 / R, is read from
+ *          global memory, so the result is right for any matrix) into a
+ *          chunk-sized product buffer: all lanes busy whatever the row lengths.
+ *          After one __syncthreads per chunk, the rows of the chunk are summed
+ *          from the buffer, TPR lanes per row (rows_of_chunk): a row open at the
+ *          chunk's end hands its partial sum to the next chunk (a carry in shared
+ *          memory), so rows of any length, empty ones included, are right, and
+ *          shared memory no longer grows with the rows (FORMAT 4's 33 * RPB
+ *          floats: one block per multiprocessor at RPB 1024). The two formats
+ *          differ in how a chunk reaches the lanes:
+ *          5 register prefetch: each lane loads its pieces of chunk k + 1 with
+ *            LDG.E.128 (__ldcs: evict-first, read once) before it works on chunk
+ *            k, so UNR * 8 bytes per lane stay in flight through the products,
+ *            the barrier and the row sums (64 KB per multiprocessor at 2048
+ *            lanes, UNR 4); two product buffers, so one barrier per chunk;
+ *          6 cp.async pipeline: STAGES chunk buffers of col and val, filled by
+ *            LDGSTS.128 (no registers held, so in flight no longer costs
+ *            occupancy); phase k refills the buffer chunk k - 1 used with chunk
+ *            k + STAGES - 1, turns chunk k + 1 into products in place and sums
+ *            the rows of chunk k: STAGES - 2 chunks in flight, one barrier per
+ *            chunk.
+ *          Dynamic shared memory, both: (align4(2 S + BAND + 1) + NB * CH) * 4
+ *          bytes, NB = 2 (5) or 2 * STAGES (6). Expected: the DRAM traffic is the
+ *          minimum, 285 MB (col, val, row_ptr, x and y once; the windows' overlap,
+ *          grid * BAND * 4 bytes = 4-9 MB, comes from L2), so the time is 285 MB
+ *          at the stream's bandwidth plus a start (eb0, the staging, the first
+ *          chunk: a few us) and an end (the last chunk's sums). In flight per
+ *          multiprocessor: 64 KB (5 at 2048 lanes and UNR 4; 6 at BLOCK 512, BPS
+ *          2, STAGES 4), twice the ~32 KB that 4.2 TB/s over 132 multiprocessors
+ *          needs at ~1 us loaded latency. Issue: ~20 thread instructions per
+ *          entry, ~20 us of the schedulers; shared memory: gathers at ~3.5
+ *          wavefronts a warp (bank conflicts), product stores and row sums, ~25
+ *          us (6 adds the LDGSTS writes and col/val reads: ~40 us); both under
+ *          the ~70 us of the stream. So 5 should reach 3.6-4.0 TB/s, 85-95% of
+ *          the 4247 GB/s copy (0.071-0.079 ms, against 0.0975 for FORMAT 4);
+ *   TPR    threads per row (FORMAT 1, 3, 4, 5 and 6; 1 for the others);
  *   BLOCK  threads per block;
  *   RPB    rows per block (FORMAT 3 and 4: the window is RPB + BAND floats);
  *   UNR    FORMAT 1, 3 and 4: a lane loads UNR of its row's entries (col and val)
  *          before it uses any, so UNR independent loads are in flight instead of
- *          one dependent chain per entry (1: the plain loop);
+ *          one dependent chain per entry (1: the plain loop); FORMAT 5 and 6: the
+ *          entries per lane and chunk (4 or 8: one or two 128-bit pieces);
+ *   BPS    FORMAT 5, 6: blocks per multiprocessor (grid NSM * BPS);
+ *   STAGES FORMAT 6: chunk buffers (STAGES - 2 chunks in flight);
  *   XLDG   1: read x through the read-only data cache (__ldg); 0: plain loads
- *          (FORMAT 3, 4 read x only to stage the window: the spec fixes XLDG 1).
+ *          (FORMAT 3-6 read x only to stage the window: the spec fixes XLDG 1).
  * Every y[r] is written exactly once (no accumulation into y).
  */
 #ifndef R
@@ -192,7 +250,301 @@ __device__ __forceinline__ float group_sum(float s)
     return s;
 }
 
-extern "C" __global__ void __launch_bounds__(BLOCK)
+#if FORMAT >= 5
+/* ---- FORMAT 5 and 6: strip streaming (see the header comment) ---- */
+#ifndef BPS
+#define BPS 2
+#endif
+#ifndef STAGES
+#define STAGES 3
+#endif
+#ifndef NSM
+#define NSM 132 /* multiprocessors of the H200: the spec's grid is NSM * BPS blocks */
+#endif
+#define STRIP ((R + NSM * BPS - 1) / (NSM * BPS)) /* rows of a strip */
+#define WIN5 (STRIP + BAND)                       /* the strip's x window */
+#define BUF5 ((2 * STRIP + BAND + 4) & ~3) /* chunk buffers: after xs[WIN5], rps[STRIP + 1] */
+#define CH (BLOCK * UNR)                   /* entries per chunk */
+#define PIECES (UNR / 4) /* 16-byte pieces (4 entries) of col, and of val, per lane and chunk */
+#define GROUPS (BLOCK / TPR)
+#if (UNR % 4) || (BLOCK % 32) || (32 % TPR) || (FORMAT == 6 && STAGES < 3)
+#error "FORMAT 5, 6 need UNR % 4 == 0, BLOCK % 32 == 0, TPR dividing 32 (and STAGES >= 3 for 6)"
+#endif
+
+/* cp.async (LDGSTS): global -> shared without registers; the 16-byte form copies
+ * `bytes` (0..16) and zero-fills the rest, reading nothing past them. A copy is
+ * visible to its thread after cp_async_wait<N> (all but the N most recent
+ * committed groups are complete), to the block after a __syncthreads() following
+ * it. (A host emulation used to test this kernel supplies its own versions.) */
+#ifndef SPMV_EMU
+__device__ __forceinline__ void cp_async4(void *dst, const void *src)
+{
+    asm volatile(
+        "cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"((unsigned)__cvta_generic_to_shared(dst)),
+        "l"(src)
+        : "memory");
+}
+__device__ __forceinline__ void cp_async16(void *dst, const void *src, int bytes)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(
+                     (unsigned)__cvta_generic_to_shared(dst)),
+                 "l"(src), "r"(bytes)
+                 : "memory");
+}
+__device__ __forceinline__ void cp_async_commit()
+{
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+template <int N> __device__ __forceinline__ void cp_async_wait()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+#endif
+
+/* x[c] from the strip's window xs (xs[i] = x[ws + i mod R], i < WIN5), else global */
+struct XStrip {
+    const float *xs;
+    const float *__restrict__ x;
+    int ws;
+    __device__ __forceinline__ float operator()(int c) const
+    {
+        /* c in [0, R), ws in [-BAND/2, R): no overflow. The load is unconditional
+         * (clamped into the window: a plain LDS, no divergence); only a column
+         * outside the window branches, to look past a wrap around row 0 / R (the
+         * first and last strips) or read x from global memory */
+        const int d = c - ws;
+        const float v = xs[min((unsigned)d, (unsigned)(WIN5 - 1))];
+        if ((unsigned)d < (unsigned)WIN5)
+            return v;
+        const int d2 = d < 0 ? d + R : d - R;
+        return (unsigned)d2 < (unsigned)WIN5 ? xs[d2] : __ldg(x + c);
+    }
+};
+
+/* xs[i] = x[ws + i mod R] (i < WIN5) and rps[i] = row_ptr[rb0 + i] (i <= rb1 - rb0),
+ * by cp.async: in flight while the caller goes on (it waits, then syncs) */
+__device__ __forceinline__ void stage_strip(float *xs, int *rps, const float *__restrict__ x,
+                                            const int *__restrict__ row_ptr, int rb0, int rb1,
+                                            int ws)
+{
+    int g = ws % R; /* x index of xs[threadIdx.x], wrapped into [0, R) */
+    g = (g < 0 ? g + R : g) + (int)threadIdx.x;
+    for (int i = threadIdx.x; i < WIN5; i += BLOCK, g += BLOCK) {
+        while (g >= R)
+            g -= R;
+        cp_async4(xs + i, x + g);
+    }
+    for (int i = threadIdx.x; i <= rb1 - rb0; i += BLOCK)
+        cp_async4(rps + i, row_ptr + rb0 + i);
+}
+
+/* The rows of chunk k, whose entries [s, t) are in the shared buffer pb (entry e at
+ * pb[e - c0]) as products val * x[col]. The rows handled are rlo (the row open at
+ * the chunk's start: its sum so far is the carry) up to the first row still open at
+ * t (its end row_ptr[r + 1] > t), inclusive: every row between them ends by t and is
+ * written to y; the open one passes its partial sum and its index to chunk k + 1
+ * (slot (k+1) & 1 of carry_s / rlo_s: chunk k reads slot k & 1, and a __syncthreads
+ * separates the two uses of a slot). Which rows belong is decided row by row
+ * (rps[r] <= t: every earlier row has ended), a warp looping until none of its rows
+ * belongs, so any number of rows per chunk works (empty rows included: sum 0), and
+ * a row longer than a chunk is carried through several. TPR lanes sum a row. */
+__device__ __forceinline__ void rows_of_chunk(float *__restrict__ y, const int *rps, int rb0,
+                                              int rb1, int s, int t, int k, const float *pb, int c0,
+                                              int *rlo_s, float *carry_s)
+{
+    const int rlo = rlo_s[k & 1];
+    const float cin = carry_s[k & 1];
+    const int lane = threadIdx.x % TPR;
+#pragma unroll 1
+    for (int r = rlo + (int)threadIdx.x / TPR;; r += GROUPS) {
+        const bool mine = r < rb1 && (r == rlo || rps[r - rb0] <= t);
+        if (!__any_sync(0xffffffffu, mine))
+            break;
+        float sum = 0.0f;
+        bool open = false;
+        if (mine) {
+            const int p1 = rps[r + 1 - rb0];
+            const int e1 = min(p1, t);
+            open = p1 > t;
+#pragma unroll 4
+            for (int e = max(rps[r - rb0], s) + lane; e < e1; e += TPR)
+                sum += pb[e - c0];
+        }
+        sum = group_sum(sum);
+        if (mine && lane == 0) {
+            if (r == rlo)
+                sum += cin;
+            if (open) {
+                carry_s[(k + 1) & 1] = sum;
+                rlo_s[(k + 1) & 1] = r;
+            } else {
+                y[r] = sum;
+            }
+        }
+    }
+}
+
+#if FORMAT == 5
+/* 4 entries (col, val) at e (a multiple of 4): one 128-bit load each when all four
+ * are before eb1, else the ones that are, and column dflt / value 0 for the rest */
+__device__ __forceinline__ void load_piece(int4 &c, float4 &v, const int *__restrict__ col,
+                                           const float *__restrict__ val, int e, int eb1, int dflt)
+{
+    if (e + 4 <= eb1) {
+        c = __ldcs((const int4 *)(col + e));
+        v = __ldcs((const float4 *)(val + e));
+    } else {
+        c = make_int4(dflt, dflt, dflt, dflt);
+        v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        if (e < eb1) {
+            c.x = col[e];
+            v.x = val[e];
+        }
+        if (e + 1 < eb1) {
+            c.y = col[e + 1];
+            v.y = val[e + 1];
+        }
+        if (e + 2 < eb1) {
+            c.z = col[e + 2];
+            v.z = val[e + 2];
+        }
+    }
+}
+#else
+/* issue the cp.async copies of chunk j (entries a0 + j CH ..) into stage j % STAGES;
+ * pieces past eb1 are zero-filled, partly or wholly (nothing is read past eb1) */
+__device__ __forceinline__ void issue_chunk(int *cb, float *vb, const int *__restrict__ col,
+                                            const float *__restrict__ val, int a0, int j, int nch,
+                                            int eb1)
+{
+    if (j >= nch)
+        return;
+    const int b = j % STAGES, c0 = a0 + j * CH;
+#pragma unroll
+    for (int q = 0; q < PIECES; q++) {
+        const int p = threadIdx.x + q * BLOCK, e = c0 + 4 * p;
+        const int bytes = 4 * max(0, min(4, eb1 - e));
+        cp_async16(cb + b * CH + 4 * p, bytes ? (const void *)(col + e) : (const void *)col, bytes);
+        cp_async16(vb + b * CH + 4 * p, bytes ? (const void *)(val + e) : (const void *)val, bytes);
+    }
+}
+/* the block's products of a staged chunk, in place of its values: lane-balanced */
+__device__ __forceinline__ void products_in_place(const int *cb, float *vb, const XStrip &xf)
+{
+#pragma unroll
+    for (int q = 0; q < PIECES; q++) {
+        const int p = threadIdx.x + q * BLOCK;
+        const int4 c = ((const int4 *)cb)[p];
+        float4 v = ((float4 *)vb)[p];
+        v.x *= xf(c.x);
+        v.y *= xf(c.y);
+        v.z *= xf(c.z);
+        v.w *= xf(c.w);
+        ((float4 *)vb)[p] = v;
+    }
+}
+#endif
+
+/* y for the rows [rb0, rb1) of one strip (see the header comment) */
+__device__ __forceinline__ void strip_stream(float *__restrict__ y, const float *__restrict__ x,
+                                             const int *__restrict__ row_ptr,
+                                             const int *__restrict__ col,
+                                             const float *__restrict__ val, float *sm, int *rlo_s,
+                                             float *carry_s, int rb0, int rb1)
+{
+    const int ws = rb0 - BAND / 2;
+    float *const xs = sm;
+    int *const rps = (int *)(sm + WIN5);
+    float *const buf = sm + BUF5;
+    stage_strip(xs, rps, x, row_ptr, rb0, rb1, ws); /* in flight while we go on */
+    const int eb0 = __ldg(row_ptr + rb0), eb1 = __ldg(row_ptr + rb1);
+    const int a0 = eb0 & ~3; /* chunks start 16-byte aligned: chunk k is [a0 + k CH, + CH) */
+    const int nch = max(1, (eb1 - a0 + CH - 1) / CH);
+    if (threadIdx.x == 0) {
+        rlo_s[0] = rb0;
+        carry_s[0] = 0.0f;
+    }
+    const XStrip xf{xs, x, ws};
+#if FORMAT == 5
+    /* registers: chunk k (c, v) in use, chunk k + 1 (cn, vn) in flight; products
+     * into buf[k & 1][CH] (two buffers: one __syncthreads per chunk) */
+    int4 c[PIECES], cn[PIECES];
+    float4 v[PIECES], vn[PIECES];
+#pragma unroll
+    for (int q = 0; q < PIECES; q++)
+        load_piece(c[q], v[q], col, val, a0 + 4 * ((int)threadIdx.x + q * BLOCK), eb1, rb0);
+    cp_async_commit();
+    cp_async_wait<0>();
+    __syncthreads();
+#pragma unroll 1
+    for (int k = 0; k < nch; k++) {
+        const int c0 = a0 + k * CH;
+#pragma unroll
+        for (int q = 0; q < PIECES; q++) /* past the last chunk: no load (all masked) */
+            load_piece(cn[q], vn[q], col, val, c0 + CH + 4 * ((int)threadIdx.x + q * BLOCK), eb1,
+                       rb0);
+        float *const pb = buf + (k & 1) * CH;
+#pragma unroll
+        for (int q = 0; q < PIECES; q++) {
+            float4 p;
+            p.x = v[q].x * xf(c[q].x);
+            p.y = v[q].y * xf(c[q].y);
+            p.z = v[q].z * xf(c[q].z);
+            p.w = v[q].w * xf(c[q].w);
+            ((float4 *)pb)[threadIdx.x + q * BLOCK] = p;
+        }
+        __syncthreads();
+        rows_of_chunk(y, rps, rb0, rb1, max(c0, eb0), min(c0 + CH, eb1), k, pb, c0, rlo_s, carry_s);
+#pragma unroll
+        for (int q = 0; q < PIECES; q++) {
+            c[q] = cn[q];
+            v[q] = vn[q];
+        }
+    }
+#else
+    /* STAGES chunk buffers cb/vb[STAGES][CH], filled by cp.async. Phase k (after one
+     * __syncthreads): refill the stage chunk k - 1 used with chunk k + STAGES - 1,
+     * turn chunk k + 1 into products (it has landed), add up the rows of chunk k
+     * (its products were made in phase k - 1). STAGES - 2 chunks stay in flight. */
+    int *const cb = (int *)buf;
+    float *const vb = buf + STAGES * CH;
+    issue_chunk(cb, vb, col, val, a0, 0, nch, eb1);
+    cp_async_commit(); /* group 0: the strip's x window and row_ptr, and chunk 0 */
+#pragma unroll
+    for (int j = 1; j < STAGES - 1; j++) {
+        issue_chunk(cb, vb, col, val, a0, j, nch, eb1);
+        cp_async_commit(); /* group j: chunk j (empty past the last chunk) */
+    }
+    cp_async_wait<STAGES - 2>(); /* group 0 */
+    __syncthreads();
+    products_in_place(cb, vb, xf);
+#pragma unroll 1
+    for (int k = 0; k < nch; k++) {
+        /* committed: groups 0 .. STAGES - 2 + k; chunk k + 1 is group k + 1 */
+        cp_async_wait<STAGES - 3>();
+        __syncthreads();
+        issue_chunk(cb, vb, col, val, a0, k + STAGES - 1, nch, eb1);
+        cp_async_commit();
+        if (k + 1 < nch) {
+            const int b = (k + 1) % STAGES;
+            products_in_place(cb + b * CH, vb + b * CH, xf);
+        }
+        const int c0 = a0 + k * CH;
+        rows_of_chunk(y, rps, rb0, rb1, max(c0, eb0), min(c0 + CH, eb1), k, vb + (k % STAGES) * CH,
+                      c0, rlo_s, carry_s);
+    }
+#endif
+}
+#endif /* FORMAT >= 5 */
+
+/* FORMAT 5, 6 run exactly BPS blocks per multiprocessor (grid 132 BPS on the H200):
+ * the compiler must fit the registers for that */
+#if FORMAT >= 5
+#define SPMV_BOUNDS __launch_bounds__(BLOCK, BPS)
+#else
+#define SPMV_BOUNDS __launch_bounds__(BLOCK)
+#endif
+extern "C" __global__ void SPMV_BOUNDS
 spmv(float *__restrict__ y, const float *__restrict__ x, const int *__restrict__ row_ptr,
      const int *__restrict__ col, const float *__restrict__ val,
      const int *__restrict__ ell_col, const float *__restrict__ ell_val)
@@ -297,6 +649,18 @@ spmv(float *__restrict__ y, const float *__restrict__ x, const int *__restrict__
         s = group_sum(s);
         if (r < R && lane == 0)
             y[r] = s;
+    }
+#elif FORMAT >= 5
+    extern __shared__ float4 sm4[];
+    __shared__ int rlo_s[2];
+    __shared__ float carry_s[2];
+    /* one strip per block with the spec's grid (NSM * BPS blocks); any grid is right */
+#pragma unroll 1
+    for (int b = blockIdx.x; (long long)b * STRIP < R; b += gridDim.x) {
+        if (b != (int)blockIdx.x)
+            __syncthreads(); /* the previous strip is done with the shared memory */
+        strip_stream(y, x, row_ptr, col, val, (float *)sm4, rlo_s, carry_s, b * STRIP,
+                     min(b * STRIP + STRIP, R));
     }
 #else
     const int r = blockIdx.x * BLOCK + threadIdx.x;

@@ -1,14 +1,17 @@
-/* Best configuration of blur found by cutune 0.1.0: 0.18009600043296814 ms (spec hash 9dd0d63defae79a1).
+/* Best configuration of blur found by cutune 0.1.0: 0.13051199913024902 ms (spec hash 78e545beae4855d4).
  * Generated file: re-run the tuner rather than edit it. */
 #ifndef CUTUNE_TUNED_BLUR_H
 #define CUTUNE_TUNED_BLUR_H
 
 #define TX 32
-#define TY 4
-#define PPT 2
+#define TY 2
+#define PPT 4
 #define FUSED 1
 #define SEPARABLE 1
-#define ALGO 1
-#define PF 2
+#define ALGO 2
+#define PF 1
+#define PPL 8
+#define SPLIT 0
+#define GRAY 1
 
 #endif /* CUTUNE_TUNED_BLUR_H */
