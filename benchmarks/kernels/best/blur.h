@@ -1,7 +1,7 @@
-/* Best configuration of blur found by cutune 0.1.0: 0.13051199913024902 ms (spec hash 78e545beae4855d4).
+/* Best configuration of blur_a2 found by cutune 0.1.0: 0.12987200170755386 ms (spec hash 2f3c91b1fcf4bacf).
  * Generated file: re-run the tuner rather than edit it. */
-#ifndef CUTUNE_TUNED_BLUR_H
-#define CUTUNE_TUNED_BLUR_H
+#ifndef CUTUNE_TUNED_BLUR_A2_H
+#define CUTUNE_TUNED_BLUR_A2_H
 
 #define TX 32
 #define TY 2
@@ -14,4 +14,4 @@
 #define SPLIT 0
 #define GRAY 1
 
-#endif /* CUTUNE_TUNED_BLUR_H */
+#endif /* CUTUNE_TUNED_BLUR_A2_H */
