@@ -94,7 +94,12 @@
  *          one dependent chain per entry (1: the plain loop); FORMAT 5 and 6: the
  *          entries per lane and chunk (4 or 8: one or two 128-bit pieces);
  *   BPS    FORMAT 5, 6: blocks per multiprocessor (grid NSM * BPS);
- *   STAGES FORMAT 6: chunk buffers (STAGES - 2 chunks in flight);
+ *   STAGES FORMAT 6: chunk buffers (STAGES - 2 chunks in flight); FORMAT 5: 3 as
+ *          described above (chunk k + 1 in flight while chunk k is worked on), 4
+ *          two register sets that alternate (chunk k's set is reloaded with chunk
+ *          k + 2 right after its products, so chunks k + 1 and k + 2 are in flight
+ *          through the barrier and the row sums: about twice the bytes in flight
+ *          with the same registers); 3 for FORMAT 0-4 (unused);
  *   XLDG   1: read x through the read-only data cache (__ldg); 0: plain loads
  *          (FORMAT 3-6 read x only to stage the window: the spec fixes XLDG 1).
  * Every y[r] is written exactly once (no accumulation into y).
@@ -267,8 +272,9 @@ __device__ __forceinline__ float group_sum(float s)
 #define CH (BLOCK * UNR)                   /* entries per chunk */
 #define PIECES (UNR / 4) /* 16-byte pieces (4 entries) of col, and of val, per lane and chunk */
 #define GROUPS (BLOCK / TPR)
-#if (UNR % 4) || (BLOCK % 32) || (32 % TPR) || (FORMAT == 6 && STAGES < 3)
-#error "FORMAT 5, 6 need UNR % 4 == 0, BLOCK % 32 == 0, TPR dividing 32 (and STAGES >= 3 for 6)"
+#if (UNR % 4) || (BLOCK % 32) || (32 % TPR) || (FORMAT == 6 && STAGES < 3) ||                      \
+    (FORMAT == 5 && STAGES != 3 && STAGES != 4)
+#error "FORMAT 5, 6 need UNR % 4 == 0, BLOCK % 32 == 0, TPR | 32 (STAGES >= 3 for 6, 3 or 4 for 5)"
 #endif
 
 /* cp.async (LDGSTS): global -> shared without registers; the 16-byte form copies
@@ -410,6 +416,35 @@ __device__ __forceinline__ void load_piece(int4 &c, float4 &v, const int *__rest
         }
     }
 }
+#if STAGES == 4
+/* chunk k of FORMAT 5 at STAGES 4: its products from (c, v) into buf[k & 1], then
+ * (c, v) reloaded with chunk k + 2 (masked past the last), a barrier, its rows */
+__device__ __forceinline__ void chunk_ahead2(float *__restrict__ y, const int *rps,
+                                             const int *__restrict__ col,
+                                             const float *__restrict__ val, float *buf, int *rlo_s,
+                                             float *carry_s, int rb0, int rb1, int eb0, int eb1,
+                                             int a0, int k, int4 (&c)[PIECES], float4 (&v)[PIECES],
+                                             const XStrip &xf)
+{
+    const int c0 = a0 + k * CH;
+    float *const pb = buf + (k & 1) * CH;
+#pragma unroll
+    for (int q = 0; q < PIECES; q++) {
+        float4 p;
+        p.x = v[q].x * xf(c[q].x);
+        p.y = v[q].y * xf(c[q].y);
+        p.z = v[q].z * xf(c[q].z);
+        p.w = v[q].w * xf(c[q].w);
+        ((float4 *)pb)[threadIdx.x + q * BLOCK] = p;
+    }
+#pragma unroll
+    for (int q = 0; q < PIECES; q++)
+        load_piece(c[q], v[q], col, val, c0 + 2 * CH + 4 * ((int)threadIdx.x + q * BLOCK), eb1,
+                   rb0);
+    __syncthreads();
+    rows_of_chunk(y, rps, rb0, rb1, max(c0, eb0), min(c0 + CH, eb1), k, pb, c0, rlo_s, carry_s);
+}
+#endif
 #else
 /* issue the cp.async copies of chunk j (entries a0 + j CH ..) into stage j % STAGES;
  * pieces past eb1 are zero-filled, partly or wholly (nothing is read past eb1) */
@@ -465,7 +500,31 @@ __device__ __forceinline__ void strip_stream(float *__restrict__ y, const float 
         carry_s[0] = 0.0f;
     }
     const XStrip xf{xs, x, ws};
-#if FORMAT == 5
+#if FORMAT == 5 && STAGES == 4
+    /* two register sets, A (even chunks) and B (odd): chunk k's set is reloaded
+     * with chunk k + 2 as soon as its products are made, so chunks k + 1 and k + 2
+     * are in flight through the barrier and the row sums of chunk k (STAGES 3 holds
+     * one there: the same registers, about twice the bytes in flight) */
+    int4 ca[PIECES], cb[PIECES];
+    float4 va[PIECES], vb[PIECES];
+#pragma unroll
+    for (int q = 0; q < PIECES; q++) {
+        const int e = a0 + 4 * ((int)threadIdx.x + q * BLOCK);
+        load_piece(ca[q], va[q], col, val, e, eb1, rb0);
+        load_piece(cb[q], vb[q], col, val, e + CH, eb1, rb0);
+    }
+    cp_async_commit();
+    cp_async_wait<0>();
+    __syncthreads();
+#pragma unroll 1
+    for (int k = 0; k < nch; k += 2) {
+        chunk_ahead2(y, rps, col, val, buf, rlo_s, carry_s, rb0, rb1, eb0, eb1, a0, k, ca, va, xf);
+        if (k + 1 >= nch)
+            break;
+        chunk_ahead2(y, rps, col, val, buf, rlo_s, carry_s, rb0, rb1, eb0, eb1, a0, k + 1, cb, vb,
+                     xf);
+    }
+#elif FORMAT == 5
     /* registers: chunk k (c, v) in use, chunk k + 1 (cn, vn) in flight; products
      * into buf[k & 1][CH] (two buffers: one __syncthreads per chunk) */
     int4 c[PIECES], cn[PIECES];
