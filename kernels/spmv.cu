@@ -416,6 +416,20 @@ __device__ __forceinline__ void load_piece(int4 &c, float4 &v, const int *__rest
         }
     }
 }
+/* this lane's products of a chunk, val * x[col] for its PIECES pieces, into pb */
+__device__ __forceinline__ void store_products(float *pb, const int4 (&c)[PIECES],
+                                               const float4 (&v)[PIECES], const XStrip &xf)
+{
+#pragma unroll
+    for (int q = 0; q < PIECES; q++) {
+        float4 p;
+        p.x = v[q].x * xf(c[q].x);
+        p.y = v[q].y * xf(c[q].y);
+        p.z = v[q].z * xf(c[q].z);
+        p.w = v[q].w * xf(c[q].w);
+        ((float4 *)pb)[threadIdx.x + q * BLOCK] = p;
+    }
+}
 #if STAGES == 4
 /* chunk k of FORMAT 5 at STAGES 4: its products from (c, v) into buf[k & 1], then
  * (c, v) reloaded with chunk k + 2 (masked past the last), a barrier, its rows */
@@ -428,15 +442,7 @@ __device__ __forceinline__ void chunk_ahead2(float *__restrict__ y, const int *r
 {
     const int c0 = a0 + k * CH;
     float *const pb = buf + (k & 1) * CH;
-#pragma unroll
-    for (int q = 0; q < PIECES; q++) {
-        float4 p;
-        p.x = v[q].x * xf(c[q].x);
-        p.y = v[q].y * xf(c[q].y);
-        p.z = v[q].z * xf(c[q].z);
-        p.w = v[q].w * xf(c[q].w);
-        ((float4 *)pb)[threadIdx.x + q * BLOCK] = p;
-    }
+    store_products(pb, c, v, xf);
 #pragma unroll
     for (int q = 0; q < PIECES; q++)
         load_piece(c[q], v[q], col, val, c0 + 2 * CH + 4 * ((int)threadIdx.x + q * BLOCK), eb1,
@@ -543,15 +549,7 @@ __device__ __forceinline__ void strip_stream(float *__restrict__ y, const float 
             load_piece(cn[q], vn[q], col, val, c0 + CH + 4 * ((int)threadIdx.x + q * BLOCK), eb1,
                        rb0);
         float *const pb = buf + (k & 1) * CH;
-#pragma unroll
-        for (int q = 0; q < PIECES; q++) {
-            float4 p;
-            p.x = v[q].x * xf(c[q].x);
-            p.y = v[q].y * xf(c[q].y);
-            p.z = v[q].z * xf(c[q].z);
-            p.w = v[q].w * xf(c[q].w);
-            ((float4 *)pb)[threadIdx.x + q * BLOCK] = p;
-        }
+        store_products(pb, c, v, xf);
         __syncthreads();
         rows_of_chunk(y, rps, rb0, rb1, max(c0, eb0), min(c0 + CH, eb1), k, pb, c0, rlo_s, carry_s);
 #pragma unroll
