@@ -153,7 +153,7 @@ static double pct(const double *sorted, size_t n, double p)
 static unsigned long seed0 = 1000; /* first seed (--seed0) */
 
 /* Child: all seeds of one recording for bo and random; writes lines to outpath:
- * "searcher budget mean p5 p95 hit_rate secs_per_run" */
+ * "searcher budget mean p5 p95 hit_rate secs_per_run se" */
 static int bench_file(const char *path, const char *sname, const char *sargs, size_t seeds,
                       const budgets_t *bs, const char *outpath)
 {
@@ -205,16 +205,20 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
             tot += secs;
         }
         for (size_t b = 0; b < bs->nb; b++) {
-            double *col = malloc(seeds * sizeof *col), mean = 0, hit = 0;
+            double *col = malloc(seeds * sizeof *col), mean = 0, hit = 0, ss = 0;
             for (size_t sd = 0; sd < seeds; sd++) {
                 col[sd] = fr[sd * bs->nb + b];
                 mean += col[sd];
                 hit += col[sd] >= 1.0 - 1e-12;
             }
+            mean /= (double)seeds;
+            for (size_t sd = 0; sd < seeds; sd++)
+                ss += (col[sd] - mean) * (col[sd] - mean);
+            /* standard error of the mean over seeds: what a difference must exceed */
+            double se = seeds > 1 ? sqrt(ss / (double)(seeds - 1) / (double)seeds) : 0.0;
             qsort(col, seeds, sizeof *col, cmp_d);
-            fprintf(f, "%s %zu %.6f %.6f %.6f %.4f %.4f\n", names[which], bs->budgets[b],
-                    mean / seeds, pct(col, seeds, 0.05), pct(col, seeds, 0.95), hit / seeds,
-                    tot / seeds);
+            fprintf(f, "%s %zu %.6f %.6f %.6f %.4f %.4f %.6f\n", names[which], bs->budgets[b], mean,
+                    pct(col, seeds, 0.05), pct(col, seeds, 0.95), hit / seeds, tot / seeds, se);
             free(col);
         }
         free(fr);
@@ -338,10 +342,11 @@ int main(int argc, char **argv)
         return 1;
     }
     fprintf(csv,
-            "recording,configs,valid,params,searcher,budget,mean,p5,p95,hit_rate,sec_per_run\n");
+            "recording,configs,valid,params,searcher,budget,mean,p5,p95,hit_rate,sec_per_run,se\n");
     fprintf(js, "{\"searcher\": \"%s\", \"seeds\": %zu, \"recordings\": [", searcher, seeds);
     fprintf(md,
-            "Fraction of optimum (t_opt / t_best), mean [p5, p95] over %zu seeds; "
+            "Fraction of optimum (t_opt / t_best), mean [p5, p95] over %zu seeds (the searcher's "
+            "mean +- its standard error over the seeds); "
             "`%s` vs `random`. Space = recorded configurations.\n\n| recording | N | ",
             seeds, searcher);
     for (size_t b = 0; b < bs.nb; b++)
@@ -361,7 +366,7 @@ int main(int argc, char **argv)
         }
         char nm[64];
         size_t bud;
-        double mean, p5, p95, hit, sec, vals[2][MAXB][3], secs[2] = {0, 0};
+        double mean, p5, p95, hit, sec, se, vals[2][MAXB][4], secs[2] = {0, 0};
         char bname[256];
         snprintf(bname, sizeof bname, "%s", base_name(files[i]));
         char *dot = strstr(bname, ".json");
@@ -370,31 +375,32 @@ int main(int argc, char **argv)
         fprintf(js, "%s\n {\"recording\": \"%s\", \"configs\": %zu, \"valid\": %zu, \"results\": [",
                 i ? "," : "", bname, N, nok);
         int first = 1;
-        while (fscanf(f, "%63s %zu %lf %lf %lf %lf %lf\n", nm, &bud, &mean, &p5, &p95, &hit,
-                      &sec) == 7) {
+        while (fscanf(f, "%63s %zu %lf %lf %lf %lf %lf %lf\n", nm, &bud, &mean, &p5, &p95, &hit,
+                      &sec, &se) == 8) {
             int w = strcmp(nm, "random") == 0;
             for (size_t b = 0; b < bs.nb; b++)
                 if (bs.budgets[b] == bud) {
                     vals[w][b][0] = mean;
                     vals[w][b][1] = p5;
                     vals[w][b][2] = p95;
+                    vals[w][b][3] = se;
                 }
             secs[w] = sec;
-            fprintf(csv, "%s,%zu,%zu,%zu,%s,%zu,%.4f,%.4f,%.4f,%.3f,%.3f\n", bname, N, nok, np,
-                    w ? "random" : searcher, bud, mean, p5, p95, hit, sec);
+            fprintf(csv, "%s,%zu,%zu,%zu,%s,%zu,%.4f,%.4f,%.4f,%.3f,%.3f,%.4f\n", bname, N, nok, np,
+                    w ? "random" : searcher, bud, mean, p5, p95, hit, sec, se);
             fprintf(js,
                     "%s{\"searcher\": \"%s\", \"budget\": %zu, \"mean\": %.4f, \"p5\": %.4f, "
-                    "\"p95\": %.4f, \"hit_rate\": %.3f, \"sec_per_run\": %.3f}",
-                    first ? "" : ", ", w ? "random" : searcher, bud, mean, p5, p95, hit, sec);
+                    "\"p95\": %.4f, \"hit_rate\": %.3f, \"sec_per_run\": %.3f, \"se\": %.4f}",
+                    first ? "" : ", ", w ? "random" : searcher, bud, mean, p5, p95, hit, sec, se);
             first = 0;
         }
         fprintf(js, "]}");
         fprintf(md, "| %s | %zu | ", bname, N);
         for (size_t b = 0; b < bs.nb; b++)
-            fprintf(md, "%s%.3f%s [%.2f, %.2f] | %.3f [%.2f, %.2f] | ",
+            fprintf(md, "%s%.3f%s +-%.3f [%.2f, %.2f] | %.3f [%.2f, %.2f] | ",
                     vals[0][b][0] > vals[1][b][0] ? "**" : "", vals[0][b][0],
-                    vals[0][b][0] > vals[1][b][0] ? "**" : "", vals[0][b][1], vals[0][b][2],
-                    vals[1][b][0], vals[1][b][1], vals[1][b][2]);
+                    vals[0][b][0] > vals[1][b][0] ? "**" : "", vals[0][b][3], vals[0][b][1],
+                    vals[0][b][2], vals[1][b][0], vals[1][b][1], vals[1][b][2]);
         fprintf(md, "%.2f |\n", secs[0]);
         fclose(f);
         remove(tmp[i]);
