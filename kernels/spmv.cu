@@ -281,8 +281,7 @@ __device__ __forceinline__ float group_sum(float s)
  * `bytes` (0..16) and zero-fills the rest, reading nothing past them. A copy is
  * visible to its thread after cp_async_wait<N> (all but the N most recent
  * committed groups are complete), to the block after a __syncthreads() following
- * it. (A host emulation used to test this kernel supplies its own versions.) */
-#ifndef SPMV_EMU
+ * it. */
 __device__ __forceinline__ void cp_async4(void *dst, const void *src)
 {
     asm volatile(
@@ -305,7 +304,6 @@ template <int N> __device__ __forceinline__ void cp_async_wait()
 {
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
-#endif
 
 /* x[c] from the strip's window xs (xs[i] = x[ws + i mod R], i < WIN5), else global */
 struct XStrip {
