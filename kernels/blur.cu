@@ -62,7 +62,10 @@
  *    positive terms: relative error ~1e-7, within the tolerance);
  *  - odd strips walk up (the cascade is symmetric): two neighbouring strips read the
  *    2R input rows they share at about the same time, both at their start or both at
- *    their end, so those rows come from L2 rather than twice from DRAM.
+ *    their end, so those rows come from L2 rather than twice from DRAM;
+ *  - PD > 0: the lanes covering the strip's row PD rows ahead prefetch it into L2 (one
+ *    line a lane, no destination register: deeper in-flight memory than the PF ring,
+ *    which costs registers and warps).
  * About 181-230 warp instructions a row of 256 pixels; 0.78-1.04 a pixel for PPL 8
  * with PPT 4/8 against ~1.64 for ALGO 1's best (TY 4, PPT 2, PF 2). Strips that
  * cross the right edge (or W not a multiple of 8, 4) take clamped byte loads.
@@ -106,6 +109,9 @@
 #endif
 #ifndef GRAY
 #define GRAY 0
+#endif
+#ifndef PD
+#define PD 0
 #endif
 
 #if RADIUS < 1 || RADIUS > 3
@@ -394,6 +400,9 @@ __device__ __forceinline__ void a2_strip(float *__restrict__ out,
                            : hl          ? xs + SW + lane - RADIUS
                                          : xs - RADIUS, 0), W - 1);
     const unsigned char *hsrc = rgb + 3 * hx;
+#if PD
+    const unsigned char *psrc = rgb + 3 * xs + 128 * lane; /* lane's line of the strip's row */
+#endif
     const int hsi = lane < RADIUS ? 4 * LH + 4 - RADIUS + lane : 4 * RH + lane - RADIUS;
 
     u32 wd[PF][3 * NG], hb[PF][3];
@@ -440,6 +449,14 @@ __device__ __forceinline__ void a2_strip(float *__restrict__ out,
              * spilled such registers) */
             a2_load<FAST>(src, hsrc, min(max(y0 + dy * min(i + PF, NIN - 1), 0), H - 1), wd[f],
                           hb[f]);
+#if PD
+            /* row i + PD into L2 ahead of its loads, so that they wait for L2 rather than
+             * DRAM: the strip's row is 3 SW bytes, a 128-byte line a lane; a prefetch has
+             * no destination register (a deeper PF ring costs 12-28 and warps) */
+            if (lane < 3 * SW / 128)
+                asm volatile("prefetch.global.L2 [%0];" ::"l"(
+                    psrc + (size_t)min(max(y0 + dy * min(i + PD, NIN - 1), 0), H - 1) * (3 * W)));
+#endif
 
             float4 *b = buf[u & 1]; /* two buffers: one __syncwarp a row */
 #pragma unroll

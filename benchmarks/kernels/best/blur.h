@@ -1,10 +1,10 @@
-/* Best configuration of blur_a2 found by cutune 0.1.0: 0.12987200170755386 ms (spec hash 2f3c91b1fcf4bacf).
+/* Best configuration of blur_new found by cutune 0.1.0: 0.12646399438381195 ms (spec hash 5e84bffb16185d62).
  * Generated file: re-run the tuner rather than edit it. */
-#ifndef CUTUNE_TUNED_BLUR_A2_H
-#define CUTUNE_TUNED_BLUR_A2_H
+#ifndef CUTUNE_TUNED_BLUR_NEW_H
+#define CUTUNE_TUNED_BLUR_NEW_H
 
 #define TX 32
-#define TY 2
+#define TY 4
 #define PPT 4
 #define FUSED 1
 #define SEPARABLE 1
@@ -13,5 +13,6 @@
 #define PPL 8
 #define SPLIT 0
 #define GRAY 1
+#define PD 4
 
-#endif /* CUTUNE_TUNED_BLUR_A2_H */
+#endif /* CUTUNE_TUNED_BLUR_NEW_H */
