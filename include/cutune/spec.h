@@ -32,10 +32,9 @@ typedef enum cutune_init_kind {
     CUTUNE_INIT_RANDOM = 0, /**< uniform in [lo, hi) from the run's generator */
     CUTUNE_INIT_ZEROS,
     CUTUNE_INIT_ONES,
-    CUTUNE_INIT_RANGE,  /**< 0, 1, 2, ... (mod hi when hi > 0) */
-    CUTUNE_INIT_CUSTOM, /**< filled by a named built-in generator (e.g. "csr") */
-    CUTUNE_INIT_KERNEL  /**< "kernel:NAME": filled on the device by the generator kernel
-                             NAME of the source (init_name), compiled with the sizes only */
+    CUTUNE_INIT_RANGE, /**< 0, 1, 2, ... (mod hi when hi > 0) */
+    CUTUNE_INIT_KERNEL /**< "kernel:NAME": filled on the device by the generator kernel
+                            NAME of the source (init_name), compiled with the sizes only */
 } cutune_init_kind;
 
 typedef struct cutune_spec_arg {
@@ -46,7 +45,7 @@ typedef struct cutune_spec_arg {
     cutune_expr *size;  /**< BUFFER: element count */
     cutune_init_kind init;
     double init_lo, init_hi;
-    char *init_name; /**< CUSTOM generator name; KERNEL: the generator kernel's name */
+    char *init_name; /**< KERNEL: the generator kernel's name */
     int output;      /**< BUFFER written by the kernel: verified */
 } cutune_spec_arg;
 

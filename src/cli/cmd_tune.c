@@ -41,7 +41,7 @@ static void usage(FILE *f)
         "  --evaluator=NAME[:ARG]   cuda, or replay[:FILE] (default: cuda where a GPU is found,\n"
         "                           else replay of the kernel's recording, announced first)\n"
         "  --time-limit=SECONDS     stop after this much wall time (replay: recorded compile +\n"
-        "                           benchmark time, where the recording holds it)\n"
+        "                           benchmark time where the recording holds it, else wall)\n"
         "  --batch=K                proposals evaluated per round (default 1)\n"
         "  --size NAME=VALUE        override a problem size of the spec (repeatable)\n"
         "  --restrict EXPR          restriction on a recording's space (repeatable; then the "
@@ -135,6 +135,20 @@ static int same_file(const char *path, const char *other)
     struct stat a, b;
     return other && stat(path, &a) == 0 && stat(other, &b) == 0 && a.st_dev == b.st_dev &&
            a.st_ino == b.st_ino;
+}
+
+/* Does --evaluator=opt name the evaluator a journal was started with (name, then its
+ * argument: equal strings, or paths to the same file)? */
+static int same_evaluator(const char *opt, const char *name, const char *arg)
+{
+    const char *colon = strchr(opt, ':');
+    size_t nlen = colon ? (size_t)(colon - opt) : strlen(opt);
+    if (strlen(name) != nlen || strncmp(opt, name, nlen) != 0)
+        return 0;
+    const char *given = colon ? colon + 1 : "";
+    if (!arg)
+        arg = "";
+    return strcmp(given, arg) == 0 || (*given && *arg && same_file(given, arg));
 }
 
 static const char *stop_reason_name(cutune_stop_reason r)
@@ -369,10 +383,13 @@ int cutune_cmd_tune(int argc, char **argv)
                             "--resume=%s: --searcher=%s differs from the journal's searcher %s",
                             resume_path, given, started_searcher);
         else if (evaluator_opt && resume->evaluator &&
-                 strncmp(evaluator_opt, resume->evaluator, strlen(resume->evaluator)) != 0)
+                 !same_evaluator(evaluator_opt, resume->evaluator, resume->evaluator_arg))
             rc = cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
-                            "--resume=%s: --evaluator=%s differs from the journal's evaluator %s",
-                            resume_path, evaluator_opt, resume->evaluator);
+                            "--resume=%s: --evaluator=%s differs from the journal's evaluator "
+                            "%s%s%s (a resumed run continues as it was started)",
+                            resume_path, evaluator_opt, resume->evaluator,
+                            resume->evaluator_arg ? ":" : "",
+                            resume->evaluator_arg ? resume->evaluator_arg : "");
         if (rc < 0)
             goto bad_input;
         if (journal_opt && strcmp(journal_opt, resume_path) != 0)
@@ -481,7 +498,8 @@ int cutune_cmd_tune(int argc, char **argv)
         if (!outs[i][1])
             continue;
         if (!(resume && i == 0) &&
-            (same_file(outs[i][1], t.path) || same_file(outs[i][1], eargs))) {
+            (same_file(outs[i][1], t.path) || same_file(outs[i][1], eargs) ||
+             (t.spec && t.spec->source_path && same_file(outs[i][1], t.spec->source_path)))) {
             cutune_err(err, sizeof err, CUTUNE_EINVAL,
                        "--%s=%s: is the file being tuned or replayed; choose another path",
                        outs[i][0], outs[i][1]);
@@ -513,10 +531,11 @@ int cutune_cmd_tune(int argc, char **argv)
         goto bad_input;
     if (announced) {
         char shown[PATH_MAX];
-        printf("cutune: no GPU here: replaying the recording %s (measured on the H200); "
-               "--evaluator=cuda to measure\n",
-               realpath(eargs, shown) ? shown : eargs);
-        fflush(stdout);
+        /* stderr: -q's stdout stays the best configuration alone */
+        fprintf(stderr,
+                "cutune: no GPU here: replaying the recording %s (measured on the H200); "
+                "--evaluator=cuda to measure\n",
+                realpath(eargs, shown) ? shown : eargs);
     }
 
     struct sigaction sa = {0};

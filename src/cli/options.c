@@ -99,7 +99,7 @@ int cli_parse_size(const char *text, cutune_size_override *out, char *err, size_
     out->name = names[used++];
     char *end;
     errno = 0;
-    long long i = strtoll(eq + 1, &end, 0);
+    long long i = strtoll(eq + 1, &end, 10); /* base 10: N=010 is ten, not octal eight */
     if (!*end && !errno) {
         out->value = (cutune_value){.type = CUTUNE_VALUE_INT, .i = i};
         return 0;

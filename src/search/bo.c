@@ -1466,7 +1466,7 @@ out_nomem:
 static const cutune_searcher_type bo_type = {
     .version = CUTUNE_SEARCHER_TYPE_VERSION,
     .name = "bo",
-    .help = "Bayesian optimisation: GP (Matern 5/2, ARD) on log time, EI x P(success)",
+    .help = "Bayesian optimisation: GP (Matern 5/2, ARD) on Box-Cox-warped time, EI x P(success)",
     .size = sizeof(bo_state),
     .alloc = bo_alloc,
     .propose = bo_propose,

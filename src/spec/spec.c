@@ -679,6 +679,12 @@ static int apply_override(loader *L, const cutune_size_override *o, cutune_value
         v->i = (long long)d;
         return 0;
     }
+    /* ... and a real size stays real: --size S=1 on "S": 1.5 means 1.0, not the integer 1
+     * (integer division in an expression would change its meaning) */
+    if (v->type == CUTUNE_VALUE_REAL) {
+        v->r = d;
+        return 0;
+    }
     *v = o->value;
     return 0;
 }
@@ -943,15 +949,12 @@ static int load_buffer_init(loader *L, const cJSON *a, const char *parent, cutun
             arg->init_name = dup_str(kname);
             if (!arg->init_name)
                 return fail(L, CUTUNE_ENOMEM, path, "out of memory");
-        } else if (is_ident(init)) {
-            arg->init = CUTUNE_INIT_CUSTOM;
-            arg->init_name = dup_str(init);
-            if (!arg->init_name)
-                return fail(L, CUTUNE_ENOMEM, path, "out of memory");
         } else {
+            /* no built-in generators: data of a structure (CSR indices, ...) come from a
+             * generator kernel of the source, kernel:NAME */
             return fail(L, CUTUNE_EINVAL, path,
-                        "'%s' is neither random, zeros, ones, range, kernel:NAME nor a generator "
-                        "name",
+                        "'%s' is not random, zeros, ones, range or kernel:NAME (a generator "
+                        "kernel of the source)",
                         init);
         }
     }

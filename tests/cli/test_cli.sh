@@ -132,6 +132,18 @@ cmp -s g.jsonl gc.jsonl && ok "resume keeps searcher arguments" || bad "resume k
 head -11 r1.jsonl > rb.jsonl
 expect_fail "resume with another budget" "budget=50 differs" --resume=rb.jsonl --budget=50 bowl.json.gz
 [ "$(wc -l <rb.jsonl)" -eq 11 ] && ok "refused resume left the journal alone" || bad "refused resume left the journal alone"
+expect_fail "resume with another recording" "differs from the journal's evaluator" \
+    --resume=rb.jsonl --evaluator=replay:small.json bowl.json.gz
+[ "$(wc -l <rb.jsonl)" -eq 11 ] && ok "resume refused for another recording" || bad "resume refused for another recording"
+
+# A kernel spec: outputs may not overwrite its source; --size values are decimal.
+mkdir -p k data
+cp "$here/../../kernels/vector_add.json" "$here/../../kernels/vector_add.cu" k/
+cp "$here/../../data/vector_add.jsonl.gz" data/
+expect_fail "header onto the kernel's source" "being tuned" --header=k/vector_add.cu k/vector_add.json
+cmp -s k/vector_add.cu "$here/../../kernels/vector_add.cu" && ok "kernel source left alone" || bad "kernel source left alone"
+"$exe" space --size N=010 k/vector_add.json | grep -q "N = 10$" && ok "--size N=010 is ten" \
+    || bad "--size N=010 is ten" "$("$exe" space --size N=010 k/vector_add.json 2>&1)"
 
 # Outputs are checked before anything runs; the input is never overwritten.
 cp r1.jsonl in.jsonl
@@ -151,6 +163,9 @@ else
     [ $? -eq 0 ] && head -1 <<<"$out" | grep -q "no GPU here: replaying" && ok "no GPU: kernel replays its recording, said first" \
         || bad "no GPU: kernel replays its recording, said first" "$out"
     expect_fail "replay at another size" "measured at M=4096, this run has M=1000" --size M=1000 gemm
+    q=$("$exe" -q --searcher=random --budget=5 --journal=q.jsonl gemm 2>/dev/null)
+    [ "$(wc -l <<<"$q")" -eq 1 ] && grep -q "^BM=" <<<"$q" && ok "-q: stdout is the configuration alone" \
+        || bad "-q: stdout is the configuration alone" "$q"
 fi
 
 # Cartesian space of a recording and a time limit on recorded (simulated) time.

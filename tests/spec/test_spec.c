@@ -346,6 +346,20 @@ static void test_overrides(void **state)
     cutune_size_override str = {.name = "N", .value = {.type = CUTUNE_VALUE_STRING, .s = "x"}};
     expect_error_ov(json, &str, 1, CUTUNE_EINVAL, "sizes.N: ", "not a number");
     free(json);
+
+    /* an integral override of a real size stays real (S / 2 must stay 0.5, not 0) */
+    json = spec_with("sizes", "{\"N\": 1024, \"M\": 8, \"S\": 1.5}");
+    cutune_size_override real = {.name = "S", .value = {.type = CUTUNE_VALUE_INT, .i = 1}};
+    rc = load_text(json, &real, 1, &s, err, sizeof err);
+    if (rc)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    cutune_value sv = cutune_space_constant_value(s->space, 2);
+    assert_string_equal(cutune_space_constant_name(s->space, 2), "S");
+    assert_int_equal(sv.type, CUTUNE_VALUE_REAL);
+    assert_true(sv.r == 1.0);
+    cutune_spec_free(s);
+    free(json);
 }
 
 static void test_metrics(void **state)
@@ -624,6 +638,10 @@ static void test_wrong_types(void **state)
     bad_field("args", "{}", CUTUNE_EINVAL, "args", "expected an array");
     bad_field("args", NULL, CUTUNE_EINVAL, "args", "missing");
     bad_field("args", "[5]", CUTUNE_EINVAL, "args[0]", "expected an object");
+    /* no built-in generators: an unknown init name is an error at load, naming the field */
+    bad_field("args",
+              "[{\"name\": \"r\", \"type\": \"int32\", \"size\": 4, \"init\": \"csr_row_ptr\"}]",
+              CUTUNE_EINVAL, "args[0].init", "not random, zeros, ones, range or kernel:NAME");
     bad_field("args", "[{\"type\": \"float\", \"size\": 1}]", CUTUNE_EINVAL, "args[0].name",
               "missing");
     bad_field("args",
@@ -643,7 +661,7 @@ static void test_wrong_types(void **state)
     bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1, \"range\": [2, 1]}]",
               CUTUNE_EINVAL, "args[0].range", "below");
     bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": 1, \"init\": \"a b\"}]",
-              CUTUNE_EINVAL, "args[0].init", "neither");
+              CUTUNE_EINVAL, "args[0].init", "is not random");
     bad_field("args", "[{\"name\": \"n\", \"type\": \"int\", \"value\": 1, \"output\": true}]",
               CUTUNE_EINVAL, "args[0].output", "only buffers");
     bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": \"MM\"}]",

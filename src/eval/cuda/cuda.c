@@ -198,11 +198,6 @@ static int check_spec(const cutune_spec *sp, char *err, size_t errlen)
                                   "(outputs are poisoned before each verification)",
                                   sp->path, i);
         }
-        if (a->kind == CUTUNE_ARG_BUFFER && a->init == CUTUNE_INIT_CUSTOM && !a->output)
-            return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
-                              "%s: args[%zu].init: generator '%s' is not known to the cuda "
-                              "evaluator (random, zeros, ones, range, kernel:NAME)",
-                              sp->path, i, a->init_name ? a->init_name : "?");
     }
     return 0;
 }
@@ -714,7 +709,7 @@ static const cutune_evaluator_type cuda_type = {
     .help = "compile with NVRTC (or nvcc), verify and time on the GPU in a worker process "
             "(args: flush_l2=0|1, pipeline=0|1, threads=N, cache=0|1, cache_dir=DIR, "
             "timeout=S, max_time=S, max_reps=N, min_reps=N, ci=REL, warmup=N, arch=XY, "
-            "compiler=nvrtc|nvcc|PATH)",
+            "compiler=nvrtc|nvcc|PATH; worker=PATH: set by cutune)",
     .size = sizeof(cuda_state),
     .flags = CUTUNE_EVALUATOR_NEEDS_GPU,
     .alloc = cuda_alloc,

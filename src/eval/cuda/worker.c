@@ -205,8 +205,10 @@ uint32_t cutune_cuda_init_seed(uint64_t run_seed, uint32_t idx)
     return (uint32_t)(splitmix(&s) >> 32);
 }
 
-/* Fill an argument's inputs. Random data is never all zeros: an empty or
- * inverted range falls back to [-1, 1) (integers: 0..99). */
+/* Fill an argument's inputs. Random values are uniform in [lo, hi): floats, or the
+ * integers ceil(lo) .. ceil(hi) - 1 (so [0, 256] fills a uint8 with 0..255, never 256).
+ * Random data is never all zeros: an empty or inverted range falls back to [-1, 1)
+ * (integers: 0..99). */
 static void generate(const cutune_cuda_setup *su, uint32_t idx, void *p, size_t count)
 {
     const cutune_cuda_argdesc *a = &su->args[idx];
@@ -225,13 +227,13 @@ static void generate(const cutune_cuda_setup *su, uint32_t idx, void *p, size_t 
         return;
     default: break;
     }
-    if (!(lo < hi) || (!flt && floor(hi) - ceil(lo) < 1)) {
+    if (!(lo < hi) || (!flt && ceil(hi) - ceil(lo) < 1)) {
         lo = flt ? -1.0 : 0.0;
-        hi = flt ? 1.0 : 99.0;
+        hi = flt ? 1.0 : 100.0;
     }
     for (size_t i = 0; i < count; i++) {
-        double u = uniform01(&s);
-        double v = flt ? lo + u * (hi - lo) : ceil(lo) + floor(u * (floor(hi) - ceil(lo) + 1.0));
+        double u = uniform01(&s); /* in [0, 1) */
+        double v = flt ? lo + u * (hi - lo) : ceil(lo) + floor(u * (ceil(hi) - ceil(lo)));
         elem_set(p, a->type, i, v);
     }
 }
