@@ -22,6 +22,7 @@ for f in "$data"/GEMM_*.json.gz "$data"/gemm_*.json.gz; do
     name=$(basename "$f" .json.gz)
     times=()
     for r in $(seq 1 $reps); do
+        rm -f "$tmp/j.jsonl" # cutune refuses to truncate an existing journal
         t0=$(date +%s.%N)
         "$exe" --searcher=random --budget=60 --seed=$r --no-progress \
             --journal="$tmp/j.jsonl" "$f" >/dev/null

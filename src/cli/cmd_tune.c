@@ -51,7 +51,8 @@ static void usage(FILE *f)
         "                           replayed kernel keeps its whole space (default: the\n"
         "                           configurations the recording holds)\n"
         "  --journal=FILE           journal of every evaluation (default "
-        "runs/NAME-SEED-TIME.jsonl)\n"
+        "runs/NAME-SEED-TIME.jsonl;\n"
+        "                           an existing one is never truncated: use --resume)\n"
         "  --resume=JOURNAL         continue that run (same spec); appends to JOURNAL\n"
         "  --output=FILE.json       summary: best config, time, evaluations, counts by status\n"
         "  --csv=FILE               every evaluation as CSV\n"
@@ -507,6 +508,15 @@ int cutune_cmd_tune(int argc, char **argv)
         }
         if (check_writable(outs[i][0], outs[i][1], err, sizeof err) < 0)
             goto bad_input;
+        /* a journal is the record of a run: never truncate one by accident */
+        struct stat js;
+        if (i == 0 && !resume && stat(outs[i][1], &js) == 0 && S_ISREG(js.st_mode) &&
+            js.st_size > 0) {
+            cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                       "--journal=%s: exists; --resume=%s continues that run, or remove it",
+                       outs[i][1], outs[i][1]);
+            goto bad_input;
+        }
     }
 
     rng = gsl_rng_alloc(gsl_rng_mt19937);

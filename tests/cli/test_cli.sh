@@ -145,6 +145,12 @@ cmp -s k/vector_add.cu "$here/../../kernels/vector_add.cu" && ok "kernel source 
 "$exe" space --size N=010 k/vector_add.json | grep -q "N = 10$" && ok "--size N=010 is ten" \
     || bad "--size N=010 is ten" "$("$exe" space --size N=010 k/vector_add.json 2>&1)"
 
+# An existing journal is never truncated by a new run.
+cp r1.jsonl keep.jsonl
+out=$("$exe" --searcher=grid --budget=3 --journal=keep.jsonl bowl.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "exists; --resume=keep.jsonl continues" <<<"$out" && cmp -s keep.jsonl r1.jsonl \
+    && ok "a new run onto an existing journal is refused" || bad "a new run onto an existing journal is refused" "$out"
+
 # Outputs are checked before anything runs; the input is never overwritten.
 cp r1.jsonl in.jsonl
 out=$("$exe" --searcher=grid --budget=3 --journal=in.jsonl in.jsonl 2>&1 >/dev/null)
