@@ -401,7 +401,9 @@ __device__ __forceinline__ void a2_strip(float *__restrict__ out,
                                          : xs - RADIUS, 0), W - 1);
     const unsigned char *hsrc = rgb + 3 * hx;
 #if PD
-    const unsigned char *psrc = rgb + 3 * xs + 128 * lane; /* lane's line of the strip's row */
+    /* lane's line of the strip's row; clamped into the row: the last strip of a width that
+     * is not a multiple of SW would otherwise reach past the end of the image's last row */
+    const unsigned char *psrc = rgb + min(3 * xs + 128 * lane, 3 * W - 1);
 #endif
     const int hsi = lane < RADIUS ? 4 * LH + 4 - RADIUS + lane : 4 * RH + lane - RADIUS;
 
