@@ -172,7 +172,7 @@ inline double elem_get(const void *p, ElemType t, size_t i)
 /* ------------------------------------------------------------------------------
  * Device-side input generation: element i of argument idx's stream is splitmix64's
  * output i+1 from state seed ^ (0xd1b54a32d192ed03 * (idx + 1)), the host stream of
- * cutune's worker; floats are uniform in [lo, hi), integers in ceil(lo)..floor(hi).
+ * cutune's worker; floats are uniform in [lo, hi), integers in ceil(lo)..ceil(hi) - 1.
  * ---------------------------------------------------------------------------- */
 __device__ __forceinline__ unsigned long long bench_mix(unsigned long long z)
 {
@@ -218,7 +218,7 @@ __global__ void bench_fill(CxT *p, size_t n, unsigned long long s0, double lo, d
         } else {
             const unsigned long long z = bench_mix(s0 + (i + 1) * 0x9e3779b97f4a7c15ull);
             const double u = (double)(z >> 11) * 0x1p-53;
-            v = flt ? lo + u * (hi - lo) : ceil(lo) + floor(u * (floor(hi) - ceil(lo) + 1.0));
+            v = flt ? lo + u * (hi - lo) : ceil(lo) + floor(u * (ceil(hi) - ceil(lo)));
         }
         bench_store(p, i, v);
     }
@@ -230,9 +230,9 @@ static cudaError_t fill_buffer(void *d, ElemType t, size_t n, unsigned long long
     if (!n)
         return cudaSuccess;
     const int flt = is_float_type(t);
-    if (kind == 0 && (!(lo < hi) || (!flt && std::floor(hi) - std::ceil(lo) < 1))) {
-        lo = flt ? -1.0 : 0.0; /* as cutune: random data is never all zeros */
-        hi = flt ? 1.0 : 99.0;
+    if (kind == 0 && (!(lo < hi) || (!flt && std::ceil(hi) - std::ceil(lo) < 1))) {
+        lo = flt ? -1.0 : 0.0; /* as cutune's worker for an empty range */
+        hi = flt ? 1.0 : 100.0;
     }
     const unsigned blocks = (unsigned)std::min<size_t>((n + 255) / 256, 132 * 64);
     switch (t) {

@@ -294,7 +294,9 @@ def gen_launch(spec, name):
                     init_tag = "INIT_UNSUPPORTED"
         else:
             init_tag = "INIT_NONE"
-        rng = a.get("range", [0, 1])
+        # cutune's default: [0, 1), integer buffers 0..99 (src/spec/spec.c)
+        integral = tag not in FLOAT_TAGS
+        rng = a.get("range", [0, 100] if integral and init == "random" else [0, 1])
         rows.append("    {%s, %s, %d, %d, %s, %r, %r, %s}" % (
             cstr(a["name"]), tag, int(is_buf), int(out), init_tag, float(rng[0]),
             float(rng[1]), cstr(init)))

@@ -138,18 +138,17 @@ static int same_file(const char *path, const char *other)
            a.st_ino == b.st_ino;
 }
 
-/* Does --evaluator=opt name the evaluator a journal was started with (name, then its
- * argument: equal strings, or paths to the same file)? */
-static int same_evaluator(const char *opt, const char *name, const char *arg)
+/* Is evaluator ename with argument eargs (its default filled in) the one a journal was
+ * started with (name, then argument: equal strings, or paths to the same file)? */
+static int same_evaluator(const char *ename, const char *eargs, const char *name, const char *arg)
 {
-    const char *colon = strchr(opt, ':');
-    size_t nlen = colon ? (size_t)(colon - opt) : strlen(opt);
-    if (strlen(name) != nlen || strncmp(opt, name, nlen) != 0)
+    if (strcmp(ename, name) != 0)
         return 0;
-    const char *given = colon ? colon + 1 : "";
+    if (!eargs)
+        eargs = "";
     if (!arg)
         arg = "";
-    return strcmp(given, arg) == 0 || (*given && *arg && same_file(given, arg));
+    return strcmp(eargs, arg) == 0 || (*eargs && *arg && same_file(eargs, arg));
 }
 
 static const char *stop_reason_name(cutune_stop_reason r)
@@ -274,6 +273,7 @@ int cutune_cmd_tune(int argc, char **argv)
     cutune_recording *resume = NULL;
     static char resume_evaluator[4200];
     const char *resume_journal_conflict = NULL;
+    const char *user_evaluator = NULL; /* --evaluator as given with --resume */
     gsl_rng *rng = NULL;
     uint8_t *visited = NULL;
     cutune_searcher *searcher = NULL;
@@ -383,14 +383,7 @@ int cutune_cmd_tune(int argc, char **argv)
             rc = cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
                             "--resume=%s: --searcher=%s differs from the journal's searcher %s",
                             resume_path, given, started_searcher);
-        else if (evaluator_opt && resume->evaluator &&
-                 !same_evaluator(evaluator_opt, resume->evaluator, resume->evaluator_arg))
-            rc = cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
-                            "--resume=%s: --evaluator=%s differs from the journal's evaluator "
-                            "%s%s%s (a resumed run continues as it was started)",
-                            resume_path, evaluator_opt, resume->evaluator,
-                            resume->evaluator_arg ? ":" : "",
-                            resume->evaluator_arg ? resume->evaluator_arg : "");
+
         if (rc < 0)
             goto bad_input;
         if (journal_opt && strcmp(journal_opt, resume_path) != 0)
@@ -400,6 +393,7 @@ int cutune_cmd_tune(int argc, char **argv)
             budget = resume->budget;
         if (!searcher_opt && resume->searcher)
             searcher_opt = started_searcher;
+        user_evaluator = evaluator_opt; /* compared once its default argument is known */
         if (!evaluator_opt && resume->evaluator) {
             snprintf(resume_evaluator, sizeof resume_evaluator, "%s%s%s", resume->evaluator,
                      resume->evaluator_arg ? ":" : "",
@@ -471,6 +465,15 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     if (strcmp(ename, "replay") == 0 && !eargs)
         eargs = t.rec ? t.path : (t.spec ? t.spec->recording : NULL);
+    if (resume && user_evaluator && resume->evaluator &&
+        !same_evaluator(ename, eargs, resume->evaluator, resume->evaluator_arg)) {
+        cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
+                   "--resume=%s: --evaluator=%s differs from the journal's evaluator %s%s%s (a "
+                   "resumed run continues as it was started)",
+                   resume_path, user_evaluator, resume->evaluator, resume->evaluator_arg ? ":" : "",
+                   resume->evaluator_arg ? resume->evaluator_arg : "");
+        goto bad_input;
+    }
     const cutune_evaluator_type *et = cutune_evaluator_find(ename, err, sizeof err);
     if (!et)
         goto bad_input;
@@ -555,6 +558,7 @@ int cutune_cmd_tune(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
 
     int replay = strcmp(ename, "replay") == 0;
+    static char eargs_abs[PATH_MAX];
     cutune_tuner_options opt = {
         .budget = budget,
         .time_limit_s = time_limit,
@@ -568,7 +572,8 @@ int cutune_cmd_tune(int argc, char **argv)
         .searcher_name = sname,
         .searcher_args = sargs,
         .evaluator_name = ename,
-        .evaluator_arg = eargs,
+        /* a replayed file by its absolute path: --resume works from any directory */
+        .evaluator_arg = replay && eargs && realpath(eargs, eargs_abs) ? eargs_abs : eargs,
         .seed = seed,
     };
     cutune_stop_reason why;

@@ -104,6 +104,7 @@ int cli_parse_size(const char *text, cutune_size_override *out, char *err, size_
         out->value = (cutune_value){.type = CUTUNE_VALUE_INT, .i = i};
         return 0;
     }
+    errno = 0;
     double r = strtod(eq + 1, &end);
     if (*end || errno)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "--size %s: '%s' is not a number", text,

@@ -911,15 +911,19 @@ static int load_buffer_init(loader *L, const cJSON *a, const char *parent, cutun
     int rc = string_member(L, a, parent, "init", 0, &init);
     if (rc)
         return rc;
-    /* outputs start from zeros (in-place kernels read them); inputs from [0, 1) */
+    /* outputs start from zeros (in-place kernels read them); inputs from [0, 1), integer
+     * ones from 0..99 ([0, 1) would make them all zero) */
+    int integral = arg->type != CUTUNE_ELEM_FLOAT && arg->type != CUTUNE_ELEM_DOUBLE &&
+                   arg->type != CUTUNE_ELEM_HALF;
+    double random_hi = integral ? 100.0 : 1.0;
     arg->init = arg->output ? CUTUNE_INIT_ZEROS : CUTUNE_INIT_RANDOM;
     arg->init_lo = 0.0;
-    arg->init_hi = arg->init == CUTUNE_INIT_RANDOM ? 1.0 : 0.0;
+    arg->init_hi = arg->init == CUTUNE_INIT_RANDOM ? random_hi : 0.0;
     if (init) {
         path_member(path, sizeof path, parent, "init");
         if (strcmp(init, "random") == 0) {
             arg->init = CUTUNE_INIT_RANDOM;
-            arg->init_hi = 1.0;
+            arg->init_hi = random_hi;
         } else if (strcmp(init, "zeros") == 0) {
             arg->init = CUTUNE_INIT_ZEROS;
         } else if (strcmp(init, "ones") == 0) {

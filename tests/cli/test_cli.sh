@@ -132,8 +132,15 @@ cmp -s g.jsonl gc.jsonl && ok "resume keeps searcher arguments" || bad "resume k
 head -11 r1.jsonl > rb.jsonl
 expect_fail "resume with another budget" "budget=50 differs" --resume=rb.jsonl --budget=50 bowl.json.gz
 [ "$(wc -l <rb.jsonl)" -eq 11 ] && ok "refused resume left the journal alone" || bad "refused resume left the journal alone"
-expect_fail "resume with another recording" "differs from the journal's evaluator" \
-    --resume=rb.jsonl --evaluator=replay:small.json bowl.json.gz
+head -11 r1.jsonl > rd.jsonl # --evaluator=replay names the default file: accepted
+"$exe" --resume=rd.jsonl --evaluator=replay --no-progress bowl.json.gz >/dev/null 2>&1 && cmp -s rd.jsonl r1.jsonl \
+    && ok "resume with --evaluator=replay (its default file)" || bad "resume with --evaluator=replay (its default file)"
+mkdir -p elsewhere && head -11 r1.jsonl > elsewhere/re.jsonl
+(cd elsewhere && "$exe" --resume=re.jsonl --no-progress ../bowl.json.gz >/dev/null 2>&1) && cmp -s elsewhere/re.jsonl r1.jsonl \
+    && ok "resume from another directory" || bad "resume from another directory"
+out=$("$exe" --resume=rb.jsonl --evaluator=replay:small.json bowl.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "differs from the journal's evaluator" <<<"$out" \
+    && ok "resume with another recording: refused" || bad "resume with another recording: refused" "$out"
 [ "$(wc -l <rb.jsonl)" -eq 11 ] && ok "resume refused for another recording" || bad "resume refused for another recording"
 
 # A kernel spec: outputs may not overwrite its source; --size values are decimal.
@@ -182,6 +189,19 @@ fi
 n=$(grep -c '"kind":"eval"' tl.jsonl)
 [ "$n" -eq 5 ] && grep -q "stopped: time_limit" tl.txt && ok "time limit charges recorded time ($n evals)" \
     || bad "time limit charges recorded time ($n evals)" "$(cat tl.txt)"
+# a recording without compile/benchmark times: the limit falls back to wall time (it
+# used to charge nothing and never stop)
+python3 - <<'PY'
+import gzip, json
+d = json.load(gzip.open("bowl.json.gz"))
+for e in d["cache"].values():
+    e.pop("compile_time", None); e.pop("benchmark_time", None)
+open("notimes.json", "w").write(json.dumps(d))
+PY
+"$exe" --searcher=random --budget=4000 --time-limit=0.000001 --journal=tw.jsonl notimes.json >tw.txt 2>&1
+n=$(grep -c '"kind":"eval"' tw.jsonl)
+[ "$n" -lt 4000 ] && grep -q "stopped: time_limit" tw.txt && ok "time limit without recorded times: wall time ($n evals)" \
+    || bad "time limit without recorded times: wall time ($n evals)" "$(cat tw.txt)"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

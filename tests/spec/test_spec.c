@@ -638,6 +638,25 @@ static void test_wrong_types(void **state)
     bad_field("args", "{}", CUTUNE_EINVAL, "args", "expected an array");
     bad_field("args", NULL, CUTUNE_EINVAL, "args", "missing");
     bad_field("args", "[5]", CUTUNE_EINVAL, "args[0]", "expected an object");
+    /* random data by default: floats [0, 1), integers 0..99 (not [0, 1): all zeros) */
+    {
+        char err[1024] = "";
+        cutune_spec *s = NULL;
+        char *json = spec_with(
+            "args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": 4, \"output\": true}, "
+                    "{\"name\": \"f\", \"type\": \"float\", \"size\": 4}, "
+                    "{\"name\": \"i\", \"type\": \"int32\", \"size\": 4, \"init\": \"random\"}, "
+                    "{\"name\": \"u\", \"type\": \"uint8\", \"size\": 4}]");
+        int rc = load_text(json, NULL, 0, &s, err, sizeof err);
+        if (rc)
+            print_error("%s\n", err);
+        assert_int_equal(rc, 0);
+        assert_true(s->args[1].init_lo == 0.0 && s->args[1].init_hi == 1.0);
+        assert_true(s->args[2].init_lo == 0.0 && s->args[2].init_hi == 100.0);
+        assert_true(s->args[3].init_lo == 0.0 && s->args[3].init_hi == 100.0);
+        cutune_spec_free(s);
+        free(json);
+    }
     /* no built-in generators: an unknown init name is an error at load, naming the field */
     bad_field("args",
               "[{\"name\": \"r\", \"type\": \"int32\", \"size\": 4, \"init\": \"csr_row_ptr\"}]",

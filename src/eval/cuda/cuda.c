@@ -709,7 +709,7 @@ static const cutune_evaluator_type cuda_type = {
     .help = "compile with NVRTC (or nvcc), verify and time on the GPU in a worker process "
             "(args: flush_l2=0|1, pipeline=0|1, threads=N, cache=0|1, cache_dir=DIR, "
             "timeout=S, max_time=S, max_reps=N, min_reps=N, ci=REL, warmup=N, arch=XY, "
-            "compiler=nvrtc|nvcc|PATH; worker=PATH: set by cutune)",
+            "compiler=nvrtc|nvcc|PATH; worker=PATH: the worker executable, default cutune itself)",
     .size = sizeof(cuda_state),
     .flags = CUTUNE_EVALUATOR_NEEDS_GPU,
     .alloc = cuda_alloc,

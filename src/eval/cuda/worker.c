@@ -206,9 +206,9 @@ uint32_t cutune_cuda_init_seed(uint64_t run_seed, uint32_t idx)
 }
 
 /* Fill an argument's inputs. Random values are uniform in [lo, hi): floats, or the
- * integers ceil(lo) .. ceil(hi) - 1 (so [0, 256] fills a uint8 with 0..255, never 256).
- * Random data is never all zeros: an empty or inverted range falls back to [-1, 1)
- * (integers: 0..99). */
+ * integers ceil(lo) .. ceil(hi) - 1 (so [0, 256] fills a uint8 with 0..255, never 256;
+ * the spec's default for integers is [0, 100)). An empty or inverted range falls back to
+ * [-1, 1) (integers: 0..99), so random data is not all zeros by accident. */
 static void generate(const cutune_cuda_setup *su, uint32_t idx, void *p, size_t count)
 {
     const cutune_cuda_argdesc *a = &su->args[idx];
