@@ -501,6 +501,10 @@ int cutune_cmd_tune(int argc, char **argv)
     for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
         if (!outs[i][1])
             continue;
+        if (!*outs[i][1]) {
+            cutune_err(err, sizeof err, CUTUNE_EINVAL, "--%s=: empty path", outs[i][0]);
+            goto bad_input;
+        }
         if (!(resume && i == 0) &&
             (same_file(outs[i][1], t.path) || same_file(outs[i][1], eargs) ||
              (t.spec && t.spec->source_path && same_file(outs[i][1], t.spec->source_path)))) {

@@ -164,6 +164,7 @@ out=$("$exe" --searcher=grid --budget=3 --journal=in.jsonl in.jsonl 2>&1 >/dev/n
 [ $? -eq 2 ] && cmp -s in.jsonl r1.jsonl && ok "journal onto the replayed file is refused" \
     || bad "journal onto the replayed file is refused" "$out"
 expect_fail "export into a missing folder" "nodir" --csv=nodir/x.csv bowl.json.gz
+expect_fail "an empty export path" "--csv=: empty path" --csv= bowl.json.gz
 mkdir -p adir
 expect_fail "a directory as the target" "is a directory" adir
 
