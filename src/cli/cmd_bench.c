@@ -244,7 +244,7 @@ int cutune_cmd_bench(int argc, char **argv)
     optind = 1;
     opterr = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_SEARCHERS: searchers_list = optarg; break;
         case OPT_SEARCHER:
@@ -264,6 +264,7 @@ int cutune_cmd_bench(int argc, char **argv)
         case OPT_OUT: out_dir = optarg; break;
         case OPT_NOPLOTS: plots = 0; break;
         case OPT_QUIET: quiet = 1; break;
+        case 'h':
         case OPT_HELP: bench_usage(stdout); return 0;
         default: bench_usage(stderr); return 2;
         }

@@ -34,6 +34,9 @@ v=$("$exe" --version) && [[ $v == "cutune "* ]] && ok "--version" || bad "--vers
 "$exe" --help | grep -q "Commands:" && ok "--help" || bad "--help"
 "$exe" tune --help | grep -q -- "--searcher" && ok "tune --help" || bad "tune --help"
 "$exe" list | grep -q "random" && ok "list" || bad "list"
+for cmd in tune space bench; do
+    "$exe" $cmd -h | grep -q "usage: cutune" && ok "$cmd -h" || bad "$cmd -h" "$("$exe" $cmd -h 2>&1 | head -3)"
+done
 
 expect_fail "unknown searcher lists valid names" "unknown searcher 'nope'.*random.*grid" \
     --searcher=nope bowl.json.gz
