@@ -2,6 +2,7 @@
  * and fsync'd, so a crash loses at most the line being written. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -150,9 +151,17 @@ int cutune_journal_create(const char *path, const cutune_journal_header *h, cons
     *out = NULL;
     if (!path || !h || !s)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "journal: no path, header or space");
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+    /* never O_TRUNC: a journal is the record of a run, and an existing one is refused
+     * here, atomically with the open (the CLI checks earlier, for its message) */
+    fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0)
         return cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot create: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        close(fd);
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s: a journal exists there; resume it or remove it", path);
+    }
     j = journal_new(path, fd);
     if (!j) {
         close(fd);

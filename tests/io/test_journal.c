@@ -252,6 +252,21 @@ static void test_errors(void **state)
                      CUTUNE_EINVAL);
     cutune_journal_close(j);
     cutune_journal_close(NULL);
+
+    /* an existing journal is never truncated by a new one */
+    path_in(path, sizeof path, f->dir, "kept.jsonl");
+    write_text(path, "{\"kind\":\"header\"}\n");
+    j = (cutune_journal *)1;
+    assert_int_equal(cutune_journal_create(path, &HEADER, f->space, &j, err, sizeof err),
+                     CUTUNE_EINVAL);
+    assert_null(j);
+    assert_non_null(strstr(err, "kept.jsonl: a journal exists there"));
+    FILE *kf = fopen(path, "r");
+    char line[64] = "";
+    assert_non_null(kf);
+    assert_non_null(fgets(line, sizeof line, kf));
+    fclose(kf);
+    assert_string_equal(line, "{\"kind\":\"header\"}\n");
 }
 
 int main(void)
