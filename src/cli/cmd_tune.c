@@ -196,9 +196,14 @@ static void print_summary(const cli_target *t, const cutune_history *h, const ch
         printf("journal: %s\n", journal);
 }
 
+/* runs/ was made by this run (removed again, if still empty, when the run is refused) */
+static int made_runs_dir;
+
 static int default_journal(const char *name, unsigned long seed, char *buf, size_t len)
 {
-    if (mkdir("runs", 0777) < 0 && errno != EEXIST)
+    if (mkdir("runs", 0777) == 0)
+        made_runs_dir = 1;
+    else if (errno != EEXIST)
         return -1;
     const char *base = strrchr(name, '/');
     base = base ? base + 1 : name;
@@ -610,6 +615,8 @@ bad_input:
     status = 2;
 fail:
     fprintf(stderr, "cutune: %s\n", err);
+    if (made_runs_dir)
+        rmdir("runs"); /* only if empty: a refused run leaves nothing behind */
 out:
     cutune_history_free(&hist);
     cutune_searcher_free(searcher);

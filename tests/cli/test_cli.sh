@@ -168,6 +168,8 @@ out=$("$exe" --searcher=grid --budget=3 --journal=in.jsonl in.jsonl 2>&1 >/dev/n
     || bad "journal onto the replayed file is refused" "$out"
 expect_fail "export into a missing folder" "nodir" --csv=nodir/x.csv bowl.json.gz
 expect_fail "an empty export path" "--csv=: empty path" --csv= bowl.json.gz
+mkdir -p fresh && (cd fresh && "$exe" --csv=nodir/x.csv ../bowl.json.gz >/dev/null 2>&1; [ $? -eq 2 ] && [ ! -e runs ]) \
+    && ok "refused run leaves no runs/ behind" || bad "refused run leaves no runs/ behind" "$(ls -R fresh)"
 mkdir -p adir
 expect_fail "a directory as the target" "is a directory" adir
 
