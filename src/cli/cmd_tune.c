@@ -388,7 +388,6 @@ int cutune_cmd_tune(int argc, char **argv)
             rc = cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
                             "--resume=%s: --searcher=%s differs from the journal's searcher %s",
                             resume_path, given, started_searcher);
-
         if (rc < 0)
             goto bad_input;
         if (journal_opt && strcmp(journal_opt, resume_path) != 0)
@@ -470,6 +469,11 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     if (strcmp(ename, "replay") == 0 && !eargs)
         eargs = t.rec ? t.path : (t.spec ? t.spec->recording : NULL);
+    /* the replayed file by its absolute path, for the no-GPU notice and the journal header
+     * (so that --resume works from any directory) */
+    static char eargs_abs[PATH_MAX];
+    const char *eargs_shown =
+        strcmp(ename, "replay") == 0 && eargs && realpath(eargs, eargs_abs) ? eargs_abs : eargs;
     if (resume && user_evaluator && resume->evaluator &&
         !same_evaluator(ename, eargs, resume->evaluator, resume->evaluator_arg)) {
         cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
@@ -551,14 +555,11 @@ int cutune_cmd_tune(int argc, char **argv)
     rc = cutune_searcher_alloc(st, &sctx, &searcher, err, sizeof err);
     if (rc < 0)
         goto bad_input;
-    if (announced) {
-        char shown[PATH_MAX];
-        /* stderr: -q's stdout stays the best configuration alone */
+    if (announced) /* stderr: -q's stdout stays the best configuration alone */
         fprintf(stderr,
                 "cutune: no GPU here: replaying the recording %s (measured on the H200); "
                 "--evaluator=cuda to measure\n",
-                realpath(eargs, shown) ? shown : eargs);
-    }
+                eargs_shown);
 
     struct sigaction sa = {0};
     sa.sa_handler = on_signal;
@@ -567,7 +568,6 @@ int cutune_cmd_tune(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
 
     int replay = strcmp(ename, "replay") == 0;
-    static char eargs_abs[PATH_MAX];
     cutune_tuner_options opt = {
         .budget = budget,
         .time_limit_s = time_limit,
@@ -581,8 +581,7 @@ int cutune_cmd_tune(int argc, char **argv)
         .searcher_name = sname,
         .searcher_args = sargs,
         .evaluator_name = ename,
-        /* a replayed file by its absolute path: --resume works from any directory */
-        .evaluator_arg = replay && eargs && realpath(eargs, eargs_abs) ? eargs_abs : eargs,
+        .evaluator_arg = eargs_shown,
         .seed = seed,
     };
     cutune_stop_reason why;

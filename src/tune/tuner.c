@@ -183,7 +183,6 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
     idmap seen = {0};
     size_t dup_streak = 0;
     double start = cutune_now(), simulated_s = 0;
-    int recorded = 0; /* a replayed result carried compile or benchmark time */
     int progress = opt->progress && isatty(STDERR_FILENO);
 
     hist->best = -1;
@@ -239,7 +238,8 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
             break;
         }
         /* a recording without compile/benchmark times charges nothing: wall time then */
-        double elapsed = opt->charge_recorded_time && recorded ? simulated_s : cutune_now() - start;
+        double elapsed =
+            opt->charge_recorded_time && simulated_s > 0 ? simulated_s : cutune_now() - start;
         if (opt->time_limit_s > 0 && elapsed >= opt->time_limit_s) {
             *reason = CUTUNE_STOP_TIME;
             break;
@@ -330,7 +330,6 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
                 simulated_s += e->r.compile_ms / 1000.0;
             if (e->r.bench_ms > 0)
                 simulated_s += e->r.bench_ms / 1000.0;
-            recorded |= e->r.compile_ms > 0 || e->r.bench_ms > 0;
             e->wall_s = opt->charge_recorded_time ? simulated_s : cutune_now() - start;
             if (!opt->deterministic_clock)
                 iso_now(e->timestamp, sizeof e->timestamp);
