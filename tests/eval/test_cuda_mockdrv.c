@@ -374,6 +374,29 @@ static void mock_worker_maybe(int argc, char **argv)
     if (argc < 4 || strcmp(argv[1], "worker") || strcmp(argv[2], "--fd"))
         return;
     const char *m = getenv("MOCK_CUDA");
+    const char *proto = getenv("MOCK_WORKER_PROTO");
+    if (proto) {
+        /* a worker of another build: its hello says protocol N ("none": the layout from
+         * before the version field), then it waits to be reaped */
+        cutune_cuda_hello h = {.rc = 0, .cc_major = 9, .sm_count = 132};
+        snprintf(h.name, sizeof h.name, "mock device");
+        h.proto = strcmp(proto, "none") ? (uint32_t)atoi(proto) : 0u;
+        cutune_cuda_buf b = {0};
+        if (cutune_cuda_encode_hello(&b, &h) < 0)
+            exit(1);
+        if (!strcmp(proto, "none")) {
+            uint32_t len = (uint32_t)(b.len - 4 - 8); /* the frame without the last field */
+            memcpy(b.data + 4, &len, 4);
+            b.len -= 4;
+        }
+        int fd = atoi(argv[3]);
+        if (cutune_cuda_send(fd, &b) < 0)
+            exit(1);
+        char c;
+        while (read(fd, &c, 1) > 0) {
+        }
+        exit(0);
+    }
     int real = m && !strcmp(m, "real");
     exit(cutune_cuda_worker_main(atoi(argv[3]), real ? NULL : &mock_drv));
 }

@@ -35,7 +35,8 @@ static void test_hello(void **state)
                            .cc_major = 9,
                            .cc_minor = 0,
                            .sm_count = 132,
-                           .driver_version = 13000};
+                           .driver_version = 13000,
+                           .proto = CUTUNE_CUDA_PROTO_VERSION};
     snprintf(h.msg, sizeof h.msg, "no CUDA device");
     snprintf(h.name, sizeof h.name, "NVIDIA H200");
     assert_int_equal(cutune_cuda_encode_hello(&b, &h), 0);
@@ -48,8 +49,19 @@ static void test_hello(void **state)
     assert_string_equal(d.name, "NVIDIA H200");
     assert_int_equal(d.sm_count, 132);
     assert_int_equal(d.driver_version, 13000);
-    for (size_t k = 0; k < n; k++)
-        assert_int_equal(cutune_cuda_decode_hello(p, k, &d), CUTUNE_EPARSE);
+    assert_int_equal(d.proto, CUTUNE_CUDA_PROTO_VERSION);
+    /* every truncation is malformed, except the one that ends where a worker from before
+     * the version field ended: that decodes, as protocol 0 (refused by the session) */
+    for (size_t k = 0; k < n; k++) {
+        int rc = cutune_cuda_decode_hello(p, k, &d);
+        if (k == n - 4) {
+            assert_int_equal(rc, 0);
+            assert_int_equal(d.proto, 0);
+            assert_int_equal(d.driver_version, 13000);
+        } else {
+            assert_int_equal(rc, CUTUNE_EPARSE);
+        }
+    }
     cutune_cuda_buf_free(&b);
 }
 

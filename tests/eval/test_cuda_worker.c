@@ -260,6 +260,32 @@ static void test_no_worker(void **state)
     assert_non_null(strstr(err, "did not start"));
 }
 
+/* A worker from another build is refused by name, whether it sends another version or
+ * none (the layout from before the field); nothing is sent to it. */
+static void test_other_protocol(void **state)
+{
+    fixture *f = *state;
+    const char *versions[] = {"none", "1", "99"};
+    for (size_t i = 0; i < 3; i++) {
+        char err[256] = "";
+        setenv("MOCK_WORKER_PROTO", versions[i], 1);
+        assert_int_equal(cutune_cuda_session_start(&f->s, err, sizeof err), CUTUNE_EMISMATCH);
+        unsetenv("MOCK_WORKER_PROTO");
+        assert_non_null(strstr(err, "another build"));
+        char want[64];
+        snprintf(want, sizeof want, "protocol %s, this cutune %u",
+                 i == 0 ? "0" : versions[i], CUTUNE_CUDA_PROTO_VERSION);
+        assert_non_null(strstr(err, want));
+        assert_int_equal(f->s.pid, 0);
+    }
+    /* and the session starts normally afterwards */
+    char err[256] = "";
+    assert_int_equal(cutune_cuda_session_start(&f->s, err, sizeof err), 0);
+    cutune_eval_result r;
+    assert_int_equal(run(f, "add", &r), CUTUNE_STATUS_OK);
+    cutune_eval_result_clear(&r);
+}
+
 int main(int argc, char **argv)
 {
     mock_worker_maybe(argc, argv);
@@ -275,6 +301,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_no_device, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_driver, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_worker, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_other_protocol, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -151,6 +151,11 @@ const char *cutune_cuda_drv_strerror(const cutune_cuda_drv *d, cu_result r, char
 /* ---- wire protocol -------------------------------------------------------- */
 
 #define CUTUNE_CUDA_MAX_ARGS 64
+/* The wire protocol's version, sent last in HELLO. Raise it whenever a message's layout or
+ * an enumeration it carries changes: a worker from another build (--evaluator=cuda:worker=)
+ * is then refused by name instead of misreading the messages. Workers from before the
+ * field send no version (decoded as 0). */
+#define CUTUNE_CUDA_PROTO_VERSION 2u
 #define CUTUNE_CUDA_MAX_MSG (512u << 20) /* a CUBIN is a few MB at most */
 
 enum cutune_cuda_msg_type {
@@ -176,6 +181,7 @@ typedef struct cutune_cuda_hello {
     int32_t cc_major, cc_minor;
     int32_t sm_count;
     int32_t driver_version; /**< e.g. 13000 */
+    uint32_t proto;         /**< CUTUNE_CUDA_PROTO_VERSION of the worker's build; 0: none sent */
 } cutune_cuda_hello;
 
 typedef struct cutune_cuda_argdesc {

@@ -193,6 +193,7 @@ int cutune_cuda_encode_hello(cutune_cuda_buf *b, const cutune_cuda_hello *h)
     put_u32(b, (uint32_t)h->cc_minor);
     put_u32(b, (uint32_t)h->sm_count);
     put_u32(b, (uint32_t)h->driver_version);
+    put_u32(b, h->proto);
     return frame_end(b, at);
 }
 
@@ -207,6 +208,8 @@ int cutune_cuda_decode_hello(const uint8_t *p, size_t n, cutune_cuda_hello *h)
     h->cc_minor = (int32_t)get_u32(&r);
     h->sm_count = (int32_t)get_u32(&r);
     h->driver_version = (int32_t)get_u32(&r);
+    /* a worker from before the version field ends here: proto 0, refused by the session */
+    h->proto = r.off == r.n && !r.bad ? 0u : get_u32(&r);
     return finish(&r);
 }
 

@@ -136,6 +136,16 @@ int cutune_cuda_session_start(cutune_cuda_session *s, char *err, size_t errlen)
                         timed_out ? "did not answer" : "did not start", how[0] ? how : "bad hello");
         goto out_free;
     }
+    if (s->hello.proto != CUTUNE_CUDA_PROTO_VERSION) {
+        /* checked before its rc: an old worker's "no device" would be misread too */
+        rc = cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                        "CUDA worker '%s worker' speaks protocol %u, this cutune %u: a worker "
+                        "from another build (use the one built with this cutune, or drop "
+                        "worker=)",
+                        s->exe, s->hello.proto, CUTUNE_CUDA_PROTO_VERSION);
+        reap(s, 2.0, NULL, 0);
+        goto out_free;
+    }
     if (s->hello.rc < 0) {
         rc = cutune_err(err, errlen, s->hello.rc, "%s", s->hello.msg);
         reap(s, 2.0, NULL, 0);

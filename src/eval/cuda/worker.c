@@ -998,7 +998,7 @@ int cutune_cuda_worker_main(int fd, const cutune_cuda_drv *drv)
 {
     worker *w = calloc(1, sizeof *w);
     cutune_cuda_buf msg = {0}, out = {0};
-    cutune_cuda_hello h = {0};
+    cutune_cuda_hello h = {.proto = CUTUNE_CUDA_PROTO_VERSION};
     char err[256];
     int status = 1;
     if (!w)
