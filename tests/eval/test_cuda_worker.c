@@ -273,8 +273,8 @@ static void test_other_protocol(void **state)
         unsetenv("MOCK_WORKER_PROTO");
         assert_non_null(strstr(err, "another build"));
         char want[64];
-        snprintf(want, sizeof want, "protocol %s, this cutune %u",
-                 i == 0 ? "0" : versions[i], CUTUNE_CUDA_PROTO_VERSION);
+        snprintf(want, sizeof want, "protocol %s, this cutune %u", i == 0 ? "0" : versions[i],
+                 CUTUNE_CUDA_PROTO_VERSION);
         assert_non_null(strstr(err, want));
         assert_int_equal(f->s.pid, 0);
     }
