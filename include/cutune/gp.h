@@ -51,6 +51,8 @@ typedef struct cutune_gp_hyper {
     double sf2;        /**< signal variance (> 0) */
     double sn2;        /**< noise variance (> 0) */
     double mean;       /**< constant prior mean */
+    double add;        /**< weight of the second-order additive term, in [0, 1); 0: the plain
+                            stationary kernel (see cutune_gp_lml) */
 } cutune_gp_hyper;
 
 /** Search box and prior of the hyper-parameter fit (natural units). */
@@ -59,6 +61,7 @@ typedef struct cutune_gp_fit_options {
     double sf2_min, sf2_max;   /**< signal variance bounds */
     double sn2_min, sn2_max;   /**< noise variance bounds */
     double mean_min, mean_max; /**< constant mean bounds (mean_min == mean_max fixes it) */
+    double add_min, add_max;   /**< bounds of the additive weight (equal: fixed; default 0) */
     double ell_prior_mu;       /**< log-normal prior on ell: mean of log ell */
     double ell_prior_sd;       /**< its standard deviation; <= 0 disables the prior */
     size_t nstarts;            /**< random starts besides the current hyper-parameters */
@@ -129,7 +132,15 @@ int cutune_gp_predict(const cutune_gp *gp, const double *Xs, size_t m, double *m
 /**
  * Log marginal likelihood (R&W eq. 2.30) at the current hyper-parameters; when
  * grad is not NULL it receives the derivatives with respect to
- * (log ell_1 .. log ell_dim, log sf2, log sn2, mean), dim + 3 entries (R&W eq. 5.9).
+ * (log ell_1 .. log ell_dim, log sf2, log sn2, mean, add), dim + 4 entries (R&W eq. 5.9).
+ *
+ * The covariance is sf2 [(1 - add) k(r) + add e2(x, x') / C(dim, 2)]: k the stationary ARD
+ * kernel of the scaled distance r, e2 = sum over pairs i < j of k_i k_j with k_j =
+ * exp(-t_j^2 / 2), t_j = (x_j - x'_j) / ell_j: the second-order additive kernel of
+ * Duvenaud, Nickisch & Rasmussen (NIPS 2011) on the same length-scales. It models effects
+ * of pairs of parameters that hold wherever the other parameters are (the stationary
+ * kernel only generalises to configurations near in every dimension). With dim < 2 the
+ * additive term is the first-order one (e1 = k_1).
  * Returns -INFINITY when nothing is held.
  */
 double cutune_gp_lml(cutune_gp *gp, double *grad);

@@ -27,6 +27,8 @@ void cutune_gp_fit_options_default(cutune_gp_fit_options *o)
     o->sn2_max = 1.0;
     o->mean_min = -3.0;
     o->mean_max = 3.0;
+    o->add_min = 0.0;
+    o->add_max = 0.0;
     o->ell_prior_mu = log(0.5);
     o->ell_prior_sd = 2.0;
     o->nstarts = 3;
@@ -37,7 +39,7 @@ void cutune_gp_fit_options_default(cutune_gp_fit_options *o)
 /* Copy of everything a factorisation writes, so that a rejected fit can put the GP back
  * exactly as it was (same factor, same row stamps: a prediction cache stays valid). */
 typedef struct gp_saved {
-    double *ell, sf2, sn2, mean, jitter;
+    double *ell, sf2, sn2, mean, add, jitter;
     double *L, *Kf, *R, *alpha;
     unsigned long *row_id, generation;
 } gp_saved;
@@ -61,6 +63,7 @@ static int gp_save(const cutune_gp *gp, gp_saved *sv)
     sv->sf2 = gp->sf2;
     sv->sn2 = gp->sn2;
     sv->mean = gp->mean;
+    sv->add = gp->add;
     sv->jitter = gp->jitter;
     for (size_t c = 0; c < n; c++) {
         memcpy(sv->L + c * n, gp->L + c * ld, n * sizeof *sv->L);
@@ -80,6 +83,7 @@ static void gp_restore(cutune_gp *gp, const gp_saved *sv)
     gp->sf2 = sv->sf2;
     gp->sn2 = sv->sn2;
     gp->mean = sv->mean;
+    gp->add = sv->add;
     gp->jitter = sv->jitter;
     for (size_t c = 0; c < n; c++) {
         memcpy(gp->L + c * ld, sv->L + c * n, n * sizeof *sv->L);
@@ -95,10 +99,11 @@ static void gp_restore(cutune_gp *gp, const gp_saved *sv)
 typedef struct fit_ctx {
     cutune_gp *gp;
     const cutune_gp_fit_options *o;
-    size_t np;       /* parameters optimised: dim + 2 (+1 with a free mean) */
-    double *lo, *hi; /* theta bounds, np each */
-    double *theta;   /* scratch */
-    double *grad;    /* dim + 3 */
+    size_t np;       /* parameters optimised: dim + 2 (+1 with a free mean, +1 free add) */
+    size_t idx[4];   /* beyond the first dim + 2: which of theta[dim + 2..3] u[dim + 2..] is */
+    double *lo, *hi; /* theta bounds, dim + 4 each */
+    double *theta;   /* dim + 4: the full theta (fixed entries hold their value) */
+    double *grad;    /* dim + 4 */
     int bad;         /* a factorisation failed in the last evaluation */
 } fit_ctx;
 
@@ -125,16 +130,26 @@ static int apply_theta(fit_ctx *c, const double *theta)
         gp->ell[j] = exp(theta[j]);
     gp->sf2 = exp(theta[d]);
     gp->sn2 = exp(theta[d + 1]);
-    gp->mean = c->np > d + 2 ? theta[d + 2] : c->o->mean_min;
+    gp->mean = theta[d + 2];
+    gp->add = theta[d + 3];
     return cutune_gp_factorize(gp, NULL, 0);
+}
+
+/* theta index of the optimiser's variable i */
+static size_t theta_index(const fit_ctx *c, size_t i)
+{
+    size_t d = c->gp->dim;
+    return i < d + 2 ? i : c->idx[i - (d + 2)];
 }
 
 /* Negative log posterior (up to a constant) and its gradient in u. */
 static double neg_obj(fit_ctx *c, const gsl_vector *u, gsl_vector *gu)
 {
     size_t d = c->gp->dim;
-    for (size_t i = 0; i < c->np; i++)
-        c->theta[i] = c->lo[i] + (c->hi[i] - c->lo[i]) * sigm(gsl_vector_get(u, i));
+    for (size_t i = 0; i < c->np; i++) {
+        size_t k = theta_index(c, i);
+        c->theta[k] = c->lo[k] + (c->hi[k] - c->lo[k]) * sigm(gsl_vector_get(u, i));
+    }
     c->bad = 0;
     if (apply_theta(c, c->theta) < 0) {
         c->bad = 1;
@@ -159,8 +174,9 @@ static double neg_obj(fit_ctx *c, const gsl_vector *u, gsl_vector *gu)
     }
     if (gu)
         for (size_t i = 0; i < c->np; i++) {
+            size_t k = theta_index(c, i);
             double s = sigm(gsl_vector_get(u, i));
-            gsl_vector_set(gu, i, -c->grad[i] * (c->hi[i] - c->lo[i]) * s * (1.0 - s));
+            gsl_vector_set(gu, i, -c->grad[k] * (c->hi[k] - c->lo[k]) * s * (1.0 - s));
         }
     return -f;
 }
@@ -186,10 +202,14 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
     if (gp->n < 2)
         return cutune_gp_factorize(gp, err, errlen);
     fit_ctx c = {.gp = gp, .o = o};
-    c.np = o->mean_max > o->mean_min ? d + 3 : d + 2;
-    double *mem = malloc((4 * (d + 3)) * sizeof *mem);
-    double *start = malloc((d + 3) * sizeof *start);
-    double *best = malloc((d + 3) * sizeof *best);
+    c.np = d + 2;
+    if (o->mean_max > o->mean_min)
+        c.idx[c.np++ - (d + 2)] = d + 2;
+    if (o->add_max > o->add_min)
+        c.idx[c.np++ - (d + 2)] = d + 3;
+    double *mem = malloc((4 * (d + 4)) * sizeof *mem);
+    double *start = malloc((d + 4) * sizeof *start);
+    double *best = malloc((d + 4) * sizeof *best);
     gsl_vector *u = gsl_vector_alloc(c.np);
     gsl_multimin_fdfminimizer *mz =
         gsl_multimin_fdfminimizer_alloc(gsl_multimin_fdfminimizer_vector_bfgs2, c.np);
@@ -199,9 +219,9 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
         goto out_free;
     }
     c.lo = mem;
-    c.hi = mem + (d + 3);
-    c.theta = mem + 2 * (d + 3);
-    c.grad = mem + 3 * (d + 3);
+    c.hi = mem + (d + 4);
+    c.theta = mem + 2 * (d + 4);
+    c.grad = mem + 3 * (d + 4);
     for (size_t j = 0; j < d; j++) {
         c.lo[j] = log(o->ell_min);
         c.hi[j] = log(o->ell_max);
@@ -212,6 +232,8 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
     c.hi[d + 1] = log(o->sn2_max);
     c.lo[d + 2] = o->mean_min;
     c.hi[d + 2] = o->mean_max;
+    c.lo[d + 3] = o->add_min;
+    c.hi[d + 3] = o->add_max;
 
     gsl_multimin_function_fdf fn = {
         .f = obj_f, .df = obj_df, .fdf = obj_fdf, .n = c.np, .params = &c};
@@ -220,8 +242,10 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
         start[j] = log(gp->ell[j]);
     start[d] = log(gp->sf2);
     start[d + 1] = log(gp->sn2);
-    start[d + 2] = gp->mean;
-    memcpy(best, start, (d + 3) * sizeof *best);
+    start[d + 2] = o->mean_max > o->mean_min ? gp->mean : o->mean_min;
+    start[d + 3] = gp->add < o->add_min ? o->add_min : gp->add > o->add_max ? o->add_max : gp->add;
+    memcpy(best, start, (d + 4) * sizeof *best);
+    memcpy(c.theta, start, (d + 4) * sizeof *best); /* the fixed entries */
 
     /* min_gain: remember the current model and its objective (the GP is factorised at the
      * current hyper-parameters, so this costs one likelihood, no factorisation) */
@@ -249,10 +273,15 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
             }
             start[d] = log(0.3) + gsl_rng_uniform(rng) * (log(3.0) - log(0.3));
             start[d + 1] = log(1e-4) + gsl_rng_uniform(rng) * (log(0.1) - log(1e-4));
-            start[d + 2] = (gsl_rng_uniform(rng) - 0.5);
+            if (o->mean_max > o->mean_min)
+                start[d + 2] = (gsl_rng_uniform(rng) - 0.5);
+            if (o->add_max > o->add_min)
+                start[d + 3] = o->add_min + gsl_rng_uniform(rng) * (o->add_max - o->add_min);
         }
-        for (size_t i = 0; i < c.np; i++)
-            gsl_vector_set(u, i, logit_clamped(start[i], c.lo[i], c.hi[i]));
+        for (size_t i = 0; i < c.np; i++) {
+            size_t k = theta_index(&c, i);
+            gsl_vector_set(u, i, logit_clamped(start[k], c.lo[k], c.hi[k]));
+        }
         if (gsl_multimin_fdfminimizer_set(mz, &fn, u, 0.5, 0.1) != GSL_SUCCESS)
             continue;
         for (size_t it = 0; it < o->max_iter; it++) {
@@ -265,12 +294,12 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
         double f = mz->f;
         if (isfinite(f) && f < best_f) {
             best_f = f;
-            for (size_t i = 0; i < c.np; i++)
-                best[i] = c.lo[i] + (c.hi[i] - c.lo[i]) * sigm(gsl_vector_get(mz->x, i));
+            for (size_t i = 0; i < c.np; i++) {
+                size_t k = theta_index(&c, i);
+                best[k] = c.lo[k] + (c.hi[k] - c.lo[k]) * sigm(gsl_vector_get(mz->x, i));
+            }
         }
     }
-    if (c.np == d + 2)
-        best[d + 2] = o->mean_min;
     if (keep_ok && !(best_f < f_cur - o->min_gain)) {
         gp_restore(gp, &sv); /* not worth a new model: keep the old one, bit for bit */
     } else if (apply_theta(&c, best) < 0) { /* fall back to the starting values */

@@ -70,14 +70,34 @@ static double kgrad_from(cutune_gp_kernel k, double r, double kf)
     }
 }
 
-static double scaled_dist(const cutune_gp *gp, const double *a, const double *b)
+/* Additive part between a and b: e2 / C(D, 2) (e1 for D = 1), from e1 = sum k_j and
+ * q = sum k_j^2 (e2 = (e1^2 - q) / 2). */
+static double add_part(size_t D, double e1, double q)
 {
-    double r2 = 0.0;
-    for (size_t j = 0; j < gp->dim; j++) {
-        double d = (a[j] - b[j]) / gp->ell[j];
-        r2 += d * d;
+    return D >= 2 ? (e1 * e1 - q) / ((double)D * (double)(D - 1)) : e1;
+}
+
+/* Kernel / sf2 between a and b (see cutune_gp_lml); *r_out = the scaled distance. */
+static double kval(const cutune_gp *gp, const double *a, const double *b, double *r_out)
+{
+    size_t D = gp->dim;
+    double r2 = 0.0, e1 = 0.0, q = 0.0;
+    for (size_t j = 0; j < D; j++) {
+        double t = (a[j] - b[j]) / gp->ell[j];
+        r2 += t * t;
+        if (gp->add > 0.0) {
+            double k1 = exp(-0.5 * t * t);
+            e1 += k1;
+            q += k1 * k1;
+        }
     }
-    return sqrt(r2);
+    double r = sqrt(r2);
+    if (r_out)
+        *r_out = r;
+    double ks = cutune_gp_kfun(gp->kernel, r);
+    if (gp->add <= 0.0)
+        return ks;
+    return (1.0 - gp->add) * ks + gp->add * add_part(D, e1, q);
 }
 
 cutune_gp *cutune_gp_alloc(size_t dim, cutune_gp_kernel kernel)
@@ -143,6 +163,7 @@ void cutune_gp_get_hyper(const cutune_gp *gp, cutune_gp_hyper *h)
     h->sf2 = gp->sf2;
     h->sn2 = gp->sn2;
     h->mean = gp->mean;
+    h->add = gp->add;
 }
 
 static int reserve(cutune_gp *gp, size_t need, char *err, size_t errlen)
@@ -232,9 +253,9 @@ int cutune_gp_factorize(cutune_gp *gp, char *err, size_t errlen)
         gp->R[c + c * ld] = 0.0;
         gp->Kf[c + c * ld] = 1.0;
         for (size_t r = c + 1; r < n; r++) {
-            double rr = scaled_dist(gp, xc, gp->X + r * gp->dim);
+            double rr;
+            gp->Kf[r + c * ld] = kval(gp, xc, gp->X + r * gp->dim, &rr);
             gp->R[r + c * ld] = rr;
-            gp->Kf[r + c * ld] = cutune_gp_kfun(gp->kernel, rr);
         }
     }
     for (int attempt = 0; attempt <= GP_JITTER_TRIES; attempt++) {
@@ -274,9 +295,10 @@ static int check_hyper(const cutune_gp *gp, const cutune_gp_hyper *h, char *err,
             return cutune_err(err, errlen, CUTUNE_EINVAL, "gp: length-scale %zu is %g", j,
                               h->ell[j]);
     if (!(h->sf2 > 0.0) || !isfinite(h->sf2) || !(h->sn2 > 0.0) || !isfinite(h->sn2) ||
-        !isfinite(h->mean))
-        return cutune_err(err, errlen, CUTUNE_EINVAL, "gp: bad hyper-parameters sf2=%g sn2=%g m=%g",
-                          h->sf2, h->sn2, h->mean);
+        !isfinite(h->mean) || !(h->add >= 0.0 && h->add < 1.0))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "gp: bad hyper-parameters sf2=%g sn2=%g m=%g add=%g", h->sf2, h->sn2,
+                          h->mean, h->add);
     return 0;
 }
 
@@ -290,6 +312,7 @@ int cutune_gp_set_hyper(cutune_gp *gp, const cutune_gp_hyper *h, char *err, size
     gp->sf2 = h->sf2;
     gp->sn2 = h->sn2;
     gp->mean = h->mean;
+    gp->add = h->add;
     return cutune_gp_factorize(gp, err, errlen);
 }
 
@@ -326,8 +349,8 @@ int cutune_gp_add(cutune_gp *gp, const double *x, double y, char *err, size_t er
     size_t n = gp->n, ld = gp->cap;
     double *l = gp->work2;
     for (size_t i = 0; i < n; i++) {
-        double rr = scaled_dist(gp, x, gp->X + i * gp->dim);
-        double kf = cutune_gp_kfun(gp->kernel, rr);
+        double rr;
+        double kf = kval(gp, x, gp->X + i * gp->dim, &rr);
         gp->R[n + i * ld] = rr;
         gp->Kf[n + i * ld] = kf;
         l[i] = gp->sf2 * kf;
@@ -419,7 +442,9 @@ int cutune_gp_predict(const cutune_gp *gp, const double *Xs, size_t m, double *m
             double *c = C + b * n;
             for (size_t i = 0; i < n; i++) {
                 double r2 = xn[i] + zn[b] - 2.0 * c[i];
-                c[i] = gp->sf2 * cutune_gp_kfun(gp->kernel, r2 > 0.0 ? sqrt(r2) : 0.0);
+                c[i] = gp->add > 0.0
+                           ? gp->sf2 * kval(gp, Xs + (b0 + b) * d, gp->X + i * d, NULL)
+                           : gp->sf2 * cutune_gp_kfun(gp->kernel, r2 > 0.0 ? sqrt(r2) : 0.0);
             }
         }
         cblas_dgemv(CblasColMajor, CblasTrans, (int)n, (int)nb, 1.0, C, (int)n, gp->alpha, 1, 0.0,
@@ -450,7 +475,7 @@ double cutune_gp_lml(cutune_gp *gp, double *grad)
 {
     size_t n = gp->n, d = gp->dim, ld = gp->cap;
     if (grad)
-        memset(grad, 0, (d + 3) * sizeof *grad);
+        memset(grad, 0, (d + 4) * sizeof *grad);
     if (n == 0)
         return -INFINITY;
     if (!gp->factored && cutune_gp_factorize(gp, NULL, 0) < 0)
@@ -469,10 +494,10 @@ double cutune_gp_lml(cutune_gp *gp, double *grad)
     for (size_t c = 0; c < n; c++)
         memcpy(W + c * n, gp->L + c * ld, n * sizeof *W);
     if (LAPACKE_dpotri_work(LAPACK_COL_MAJOR, 'L', (lapack_int)n, W, (lapack_int)n) != 0) {
-        memset(grad, 0, (d + 3) * sizeof *grad);
+        memset(grad, 0, (d + 4) * sizeof *grad);
         return lml;
     }
-    double gsf = 0.0, trW = 0.0, gm = 0.0;
+    double gsf = 0.0, trW = 0.0, gm = 0.0, gadd = 0.0;
     for (size_t c = 0; c < n; c++) {
         const double *xc = gp->X + c * d;
         double wcc = gp->alpha[c] * gp->alpha[c] - W[c + c * n];
@@ -484,17 +509,38 @@ double cutune_gp_lml(cutune_gp *gp, double *grad)
             double w = gp->alpha[r] * gp->alpha[c] - W[r + c * n];
             double kf = gp->Kf[r + c * ld];
             gsf += 2.0 * w * gp->sf2 * kf;
-            double g = w * gp->sf2 * kgrad_from(gp->kernel, gp->R[r + c * ld], kf);
-            if (g != 0.0)
+            if (gp->add > 0.0) {
+                /* stationary part: its own kernel value (Kf holds the mixture) */
+                double rr = gp->R[r + c * ld], ks = cutune_gp_kfun(gp->kernel, rr);
+                double g = w * gp->sf2 * (1.0 - gp->add) * kgrad_from(gp->kernel, rr, ks);
+                double e1 = 0.0, q = 0.0;
                 for (size_t j = 0; j < d; j++) {
-                    double t = (xc[j] - xr[j]) / gp->ell[j];
-                    grad[j] += g * t * t; /* two symmetric entries times 1/2 */
+                    double t = (xc[j] - xr[j]) / gp->ell[j], k1 = exp(-0.5 * t * t);
+                    e1 += k1;
+                    q += k1 * k1;
                 }
+                gadd += w * gp->sf2 * (add_part(d, e1, q) - ks);
+                /* d e2 / d k_j = e1 - k_j; d k_j / d log ell_j = k_j t_j^2 */
+                double c2 = gp->add * (d >= 2 ? 2.0 / ((double)d * (double)(d - 1)) : 1.0);
+                for (size_t j = 0; j < d; j++) {
+                    double t = (xc[j] - xr[j]) / gp->ell[j], t2 = t * t, k1 = exp(-0.5 * t2);
+                    double de = d >= 2 ? e1 - k1 : 1.0;
+                    grad[j] += g * t2 + w * gp->sf2 * c2 * de * k1 * t2;
+                }
+            } else {
+                double g = w * gp->sf2 * kgrad_from(gp->kernel, gp->R[r + c * ld], kf);
+                if (g != 0.0)
+                    for (size_t j = 0; j < d; j++) {
+                        double t = (xc[j] - xr[j]) / gp->ell[j];
+                        grad[j] += g * t * t; /* two symmetric entries times 1/2 */
+                    }
+            }
         }
     }
     grad[d] = 0.5 * gsf;
     grad[d + 1] = 0.5 * gp->sn2 * trW;
     grad[d + 2] = gm;
+    grad[d + 3] = gadd; /* off-diagonal pairs counted once: tr(W dK) / 2 */
     return lml;
 }
 
@@ -655,7 +701,9 @@ static int cache_rebuild(cutune_gp_cache *c, const cutune_gp *gp)
         for (size_t i = 0; i < n; i++)
             for (size_t b = 0; b < nb; b++) {
                 double r2 = xn[i] + zn[b] - 2.0 * Vb[b + i * m];
-                Vb[b + i * m] = gp->sf2 * cutune_gp_kfun(gp->kernel, r2 > 0.0 ? sqrt(r2) : 0.0);
+                Vb[b + i * m] =
+                    gp->add > 0.0 ? gp->sf2 * kval(gp, c->Xc + (b0 + b) * d, gp->X + i * d, NULL)
+                                  : gp->sf2 * cutune_gp_kfun(gp->kernel, r2 > 0.0 ? sqrt(r2) : 0.0);
             }
         cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)nb,
                     (int)n, 1.0, gp->L, (int)gp->cap, Vb, (int)m);
@@ -689,12 +737,7 @@ static int cache_append(cutune_gp_cache *c, const cutune_gp *gp)
     double *col = c->V + k * m;
     for (size_t b = 0; b < m; b++) {
         const double *xc = c->Xc + b * d;
-        double r2 = 0.0;
-        for (size_t j = 0; j < d; j++) {
-            double t = (xc[j] - xk[j]) / gp->ell[j];
-            r2 += t * t;
-        }
-        col[b] = gp->sf2 * cutune_gp_kfun(gp->kernel, sqrt(r2));
+        col[b] = gp->sf2 * kval(gp, xc, xk, NULL);
     }
     /* row k of L: L[k + i*ld], i < k; copy it contiguous */
     double *l = c->col;

@@ -171,9 +171,14 @@ static void test_determinism_and_batches(void **state)
     run(s, bowl, 30, 5, 42, "kernel=matern32,init=3,starts=1", &a);
     assert_true(a.best < 20.0);
     /* every output warp and length-scale prior, deterministic and effective */
-    const char *warps[] = {
-        "warp=none,lprior=weak", "warp=copula", "warp=boxcox,lprior=weak", "lprior=dim",
-        "lprior=auto",           "design=lhs"};
+    const char *warps[] = {"warp=none,lprior=weak",
+                           "warp=copula",
+                           "warp=boxcox,lprior=weak",
+                           "lprior=dim",
+                           "lprior=auto",
+                           "design=lhs",
+                           "add=fit",
+                           "add=0.6"};
     for (size_t i = 0; i < sizeof warps / sizeof warps[0]; i++) {
         run(s, bowl, 40, 1, 42, warps[i], &a);
         run(s, bowl, 40, 1, 42, warps[i], &b);
@@ -292,8 +297,9 @@ static void test_options(void **state)
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     cutune_searcher_ctx ctx = {.space = s, .budget = 10, .rng = rng, .visited = visited};
     cutune_searcher *sr = NULL;
-    const char *bad[] = {"foo=1", "acq=xx",  "kernel=cubic", "xi=-1", "xi=abc",
-                         "init",  "init=-3", "warp=yj",      "warp=", "lprior=no"};
+    const char *bad[] = {"foo=1", "acq=xx",   "kernel=cubic", "xi=-1", "xi=abc",
+                         "init",  "init=-3",  "warp=yj",      "warp=", "lprior=no",
+                         "add=1", "add=-0.1", "add=fits"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ctx.args = bad[i];
         assert_true(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err) < 0);
@@ -308,7 +314,9 @@ static void test_options(void **state)
                           "warp=copula,lprior=dim",
                           "warp=boxcox",
                           "lprior=auto",
-                          "design=lhs,init=7"};
+                          "design=lhs,init=7",
+                          "add=fit",
+                          "add=0.5"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         ctx.args = good[i];
         assert_int_equal(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err), 0);
