@@ -132,7 +132,9 @@ int cutune_gp_predict(const cutune_gp *gp, const double *Xs, size_t m, double *m
 /**
  * Log marginal likelihood (R&W eq. 2.30) at the current hyper-parameters; when
  * grad is not NULL it receives the derivatives with respect to
- * (log ell_1 .. log ell_dim, log sf2, log sn2, mean, add), dim + 4 entries (R&W eq. 5.9).
+ * (log ell_1 .. log ell_dim, log sf2, log sn2, mean, add), dim + 4 entries (R&W eq. 5.9);
+ * the add entry is computed only while add > 0 (0 otherwise: the default kernel's
+ * gradient costs no extra exp per pair; a fit with a free weight stays inside (0, 1)).
  *
  * The covariance is sf2 [(1 - add) k(r) + add e2(x, x') / C(dim, 2)]: k the stationary ARD
  * kernel of the scaled distance r, e2 = sum over pairs i < j of k_i k_j with k_j =
@@ -151,8 +153,9 @@ double cutune_gp_lml(cutune_gp *gp, double *grad);
  * o->nstarts random starts drawn from rng. Keeps the best (or, with o->min_gain > 0,
  * the current model unless the best beats it by more than min_gain, so that a
  * prediction cache need not be rebuilt for an insignificant change); leaves the GP
- * factorised. A start that fails numerically is skipped; with no usable start
- * the previous hyper-parameters are kept (and 0 is returned).
+ * factorised. A start that fails numerically is skipped; with no usable start the
+ * previous hyper-parameters are kept (and 0 is returned). CUTUNE_EINVAL unless
+ * 0 <= add_min <= add_max < 1.
  */
 int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, char *err,
                   size_t errlen);

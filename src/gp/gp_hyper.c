@@ -2,9 +2,10 @@
  * gradient eq. 5.9) plus an optional log-normal prior on the length-scales, with GSL's
  * BFGS2 (gsl_multimin_fdfminimizer_vector_bfgs2) from several starts.
  *
- * Parametrisation: theta = (log ell_1..d, log sf2, log sn2, mean), each bounded by a
+ * Parametrisation: theta = (log ell_1..d, log sf2, log sn2, mean, add), each bounded by a
  * logistic transform theta = lo + (hi - lo) / (1 + exp(-u)) so the optimiser is
- * unconstrained in u. A fixed mean (mean_min == mean_max) drops out of u.
+ * unconstrained in u. A fixed mean (mean_min == mean_max) or additive weight (add_min ==
+ * add_max; 0 by default: the plain stationary kernel) drops out of u.
  *
  * This file includes GSL (and with it gsl_cblas.h): never OpenBLAS's cblas.h here. */
 #include <math.h>
@@ -199,6 +200,10 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
 {
     gsl_set_error_handler_off();
     size_t d = gp->dim;
+    if (!(o->add_min >= 0.0 && o->add_min <= o->add_max && o->add_max < 1.0))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "gp: additive weight bounds [%g, %g] not within [0, 1)", o->add_min,
+                          o->add_max);
     if (gp->n < 2)
         return cutune_gp_factorize(gp, err, errlen);
     fit_ctx c = {.gp = gp, .o = o};
@@ -252,7 +257,9 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
     gp_saved sv = {0};
     double f_cur = INFINITY;
     int keep_ok = 0;
-    if (o->min_gain > 0.0 && gp->factored) {
+    /* (a current mean or weight outside the options' bounds is never kept) */
+    if (o->min_gain > 0.0 && gp->factored && gp->mean >= o->mean_min && gp->mean <= o->mean_max &&
+        gp->add >= o->add_min && gp->add <= o->add_max) {
         double f = cutune_gp_lml(gp, NULL), sd = o->ell_prior_sd;
         if (sd > 0.0)
             for (size_t j = 0; j < d; j++) {

@@ -142,7 +142,7 @@
  * additive kernel on the same length-scales, its weight fitted with the other
  * hyper-parameters: one more parameter, not an ARD input per interaction (derived inputs
  * were measured to cost gemm_AMD_Vega what they gave GEMM_RTX_2070_SUPER). Measured (50
- * seeds, 15 recordings): mean at B = 60 0.9743 vs 0.9736, B = 20 0.902 vs 0.903, RTX 2070
+ * seeds, 15 recordings): mean at B = 60 0.9743 vs 0.9736, B = 20 0.902 vs 0.902, RTX 2070
  * 0.967 vs 0.958, Vega 0.956 vs 0.954; within the noise, at 2-4x the cost per run (an exp
  * per parameter and pair in every kernel value), so it stays an option.
  */

@@ -377,13 +377,29 @@ static void mock_worker_maybe(int argc, char **argv)
     const char *proto = getenv("MOCK_WORKER_PROTO");
     if (proto) {
         /* a worker of another build: its hello says protocol N ("none": the layout from
-         * before the version field), then it waits to be reaped */
-        cutune_cuda_hello h = {.rc = 0, .cc_major = 9, .sm_count = 132};
+         * before the version field; "grown": N = 99 with a field after it), with rc =
+         * $MOCK_WORKER_RC; then it waits to be reaped and leaves $MOCK_WORKER_GOT behind
+         * if anything was sent to it */
+        const char *rcs = getenv("MOCK_WORKER_RC"), *got = getenv("MOCK_WORKER_GOT");
+        cutune_cuda_hello h = {.rc = rcs ? atoi(rcs) : 0, .cc_major = 9, .sm_count = 132};
         snprintf(h.name, sizeof h.name, "mock device");
-        h.proto = strcmp(proto, "none") ? (uint32_t)atoi(proto) : 0u;
+        snprintf(h.msg, sizeof h.msg, "mock message");
+        int grown = !strcmp(proto, "grown");
+        h.proto = grown ? 99u : strcmp(proto, "none") ? (uint32_t)atoi(proto) : 0u;
         cutune_cuda_buf b = {0};
         if (cutune_cuda_encode_hello(&b, &h) < 0)
             exit(1);
+        if (grown) { /* four more bytes after the version, the frame's length to match */
+            uint32_t extra = 7, len = (uint32_t)(b.len + 4 - 8);
+            uint8_t *p = realloc(b.data, b.len + 4);
+            if (!p)
+                exit(1);
+            b.data = p;
+            memcpy(b.data + b.len, &extra, 4);
+            b.len += 4;
+            b.cap = b.len;
+            memcpy(b.data + 4, &len, 4);
+        }
         if (!strcmp(proto, "none")) {
             uint32_t len = (uint32_t)(b.len - 4 - 8); /* the frame without the last field */
             memcpy(b.data + 4, &len, 4);
@@ -393,8 +409,12 @@ static void mock_worker_maybe(int argc, char **argv)
         if (cutune_cuda_send(fd, &b) < 0)
             exit(1);
         char c;
-        while (read(fd, &c, 1) > 0) {
-        }
+        while (read(fd, &c, 1) > 0)
+            if (got) {
+                FILE *f = fopen(got, "w");
+                if (f)
+                    fclose(f);
+            }
         exit(0);
     }
     int real = m && !strcmp(m, "real");

@@ -62,6 +62,28 @@ static void test_hello(void **state)
             assert_int_equal(rc, CUTUNE_EPARSE);
         }
     }
+    /* another build's HELLO that grew after its version decodes (and is refused by the
+     * session by its version); this build's own with trailing bytes is malformed */
+    uint8_t grown[1024];
+    assert_true(n + 4 <= sizeof grown);
+    for (uint32_t v = 0; v < 2; v++) {
+        cutune_cuda_buf g = {0};
+        h.proto = v ? CUTUNE_CUDA_PROTO_VERSION : 99u;
+        assert_int_equal(cutune_cuda_encode_hello(&g, &h), 0);
+        size_t gn;
+        const uint8_t *gp = payload(&g, CUTUNE_CUDA_MSG_HELLO, &gn);
+        memcpy(grown, gp, gn);
+        memset(grown + gn, 0x5a, 4);
+        int rc = cutune_cuda_decode_hello(grown, gn + 4, &d);
+        if (v) {
+            assert_int_equal(rc, CUTUNE_EPARSE);
+        } else {
+            assert_int_equal(rc, 0);
+            assert_int_equal(d.proto, 99);
+            assert_string_equal(d.name, "NVIDIA H200");
+        }
+        cutune_cuda_buf_free(&g);
+    }
     cutune_cuda_buf_free(&b);
 }
 

@@ -260,24 +260,37 @@ static void test_no_worker(void **state)
     assert_non_null(strstr(err, "did not start"));
 }
 
-/* A worker from another build is refused by name, whether it sends another version or
- * none (the layout from before the field); nothing is sent to it. */
+/* A worker from another build is refused by name, whether it sends another version,
+ * none (the layout from before the field) or a HELLO that grew after the version; the
+ * version is checked before the worker's own status, and nothing is sent to it. */
 static void test_other_protocol(void **state)
 {
     fixture *f = *state;
-    const char *versions[] = {"none", "1", "99"};
-    for (size_t i = 0; i < 3; i++) {
-        char err[256] = "";
+    char got[] = "/tmp/cutune-test-proto-XXXXXX";
+    int gfd = mkstemp(got);
+    assert_true(gfd >= 0);
+    close(gfd);
+    unlink(got);
+    setenv("MOCK_WORKER_GOT", got, 1);
+    const char *versions[] = {"none", "1", "99", "grown", "1"};
+    const char *said[] = {"sends no protocol version", "speaks protocol 1", "speaks protocol 99",
+                          "speaks protocol 99", "speaks protocol 1"};
+    for (size_t i = 0; i < 5; i++) {
+        char err[256] = "", want[96];
         setenv("MOCK_WORKER_PROTO", versions[i], 1);
+        if (i == 4) /* an old worker reporting "no device": still the version that is named */
+            setenv("MOCK_WORKER_RC", "-8", 1);
         assert_int_equal(cutune_cuda_session_start(&f->s, err, sizeof err), CUTUNE_EMISMATCH);
         unsetenv("MOCK_WORKER_PROTO");
-        assert_non_null(strstr(err, "another build"));
-        char want[64];
-        snprintf(want, sizeof want, "protocol %s, this cutune %u", i == 0 ? "0" : versions[i],
+        unsetenv("MOCK_WORKER_RC");
+        snprintf(want, sizeof want, "%s, this cutune speaks %u", said[i],
                  CUTUNE_CUDA_PROTO_VERSION);
         assert_non_null(strstr(err, want));
+        assert_non_null(strstr(err, "another build"));
         assert_int_equal(f->s.pid, 0);
     }
+    unsetenv("MOCK_WORKER_GOT");
+    assert_int_equal(access(got, F_OK), -1); /* no SETUP (or anything) reached them */
     /* and the session starts normally afterwards */
     char err[256] = "";
     assert_int_equal(cutune_cuda_session_start(&f->s, err, sizeof err), 0);

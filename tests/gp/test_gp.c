@@ -183,6 +183,18 @@ static void test_additive_fit(void **state)
                   wfit, rmse[0], rmse[1]);
     assert_true(wfit > 0.5);
     assert_true(rmse[1] < 0.8 * rmse[0]);
+    /* weight bounds outside [0, 1) are refused */
+    cutune_gp *gp = cutune_gp_alloc(D, CUTUNE_GP_MATERN52);
+    assert_int_equal(cutune_gp_set_data(gp, X, y, N, err, sizeof err), 0);
+    cutune_gp_fit_options o;
+    cutune_gp_fit_options_default(&o);
+    double bounds[3][2] = {{0.0, 1.0}, {-0.1, 0.5}, {0.6, 0.5}};
+    for (int i = 0; i < 3; i++) {
+        o.add_min = bounds[i][0];
+        o.add_max = bounds[i][1];
+        assert_int_equal(cutune_gp_fit(gp, &o, r, err, sizeof err), CUTUNE_EINVAL);
+    }
+    cutune_gp_free(gp);
     gsl_rng_free(r);
 }
 

@@ -154,7 +154,8 @@ const char *cutune_cuda_drv_strerror(const cutune_cuda_drv *d, cu_result r, char
 /* The wire protocol's version, sent last in HELLO. Raise it whenever a message's layout or
  * an enumeration it carries changes: a worker from another build (--evaluator=cuda:worker=)
  * is then refused by name instead of misreading the messages. Workers from before the
- * field send no version (decoded as 0). */
+ * field send no version (decoded as 0). HELLO itself may only grow after the version, so
+ * that any build can read another's. */
 #define CUTUNE_CUDA_PROTO_VERSION 2u
 #define CUTUNE_CUDA_MAX_MSG (512u << 20) /* a CUBIN is a few MB at most */
 

@@ -210,6 +210,8 @@ int cutune_cuda_decode_hello(const uint8_t *p, size_t n, cutune_cuda_hello *h)
     h->driver_version = (int32_t)get_u32(&r);
     /* a worker from before the version field ends here: proto 0, refused by the session */
     h->proto = r.off == r.n && !r.bad ? 0u : get_u32(&r);
+    if (!r.bad && h->proto != CUTUNE_CUDA_PROTO_VERSION)
+        return 0; /* another build's HELLO may have grown after the version: refused anyway */
     return finish(&r);
 }
 

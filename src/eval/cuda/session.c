@@ -138,11 +138,15 @@ int cutune_cuda_session_start(cutune_cuda_session *s, char *err, size_t errlen)
     }
     if (s->hello.proto != CUTUNE_CUDA_PROTO_VERSION) {
         /* checked before its rc: an old worker's "no device" would be misread too */
+        char theirs[48];
+        if (s->hello.proto)
+            snprintf(theirs, sizeof theirs, "speaks protocol %u", s->hello.proto);
+        else
+            snprintf(theirs, sizeof theirs, "sends no protocol version");
         rc = cutune_err(err, errlen, CUTUNE_EMISMATCH,
-                        "CUDA worker '%s worker' speaks protocol %u, this cutune %u: a worker "
-                        "from another build (use the one built with this cutune, or drop "
-                        "worker=)",
-                        s->exe, s->hello.proto, CUTUNE_CUDA_PROTO_VERSION);
+                        "CUDA worker '%s worker' %s, this cutune speaks %u: a worker from "
+                        "another build (use the one built with this cutune, or drop worker=)",
+                        s->exe, theirs, CUTUNE_CUDA_PROTO_VERSION);
         reap(s, 2.0, NULL, 0);
         goto out_free;
     }
