@@ -133,20 +133,7 @@
  * design=maximin|lhs (initial design, default maximin),
  * lprior=auto|dim|weak (length-scale prior, default auto: weak while the successful
  * points are fewer than the model's inputs, then dim), add=fit|W (weight of the
- * second-order additive kernel term, cutune_gp_lml; default 0: off), hs=N (posterior
- * hyper-parameter draws, N slice-sampling sweeps; default 0: the MAP).
- *
- * Early hyper-parameters (hs=). With few points the MAP of D + 2 hyper-parameters is a
- * guess, and EI under one guess commits to it. hs=N draws the hyper-parameters for each
- * proposal from their posterior instead (N sweeps of slice sampling from the MAP, the
- * MAP restored afterwards) while at most BO_HS_MAX successful points are held: a
- * Thompson draw over models, an O(N D n^3) cost that is small while n <= 20. Measured
- * (hs=3, 50 seeds, 15 recordings, seeds 1000.. / 2000..): the small convolution_GTX_-
- * TitanX_Maxwell space at B = 20 rises from 0.800 / 0.778 to 0.842 / 0.814 (random 0.803
- * / 0.822), the B = 20 mean from 0.9025 / 0.9006 to 0.9042 / 0.9042; at B = 60 the mean
- * is 0.9720 / 0.9720 against 0.9736 / 0.9719, and B = 40 goes -0.005 / +0.003. Not
- * above random on that cell on both seed sets, and convolution_milo_A4000 at B = 20 moves
- * by -0.036 / +0.025: an option, not the default.
+ * second-order additive kernel term, cutune_gp_lml; default 0: off).
  *
  * Interactions (add=). The stationary kernel generalises an observation only to
  * configurations near it in every parameter, so an effect of two parameters together
@@ -189,7 +176,6 @@
 #define BO_FEAS_PAIRS_MAX 1500u  /* bandwidths fixed beyond (pair table: n^2 d / 2 doubles) */
 #define BO_LOCAL_TOP 3u          /* fastest configurations whose neighbourhood is searched */
 #define BO_ADD_MAX 0.95          /* largest weight of the additive kernel term (add=) */
-#define BO_HS_MAX 20u            /* hs=: posterior draws while at most this many ok points */
 #define BO_PERM_MAX (1u << 24)   /* pool drawn without replacement up to this size */
 
 enum bo_acq { ACQ_EI = 0, ACQ_PI, ACQ_LCB };
@@ -276,10 +262,6 @@ typedef struct bo_state {
     double *obs_t;     /**< capobs: time of each evaluation (NAN when failed) */
     double local_frac; /**< share of model-based proposals restricted to local */
     size_t nmodel;     /**< model-based proposals made */
-    size_t hs_sweeps;  /**< hs=N: slice-sampling sweeps from the MAP before each proposal */
-    size_t hs_max;     /**< ... while at most this many successful points are held */
-    double *hs_map;    /**< D + 2: the MAP's log ell, log sf2, log sn2 */
-    double *hs_cur;    /**< D + 2: the chain's state */
 } bo_state;
 
 /* ---------- small helpers ---------- */
@@ -1050,130 +1032,21 @@ static long long lhs_pick(bo_state *s, size_t t)
     return best;
 }
 
-/* Put the MAP (hs_map) back into the GP after a proposal from a posterior draw. */
-static int hs_restore(bo_state *s, char *err, size_t errlen)
-{
-    size_t D = s->D;
-    double ell[D];
-    for (size_t j = 0; j < D; j++)
-        ell[j] = exp(s->hs_map[j]);
-    cutune_gp_hyper h;
-    cutune_gp_get_hyper(s->gp, &h);
-    h.ell = ell;
-    h.sf2 = exp(s->hs_map[D]);
-    h.sn2 = exp(s->hs_map[D + 1]);
-    return cutune_gp_set_hyper(s->gp, &h, err, errlen);
-}
-
-/* Log posterior density of th = (log ell_1..D, log sf2, log sn2) up to a constant: the
- * marginal likelihood times the length-scale prior, -inf outside the fit's bounds. Leaves
- * the GP factorised at th. */
-static double hs_logp(bo_state *s, const double *th)
-{
-    const cutune_gp_fit_options *o = &s->fit;
-    size_t D = s->D;
-    double lp = 0.0;
-    for (size_t j = 0; j < D; j++) {
-        if (th[j] < log(o->ell_min) || th[j] > log(o->ell_max))
-            return -INFINITY;
-        if (o->ell_prior_sd > 0) {
-            double z = (th[j] - o->ell_prior_mu) / o->ell_prior_sd;
-            lp -= 0.5 * z * z;
-        }
-    }
-    if (th[D] < log(o->sf2_min) || th[D] > log(o->sf2_max) || th[D + 1] < log(o->sn2_min) ||
-        th[D + 1] > log(o->sn2_max))
-        return -INFINITY;
-    double ell[D];
-    for (size_t j = 0; j < D; j++)
-        ell[j] = exp(th[j]);
-    cutune_gp_hyper h;
-    cutune_gp_get_hyper(s->gp, &h);
-    h.ell = ell;
-    h.sf2 = exp(th[D]);
-    h.sn2 = exp(th[D + 1]);
-    if (cutune_gp_set_hyper(s->gp, &h, NULL, 0) < 0)
-        return -INFINITY;
-    double f = cutune_gp_lml(s->gp, NULL);
-    return isfinite(f) ? f + lp : -INFINITY;
-}
-
-/* hs=N: the GP gets hyper-parameters drawn from their posterior instead of the MAP for
- * this proposal: N sweeps of univariate slice sampling (stepping out and shrinkage, Neal
- * 2003) over log ell, log sf2, log sn2, started at the MAP (the mean stays the MAP's). */
-static int hs_draw(bo_state *s, char *err, size_t errlen)
-{
-    size_t D = s->D, np = D + 2;
-    cutune_gp_hyper h;
-    cutune_gp_get_hyper(s->gp, &h);
-    for (size_t j = 0; j < D; j++)
-        s->hs_map[j] = log(h.ell[j]);
-    s->hs_map[D] = log(h.sf2);
-    s->hs_map[D + 1] = log(h.sn2);
-    memcpy(s->hs_cur, s->hs_map, np * sizeof *s->hs_cur);
-    double lp = hs_logp(s, s->hs_cur);
-    if (!isfinite(lp))
-        return hs_restore(s, err, errlen);
-    for (size_t sw = 0; sw < s->hs_sweeps; sw++)
-        for (size_t i = 0; i < np; i++) {
-            double x0 = s->hs_cur[i], w = 1.0;
-            double level = lp + log(gsl_rng_uniform_pos(s->rng));
-            double lo = x0 - w * gsl_rng_uniform(s->rng), hi = lo + w;
-            for (int m = 0; m < 4; m++) { /* step out */
-                s->hs_cur[i] = lo;
-                if (hs_logp(s, s->hs_cur) <= level)
-                    break;
-                lo -= w;
-            }
-            for (int m = 0; m < 4; m++) {
-                s->hs_cur[i] = hi;
-                if (hs_logp(s, s->hs_cur) <= level)
-                    break;
-                hi += w;
-            }
-            s->hs_cur[i] = x0;
-            for (int t = 0; t < 50; t++) { /* shrink */
-                double x1 = lo + (hi - lo) * gsl_rng_uniform(s->rng);
-                s->hs_cur[i] = x1;
-                double l1 = hs_logp(s, s->hs_cur);
-                if (l1 > level) {
-                    lp = l1;
-                    break;
-                }
-                s->hs_cur[i] = x0;
-                if (x1 < x0)
-                    lo = x1;
-                else
-                    hi = x1;
-            }
-        }
-    /* the GP holds the last density evaluated: factorise at the chain's state */
-    if (!isfinite(hs_logp(s, s->hs_cur)))
-        return hs_restore(s, err, errlen);
-    return 0;
-}
-
 static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, size_t errlen)
 {
     bo_state *s = state;
     int rc = 0;
     *n = 0;
     s->npending = 0; /* earlier proposals are answered by now (or abandoned) */
-    int hs_on = 0;
     if (s->nok >= 2 && s->nobs >= s->n_init) {
         rc = sync_model(s, err, errlen);
         if (rc < 0)
             return rc;
-        if (s->hs_sweeps && cutune_gp_n(s->gp) >= 2 && s->nok <= s->hs_max) {
-            if ((rc = hs_draw(s, err, errlen)) < 0)
-                return rc;
-            hs_on = 1;
-        }
     }
     if (s->pooled && s->nok >= 2 && s->nobs >= s->n_init &&
         (!s->cache || cutune_gp_generation(s->gp) != s->pool_gen) && (rc = build_pool(s)) < 0)
         return cutune_err(err, errlen, rc, "bo: out of memory for the candidate pool");
-    size_t base = cutune_gp_n(s->gp);
+    size_t base = cutune_gp_n(s->gp); /* fantasies beyond it are dropped on every exit */
     if (k > 1 && s->cache && s->nok >= 2 && s->nobs >= s->n_init) {
         if ((rc = cutune_gp_cache_sync(s->cache, s->gp, err, errlen)) < 0 ||
             (rc = cutune_gp_cache_snapshot(s->cache, err, errlen)) < 0)
@@ -1199,8 +1072,10 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
             s->nmodel++;
             if (s->local_frac > 0.0 &&
                 floor(s->nmodel * s->local_frac) > floor((s->nmodel - 1) * s->local_frac)) {
-                if ((rc = build_local(s)) < 0)
-                    return cutune_err(err, errlen, rc, "bo: out of memory");
+                if ((rc = build_local(s)) < 0) {
+                    rc = cutune_err(err, errlen, rc, "bo: out of memory");
+                    goto out_truncate; /* the batch's fantasies so far are dropped too */
+                }
                 size_t avail = 0;
                 for (size_t i = 0; i < s->nlocal && !avail; i++)
                     avail = !excluded(s, s->local[i]);
@@ -1234,11 +1109,6 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
 out_truncate:
     if (cutune_gp_n(s->gp) > base) {
         int rc2 = cutune_gp_truncate(s->gp, base, err, errlen);
-        if (rc == 0)
-            rc = rc2;
-    }
-    if (hs_on) {
-        int rc2 = hs_restore(s, err, errlen);
         if (rc == 0)
             rc = rc2;
     }
@@ -1321,7 +1191,7 @@ static int bo_observe(void *state, const cutune_observation *obs, size_t n, char
 /* ---------- options, alloc, free ---------- */
 
 static const char valid_keys[] =
-    "acq, xi, beta, kernel, init, starts, local, pool, pow2, warp, lprior, design, add, hs";
+    "acq, xi, beta, kernel, init, starts, local, pool, pow2, warp, lprior, design, add";
 
 static int parse_args(bo_state *s, const char *args, char *err, size_t errlen)
 {
@@ -1399,12 +1269,6 @@ static int parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                 return cutune_err(err, errlen, CUTUNE_EINVAL,
                                   "bo: pool=%s is not a count in [16, 1e8]", val);
             s->pool_m = (size_t)v;
-        } else if (strcmp(key, "hs") == 0) {
-            long v = strtol(val, &end, 10);
-            if (end == val || *end || v < 0 || v > 100)
-                return cutune_err(err, errlen, CUTUNE_EINVAL,
-                                  "bo: hs=%s is not a count of sweeps in [0, 100]", val);
-            s->hs_sweeps = (size_t)v;
         } else if (strcmp(key, "add") == 0) {
             if (strcmp(val, "fit") == 0) {
                 s->fit.add_min = 0.0;
@@ -1469,8 +1333,6 @@ static void bo_free(void *state)
     free(s->p2v);
     free(s->perm);
     free(s->local);
-    free(s->hs_map);
-    free(s->hs_cur);
     free(s->obs_t);
     cutune_gp_warp_free(&s->warp);
 }
@@ -1515,7 +1377,6 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
      * 0.956 / 0.969 / 0.962 / 0.936 with 1e-6, 0.986 / 0.957 / 0.982 / 0.957 / 0.931 with
      * 1e-3, 0.976 / 0.936 / 0.956 / 0.950 / 0.931 with 1e-2: more smoothing hurts GEMM). */
     s->fit.sn2_min = 1e-3;
-    s->hs_max = BO_HS_MAX;
     if ((rc = parse_args(s, ctx->args, err, errlen)) < 0)
         return rc;
 
@@ -1568,12 +1429,6 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
         }
     }
     s->D = s->d + s->np2;
-    if (s->hs_sweeps) {
-        s->hs_map = malloc((s->D + 2) * sizeof *s->hs_map);
-        s->hs_cur = malloc((s->D + 2) * sizeof *s->hs_cur);
-        if (!s->hs_map || !s->hs_cur)
-            goto out_nomem;
-    }
     /* Hvarfner et al. 2024: log ell ~ N(sqrt 2 + log(D) / 2, 3) */
     s->weak_mu = s->fit.ell_prior_mu;
     s->weak_sd = s->fit.ell_prior_sd;

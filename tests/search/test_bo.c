@@ -178,23 +178,13 @@ static void test_determinism_and_batches(void **state)
                            "lprior=auto",
                            "design=lhs",
                            "add=fit",
-                           "add=0.6",
-                           "hs=3",
-                           "hs=1,add=fit"};
+                           "add=0.6"};
     for (size_t i = 0; i < sizeof warps / sizeof warps[0]; i++) {
         run(s, bowl, 40, 1, 42, warps[i], &a);
         run(s, bowl, 40, 1, 42, warps[i], &b);
         assert_memory_equal(a.seq, b.seq, sizeof a.seq);
         assert_true(a.best < 10.0);
     }
-    /* hs=3 proposes from posterior draws while <= 20 points are held: not the MAP's
-     * sequence, and a batch of 4 from one draw is still distinct and deterministic */
-    run(s, bowl, 40, 1, 42, NULL, &a);
-    run(s, bowl, 40, 1, 42, "hs=3", &b);
-    assert_memory_not_equal(a.seq, b.seq, sizeof a.seq);
-    run(s, bowl, 30, 4, 42, "hs=3", &a);
-    run(s, bowl, 30, 4, 42, "hs=3", &b);
-    assert_memory_equal(a.seq, b.seq, sizeof a.seq);
     cutune_space_free(s);
 }
 
@@ -307,9 +297,9 @@ static void test_options(void **state)
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     cutune_searcher_ctx ctx = {.space = s, .budget = 10, .rng = rng, .visited = visited};
     cutune_searcher *sr = NULL;
-    const char *bad[] = {"foo=1",    "acq=xx",  "kernel=cubic", "xi=-1",     "xi=abc", "init",
-                         "init=-3",  "warp=yj", "warp=",        "lprior=no", "add=1",  "add=-0.1",
-                         "add=fits", "hs=-1",   "hs=x",         "hs=101"};
+    const char *bad[] = {"foo=1", "acq=xx",   "kernel=cubic", "xi=-1", "xi=abc",
+                         "init",  "init=-3",  "warp=yj",      "warp=", "lprior=no",
+                         "add=1", "add=-0.1", "add=fits"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ctx.args = bad[i];
         assert_true(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err) < 0);
@@ -326,8 +316,7 @@ static void test_options(void **state)
                           "lprior=auto",
                           "design=lhs,init=7",
                           "add=fit",
-                          "add=0.5",
-                          "hs=3"};
+                          "add=0.5"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         ctx.args = good[i];
         assert_int_equal(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err), 0);
