@@ -27,6 +27,12 @@ typedef enum cutune_elem_type {
     CUTUNE_ELEM_UINT8
 } cutune_elem_type;
 
+/** 1 for the floating-point element types (float, double, half), 0 for the integers. */
+static inline int cutune_elem_is_float(cutune_elem_type t)
+{
+    return t == CUTUNE_ELEM_FLOAT || t == CUTUNE_ELEM_DOUBLE || t == CUTUNE_ELEM_HALF;
+}
+
 /** How a buffer is initialised before each verification. */
 typedef enum cutune_init_kind {
     CUTUNE_INIT_RANDOM = 0, /**< uniform in [lo, hi) from the run's generator */

@@ -913,9 +913,7 @@ static int load_buffer_init(loader *L, const cJSON *a, const char *parent, cutun
         return rc;
     /* outputs start from zeros (in-place kernels read them); inputs from [0, 1), integer
      * ones from 0..99 ([0, 1) would make them all zero) */
-    int integral = arg->type != CUTUNE_ELEM_FLOAT && arg->type != CUTUNE_ELEM_DOUBLE &&
-                   arg->type != CUTUNE_ELEM_HALF;
-    double random_hi = integral ? 100.0 : 1.0;
+    double random_hi = cutune_elem_is_float(arg->type) ? 1.0 : 100.0;
     arg->init = arg->output ? CUTUNE_INIT_ZEROS : CUTUNE_INIT_RANDOM;
     arg->init_lo = 0.0;
     arg->init_hi = arg->init == CUTUNE_INIT_RANDOM ? random_hi : 0.0;

@@ -173,11 +173,6 @@ static void elem_set(void *p, int type, size_t i, double v)
     }
 }
 
-static int is_float_type(int t)
-{
-    return t == CUTUNE_ELEM_FLOAT || t == CUTUNE_ELEM_DOUBLE || t == CUTUNE_ELEM_HALF;
-}
-
 /* splitmix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number
  * generators", OOPSLA 2014): one stream per argument, from the run's seed. */
 static uint64_t splitmix(uint64_t *s)
@@ -213,7 +208,7 @@ static void generate(const cutune_cuda_setup *su, uint32_t idx, void *p, size_t 
 {
     const cutune_cuda_argdesc *a = &su->args[idx];
     uint64_t s = arg_stream(su->seed, idx);
-    int flt = is_float_type(a->type);
+    int flt = cutune_elem_is_float((cutune_elem_type)a->type);
     double lo = a->lo, hi = a->hi;
     switch (a->init) {
     case CUTUNE_INIT_ZEROS: memset(p, 0, count * cutune_cuda_elem_size(a->type)); return;
