@@ -426,25 +426,29 @@ int cutune_gp_predict(const cutune_gp *gp, const double *Xs, size_t m, double *m
     }
     for (size_t b0 = 0; b0 < m; b0 += B) {
         size_t nb = m - b0 < B ? m - b0 : B;
-        for (size_t b = 0; b < nb; b++) {
-            double s = 0.0;
-            for (size_t j = 0; j < d; j++) {
-                double v = Xs[(b0 + b) * d + j] / gp->ell[j];
-                Zs[b * d + j] = v;
-                s += v * v;
+        if (gp->add > 0.0) { /* the additive term needs each parameter's distance: direct */
+            for (size_t b = 0; b < nb; b++)
+                for (size_t i = 0; i < n; i++)
+                    C[i + b * n] = gp->sf2 * kval(gp, Xs + (b0 + b) * d, gp->X + i * d, NULL);
+        } else {
+            for (size_t b = 0; b < nb; b++) {
+                double s = 0.0;
+                for (size_t j = 0; j < d; j++) {
+                    double v = Xs[(b0 + b) * d + j] / gp->ell[j];
+                    Zs[b * d + j] = v;
+                    s += v * v;
+                }
+                zn[b] = s;
             }
-            zn[b] = s;
-        }
-        /* C (n x nb, column-major) = Xt Zs^T: the cross terms of the squared distances. */
-        cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)n, (int)nb, (int)d, 1.0, Xt,
-                    (int)d, Zs, (int)d, 0.0, C, (int)n);
-        for (size_t b = 0; b < nb; b++) {
-            double *c = C + b * n;
-            for (size_t i = 0; i < n; i++) {
-                double r2 = xn[i] + zn[b] - 2.0 * c[i];
-                c[i] = gp->add > 0.0
-                           ? gp->sf2 * kval(gp, Xs + (b0 + b) * d, gp->X + i * d, NULL)
-                           : gp->sf2 * cutune_gp_kfun(gp->kernel, r2 > 0.0 ? sqrt(r2) : 0.0);
+            /* C (n x nb, column-major) = Xt Zs^T: the cross terms of the squared distances. */
+            cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)n, (int)nb, (int)d, 1.0, Xt,
+                        (int)d, Zs, (int)d, 0.0, C, (int)n);
+            for (size_t b = 0; b < nb; b++) {
+                double *c = C + b * n;
+                for (size_t i = 0; i < n; i++) {
+                    double r2 = xn[i] + zn[b] - 2.0 * c[i];
+                    c[i] = gp->sf2 * cutune_gp_kfun(gp->kernel, r2 > 0.0 ? sqrt(r2) : 0.0);
+                }
             }
         }
         cblas_dgemv(CblasColMajor, CblasTrans, (int)n, (int)nb, 1.0, C, (int)n, gp->alpha, 1, 0.0,
@@ -498,6 +502,7 @@ double cutune_gp_lml(cutune_gp *gp, double *grad)
         return lml;
     }
     double gsf = 0.0, trW = 0.0, gm = 0.0, gadd = 0.0;
+    double k1v[d], t2v[d]; /* additive term: per-parameter kernels and t^2 of one pair */
     for (size_t c = 0; c < n; c++) {
         const double *xc = gp->X + c * d;
         double wcc = gp->alpha[c] * gp->alpha[c] - W[c + c * n];
@@ -514,18 +519,19 @@ double cutune_gp_lml(cutune_gp *gp, double *grad)
                 double rr = gp->R[r + c * ld], ks = cutune_gp_kfun(gp->kernel, rr);
                 double g = w * gp->sf2 * (1.0 - gp->add) * kgrad_from(gp->kernel, rr, ks);
                 double e1 = 0.0, q = 0.0;
-                for (size_t j = 0; j < d; j++) {
-                    double t = (xc[j] - xr[j]) / gp->ell[j], k1 = exp(-0.5 * t * t);
-                    e1 += k1;
-                    q += k1 * k1;
+                for (size_t j = 0; j < d; j++) { /* each k_j once, kept for the sum below */
+                    double t = (xc[j] - xr[j]) / gp->ell[j];
+                    t2v[j] = t * t;
+                    k1v[j] = exp(-0.5 * t2v[j]);
+                    e1 += k1v[j];
+                    q += k1v[j] * k1v[j];
                 }
                 gadd += w * gp->sf2 * (add_part(d, e1, q) - ks);
                 /* d e2 / d k_j = e1 - k_j; d k_j / d log ell_j = k_j t_j^2 */
                 double c2 = gp->add * (d >= 2 ? 2.0 / ((double)d * (double)(d - 1)) : 1.0);
                 for (size_t j = 0; j < d; j++) {
-                    double t = (xc[j] - xr[j]) / gp->ell[j], t2 = t * t, k1 = exp(-0.5 * t2);
-                    double de = d >= 2 ? e1 - k1 : 1.0;
-                    grad[j] += g * t2 + w * gp->sf2 * c2 * de * k1 * t2;
+                    double de = d >= 2 ? e1 - k1v[j] : 1.0;
+                    grad[j] += g * t2v[j] + w * gp->sf2 * c2 * de * k1v[j] * t2v[j];
                 }
             } else {
                 double g = w * gp->sf2 * kgrad_from(gp->kernel, gp->R[r + c * ld], kf);
@@ -686,25 +692,29 @@ static int cache_rebuild(cutune_gp_cache *c, const cutune_gp *gp)
     }
     for (size_t b0 = 0; b0 < m; b0 += B) {
         size_t nb = m - b0 < B ? m - b0 : B;
-        for (size_t b = 0; b < nb; b++) {
-            double s = 0.0;
-            for (size_t j = 0; j < d; j++) {
-                double v = c->Xc[(b0 + b) * d + j] / gp->ell[j];
-                Zs[b * d + j] = v;
-                s += v * v;
-            }
-            zn[b] = s;
-        }
         double *Vb = c->V + b0;
-        cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)nb, (int)n, (int)d, 1.0, Zs,
-                    (int)d, Xt, (int)d, 0.0, Vb, (int)m);
-        for (size_t i = 0; i < n; i++)
+        if (gp->add > 0.0) { /* the additive term needs each parameter's distance: direct */
+            for (size_t i = 0; i < n; i++)
+                for (size_t b = 0; b < nb; b++)
+                    Vb[b + i * m] = gp->sf2 * kval(gp, c->Xc + (b0 + b) * d, gp->X + i * d, NULL);
+        } else {
             for (size_t b = 0; b < nb; b++) {
-                double r2 = xn[i] + zn[b] - 2.0 * Vb[b + i * m];
-                Vb[b + i * m] =
-                    gp->add > 0.0 ? gp->sf2 * kval(gp, c->Xc + (b0 + b) * d, gp->X + i * d, NULL)
-                                  : gp->sf2 * cutune_gp_kfun(gp->kernel, r2 > 0.0 ? sqrt(r2) : 0.0);
+                double s = 0.0;
+                for (size_t j = 0; j < d; j++) {
+                    double v = c->Xc[(b0 + b) * d + j] / gp->ell[j];
+                    Zs[b * d + j] = v;
+                    s += v * v;
+                }
+                zn[b] = s;
             }
+            cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)nb, (int)n, (int)d, 1.0, Zs,
+                        (int)d, Xt, (int)d, 0.0, Vb, (int)m);
+            for (size_t i = 0; i < n; i++)
+                for (size_t b = 0; b < nb; b++) {
+                    double r2 = xn[i] + zn[b] - 2.0 * Vb[b + i * m];
+                    Vb[b + i * m] = gp->sf2 * cutune_gp_kfun(gp->kernel, r2 > 0.0 ? sqrt(r2) : 0.0);
+                }
+        }
         cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)nb,
                     (int)n, 1.0, gp->L, (int)gp->cap, Vb, (int)m);
         cblas_dgemv(CblasColMajor, CblasNoTrans, (int)nb, (int)n, 1.0, Vb, (int)m, c->z, 1, 0.0,
