@@ -3,14 +3,17 @@
  *   fit_global [--points N] [--seed S] RECORDING.json.gz
  *
  * Draws N (default 800) successful configurations of the recording at random, models
- * them exactly as bo does (inputs: the space's [0,1] encoding without single-valued
- * parameters; target: Box-Cox warped, standardised log time; Matern 5/2 ARD kernel) and
- * fits the hyper-parameters by maximum likelihood (4 random starts, no length-scale
- * prior: with hundreds of points the data decide). Prints one line
- *     ell_1,...,ell_D;sf2;sn2;mean
- * for CUTUNE_BO_FIXED_HYPER (bo-fixed-hyper.patch), and the length-scales by parameter
- * name on stderr. These are the best a single stationary model of the whole space can
- * say about it: far more data than a run ever has (benchmarks/bo/README.md, section 10). */
+ * them as bo does (inputs: the space's [0,1] encoding without single-valued parameters;
+ * target: Box-Cox warped, standardised log time; Matern 5/2 ARD kernel; bo's bounds
+ * ell >= 0.1 and sn2 >= 1e-3) and fits the hyper-parameters by maximum likelihood (4
+ * random starts; unlike bo, no length-scale prior: with hundreds of points the data
+ * decide). Prints one line
+ *     ell_1,...,ell_D;sf2;sn2;mean;lambda;c;zm;zs
+ * for CUTUNE_BO_FIXED_HYPER (bo-fixed-hyper.patch): the hyper-parameters and the output
+ * warp they were fitted on (Box-Cox exponent, centre, standardisation), so that a run
+ * maps its times to the same scale. The length-scales by parameter name go to stderr. These are the
+ * best a single stationary model of the whole space can say about it: far more data than a run ever
+ * has (benchmarks/bo/README.md, section 10). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,8 +104,8 @@ int main(int argc, char **argv)
     cutune_gp *gp = cutune_gp_alloc(d, CUTUNE_GP_MATERN52);
     cutune_gp_fit_options o;
     cutune_gp_fit_options_default(&o);
-    o.ell_min = 0.02;
-    o.sn2_min = 1e-4;
+    o.ell_min = 0.1; /* bo_alloc's bounds */
+    o.sn2_min = 1e-3;
     o.nstarts = 4;
     o.ell_prior_sd = 0.0;
     if (!gp || cutune_gp_set_data(gp, X, y, m, err, sizeof err) < 0 ||
@@ -116,10 +119,11 @@ int main(int argc, char **argv)
             nok, w.lambda, cutune_gp_lml(gp, NULL));
     for (size_t j = 0; j < d; j++) {
         fprintf(stderr, "  %-20s ell %.3f\n", cutune_space_param(sp, act[j])->name, h.ell[j]);
-        printf("%s%.6g", j ? "," : "", h.ell[j]);
+        printf("%s%.9g", j ? "," : "", h.ell[j]);
     }
     fprintf(stderr, "  sf2 %.4f sn2 %.6f mean %.4f\n", h.sf2, h.sn2, h.mean);
-    printf(";%.6g;%.6g;%.6g\n", h.sf2, h.sn2, h.mean);
+    printf(";%.9g;%.9g;%.9g;%.17g;%.17g;%.17g;%.17g\n", h.sf2, h.sn2, h.mean, w.lambda, w.c, w.zm,
+           w.zs);
     cutune_gp_free(gp);
     cutune_gp_warp_free(&w);
     gsl_rng_free(rng);

@@ -1,11 +1,10 @@
-"""Fold the fixed-hyper-parameter runs into ceiling.csv and print a markdown table.
+"""Fold the fixed-model runs into a CSV and print a markdown table.
 
-    summary.py DEFAULT_CONVERGENCE.csv FIXED_RUN/convergence.csv ...
+    summary.py --parts both|hyper|warp --csv OUT.csv DEFAULT_CONVERGENCE.csv FIXED_RUN/convergence.csv ...
 
 Both CSVs are bench_convergence's (recording,...,searcher,budget,mean,p5,p95,hit_rate,
 sec_per_run,se); the searcher column may itself contain commas (options)."""
 import csv
-import os
 import sys
 
 
@@ -23,13 +22,19 @@ def load(path):
     return rows
 
 
-default = load(sys.argv[1])
+if len(sys.argv) < 7 or sys.argv[1] != "--parts" or sys.argv[3] != "--csv":
+    sys.exit("usage: summary.py --parts both|hyper|warp --csv OUT.csv DEFAULT.csv FIXED.csv ...")
+parts = {"both": "hyper-parameters and output warp", "hyper": "hyper-parameters (the output "
+         "warp fitted to the run's points as usual)", "warp": "output warp (the "
+         "hyper-parameters fitted as usual)"}[sys.argv[2]]
+out = sys.argv[4]
+default = load(sys.argv[5])
 fixed = {}
-for p in sys.argv[2:]:
+for p in sys.argv[6:]:
     fixed.update(load(p))
 recs = sorted({k[0] for k in fixed})
 budgets = (20, 60, 200)
-out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ceiling.csv")
+NAN = (float("nan"), float("nan"))
 with open(out, "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["recording", "budget", "fixed_mean", "fixed_se", "default_mean", "default_se",
@@ -37,12 +42,12 @@ with open(out, "w", newline="") as f:
     for r in recs:
         for b in sorted({k[2] for k in fixed if k[0] == r}):
             fm, fs = fixed[(r, "bo", b)]
-            dm, ds = default.get((r, "bo", b), (float("nan"), float("nan")))
+            dm, ds = default.get((r, "bo", b), NAN)
             w.writerow([r, b, f"{fm:.4f}", f"{fs:.4f}", f"{dm:.4f}", f"{ds:.4f}",
                         f"{fixed[(r, 'random', b)][0]:.4f}"])
 print("Fraction of the optimum, mean +- standard error over the seeds: bo with its "
-      "hyper-parameters fixed to a global fit of the recording (fixed) against bo as "
-      "shipped (default, benchmarks/bo/convergence.csv) and random search.\n")
+      f"{parts} fixed to a global fit of the recording (fixed) "
+      "against bo as shipped (default, benchmarks/bo/convergence.csv) and random search.\n")
 print("| recording | " + " | ".join(f"B={b} fixed | B={b} default | B={b} random"
                                      for b in budgets) + " |")
 print("|---|" + "---|" * (3 * len(budgets)))
@@ -50,12 +55,14 @@ for r in recs:
     cells = []
     for b in budgets:
         fm, fs = fixed[(r, "bo", b)]
-        dm, ds = default.get((r, "bo", b), (float("nan"), 0.0))
+        dm, ds = default.get((r, "bo", b), NAN)
         cells += [f"{fm:.3f} +-{fs:.3f}", f"{dm:.3f} +-{ds:.3f}",
                   f"{fixed[(r, 'random', b)][0]:.3f}"]
     print(f"| {r} | " + " | ".join(cells) + " |")
+
+
 def mean(kind, src, b):
-    return sum(src[(r, kind, b)][0] for r in recs) / len(recs)
+    return sum(src.get((r, kind, b), NAN)[0] for r in recs) / len(recs)
 
 
 print("| mean | " + " | ".join(f"{mean('bo', fixed, b):.4f} | {mean('bo', default, b):.4f} | "
