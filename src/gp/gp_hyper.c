@@ -143,6 +143,24 @@ static size_t theta_index(const fit_ctx *c, size_t i)
     return i < d + 2 ? i : c->idx[i - (d + 2)];
 }
 
+/* f plus the log-normal length-scale prior (up to a constant) at theta = (log ell_1..d,
+ * ...), its gradient added to grad[0..d) when grad is not NULL; f itself when the prior is
+ * off (sd <= 0). The terms are subtracted from f one by one, in this order: a seed's run
+ * depends on the rounding. */
+static double add_ell_prior(const cutune_gp_fit_options *o, const double *theta, size_t d, double f,
+                            double *grad)
+{
+    double sd = o->ell_prior_sd;
+    if (sd > 0.0)
+        for (size_t j = 0; j < d; j++) {
+            double z = (theta[j] - o->ell_prior_mu) / sd;
+            f -= 0.5 * z * z;
+            if (grad)
+                grad[j] -= z / sd;
+        }
+    return f;
+}
+
 /* Negative log posterior (up to a constant) and its gradient in u. */
 static double neg_obj(fit_ctx *c, const gsl_vector *u, gsl_vector *gu)
 {
@@ -158,15 +176,8 @@ static double neg_obj(fit_ctx *c, const gsl_vector *u, gsl_vector *gu)
             gsl_vector_set_zero(gu);
         return 1e300;
     }
-    double f = cutune_gp_lml(c->gp, gu ? c->grad : NULL);
-    double sd = c->o->ell_prior_sd;
-    if (sd > 0.0)
-        for (size_t j = 0; j < d; j++) {
-            double z = (c->theta[j] - c->o->ell_prior_mu) / sd;
-            f -= 0.5 * z * z;
-            if (gu)
-                c->grad[j] -= z / sd;
-        }
+    double f = add_ell_prior(c->o, c->theta, d, cutune_gp_lml(c->gp, gu ? c->grad : NULL),
+                             gu ? c->grad : NULL);
     if (!isfinite(f)) {
         c->bad = 1;
         if (gu)
@@ -260,12 +271,8 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
     /* (a current mean or weight outside the options' bounds is never kept) */
     if (o->min_gain > 0.0 && gp->factored && gp->mean >= o->mean_min && gp->mean <= o->mean_max &&
         gp->add >= o->add_min && gp->add <= o->add_max) {
-        double f = cutune_gp_lml(gp, NULL), sd = o->ell_prior_sd;
-        if (sd > 0.0)
-            for (size_t j = 0; j < d; j++) {
-                double z = (log(gp->ell[j]) - o->ell_prior_mu) / sd;
-                f -= 0.5 * z * z;
-            }
+        /* (start holds the current hyper-parameters here) */
+        double f = add_ell_prior(o, start, d, cutune_gp_lml(gp, NULL), NULL);
         if (isfinite(f) && gp_save(gp, &sv) == 0) {
             f_cur = -f;
             keep_ok = 1;
