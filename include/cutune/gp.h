@@ -53,6 +53,7 @@ typedef struct cutune_gp_hyper {
     double mean;       /**< constant prior mean */
     double add;        /**< weight of the second-order additive term, in [0, 1); 0: the plain
                             stationary kernel (see cutune_gp_lml) */
+    double lin;        /**< weight of the linear term (>= 0; 0: none, see cutune_gp_lml) */
 } cutune_gp_hyper;
 
 /** Search box and prior of the hyper-parameter fit (natural units). */
@@ -62,6 +63,9 @@ typedef struct cutune_gp_fit_options {
     double sn2_min, sn2_max;   /**< noise variance bounds */
     double mean_min, mean_max; /**< constant mean bounds (mean_min == mean_max fixes it) */
     double add_min, add_max;   /**< bounds of the additive weight (equal: fixed; default 0) */
+    double lin_min, lin_max;   /**< bounds of the linear weight (lin_max 0, the default: no
+                                    linear term; otherwise 0 < lin_min <= lin_max, fitted in
+                                    log space, fixed when equal) */
     double ell_prior_mu;       /**< log-normal prior on ell: mean of log ell */
     double ell_prior_sd;       /**< its standard deviation; <= 0 disables the prior */
     size_t nstarts;            /**< random starts besides the current hyper-parameters */
@@ -132,7 +136,7 @@ int cutune_gp_predict(const cutune_gp *gp, const double *Xs, size_t m, double *m
 /**
  * Log marginal likelihood (R&W eq. 2.30) at the current hyper-parameters; when
  * grad is not NULL it receives the derivatives with respect to
- * (log ell_1 .. log ell_dim, log sf2, log sn2, mean, add), dim + 4 entries (R&W eq. 5.9);
+ * (log ell_1 .. log ell_dim, log sf2, log sn2, mean, add, log lin), dim + 5 entries (R&W eq. 5.9);
  * the add entry is computed only while add > 0 (0 otherwise: the default kernel's
  * gradient costs no extra exp per pair; a fit with a free weight stays inside (0, 1)).
  *
@@ -143,7 +147,12 @@ int cutune_gp_predict(const cutune_gp *gp, const double *Xs, size_t m, double *m
  * of pairs of parameters that hold wherever the other parameters are (the stationary
  * kernel only generalises to configurations near in every dimension). With dim < 2 the
  * additive term is the first-order one (e1 = k_1).
- * Returns -INFINITY when nothing is held.
+ * With lin > 0 the covariance gains sf2 lin (x - c).(x' - c), c the centre of the unit box:
+ * a linear trend with coefficients ~ N(0, sf2 lin) (Bayesian linear regression, R&W
+ * section 2.7, as a kernel). The stationary part then models what the trend leaves, so
+ * its length-scales can be short where the data are local, while the trend still
+ * extrapolates toward the ends of the ranges. The log lin entry is computed only while
+ * lin > 0. Returns -INFINITY when nothing is held.
  */
 double cutune_gp_lml(cutune_gp *gp, double *grad);
 

@@ -2,10 +2,11 @@
  * gradient eq. 5.9) plus an optional log-normal prior on the length-scales, with GSL's
  * BFGS2 (gsl_multimin_fdfminimizer_vector_bfgs2) from several starts.
  *
- * Parametrisation: theta = (log ell_1..d, log sf2, log sn2, mean, add), each bounded by a
+ * Parametrisation: theta = (log ell_1..d, log sf2, log sn2, mean, add, log lin), each bounded by a
  * logistic transform theta = lo + (hi - lo) / (1 + exp(-u)) so the optimiser is
  * unconstrained in u. A fixed mean (mean_min == mean_max) or additive weight (add_min ==
- * add_max; 0 by default: the plain stationary kernel) drops out of u.
+ * add_max; 0 by default: the plain stationary kernel) or linear weight (lin_min == lin_max;
+ * lin_max 0 by default: no linear term) drops out of u.
  *
  * This file includes GSL (and with it gsl_cblas.h): never OpenBLAS's cblas.h here. */
 #include <math.h>
@@ -30,6 +31,8 @@ void cutune_gp_fit_options_default(cutune_gp_fit_options *o)
     o->mean_max = 3.0;
     o->add_min = 0.0;
     o->add_max = 0.0;
+    o->lin_min = 0.0;
+    o->lin_max = 0.0;
     o->ell_prior_mu = log(0.5);
     o->ell_prior_sd = 2.0;
     o->nstarts = 3;
@@ -40,7 +43,7 @@ void cutune_gp_fit_options_default(cutune_gp_fit_options *o)
 /* Copy of everything a factorisation writes, so that a rejected fit can put the GP back
  * exactly as it was (same factor, same row stamps: a prediction cache stays valid). */
 typedef struct gp_saved {
-    double *ell, sf2, sn2, mean, add, jitter;
+    double *ell, sf2, sn2, mean, add, lin, jitter;
     double *L, *Kf, *R, *alpha;
     unsigned long *row_id, generation;
 } gp_saved;
@@ -65,6 +68,7 @@ static int gp_save(const cutune_gp *gp, gp_saved *sv)
     sv->sn2 = gp->sn2;
     sv->mean = gp->mean;
     sv->add = gp->add;
+    sv->lin = gp->lin;
     sv->jitter = gp->jitter;
     for (size_t c = 0; c < n; c++) {
         memcpy(sv->L + c * n, gp->L + c * ld, n * sizeof *sv->L);
@@ -85,6 +89,7 @@ static void gp_restore(cutune_gp *gp, const gp_saved *sv)
     gp->sn2 = sv->sn2;
     gp->mean = sv->mean;
     gp->add = sv->add;
+    gp->lin = sv->lin;
     gp->jitter = sv->jitter;
     for (size_t c = 0; c < n; c++) {
         memcpy(gp->L + c * ld, sv->L + c * n, n * sizeof *sv->L);
@@ -100,11 +105,11 @@ static void gp_restore(cutune_gp *gp, const gp_saved *sv)
 typedef struct fit_ctx {
     cutune_gp *gp;
     const cutune_gp_fit_options *o;
-    size_t np;       /* parameters optimised: dim + 2 (+1 with a free mean, +1 free add) */
-    size_t idx[4];   /* beyond the first dim + 2: which of theta[dim + 2..3] u[dim + 2..] is */
-    double *lo, *hi; /* theta bounds, dim + 4 each */
-    double *theta;   /* dim + 4: the full theta (fixed entries hold their value) */
-    double *grad;    /* dim + 4 */
+    size_t np;       /* parameters optimised: dim + 2 (+1 each: free mean, add, lin) */
+    size_t idx[4];   /* beyond the first dim + 2: which of theta[dim + 2..4] u[dim + 2..] is */
+    double *lo, *hi; /* theta bounds, dim + 5 each */
+    double *theta;   /* dim + 5: the full theta (fixed entries hold their value) */
+    double *grad;    /* dim + 5 */
     int bad;         /* a factorisation failed in the last evaluation */
 } fit_ctx;
 
@@ -133,6 +138,7 @@ static int apply_theta(fit_ctx *c, const double *theta)
     gp->sn2 = exp(theta[d + 1]);
     gp->mean = theta[d + 2];
     gp->add = theta[d + 3];
+    gp->lin = c->o->lin_max > 0.0 ? exp(theta[d + 4]) : 0.0;
     return cutune_gp_factorize(gp, NULL, 0);
 }
 
@@ -215,6 +221,11 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
         return cutune_err(err, errlen, CUTUNE_EINVAL,
                           "gp: additive weight bounds [%g, %g] not within [0, 1)", o->add_min,
                           o->add_max);
+    int lin_on = o->lin_max > 0.0;
+    if (lin_on && !(o->lin_min > 0.0 && o->lin_min <= o->lin_max && isfinite(o->lin_max)))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "gp: linear weight bounds [%g, %g] not within (0, inf)", o->lin_min,
+                          o->lin_max);
     if (gp->n < 2)
         return cutune_gp_factorize(gp, err, errlen);
     fit_ctx c = {.gp = gp, .o = o};
@@ -223,9 +234,11 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
         c.idx[c.np++ - (d + 2)] = d + 2;
     if (o->add_max > o->add_min)
         c.idx[c.np++ - (d + 2)] = d + 3;
-    double *mem = malloc((4 * (d + 4)) * sizeof *mem);
-    double *start = malloc((d + 4) * sizeof *start);
-    double *best = malloc((d + 4) * sizeof *best);
+    if (lin_on && o->lin_max > o->lin_min)
+        c.idx[c.np++ - (d + 2)] = d + 4;
+    double *mem = malloc((4 * (d + 5)) * sizeof *mem);
+    double *start = malloc((d + 5) * sizeof *start);
+    double *best = malloc((d + 5) * sizeof *best);
     gsl_vector *u = gsl_vector_alloc(c.np);
     gsl_multimin_fdfminimizer *mz =
         gsl_multimin_fdfminimizer_alloc(gsl_multimin_fdfminimizer_vector_bfgs2, c.np);
@@ -235,9 +248,9 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
         goto out_free;
     }
     c.lo = mem;
-    c.hi = mem + (d + 4);
-    c.theta = mem + 2 * (d + 4);
-    c.grad = mem + 3 * (d + 4);
+    c.hi = mem + (d + 5);
+    c.theta = mem + 2 * (d + 5);
+    c.grad = mem + 3 * (d + 5);
     for (size_t j = 0; j < d; j++) {
         c.lo[j] = log(o->ell_min);
         c.hi[j] = log(o->ell_max);
@@ -250,6 +263,8 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
     c.hi[d + 2] = o->mean_max;
     c.lo[d + 3] = o->add_min;
     c.hi[d + 3] = o->add_max;
+    c.lo[d + 4] = lin_on ? log(o->lin_min) : 0.0;
+    c.hi[d + 4] = lin_on ? log(o->lin_max) : 0.0;
 
     gsl_multimin_function_fdf fn = {
         .f = obj_f, .df = obj_df, .fdf = obj_fdf, .n = c.np, .params = &c};
@@ -260,8 +275,13 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
     start[d + 1] = log(gp->sn2);
     start[d + 2] = o->mean_max > o->mean_min ? gp->mean : o->mean_min;
     start[d + 3] = gp->add < o->add_min ? o->add_min : gp->add > o->add_max ? o->add_max : gp->add;
-    memcpy(best, start, (d + 4) * sizeof *best);
-    memcpy(c.theta, start, (d + 4) * sizeof *best); /* the fixed entries */
+    start[d + 4] = 0.0;
+    if (lin_on) { /* a GP that had no linear term yet starts at 0.1, within the bounds */
+        double l = gp->lin > 0.0 ? gp->lin : 0.1;
+        start[d + 4] = log(l < o->lin_min ? o->lin_min : l > o->lin_max ? o->lin_max : l);
+    }
+    memcpy(best, start, (d + 5) * sizeof *best);
+    memcpy(c.theta, start, (d + 5) * sizeof *best); /* the fixed entries */
 
     /* min_gain: remember the current model and its objective (the GP is factorised at the
      * current hyper-parameters, so this costs one likelihood, no factorisation) */
@@ -270,7 +290,8 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
     int keep_ok = 0;
     /* (a current mean or weight outside the options' bounds is never kept) */
     if (o->min_gain > 0.0 && gp->factored && gp->mean >= o->mean_min && gp->mean <= o->mean_max &&
-        gp->add >= o->add_min && gp->add <= o->add_max) {
+        gp->add >= o->add_min && gp->add <= o->add_max &&
+        (lin_on ? gp->lin >= o->lin_min && gp->lin <= o->lin_max : gp->lin == 0.0)) {
         /* (start holds the current hyper-parameters here) */
         double f = add_ell_prior(o, start, d, cutune_gp_lml(gp, NULL), NULL);
         if (isfinite(f) && gp_save(gp, &sv) == 0) {
@@ -291,6 +312,8 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
                 start[d + 2] = (gsl_rng_uniform(rng) - 0.5);
             if (o->add_max > o->add_min)
                 start[d + 3] = o->add_min + gsl_rng_uniform(rng) * (o->add_max - o->add_min);
+            if (lin_on && o->lin_max > o->lin_min)
+                start[d + 4] = c.lo[d + 4] + gsl_rng_uniform(rng) * (c.hi[d + 4] - c.lo[d + 4]);
         }
         for (size_t i = 0; i < c.np; i++) {
             size_t k = theta_index(&c, i);

@@ -30,6 +30,7 @@ struct cutune_gp {
     unsigned long serial;     /**< last row stamp handed out */
     unsigned long *row_id;    /**< cap stamps: a row's stamp changes when its factor row does */
     double add;               /**< weight of the second-order additive term (cutune_gp_lml) */
+    double lin;               /**< weight of the linear term (cutune_gp_lml); 0: none */
 };
 
 /** Kernel value divided by sf2 at scaled distance r (r >= 0). */

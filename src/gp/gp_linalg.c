@@ -77,6 +77,21 @@ static double add_part(size_t D, double e1, double q)
     return D >= 2 ? (e1 * e1 - q) / ((double)D * (double)(D - 1)) : e1;
 }
 
+/* (a - c).(b - c), c the centre of the unit box: the linear term's inner product */
+static double lin_dot(size_t D, const double *a, const double *b)
+{
+    double s = 0.0;
+    for (size_t j = 0; j < D; j++)
+        s += (a[j] - 0.5) * (b[j] - 0.5);
+    return s;
+}
+
+/* Prior variance / sf2 at x: 1, plus the linear term's lin |x - c|^2. */
+static double kself(const cutune_gp *gp, const double *x)
+{
+    return gp->lin > 0.0 ? 1.0 + gp->lin * lin_dot(gp->dim, x, x) : 1.0;
+}
+
 /* Kernel / sf2 between a and b (see cutune_gp_lml); *r_out = the scaled distance. */
 static double kval(const cutune_gp *gp, const double *a, const double *b, double *r_out)
 {
@@ -95,9 +110,9 @@ static double kval(const cutune_gp *gp, const double *a, const double *b, double
     if (r_out)
         *r_out = r;
     double ks = cutune_gp_kfun(gp->kernel, r);
-    if (gp->add <= 0.0)
-        return ks;
-    return (1.0 - gp->add) * ks + gp->add * add_part(D, e1, q);
+    if (gp->add > 0.0)
+        ks = (1.0 - gp->add) * ks + gp->add * add_part(D, e1, q);
+    return gp->lin > 0.0 ? ks + gp->lin * lin_dot(D, a, b) : ks;
 }
 
 cutune_gp *cutune_gp_alloc(size_t dim, cutune_gp_kernel kernel)
@@ -164,6 +179,7 @@ void cutune_gp_get_hyper(const cutune_gp *gp, cutune_gp_hyper *h)
     h->sn2 = gp->sn2;
     h->mean = gp->mean;
     h->add = gp->add;
+    h->lin = gp->lin;
 }
 
 static int reserve(cutune_gp *gp, size_t need, char *err, size_t errlen)
@@ -251,7 +267,7 @@ int cutune_gp_factorize(cutune_gp *gp, char *err, size_t errlen)
     for (size_t c = 0; c < n; c++) {
         const double *xc = gp->X + c * gp->dim;
         gp->R[c + c * ld] = 0.0;
-        gp->Kf[c + c * ld] = 1.0;
+        gp->Kf[c + c * ld] = kself(gp, xc);
         for (size_t r = c + 1; r < n; r++) {
             double rr;
             gp->Kf[r + c * ld] = kval(gp, xc, gp->X + r * gp->dim, &rr);
@@ -260,7 +276,7 @@ int cutune_gp_factorize(cutune_gp *gp, char *err, size_t errlen)
     }
     for (int attempt = 0; attempt <= GP_JITTER_TRIES; attempt++) {
         for (size_t c = 0; c < n; c++) {
-            gp->L[c + c * ld] = diag + gp->jitter;
+            gp->L[c + c * ld] = gp->sf2 * gp->Kf[c + c * ld] + gp->sn2 + gp->jitter;
             for (size_t r = c + 1; r < n; r++)
                 gp->L[r + c * ld] = gp->sf2 * gp->Kf[r + c * ld];
         }
@@ -295,10 +311,11 @@ static int check_hyper(const cutune_gp *gp, const cutune_gp_hyper *h, char *err,
             return cutune_err(err, errlen, CUTUNE_EINVAL, "gp: length-scale %zu is %g", j,
                               h->ell[j]);
     if (!(h->sf2 > 0.0) || !isfinite(h->sf2) || !(h->sn2 > 0.0) || !isfinite(h->sn2) ||
-        !isfinite(h->mean) || !(h->add >= 0.0 && h->add < 1.0))
+        !isfinite(h->mean) || !(h->add >= 0.0 && h->add < 1.0) ||
+        !(h->lin >= 0.0 && isfinite(h->lin)))
         return cutune_err(err, errlen, CUTUNE_EINVAL,
-                          "gp: bad hyper-parameters sf2=%g sn2=%g m=%g add=%g", h->sf2, h->sn2,
-                          h->mean, h->add);
+                          "gp: bad hyper-parameters sf2=%g sn2=%g m=%g add=%g lin=%g", h->sf2,
+                          h->sn2, h->mean, h->add, h->lin);
     return 0;
 }
 
@@ -313,6 +330,7 @@ int cutune_gp_set_hyper(cutune_gp *gp, const cutune_gp_hyper *h, char *err, size
     gp->sn2 = h->sn2;
     gp->mean = h->mean;
     gp->add = h->add;
+    gp->lin = h->lin;
     return cutune_gp_factorize(gp, err, errlen);
 }
 
@@ -356,11 +374,11 @@ int cutune_gp_add(cutune_gp *gp, const double *x, double y, char *err, size_t er
         l[i] = gp->sf2 * kf;
     }
     gp->R[n + n * ld] = 0.0;
-    gp->Kf[n + n * ld] = 1.0;
+    gp->Kf[n + n * ld] = kself(gp, x);
     if (n)
         cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)n, gp->L, (int)ld,
                     l, 1);
-    double diag = gp->sf2 + gp->sn2 + gp->jitter;
+    double diag = gp->sf2 * gp->Kf[n + n * ld] + gp->sn2 + gp->jitter;
     double d2 = diag - (n ? cblas_ddot((int)n, l, 1, l, 1) : 0.0);
     /* A (near) duplicate of a held point with tiny noise: floor the pivot (jitter). */
     double floor = diag * 1e-10;
@@ -400,7 +418,7 @@ int cutune_gp_predict(const cutune_gp *gp, const double *Xs, size_t m, double *m
         for (size_t i = 0; i < m; i++) {
             mean[i] = gp->mean;
             if (var)
-                var[i] = gp->sf2;
+                var[i] = gp->sf2 * kself(gp, Xs + i * d);
         }
         return 0;
     }
@@ -449,6 +467,9 @@ int cutune_gp_predict(const cutune_gp *gp, const double *Xs, size_t m, double *m
                     double r2 = xn[i] + zn[b] - 2.0 * c[i];
                     c[i] = gp->sf2 * cutune_gp_kfun(gp->kernel, r2 > 0.0 ? sqrt(r2) : 0.0);
                 }
+                if (gp->lin > 0.0)
+                    for (size_t i = 0; i < n; i++)
+                        c[i] += gp->sf2 * gp->lin * lin_dot(d, Xs + (b0 + b) * d, gp->X + i * d);
             }
         }
         cblas_dgemv(CblasColMajor, CblasTrans, (int)n, (int)nb, 1.0, C, (int)n, gp->alpha, 1, 0.0,
@@ -461,7 +482,7 @@ int cutune_gp_predict(const cutune_gp *gp, const double *Xs, size_t m, double *m
             for (size_t b = 0; b < nb; b++) {
                 const double *v = C + b * n;
                 double v2 = cblas_ddot((int)n, v, 1, v, 1);
-                double s = gp->sf2 - v2;
+                double s = gp->sf2 * kself(gp, Xs + (b0 + b) * d) - v2;
                 var[b0 + b] = s > 1e-12 * gp->sf2 ? s : 1e-12 * gp->sf2;
             }
         }
@@ -479,7 +500,7 @@ double cutune_gp_lml(cutune_gp *gp, double *grad)
 {
     size_t n = gp->n, d = gp->dim, ld = gp->cap;
     if (grad)
-        memset(grad, 0, (d + 4) * sizeof *grad);
+        memset(grad, 0, (d + 5) * sizeof *grad);
     if (n == 0)
         return -INFINITY;
     if (!gp->factored && cutune_gp_factorize(gp, NULL, 0) < 0)
@@ -498,22 +519,29 @@ double cutune_gp_lml(cutune_gp *gp, double *grad)
     for (size_t c = 0; c < n; c++)
         memcpy(W + c * n, gp->L + c * ld, n * sizeof *W);
     if (LAPACKE_dpotri_work(LAPACK_COL_MAJOR, 'L', (lapack_int)n, W, (lapack_int)n) != 0) {
-        memset(grad, 0, (d + 4) * sizeof *grad);
+        memset(grad, 0, (d + 5) * sizeof *grad);
         return lml;
     }
-    double gsf = 0.0, trW = 0.0, gm = 0.0, gadd = 0.0;
+    double gsf = 0.0, trW = 0.0, gm = 0.0, gadd = 0.0, glin = 0.0;
     double k1v[d], t2v[d]; /* additive term: per-parameter kernels and t^2 of one pair */
     for (size_t c = 0; c < n; c++) {
         const double *xc = gp->X + c * d;
         double wcc = gp->alpha[c] * gp->alpha[c] - W[c + c * n];
         trW += wcc;
-        gsf += wcc * gp->sf2;
+        gsf += wcc * gp->sf2 * gp->Kf[c + c * ld];
         gm += gp->alpha[c];
+        if (gp->lin > 0.0)
+            glin += wcc * gp->sf2 * gp->lin * lin_dot(d, xc, xc);
         for (size_t r = c + 1; r < n; r++) {
             const double *xr = gp->X + r * d;
             double w = gp->alpha[r] * gp->alpha[c] - W[r + c * n];
             double kf = gp->Kf[r + c * ld];
             gsf += 2.0 * w * gp->sf2 * kf;
+            if (gp->lin > 0.0) {
+                double lrc = gp->lin * lin_dot(d, xc, xr);
+                glin += 2.0 * w * gp->sf2 * lrc;
+                kf -= lrc; /* the stationary part, for the length-scales below */
+            }
             if (gp->add > 0.0) {
                 /* stationary part: its own kernel value (Kf holds the mixture) */
                 double rr = gp->R[r + c * ld], ks = cutune_gp_kfun(gp->kernel, rr);
@@ -547,6 +575,7 @@ double cutune_gp_lml(cutune_gp *gp, double *grad)
     grad[d + 1] = 0.5 * gp->sn2 * trW;
     grad[d + 2] = gm;
     grad[d + 3] = gadd; /* off-diagonal pairs counted once: tr(W dK) / 2 */
+    grad[d + 4] = 0.5 * glin;
     return lml;
 }
 
@@ -565,6 +594,7 @@ struct cutune_gp_cache {
     double *snap_mean, *snap_s2; /**< snapshot of mean, s2 */
     size_t snap_n;               /**< columns at the snapshot; (size_t)-1 when none */
     double *col;                 /**< m scratch */
+    double *uu;                  /**< m: |x - c|^2 per candidate, set by a rebuild (linear term) */
 };
 
 cutune_gp_cache *cutune_gp_cache_alloc(const double *Xc, size_t m, size_t dim)
@@ -581,7 +611,8 @@ cutune_gp_cache *cutune_gp_cache_alloc(const double *Xc, size_t m, size_t dim)
     c->s2 = malloc(mm * sizeof *c->s2);
     c->var = malloc(mm * sizeof *c->var);
     c->col = malloc(mm * sizeof *c->col);
-    if (!c->mean || !c->s2 || !c->var || !c->col) {
+    c->uu = malloc(mm * sizeof *c->uu);
+    if (!c->mean || !c->s2 || !c->var || !c->col || !c->uu) {
         cutune_gp_cache_free(c);
         return NULL;
     }
@@ -599,6 +630,7 @@ void cutune_gp_cache_free(cutune_gp_cache *c)
     free(c->s2);
     free(c->var);
     free(c->col);
+    free(c->uu);
     free(c->snap_mean);
     free(c->snap_s2);
     free(c);
@@ -644,7 +676,7 @@ static int cache_reserve(cutune_gp_cache *c, size_t need)
 static void cache_finish(cutune_gp_cache *c, const cutune_gp *gp)
 {
     for (size_t i = 0; i < c->m; i++) {
-        double v = gp->sf2 - c->s2[i];
+        double v = gp->sf2 * (gp->lin > 0.0 ? 1.0 + gp->lin * c->uu[i] : 1.0) - c->s2[i];
         c->var[i] = v > 1e-12 * gp->sf2 ? v : 1e-12 * gp->sf2;
     }
 }
@@ -665,6 +697,9 @@ static int cache_rebuild(cutune_gp_cache *c, const cutune_gp *gp)
     if (n)
         cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)n, gp->L,
                     (int)gp->cap, c->z, 1);
+    if (gp->lin > 0.0) /* the candidates are fixed until the next rebuild */
+        for (size_t i = 0; i < m; i++)
+            c->uu[i] = lin_dot(d, c->Xc + i * d, c->Xc + i * d);
     if (n == 0 || m == 0) {
         for (size_t i = 0; i < m; i++) {
             c->mean[i] = gp->mean;
@@ -676,11 +711,16 @@ static int cache_rebuild(cutune_gp_cache *c, const cutune_gp *gp)
     size_t B = GP_BLOCK;
     double *Xt = malloc(n * d * sizeof *Xt), *xn = malloc(n * sizeof *xn);
     double *Zs = malloc(B * d * sizeof *Zs), *zn = malloc(B * sizeof *zn);
+    /* the linear term's centred inputs: candidates of a block, observations */
+    double *Uc = gp->lin > 0.0 ? malloc(B * d * sizeof *Uc) : NULL;
+    double *Ux = gp->lin > 0.0 ? malloc(n * d * sizeof *Ux) : NULL;
     int rc = 0;
-    if (!Xt || !xn || !Zs || !zn) {
+    if (!Xt || !xn || !Zs || !zn || (gp->lin > 0.0 && (!Uc || !Ux))) {
         rc = CUTUNE_ENOMEM;
         goto out_free;
     }
+    for (size_t i = 0; Ux && i < n * d; i++)
+        Ux[i] = gp->X[i] - 0.5;
     for (size_t i = 0; i < n; i++) {
         double s = 0.0;
         for (size_t j = 0; j < d; j++) {
@@ -714,6 +754,12 @@ static int cache_rebuild(cutune_gp_cache *c, const cutune_gp *gp)
                     double r2 = xn[i] + zn[b] - 2.0 * Vb[b + i * m];
                     Vb[b + i * m] = gp->sf2 * cutune_gp_kfun(gp->kernel, r2 > 0.0 ? sqrt(r2) : 0.0);
                 }
+            if (Uc) { /* Vb += sf2 lin Uc Ux^T */
+                for (size_t i = 0; i < nb * d; i++)
+                    Uc[i] = c->Xc[b0 * d + i] - 0.5;
+                cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)nb, (int)n, (int)d,
+                            gp->sf2 * gp->lin, Uc, (int)d, Ux, (int)d, 1.0, Vb, (int)m);
+            }
         }
         cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)nb,
                     (int)n, 1.0, gp->L, (int)gp->cap, Vb, (int)m);
@@ -730,6 +776,8 @@ static int cache_rebuild(cutune_gp_cache *c, const cutune_gp *gp)
     c->n = n;
     cache_finish(c, gp);
 out_free:
+    free(Ux);
+    free(Uc);
     free(zn);
     free(Zs);
     free(xn);

@@ -136,6 +136,116 @@ static void test_additive(void **state)
     cutune_gp_free(gp);
 }
 
+/* The linear term, by hand: one observation in 2-D, K(a, b) = sf2 [k52(r) + lin (a - c).(b -
+ * c)], c = (0.5, 0.5), so the prior variance grows toward the corners and the predictive
+ * mean and variance follow R&W eq. 2.25-2.26 with that kernel; the prediction cache agrees
+ * (full rebuild and an appended column); a negative weight is refused. */
+static void test_linear(void **state)
+{
+    char err[256];
+    cutune_gp *gp = cutune_gp_alloc(2, CUTUNE_GP_MATERN52);
+    double ell[2] = {0.3, 0.8}, sf2 = 1.4, sn2 = 0.03, lin = 0.7, m = -0.2;
+    cutune_gp_hyper h = {.ell = ell, .sf2 = sf2, .sn2 = sn2, .mean = m, .lin = lin};
+    assert_int_equal(cutune_gp_set_hyper(gp, &h, err, sizeof err), 0);
+    double x0[2] = {0.9, 0.1}, y0 = 0.8;
+    assert_int_equal(cutune_gp_set_data(gp, x0, &y0, 1, err, sizeof err), 0);
+    double xs[6] = {0.9, 0.1, 0.0, 1.0, 0.5, 0.5}, mu[3], var[3];
+    assert_int_equal(cutune_gp_predict(gp, xs, 3, mu, var, err, sizeof err), 0);
+    cutune_gp_cache *c = cutune_gp_cache_alloc(xs, 3, 2);
+    assert_int_equal(cutune_gp_cache_sync(c, gp, err, sizeof err), 0);
+    double k00 = sf2 * (1.0 + lin * (0.4 * 0.4 + 0.4 * 0.4)) + sn2;
+    for (int i = 0; i < 3; i++) {
+        const double *x = xs + 2 * i;
+        double t0 = (x[0] - x0[0]) / ell[0], t1 = (x[1] - x0[1]) / ell[1];
+        double lk = (x[0] - 0.5) * (x0[0] - 0.5) + (x[1] - 0.5) * (x0[1] - 0.5);
+        double kk = sf2 * (k52(sqrt(t0 * t0 + t1 * t1)) + lin * lk);
+        double prior =
+            sf2 * (1.0 + lin * ((x[0] - 0.5) * (x[0] - 0.5) + (x[1] - 0.5) * (x[1] - 0.5)));
+        assert_near(mu[i], m + kk * (y0 - m) / k00, 1e-12);
+        assert_near(var[i], prior - kk * kk / k00, 1e-12);
+        assert_near(cutune_gp_cache_mean(c)[i], mu[i], 1e-10);
+        assert_near(cutune_gp_cache_var(c)[i], var[i], 1e-10);
+    }
+    /* the far corner (0, 1) has no stationary correlation left with x0 but a larger prior
+     * variance than the centre, and the trend through x0 pulls its mean below m */
+    assert_true(var[1] > var[2]);
+    assert_true(mu[1] < m);
+    double x1[2] = {0.2, 0.6};
+    assert_int_equal(cutune_gp_add(gp, x1, -0.5, err, sizeof err), 0);
+    assert_int_equal(cutune_gp_cache_sync(c, gp, err, sizeof err), 0);
+    assert_int_equal(cutune_gp_predict(gp, xs, 3, mu, var, err, sizeof err), 0);
+    for (int i = 0; i < 3; i++) {
+        assert_near(cutune_gp_cache_mean(c)[i], mu[i], 1e-10);
+        assert_near(cutune_gp_cache_var(c)[i], var[i], 1e-10);
+    }
+    cutune_gp_cache_free(c);
+    h.lin = -0.1;
+    assert_int_equal(cutune_gp_set_hyper(gp, &h, err, sizeof err), CUTUNE_EINVAL);
+    cutune_gp_free(gp);
+}
+
+/* A linear trend plus a short-range wiggle (3-D, 30 points in the box's lower part): with
+ * the linear weight fitted, it is far from its lower bound, and the model extrapolates to
+ * the far part of the box better than the stationary kernel alone; bounds that are not
+ * 0 < lin_min <= lin_max are refused. */
+static void test_linear_fit(void **state)
+{
+    char err[256];
+    enum { N = 30, T = 100, D = 3 };
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 3);
+    double X[N * D], y[N], Xt[T * D], yt[T];
+    for (int i = 0; i < N + T; i++) {
+        double *x = i < N ? X + i * D : Xt + (i - N) * D;
+        for (int j = 0; j < D; j++) /* train in [0, 0.6)^3, test in [0.6, 1)^3 */
+            x[j] = i < N ? 0.6 * gsl_rng_uniform(r) : 0.6 + 0.4 * gsl_rng_uniform(r);
+        double v = 2.0 * x[0] - 1.5 * x[1] + x[2] + 0.1 * sin(20.0 * x[0]);
+        if (i < N)
+            y[i] = v;
+        else
+            yt[i - N] = v;
+    }
+    double rmse[2], lfit = 0.0;
+    for (int a = 0; a < 2; a++) {
+        cutune_gp *gp = cutune_gp_alloc(D, CUTUNE_GP_MATERN52);
+        assert_int_equal(cutune_gp_set_data(gp, X, y, N, err, sizeof err), 0);
+        cutune_gp_fit_options o;
+        cutune_gp_fit_options_default(&o);
+        o.lin_min = a ? 1e-4 : 0.0;
+        o.lin_max = a ? 10.0 : 0.0;
+        gsl_rng_set(r, 5);
+        assert_int_equal(cutune_gp_fit(gp, &o, r, err, sizeof err), 0);
+        cutune_gp_hyper h;
+        cutune_gp_get_hyper(gp, &h);
+        if (a)
+            lfit = h.lin;
+        else
+            assert_true(h.lin == 0.0);
+        double mu[T], q = 0.0;
+        assert_int_equal(cutune_gp_predict(gp, Xt, T, mu, NULL, err, sizeof err), 0);
+        for (int i = 0; i < T; i++)
+            q += (mu[i] - yt[i]) * (mu[i] - yt[i]);
+        rmse[a] = sqrt(q / T);
+        cutune_gp_free(gp);
+    }
+    print_message("linear: fitted weight %.3g, extrapolation rmse %.4f (ARD) vs %.4f (+linear)\n",
+                  lfit, rmse[0], rmse[1]);
+    assert_true(lfit > 0.01);
+    assert_true(rmse[1] < 0.7 * rmse[0]);
+    cutune_gp *gp = cutune_gp_alloc(D, CUTUNE_GP_MATERN52);
+    assert_int_equal(cutune_gp_set_data(gp, X, y, N, err, sizeof err), 0);
+    cutune_gp_fit_options o;
+    cutune_gp_fit_options_default(&o);
+    double bounds[3][2] = {{0.0, 1.0}, {-0.1, 0.5}, {0.6, 0.5}};
+    for (int i = 0; i < 3; i++) {
+        o.lin_min = bounds[i][0];
+        o.lin_max = bounds[i][1];
+        assert_int_equal(cutune_gp_fit(gp, &o, r, err, sizeof err), CUTUNE_EINVAL);
+    }
+    cutune_gp_free(gp);
+    gsl_rng_free(r);
+}
+
 /* A sum of functions of pairs of inputs (4-D, 40 points): the fitted additive weight is
  * large, and the model predicts held-out points better than the plain ARD kernel fitted
  * on the same data (the stationary kernel must see each pair's effect again in every
@@ -219,28 +329,37 @@ static void test_lml_gradient(void **state)
     enum { N = 12, D = 3 };
     double X[N * D], y[N];
     fill_random(r, X, y, N, D);
-    /* every kernel, without and with the second-order additive term */
-    for (int kern = 0; kern < 6; kern++) {
-        double add = kern < 3 ? 0.0 : 0.35;
+    /* every kernel: plain, with the second-order additive term, with the linear term, with
+     * both */
+    for (int kern = 0; kern < 12; kern++) {
+        double add = kern % 6 < 3 ? 0.0 : 0.35, lin = kern < 6 ? 0.0 : 0.6;
         cutune_gp *gp = cutune_gp_alloc(D, (cutune_gp_kernel)(kern % 3));
         double ell[D] = {0.3, 0.7, 1.4};
-        cutune_gp_hyper h = {.ell = ell, .sf2 = 1.3, .sn2 = 0.02, .mean = 0.4, .add = add};
+        cutune_gp_hyper h = {
+            .ell = ell, .sf2 = 1.3, .sn2 = 0.02, .mean = 0.4, .add = add, .lin = lin};
         assert_int_equal(cutune_gp_set_hyper(gp, &h, err, sizeof err), 0);
         assert_int_equal(cutune_gp_set_data(gp, X, y, N, err, sizeof err), 0);
-        double g[D + 4];
+        double g[D + 5];
         cutune_gp_lml(gp, g);
-        double theta[D + 4] = {log(0.3), log(0.7), log(1.4), log(1.3), log(0.02), 0.4, add};
-        for (int p = 0; p < D + 4; p++) {
-            if (p == D + 3 && add == 0.0)
-                continue; /* add >= 0: no central difference at 0 */
+        if (lin == 0.0)
+            assert_true(g[D + 4] == 0.0);
+        double theta[D + 5] = {log(0.3),  log(0.7), log(1.4), log(1.3),
+                               log(0.02), 0.4,      add,      lin > 0.0 ? log(lin) : 0.0};
+        for (int p = 0; p < D + 5; p++) {
+            if ((p == D + 3 && add == 0.0) || (p == D + 4 && lin == 0.0))
+                continue; /* add >= 0: no central difference at 0; no linear term */
             double f[2];
             for (int s = 0; s < 2; s++) {
-                double t[D + 4];
+                double t[D + 5];
                 memcpy(t, theta, sizeof t);
                 t[p] += (s ? 1e-5 : -1e-5);
                 double e2[D] = {exp(t[0]), exp(t[1]), exp(t[2])};
-                cutune_gp_hyper h2 = {
-                    .ell = e2, .sf2 = exp(t[3]), .sn2 = exp(t[4]), .mean = t[5], .add = t[6]};
+                cutune_gp_hyper h2 = {.ell = e2,
+                                      .sf2 = exp(t[3]),
+                                      .sn2 = exp(t[4]),
+                                      .mean = t[5],
+                                      .add = t[6],
+                                      .lin = lin > 0.0 ? exp(t[7]) : 0.0};
                 assert_int_equal(cutune_gp_set_hyper(gp, &h2, err, sizeof err), 0);
                 f[s] = cutune_gp_lml(gp, NULL);
             }
@@ -653,6 +772,7 @@ int main(void)
         cmocka_unit_test(test_fit),          cmocka_unit_test(test_fit_min_gain),
         cmocka_unit_test(test_cache),        cmocka_unit_test(test_names),
         cmocka_unit_test(test_warp),         cmocka_unit_test(test_additive),
+        cmocka_unit_test(test_linear),       cmocka_unit_test(test_linear_fit),
         cmocka_unit_test(test_additive_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -178,7 +178,9 @@ static void test_determinism_and_batches(void **state)
                            "lprior=auto",
                            "design=lhs",
                            "add=fit",
-                           "add=0.6"};
+                           "add=0.6",
+                           "lin=fit",
+                           "lin=0.1"};
     for (size_t i = 0; i < sizeof warps / sizeof warps[0]; i++) {
         run(s, bowl, 40, 1, 42, warps[i], &a);
         run(s, bowl, 40, 1, 42, warps[i], &b);
@@ -297,9 +299,9 @@ static void test_options(void **state)
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     cutune_searcher_ctx ctx = {.space = s, .budget = 10, .rng = rng, .visited = visited};
     cutune_searcher *sr = NULL;
-    const char *bad[] = {"foo=1", "acq=xx",   "kernel=cubic", "xi=-1", "xi=abc",
-                         "init",  "init=-3",  "warp=yj",      "warp=", "lprior=no",
-                         "add=1", "add=-0.1", "add=fits"};
+    const char *bad[] = {"foo=1",    "acq=xx",  "kernel=cubic", "xi=-1",     "xi=abc", "init",
+                         "init=-3",  "warp=yj", "warp=",        "lprior=no", "add=1",  "add=-0.1",
+                         "add=fits", "lin=-1",  "lin=11",       "lin=x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ctx.args = bad[i];
         assert_true(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err) < 0);
@@ -316,7 +318,10 @@ static void test_options(void **state)
                           "lprior=auto",
                           "design=lhs,init=7",
                           "add=fit",
-                          "add=0.5"};
+                          "add=0.5",
+                          "lin=fit",
+                          "lin=0",
+                          "lin=0.1"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         ctx.args = good[i];
         assert_int_equal(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err), 0);
