@@ -210,6 +210,30 @@ static void test_lprior_auto(void **state)
     cutune_space_free(s);
 }
 
+/* lweak (default 20): while at most that many points are held and the dimension-scaled
+ * prior is in force, the local steps are scored by a second model under the weak prior.
+ * It changes the run (the default differs from lweak=0 within the first 20 evaluations);
+ * lweak=1 never applies and is lweak=0 exactly; under lprior=weak the main model already
+ * has that prior, so lweak does nothing; and the optimum is still found. */
+static void test_lweak(void **state)
+{
+    (void)state;
+    cutune_space *s = grid_space(3, 10);
+    run_result d, off, one, w0, w1;
+    run(s, bowl, 30, 1, 5, NULL, &d);
+    run(s, bowl, 30, 1, 5, "lweak=0", &off);
+    run(s, bowl, 30, 1, 5, "lweak=1", &one);
+    assert_memory_not_equal(d.seq, off.seq, 20 * sizeof d.seq[0]);
+    assert_memory_equal(one.seq, off.seq, sizeof one.seq);
+    run(s, bowl, 30, 1, 5, "lprior=weak", &w0);
+    run(s, bowl, 30, 1, 5, "lprior=weak,lweak=0", &w1);
+    assert_memory_equal(w0.seq, w1.seq, sizeof w0.seq);
+    assert_true(d.evals_to_opt > 0);
+    run(s, bowl, 30, 1, 5, NULL, &off); /* deterministic */
+    assert_memory_equal(d.seq, off.seq, sizeof d.seq);
+    cutune_space_free(s);
+}
+
 /* Failures are learned: fewer proposals land in the failing band than at random (4/15
  * of the space fails: ~8 of 30 evaluations), and the optimum is still found. */
 static void test_failures(void **state)
@@ -321,7 +345,9 @@ static void test_options(void **state)
                           "add=0.5",
                           "lin=fit",
                           "lin=0",
-                          "lin=0.1"};
+                          "lin=0.1",
+                          "lweak=0",
+                          "lweak=40"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         ctx.args = good[i];
         assert_int_equal(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err), 0);
@@ -378,9 +404,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_options),     cmocka_unit_test(test_duplicates),
         cmocka_unit_test(test_degenerate),  cmocka_unit_test(test_determinism_and_batches),
-        cmocka_unit_test(test_lprior_auto), cmocka_unit_test(test_failures),
-        cmocka_unit_test(test_bowl),        cmocka_unit_test(test_branin),
-        cmocka_unit_test(test_pool),
+        cmocka_unit_test(test_lprior_auto), cmocka_unit_test(test_lweak),
+        cmocka_unit_test(test_failures),    cmocka_unit_test(test_bowl),
+        cmocka_unit_test(test_branin),      cmocka_unit_test(test_pool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,8 +11,9 @@
 # the environment. Steps: fit_global writes hyper/NAME.txt for every recording
 # that has none (delete one to refit); bo with bo-fixed-hyper.patch is built in a
 # temporary git worktree of HEAD; each recording runs bench_convergence with
-# CUTUNE_BO_FIXED_HYPER; summary.py compares with the default's ../convergence.csv (50
-# seeds from 1000). Only a run over all the recordings with those seeds rewrites
+# CUTUNE_BO_FIXED_HYPER and bo:lweak=0 (the default when this diagnostic was made: local
+# steps by the main model, so that every step uses the fixed model); summary.py compares
+# with that default's ../variants/lweak0.csv (50 seeds from 1000). Only a run over all the recordings with those seeds rewrites
 # ceiling.csv / ceiling.md here (ceiling-hyper.* / ceiling-warp.* for PARTS=hyper / warp);
 # any other run prints its table and keeps the files.
 set -e
@@ -70,15 +71,15 @@ for f in "$@"; do
   n=$(basename "$f" .json.gz)
   echo "== bo with the model fixed in advance ($PARTS): $n"
   CUTUNE_BO_FIXED_PARTS=$PARTS CUTUNE_BO_FIXED_HYPER="$(cat $HERE/hyper/$n.txt)" "$WT/build-ceiling/bench_convergence" \
-    --seeds "$SEEDS" --seed0 "$SEED0" --jobs "${JOBS:-2}" \
+    --seeds "$SEEDS" --seed0 "$SEED0" --jobs "${JOBS:-2}" --searcher bo:lweak=0 \
     --budgets 20,40,60,100,200 --out "$WT/out/$n" "$f" >/dev/null
 done
 if [ $FULL = 1 ]; then
-  python3 $HERE/summary.py --parts $PARTS --csv $HERE/$NAME.csv benchmarks/bo/convergence.csv \
+  python3 $HERE/summary.py --parts $PARTS --csv $HERE/$NAME.csv benchmarks/bo/variants/lweak0.csv \
     "$WT"/out/*/convergence.csv > $HERE/$NAME.md
   cat $HERE/$NAME.md
 else
   echo "(a partial run or other seeds: $NAME.csv / $NAME.md left as they are)"
-  python3 $HERE/summary.py --parts $PARTS --csv "$WT/$NAME.csv" benchmarks/bo/convergence.csv \
+  python3 $HERE/summary.py --parts $PARTS --csv "$WT/$NAME.csv" benchmarks/bo/variants/lweak0.csv \
     "$WT"/out/*/convergence.csv
 fi
