@@ -222,7 +222,8 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
                           "gp: additive weight bounds [%g, %g] not within [0, 1)", o->add_min,
                           o->add_max);
     int lin_on = o->lin_max > 0.0;
-    if (lin_on && !(o->lin_min > 0.0 && o->lin_min <= o->lin_max && isfinite(o->lin_max)))
+    if (!(o->lin_min == 0.0 && o->lin_max == 0.0) &&
+        !(o->lin_min > 0.0 && o->lin_min <= o->lin_max && isfinite(o->lin_max)))
         return cutune_err(err, errlen, CUTUNE_EINVAL,
                           "gp: linear weight bounds [%g, %g] not within (0, inf)", o->lin_min,
                           o->lin_max);

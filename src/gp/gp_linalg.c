@@ -588,7 +588,7 @@ struct cutune_gp_cache {
     double *V;                   /**< m x cap, column-major: K(Xc, X) L^-T */
     double *z;                   /**< cap: L^-1 (y - mean) */
     double *mean, *s2;           /**< m: mean + V z, rowsum(V.^2) */
-    double *var;                 /**< m: sf2 - s2 */
+    double *var;                 /**< m: prior variance sf2 (1 + lin |x - c|^2) - s2 */
     unsigned long *row_id;       /**< cap: stamps of the GP rows behind the columns of V */
     const cutune_gp *gp;         /**< that GP */
     double *snap_mean, *snap_s2; /**< snapshot of mean, s2 */
@@ -833,9 +833,11 @@ int cutune_gp_cache_sync(cutune_gp_cache *c, const cutune_gp *gp, char *err, siz
     if (c->gp == gp)
         while (common < lim && c->row_id[common] == gp->row_id[common])
             common++;
-    if (c->gp == gp && common == c->n) {
+    /* a cache that holds nothing yet is rebuilt: its mean and the linear term's |x - c|^2
+     * come from the GP as it is now */
+    if (c->gp == gp && c->n > 0 && common == c->n) {
         /* only appends since the last sync */
-    } else if (c->gp == gp && common == c->snap_n) {
+    } else if (c->gp == gp && c->snap_n > 0 && common == c->snap_n) {
         memcpy(c->mean, c->snap_mean, c->m * sizeof *c->mean);
         memcpy(c->s2, c->snap_s2, c->m * sizeof *c->s2);
         c->n = common;

@@ -253,7 +253,7 @@ typedef struct bo_state {
     /* model */
     cutune_gp *gp;       /**< surrogate of the warped, standardised time */
     cutune_gp *lgp;      /**< the local steps' model under the weak prior (lweak=), or NULL */
-    size_t lgp_n;        /**< ok points it was fitted to (0: never) */
+    size_t lgp_n;        /**< the ok count when it was last fitted (0: never) */
     size_t lweak_max;    /**< lweak=: ok points up to which local steps use lgp (0: never) */
     size_t in_gp;        /**< ok observations held by the GP */
     size_t fit_n;        /**< ok count at the last hyper-parameter fit */
@@ -964,9 +964,11 @@ static int maximise(bo_state *s, const cutune_gp *gp, const size_t *ids, size_t 
 }
 
 /* The model of the local steps. While few points are held (lweak=, BO_LOCAL_WEAK) and the
- * dimension-scaled prior is in force for the main model, a second GP on the same points and
- * targets, fitted under the weak prior (short length-scales), scores the neighbourhood of
- * the best configurations; otherwise the main model does. The two priors then serve where
+ * dimension-scaled prior is in force for the main model, a second GP on the BO_LOCAL_FIT
+ * ok points nearest the best one (the main model's targets), fitted under the weak prior
+ * (short length-scales), scores the neighbourhood of the best configurations; otherwise
+ * the main model does. It is not given the batch's fantasies (a later pick of the same
+ * batch only avoids the pending ids). The two priors then serve where
  * each is safe: long length-scales extrapolate trends toward the ends of the ranges, where
  * GPU optima often sit (global steps), and short ones exploit what was seen near the best
  * point (local steps) instead of following the trend past it, which is what the main model
@@ -1202,9 +1204,14 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
                 goto out_truncate;
             id = bp.id;
             if (id >= 0 && j + 1 < k) {
-                double *x = s->bx;
+                double *x = s->bx, mu = bp.mu;
                 encode(s, (size_t)id, x);
-                rc = cutune_gp_add(s->gp, x, bp.mu, err, errlen);
+                /* the believer's fantasy is the main model's own mean (a pick of the local
+                 * model carries that model's) */
+                if (model != s->gp &&
+                    (rc = cutune_gp_predict(s->gp, x, 1, &mu, NULL, err, errlen)) < 0)
+                    goto out_truncate;
+                rc = cutune_gp_add(s->gp, x, mu, err, errlen);
                 if (rc < 0)
                     goto out_truncate;
             }

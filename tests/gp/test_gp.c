@@ -179,6 +179,21 @@ static void test_linear(void **state)
         assert_near(cutune_gp_cache_var(c)[i], var[i], 1e-10);
     }
     cutune_gp_cache_free(c);
+    /* a cache first synced while the GP was empty and without the term, then synced again
+     * after both changed, agrees with predict (it is rebuilt, not appended to) */
+    cutune_gp *g2 = cutune_gp_alloc(2, CUTUNE_GP_MATERN52);
+    c = cutune_gp_cache_alloc(xs, 3, 2);
+    assert_int_equal(cutune_gp_cache_sync(c, g2, err, sizeof err), 0);
+    assert_int_equal(cutune_gp_set_hyper(g2, &h, err, sizeof err), 0);
+    assert_int_equal(cutune_gp_set_data(g2, x0, &y0, 1, err, sizeof err), 0);
+    assert_int_equal(cutune_gp_cache_sync(c, g2, err, sizeof err), 0);
+    assert_int_equal(cutune_gp_predict(g2, xs, 3, mu, var, err, sizeof err), 0);
+    for (int i = 0; i < 3; i++) {
+        assert_near(cutune_gp_cache_mean(c)[i], mu[i], 1e-10);
+        assert_near(cutune_gp_cache_var(c)[i], var[i], 1e-10);
+    }
+    cutune_gp_cache_free(c);
+    cutune_gp_free(g2);
     h.lin = -0.1;
     assert_int_equal(cutune_gp_set_hyper(gp, &h, err, sizeof err), CUTUNE_EINVAL);
     cutune_gp_free(gp);
@@ -236,8 +251,8 @@ static void test_linear_fit(void **state)
     assert_int_equal(cutune_gp_set_data(gp, X, y, N, err, sizeof err), 0);
     cutune_gp_fit_options o;
     cutune_gp_fit_options_default(&o);
-    double bounds[3][2] = {{0.0, 1.0}, {-0.1, 0.5}, {0.6, 0.5}};
-    for (int i = 0; i < 3; i++) {
+    double bounds[5][2] = {{0.0, 1.0}, {-0.1, 0.5}, {0.6, 0.5}, {0.1, 0.0}, {0.0, -1.0}};
+    for (int i = 0; i < 5; i++) {
         o.lin_min = bounds[i][0];
         o.lin_max = bounds[i][1];
         assert_int_equal(cutune_gp_fit(gp, &o, r, err, sizeof err), CUTUNE_EINVAL);

@@ -323,9 +323,9 @@ static void test_options(void **state)
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     cutune_searcher_ctx ctx = {.space = s, .budget = 10, .rng = rng, .visited = visited};
     cutune_searcher *sr = NULL;
-    const char *bad[] = {"foo=1",    "acq=xx",  "kernel=cubic", "xi=-1",     "xi=abc", "init",
-                         "init=-3",  "warp=yj", "warp=",        "lprior=no", "add=1",  "add=-0.1",
-                         "add=fits", "lin=-1",  "lin=11",       "lin=x"};
+    const char *bad[] = {"foo=1",    "acq=xx",  "kernel=cubic", "xi=-1",     "xi=abc",   "init",
+                         "init=-3",  "warp=yj", "warp=",        "lprior=no", "add=1",    "add=-0.1",
+                         "add=fits", "lin=-1",  "lin=11",       "lin=x",     "lweak=-1", "lweak=x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ctx.args = bad[i];
         assert_true(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err) < 0);
