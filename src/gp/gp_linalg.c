@@ -86,10 +86,16 @@ static double lin_dot(size_t D, const double *a, const double *b)
     return s;
 }
 
-/* Prior variance / sf2 at x: 1, plus the linear term's lin |x - c|^2. */
+/* Prior variance / sf2 at a point with |x - c|^2 = uu: 1, plus the linear term's lin uu. */
+static double kself_uu(const cutune_gp *gp, double uu)
+{
+    return gp->lin > 0.0 ? 1.0 + gp->lin * uu : 1.0;
+}
+
+/* Prior variance / sf2 at x. */
 static double kself(const cutune_gp *gp, const double *x)
 {
-    return gp->lin > 0.0 ? 1.0 + gp->lin * lin_dot(gp->dim, x, x) : 1.0;
+    return gp->lin > 0.0 ? kself_uu(gp, lin_dot(gp->dim, x, x)) : 1.0;
 }
 
 /* Kernel / sf2 between a and b (see cutune_gp_lml); *r_out = the scaled distance. */
@@ -611,7 +617,7 @@ cutune_gp_cache *cutune_gp_cache_alloc(const double *Xc, size_t m, size_t dim)
     c->s2 = malloc(mm * sizeof *c->s2);
     c->var = malloc(mm * sizeof *c->var);
     c->col = malloc(mm * sizeof *c->col);
-    c->uu = malloc(mm * sizeof *c->uu);
+    c->uu = calloc(mm, sizeof *c->uu); /* zeros: read (and ignored) while lin is 0 */
     if (!c->mean || !c->s2 || !c->var || !c->col || !c->uu) {
         cutune_gp_cache_free(c);
         return NULL;
@@ -676,7 +682,7 @@ static int cache_reserve(cutune_gp_cache *c, size_t need)
 static void cache_finish(cutune_gp_cache *c, const cutune_gp *gp)
 {
     for (size_t i = 0; i < c->m; i++) {
-        double v = gp->sf2 * (gp->lin > 0.0 ? 1.0 + gp->lin * c->uu[i] : 1.0) - c->s2[i];
+        double v = gp->sf2 * kself_uu(gp, c->uu[i]) - c->s2[i];
         c->var[i] = v > 1e-12 * gp->sf2 ? v : 1e-12 * gp->sf2;
     }
 }

@@ -211,6 +211,8 @@
 #define BO_LOCAL_WEAK 20u        /* local steps under the weak prior up to this many ok points */
 #define BO_LOCAL_FIT 10u         /* ... by a model of this many ok points nearest the best */
 #define BO_ADD_MAX 0.95          /* largest weight of the additive kernel term (add=) */
+#define BO_LIN_MAX 10.0          /* largest weight of the linear kernel term (lin=) */
+#define BO_LIN_FIT_MIN 1e-4      /* smallest weight lin=fit may fit (log-space bound > 0) */
 #define BO_PERM_MAX (1u << 24)   /* pool drawn without replacement up to this size */
 
 enum bo_acq { ACQ_EI = 0, ACQ_PI, ACQ_LCB };
@@ -1314,6 +1316,25 @@ static const char valid_keys[] =
     "acq, xi, beta, kernel, init, starts, local, pool, pow2, warp, lprior, design, add, lin, "
     "lweak";
 
+/* A kernel-term weight option (add=, lin=): "fit" fits it in [fit_min, max], a number in
+ * [0, max] fixes it. */
+static int parse_weight(const char *key, const char *val, double fit_min, double max, double *lo,
+                        double *hi, char *err, size_t errlen)
+{
+    if (strcmp(val, "fit") == 0) {
+        *lo = fit_min;
+        *hi = max;
+        return 0;
+    }
+    char *end = NULL;
+    double v = strtod(val, &end);
+    if (end == val || *end || !(v >= 0.0 && v <= max))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "bo: %s=%s is neither 'fit' nor a weight in [0, %g]", key, val, max);
+    *lo = *hi = v;
+    return 0;
+}
+
 static int parse_args(bo_state *s, const char *args, char *err, size_t errlen)
 {
     if (!args || !*args)
@@ -1391,42 +1412,26 @@ static int parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                                   "bo: pool=%s is not a count in [16, 1e8]", val);
             s->pool_m = (size_t)v;
         } else if (strcmp(key, "add") == 0) {
-            if (strcmp(val, "fit") == 0) {
-                s->fit.add_min = 0.0;
-                s->fit.add_max = BO_ADD_MAX;
-            } else {
-                double v = strtod(val, &end);
-                if (end == val || *end || !(v >= 0.0 && v <= BO_ADD_MAX))
-                    return cutune_err(err, errlen, CUTUNE_EINVAL,
-                                      "bo: add=%s is neither 'fit' nor a weight in [0, %g]", val,
-                                      BO_ADD_MAX);
-                s->fit.add_min = s->fit.add_max = v;
-            }
+            int rc = parse_weight(key, val, 0.0, BO_ADD_MAX, &s->fit.add_min, &s->fit.add_max, err,
+                                  errlen);
+            if (rc < 0)
+                return rc;
         } else if (strcmp(key, "lin") == 0) {
-            if (strcmp(val, "fit") == 0) {
-                s->fit.lin_min = 1e-4;
-                s->fit.lin_max = 10.0;
-            } else {
-                double v = strtod(val, &end);
-                if (end == val || *end || !(v >= 0.0 && v <= 10.0))
-                    return cutune_err(err, errlen, CUTUNE_EINVAL,
-                                      "bo: lin=%s is neither 'fit' nor a weight in [0, 10]", val);
-                s->fit.lin_min = s->fit.lin_max = v;
-            }
-        } else if (strcmp(key, "lweak") == 0) {
-            long v = strtol(val, &end, 10);
-            if (end == val || *end || v < 0 || v > 100000)
-                return cutune_err(err, errlen, CUTUNE_EINVAL,
-                                  "bo: lweak=%s is not a count of successful points", val);
-            s->lweak_max = (size_t)v;
-        } else if (strcmp(key, "init") == 0 || strcmp(key, "starts") == 0) {
+            int rc = parse_weight(key, val, BO_LIN_FIT_MIN, BO_LIN_MAX, &s->fit.lin_min,
+                                  &s->fit.lin_max, err, errlen);
+            if (rc < 0)
+                return rc;
+        } else if (strcmp(key, "init") == 0 || strcmp(key, "starts") == 0 ||
+                   strcmp(key, "lweak") == 0) {
             long v = strtol(val, &end, 10);
             if (end == val || *end || v < 0 || v > 100000)
                 return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: %s=%s is not a count", key, val);
             if (key[0] == 'i')
                 s->n_init = (size_t)v;
-            else
+            else if (key[0] == 's')
                 s->fit.nstarts = (size_t)v;
+            else
+                s->lweak_max = (size_t)v;
         } else {
             return cutune_err(err, errlen, CUTUNE_EINVAL,
                               "bo: unknown option '%s' (valid keys: %s)", key, valid_keys);
