@@ -142,6 +142,12 @@ int cutune_bench_write(const cutune_bench_result *r, const char *dir, const char
                        char *err, size_t errlen);
 
 /**
+ * Create dir (and its parents) if missing and check that files can be written in it:
+ * called before a benchmark runs, so that a bad --out does not cost the whole run.
+ */
+int cutune_bench_prepare_dir(const char *dir, char *err, size_t errlen);
+
+/**
  * Draw the convergence plots (PNG and SVG) from what cutune_bench_write left
  * in dir by running gnuplot. CUTUNE_ENOTFOUND when gnuplot is not installed
  * (the data files are still there).

@@ -5,7 +5,7 @@
  * Journal lines (interface others read; version "format": 1):
  *   {"kind":"header","format":1,"cutune":VERSION,"spec":NAME,"spec_hash":HEX,
  *    "space_hash":HEX,"searcher":..,"searcher_args":..,"seed":N,"evaluator":..,
- *    "evaluator_arg":..,"device":..,"budget":N,"started":ISO (not in replay runs),
+ *    "evaluator_arg":..,"device":..,"budget":N,"batch":K,"started":ISO (not in replay runs),
  *    "params":{name:[values...]} (in order),"restrictions":[...],"sizes":{name:value}}
  *   {"kind":"eval","n":I,"config":{name:value},"status":"ok","time_ms":X,
  *    "times_ms":[...],"metrics":{name:value},"compile_ms":X,"bench_ms":X,
@@ -31,6 +31,7 @@ typedef struct cutune_journal_header {
     const char *evaluator, *evaluator_arg;
     const char *device;
     size_t budget;
+    size_t batch;      /**< proposals per round (it shapes what the searcher proposes) */
     int deterministic; /**< leave out "started" (replay: byte-identical journals) */
 } cutune_journal_header;
 

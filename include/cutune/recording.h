@@ -43,6 +43,7 @@ typedef struct cutune_recording {
     char *evaluator_arg; /**< header "evaluator_arg" (NULL when none) */
     unsigned long seed;  /**< header "seed" */
     size_t budget;       /**< header "budget" */
+    size_t batch;        /**< header "batch" (0: a journal written before it was recorded) */
     int truncated_tail;  /**< a final partial line was ignored (crash mid-write) */
     size_t nsizes;       /**< header "sizes": the problem sizes it was measured at */
     char **size_names;

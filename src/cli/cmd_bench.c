@@ -1,7 +1,9 @@
 /* cutune bench: compare searchers on recorded spaces (see include/cutune/bench.h
  * for what is measured and how). This file parses options, expands folders into
  * recording files, draws the progress bar and writes the outputs. */
+#include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include "cutune_config.h"
 
 #define BENCH_MAX 256
+#define BENCH_MAX_BUDGET 10000000 /* evaluations per run: far above any recording's size */
 
 static const char *const default_searchers = "random,grid,genetic,bo";
 static const char *const default_budgets = "20,40,60,100,200";
@@ -130,17 +133,24 @@ static int add_recordings(const char *path, char **out, size_t *n)
     return rc;
 }
 
-/* Split a comma-separated list of positive integers. */
+/* Split a comma-separated list of positive integers (at most BENCH_MAX_BUDGET each). */
 static int parse_budgets(const char *text, size_t *out, size_t *n)
 {
     *n = 0;
     const char *p = text;
     while (*p) {
         char *end;
-        unsigned long v = strtoul(p, &end, 10);
-        if (end == p || v == 0 || (*end && *end != ',') || *n >= BENCH_MAX) {
+        errno = 0;
+        unsigned long v = isdigit((unsigned char)*p) ? strtoul(p, &end, 10) : 0;
+        if (!isdigit((unsigned char)*p) || v == 0 || errno || (*end && *end != ',') ||
+            *n >= BENCH_MAX) {
             fprintf(stderr, "cutune bench: --budgets: '%s' is not a list of positive integers\n",
                     text);
+            return -1;
+        }
+        if (v > BENCH_MAX_BUDGET) {
+            fprintf(stderr, "cutune bench: --budgets: %lu is above the limit of %d evaluations\n",
+                    v, BENCH_MAX_BUDGET);
             return -1;
         }
         out[(*n)++] = v;
@@ -290,6 +300,11 @@ int cutune_cmd_bench(int argc, char **argv)
     }
     if (parse_budgets(budgets_text, budgets, &nb) < 0)
         goto out;
+    /* the output folder is checked before the benchmark runs, not after */
+    if (cutune_bench_prepare_dir(out_dir, err, sizeof err) < 0) {
+        fprintf(stderr, "cutune bench: --out=%s: %s\n", out_dir, err);
+        goto out;
+    }
 
     if (nextra > 0) {
         for (size_t i = 0; i < nextra; i++)

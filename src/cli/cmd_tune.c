@@ -37,7 +37,7 @@ static void usage(FILE *f)
         "\n"
         "  --searcher=NAME[:ARGS]   random, grid, genetic, bo (default bo); ARGS key=value,...\n"
         "  --budget=N               unique evaluations (default 60)\n"
-        "  --seed=S                 seed of the run's one generator (default 1)\n"
+        "  --seed=S                 seed of the run's one generator, 1..4294967295 (default 1)\n"
         "  --evaluator=NAME[:ARG]   cuda, or replay[:FILE] (default: cuda where a GPU is found,\n"
         "                           else replay of the kernel's recording, announced first)\n"
         "  --time-limit=SECONDS     stop after this much wall time (replay: recorded compile +\n"
@@ -175,8 +175,16 @@ static void print_summary(const cli_target *t, const cutune_history *h, const ch
         }
         printf("best: ");
         print_config(stdout, t->space, b->id);
-        printf("time: %.6g ms (median of %zu, evaluation %ld of %zu)\n", b->r.time_ms, b->r.ntimes,
-               h->best + 1, h->n);
+        /* a Kernel Tuner cache's "time" is its own statistic (the mean of "times") */
+        int kt = t->rec && t->rec->format && strcmp(t->rec->format, "kernel_tuner") == 0;
+        printf("time: %.6g ms (", b->r.time_ms);
+        if (kt && b->r.ntimes)
+            printf("as recorded, %zu runs; ", b->r.ntimes);
+        else if (kt)
+            printf("as recorded; ");
+        else if (b->r.ntimes)
+            printf("median of %zu, ", b->r.ntimes);
+        printf("evaluation %ld of %zu)\n", h->best + 1, h->n);
         if (t->spec)
             for (size_t m = 0; m < t->spec->nmetrics; m++)
                 if (b->spec_metrics && isfinite(b->spec_metrics[m]))
@@ -269,7 +277,7 @@ int cutune_cmd_tune(int argc, char **argv)
     const char *searcher_opt = NULL, *evaluator_opt = NULL, *journal_opt = NULL;
     const char *resume_path = NULL, *output = NULL, *csv = NULL, *kt = NULL, *header = NULL;
     unsigned long budget = 0, seed = 1, batch = 1;
-    int have_budget = 0, have_seed = 0, progress = 1, quiet = 0;
+    int have_budget = 0, have_seed = 0, have_batch = 0, progress = 1, quiet = 0;
     double time_limit = 0;
     cli_space_opts so = {0};
     int rc, status = 2;
@@ -301,6 +309,13 @@ int cutune_cmd_tune(int argc, char **argv)
             break;
         case OPT_SEED:
             rc = cli_parse_ulong("seed", optarg, &seed, err, sizeof err);
+            /* GSL's mt19937 keeps the low 32 bits and turns 0 into 4357: refuse the seeds
+             * that would alias another one */
+            if (!rc && (seed == 0 || seed > 4294967295UL))
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                                "--seed=%s: must be 1..4294967295 (the generator, GSL's "
+                                "mt19937, takes 32-bit seeds and treats 0 as 4357)",
+                                optarg);
             have_seed = 1;
             break;
         case OPT_EVALUATOR: evaluator_opt = optarg; break;
@@ -312,6 +327,7 @@ int cutune_cmd_tune(int argc, char **argv)
             break;
         case OPT_BATCH:
             rc = cli_parse_ulong("batch", optarg, &batch, err, sizeof err);
+            have_batch = 1;
             if (!rc && (batch < 1 || batch > 1024))
                 rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--batch=%s: must be 1..1024",
                                 optarg);
@@ -384,6 +400,11 @@ int cutune_cmd_tune(int argc, char **argv)
                             "--resume=%s: --budget=%lu differs from the journal's budget %zu "
                             "(a resumed run continues as it was started)",
                             resume_path, budget, resume->budget);
+        else if (have_batch && resume->batch && batch != resume->batch)
+            rc = cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
+                            "--resume=%s: --batch=%lu differs from the journal's batch %zu "
+                            "(a resumed run continues as it was started)",
+                            resume_path, batch, resume->batch);
         else if (searcher_opt && strcmp(given, started_searcher) != 0)
             rc = cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
                             "--resume=%s: --searcher=%s differs from the journal's searcher %s",
@@ -395,6 +416,8 @@ int cutune_cmd_tune(int argc, char **argv)
         seed = resume->seed;
         if (resume->budget)
             budget = resume->budget;
+        if (resume->batch) /* journals before the header had "batch": as given */
+            batch = resume->batch;
         if (!searcher_opt && resume->searcher)
             searcher_opt = started_searcher;
         user_evaluator = evaluator_opt; /* compared once its default argument is known */
@@ -423,6 +446,16 @@ int cutune_cmd_tune(int argc, char **argv)
                        "this run %s)",
                        resume_path, resume->spec_name ? resume->spec_name : "?",
                        t.spec ? t.spec->name : t.path);
+            goto bad_input;
+        }
+        /* a recording given as the target is what the run replays: it must be the
+         * journal's (another GPU's recording of the same space would pass the hashes) */
+        if (t.rec && resume->evaluator && strcmp(resume->evaluator, "replay") == 0 &&
+            resume->evaluator_arg && !same_file(t.path, resume->evaluator_arg)) {
+            cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
+                       "--resume=%s: the journal replays %s, not %s (a resumed run continues "
+                       "as it was started)",
+                       resume_path, resume->evaluator_arg, t.path);
             goto bad_input;
         }
         if (resume_journal_conflict) {
@@ -522,6 +555,14 @@ int cutune_cmd_tune(int argc, char **argv)
                        outs[i][0], outs[i][1]);
             goto bad_input;
         }
+        for (size_t j = 0; j < i; j++) /* two outputs to one file: the later would clobber */
+            if (outs[j][1] &&
+                (strcmp(outs[i][1], outs[j][1]) == 0 || same_file(outs[i][1], outs[j][1]))) {
+                cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                           "--%s=%s: is also the %s file; each output needs its own path",
+                           outs[i][0], outs[i][1], outs[j][0]);
+                goto bad_input;
+            }
         if (check_writable(outs[i][0], outs[i][1], err, sizeof err) < 0)
             goto bad_input;
         /* a journal is the record of a run: never truncate one by accident */

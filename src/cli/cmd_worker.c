@@ -9,11 +9,11 @@
 #include "commands.h"
 #include "src/eval/cuda/cuda_internal.h"
 
-static int usage(void)
+static int usage(FILE *f)
 {
-    fprintf(stderr, "usage: cutune worker --fd N\n"
-                    "  the CUDA evaluator's GPU process, started by 'cutune --evaluator=cuda';\n"
-                    "  N is the socket it talks on.\n");
+    fprintf(f, "usage: cutune worker --fd N\n"
+               "  the CUDA evaluator's GPU process, started by 'cutune --evaluator=cuda';\n"
+               "  N is the socket it talks on.\n");
     return 2;
 }
 
@@ -27,17 +27,17 @@ int cutune_cmd_worker(int argc, char **argv)
         else if (!strncmp(argv[i], "--fd=", 5))
             v = argv[i] + 5;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-            return usage() ? 0 : 0;
+            return usage(stdout) ? 0 : 0;
         else
-            return usage();
+            return usage(stderr);
         char *end;
         long n = strtol(v, &end, 10);
         if (*end || n < 0 || n > 1 << 20)
-            return usage();
+            return usage(stderr);
         fd = (int)n;
     }
     if (fd < 0)
-        return usage();
+        return usage(stderr);
     if (fcntl(fd, F_GETFD) < 0) {
         fprintf(stderr, "cutune worker: fd %d is not open\n", fd);
         return 2;

@@ -51,6 +51,9 @@ static int cmd_help(int argc, char **argv)
                 char *hargv[] = {argv[1], "--help", NULL};
                 return commands[i].fn(2, hargv);
             }
+        fprintf(stderr, "cutune help: no command '%s'\n\n", argv[1]);
+        usage(stderr);
+        return 2;
     }
     usage(stdout);
     return 0;

@@ -121,7 +121,7 @@ int cli_parse_ulong(const char *opt, const char *text, unsigned long *out, char 
         text++;
     if (*text == '-')
         return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: must not be negative", opt, text);
-    unsigned long v = strtoul(text, &end, 0);
+    unsigned long v = strtoul(text, &end, 10); /* decimal: 010 is ten, as in --size */
     if (end == text || *end || errno)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: not an integer", opt, text);
     *out = v;

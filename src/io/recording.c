@@ -539,6 +539,8 @@ static int kt_status(const cJSON *t, cutune_record *rec)
         if (!isfinite(x) || x >= KT_FAILED_TIME) {
             rec->status = CUTUNE_STATUS_RUNTIME_ERROR;
             rec->time_ms = NAN;
+        } else if (!(x > 0.0)) {
+            return -2; /* a time of 0 or less is no measurement */
         } else {
             rec->status = CUTUNE_STATUS_OK;
             rec->time_ms = x;
@@ -632,7 +634,12 @@ static int kt_record(recording_impl *ri, const cJSON *entry, cutune_record *rec,
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(entry, "time");
     if (!t)
         return cutune_err(err, errlen, CUTUNE_EPARSE, "%s: missing \"time\"", where);
-    if (kt_status(t, rec) < 0)
+    int ks = kt_status(t, rec);
+    if (ks == -2)
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s.time: %g is not a time (a measured time is above 0)", where,
+                          t->valuedouble);
+    if (ks < 0)
         return cutune_err(err, errlen, CUTUNE_EPARSE,
                           "%s.time: expected a number or a failure marker", where);
     int rc = parse_times(cJSON_GetObjectItemCaseSensitive(entry, "times"), rec, where, "times", err,
@@ -845,14 +852,16 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
             r->size_values[r->nsizes++] = it->valuedouble;
         }
     }
-    double seed = 0, budget = 0;
+    double seed = 0, budget = 0, batch = 0;
     char where[512];
     snprintf(where, sizeof where, "%s:1: header", file);
     if ((rc = opt_number(h, "seed", &seed, NULL, where, err, errlen)) < 0 ||
-        (rc = opt_number(h, "budget", &budget, NULL, where, err, errlen)) < 0)
+        (rc = opt_number(h, "budget", &budget, NULL, where, err, errlen)) < 0 ||
+        (rc = opt_number(h, "batch", &batch, NULL, where, err, errlen)) < 0)
         return rc;
+    r->batch = batch >= 1 && batch <= 1e6 ? (size_t)batch : 0;
     r->seed = seed >= 0 && seed < 1.8e19 ? (unsigned long)seed : 0;
-    if (seed > 9007199254740992.0) /* past 2^53 the double lost digits: read the text */
+    if (seed >= 9007199254740992.0) /* from 2^53 the double may have lost digits: the text */
         r->seed = exact_member_ulong(text, len, "seed", r->seed);
     r->budget = budget >= 0 && budget < 1.8e19 ? (size_t)budget : 0;
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(h, "params");
@@ -915,6 +924,10 @@ static int journal_eval(recording_impl *ri, const cJSON *j, cutune_record *rec, 
     if (rec->status == CUTUNE_STATUS_OK && (!have_time || !isfinite(rec->time_ms)))
         return cutune_err(err, errlen, CUTUNE_EPARSE,
                           "%s:%zu: time_ms: an ok evaluation needs a number", file, lineno);
+    if (rec->status == CUTUNE_STATUS_OK && !(rec->time_ms > 0.0))
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s:%zu: time_ms: %g is not a time (a measured time is above 0)", file,
+                          lineno, rec->time_ms);
     if ((rc = opt_number(j, "compile_ms", &rec->compile_ms, NULL, where, err, errlen)) < 0 ||
         (rc = opt_number(j, "bench_ms", &rec->bench_ms, NULL, where, err, errlen)) < 0)
         return rc;

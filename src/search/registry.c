@@ -37,12 +37,38 @@ const cutune_searcher_type *cutune_searcher_find(const char *name, char *err, si
     return NULL;
 }
 
+/* "key=value,..." arguments: no empty item and no key twice (the later would silently
+ * win, as a spec file refuses a repeated field); each searcher checks its own keys. */
+static int check_args(const char *name, const char *args, char *err, size_t errlen)
+{
+    if (!args || !*args)
+        return 0;
+    for (const char *p = args;; p = strchr(p, ',') + 1) {
+        size_t len = strcspn(p, ",="), item = strcspn(p, ",");
+        if (item == 0 || len == 0)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "--searcher=%s:%s: an empty option (expected key=value,...)", name,
+                              args);
+        /* an earlier item with the same key */
+        for (const char *q = args; q < p; q = strchr(q, ',') + 1)
+            if (strcspn(q, ",=") == len && strncmp(q, p, len) == 0)
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "--searcher=%s:%s: option '%.*s' given twice", name, args,
+                                  (int)len, p);
+        if (!p[item])
+            return 0;
+    }
+}
+
 int cutune_searcher_alloc(const cutune_searcher_type *t, const cutune_searcher_ctx *ctx,
                           cutune_searcher **out, char *err, size_t errlen)
 {
     *out = NULL;
     if (!t || t->version < 1 || !t->alloc || !t->propose)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "searcher type is incomplete");
+    int rc = check_args(t->name, ctx->args, err, errlen);
+    if (rc < 0)
+        return rc;
     cutune_searcher *s = calloc(1, sizeof *s);
     if (!s)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
@@ -52,7 +78,7 @@ int cutune_searcher_alloc(const cutune_searcher_type *t, const cutune_searcher_c
         free(s);
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     }
-    int rc = t->alloc(s->state, ctx, err, errlen);
+    rc = t->alloc(s->state, ctx, err, errlen);
     if (rc < 0) {
         free(s->state);
         free(s);

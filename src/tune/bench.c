@@ -825,6 +825,17 @@ static int mkdir_p(const char *dir, char *err, size_t errlen)
     return 0;
 }
 
+int cutune_bench_prepare_dir(const char *dir, char *err, size_t errlen)
+{
+    int rc = mkdir_p(dir, err, errlen);
+    if (rc < 0)
+        return rc;
+    if (access(dir, W_OK) != 0)
+        return cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot write here: %s", dir,
+                          strerror(errno));
+    return 0;
+}
+
 static FILE *open_out(const char *dir, const char *name, char *path, size_t plen, char *err,
                       size_t errlen)
 {

@@ -224,6 +224,7 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
                 .evaluator_arg = opt->evaluator_arg,
                 .device = cutune_evaluator_device(ev),
                 .budget = opt->budget,
+                .batch = batch,
                 .deterministic = opt->deterministic_clock,
             };
             rc = cutune_journal_create(opt->journal_path, &jh, space, &journal, err, errlen);

@@ -209,5 +209,62 @@ n=$(grep -c '"kind":"eval"' tw.jsonl)
 [ "$n" -lt 4000 ] && grep -q "stopped: time_limit" tw.txt && ok "time limit without recorded times: wall time ($n evals)" \
     || bad "time limit without recorded times: wall time ($n evals)" "$(cat tw.txt)"
 
+# Two outputs to one file: refused before the run (the later export would clobber the
+# other, e.g. the journal of a resumed run).
+expect_fail "two outputs to one file" "--csv=out.json: is also the output file" --csv=out.json bowl.json.gz
+head -11 r1.jsonl > ro.jsonl
+out=$("$exe" --resume=ro.jsonl --output=ro.jsonl bowl.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "is also the journal file" <<<"$out" && [ "$(wc -l <ro.jsonl)" -eq 11 ] \
+    && ok "summary onto the resumed journal: refused, journal kept" || bad "summary onto the resumed journal: refused, journal kept" "$out"
+
+# The batch size shapes what the searcher proposes: the journal keeps it, resume restores it.
+"$exe" --searcher=bo --seed=5 --batch=4 --budget=40 --journal=bt.jsonl bowl.json.gz >/dev/null 2>&1
+grep -q '"batch":4' bt.jsonl && ok "journal header records the batch" || bad "journal header records the batch" "$(head -c 300 bt.jsonl)"
+head -22 bt.jsonl > btc.jsonl
+"$exe" --resume=btc.jsonl --no-progress bowl.json.gz >/dev/null 2>&1
+cmp -s bt.jsonl btc.jsonl && ok "resume continues with the journal's batch" || bad "resume continues with the journal's batch" "$(wc -l bt.jsonl btc.jsonl)"
+head -22 bt.jsonl > btd.jsonl
+expect_fail "resume with another batch" "batch=2 differs from the journal's batch 4" --resume=btd.jsonl --batch=2 bowl.json.gz
+
+# Seeds: decimal, and only those the generator (32-bit, 0 = 4357) keeps apart.
+expect_fail "seed 0 aliases 4357" "--seed=0: must be 1..4294967295" --seed=0 bowl.json.gz
+expect_fail "seed above 32 bits" "--seed=4294967297: must be 1..4294967295" --seed=4294967297 bowl.json.gz
+"$exe" --searcher=random --seed=010 --budget=3 --journal=s10.jsonl bowl.json.gz >/dev/null 2>&1
+grep -q '"seed":10,' s10.jsonl && ok "--seed=010 is ten" || bad "--seed=010 is ten" "$(head -c 300 s10.jsonl)"
+
+# Resume with another recording file as the target (same space: the hashes agree).
+cp bowl.json.gz bowl2.json.gz
+head -11 r1.jsonl > rr.jsonl
+out=$("$exe" --resume=rr.jsonl bowl2.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "the journal replays .*bowl.json.gz, not bowl2.json.gz" <<<"$out" && [ "$(wc -l <rr.jsonl)" -eq 11 ] \
+    && ok "resume with another recording as the target: refused" || bad "resume with another recording as the target: refused" "$out"
+
+# A recorded time of 0 or less is no measurement: refused at load, named.
+python3 - <<'PY'
+import gzip, json
+d = json.load(gzip.open("bowl.json.gz"))
+k = next(iter(d["cache"]))
+d["cache"][k]["time"] = -5
+open("negtime.json", "w").write(json.dumps(d))
+PY
+expect_fail "negative recorded time" "negtime.json.*time: -5 is not a time" negtime.json
+
+# bench: budgets are positive decimal counts; --out is checked before the benchmark runs.
+out=$("$exe" bench --seeds=1 --budgets=-5 --no-plots bowl.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "'-5' is not a list of positive integers" <<<"$out" && ok "bench --budgets=-5 refused" \
+    || bad "bench --budgets=-5 refused" "$out"
+out=$("$exe" bench --seeds=1 --budgets=5 --out=/proc/nope/x --no-plots bowl.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "^cutune bench: --out=/proc/nope/x" <<<"$out" && ! grep -q "searcher(s)" <<<"$out" \
+    && ok "bench: a bad --out is refused before the run" || bad "bench: a bad --out is refused before the run" "$out"
+
+# Searcher arguments: a key given twice or an empty item is refused, not "last wins".
+expect_fail "searcher option given twice" "option 'xi' given twice" --searcher=bo:xi=1,xi=2 bowl.json.gz
+expect_fail "empty searcher option" "an empty option" --searcher=bo:xi=1,, bowl.json.gz
+"$exe" help nosuch >/dev/null 2>&1; [ $? -eq 2 ] && ok "help for an unknown command: exit 2" || bad "help for an unknown command: exit 2"
+"$exe" worker --help 2>/dev/null | grep -q "usage: cutune worker" && ok "worker --help on stdout" || bad "worker --help on stdout"
+# A Kernel Tuner cache's time is its own statistic (the mean of its runs), not a median.
+"$exe" --searcher=random --budget=5 --journal=kt5.jsonl bowl.json.gz | grep -q "^time: .* (as recorded, 3 runs; evaluation" \
+    && ok "summary: a KT cache's time is 'as recorded'" || bad "summary: a KT cache's time is 'as recorded'" "$("$exe" --searcher=random --budget=5 --journal=kt6.jsonl bowl.json.gz)"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
