@@ -343,6 +343,8 @@ int cutune_cmd_tune(int argc, char **argv)
                 rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "too many --restrict options");
             else
                 so.restrict_exprs[so.nrestrict++] = optarg;
+            if (!rc && !optarg[strspn(optarg, " \t")])
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--restrict: empty expression");
             break;
         case OPT_CARTESIAN: so.cartesian = 1; break;
         case OPT_JOURNAL: journal_opt = optarg; break;

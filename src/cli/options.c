@@ -24,7 +24,10 @@ int cli_is_recording(const char *path)
     buf[got] = '\0';
     if (got >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b)
         return 1;
-    return strstr(buf, "\"tune_params\"") != NULL || strstr(buf, "\"kind\":\"header\"") != NULL ||
+    /* a Kernel Tuner cache (also one that lacks tune_params: the loader then says so,
+     * instead of the spec loader calling its fields unknown) or a journal */
+    return strstr(buf, "\"tune_params\"") != NULL || strstr(buf, "\"tune_params_keys\"") != NULL ||
+           strstr(buf, "\"cache\"") != NULL || strstr(buf, "\"kind\":\"header\"") != NULL ||
            strstr(buf, "\"kind\": \"header\"") != NULL;
 }
 
@@ -58,7 +61,10 @@ int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, cha
             return rc;
         rc = cutune_recording_space(t->rec, o->restrict_exprs, o->nrestrict, !o->cartesian,
                                     &t->space, err, errlen);
-        if (rc < 0) {
+        if (rc < 0) { /* (e.g. no valid configuration): name the file */
+            char why[512];
+            snprintf(why, sizeof why, "%s", err);
+            cutune_err(err, errlen, rc, "%s: %s", t->path, why);
             cli_target_free(t);
             return rc;
         }

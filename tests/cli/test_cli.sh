@@ -266,5 +266,12 @@ expect_fail "empty searcher option" "an empty option" --searcher=bo:xi=1,, bowl.
 "$exe" --searcher=random --budget=5 --journal=kt5.jsonl bowl.json.gz | grep -q "^time: .* (as recorded, 3 runs; evaluation" \
     && ok "summary: a KT cache's time is 'as recorded'" || bad "summary: a KT cache's time is 'as recorded'" "$("$exe" --searcher=random --budget=5 --journal=kt6.jsonl bowl.json.gz)"
 
+# Errors name what they are about: the option, the file.
+expect_fail "empty restriction" "^cutune: --restrict: empty expression" --restrict " " bowl.json.gz
+printf '{"device_name": "x", "tune_params_keys": ["a"], "cache": {}}' > noparams.json
+expect_fail "a KT cache without tune_params is read as one" "noparams.json.*tune_params" noparams.json
+printf '{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}, "cache": {}}' > emptycache.json
+expect_fail "an empty cache names the file" "emptycache.json: no valid configuration" emptycache.json
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
