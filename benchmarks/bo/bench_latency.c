@@ -63,6 +63,12 @@ int main(int argc, char **argv)
             reps = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             outdir = argv[++i];
+        else {
+            fprintf(stderr, "usage: bench_latency [--reps N] [--out DIR]\n"
+                            "  median proposal time of bo over synthetic spaces; writes\n"
+                            "  DIR/latency.{md,csv,json} (default DIR: .)\n");
+            return strcmp(argv[i], "--help") && strcmp(argv[i], "-h") ? 2 : 0;
+        }
     }
     /* values 1, 2, 4, 8; a restriction prunes the grid: 960, 13312, 131072 valid. */
     struct {

@@ -5,7 +5,8 @@
  * Journal lines (interface others read; version "format": 1):
  *   {"kind":"header","format":1,"cutune":VERSION,"spec":NAME,"spec_hash":HEX,
  *    "space_hash":HEX,"searcher":..,"searcher_args":..,"seed":N,"evaluator":..,
- *    "evaluator_arg":..,"device":..,"budget":N,"batch":K,"started":ISO (not in replay runs),
+ *    "evaluator_arg":..,"target":PATH,"device":..,"budget":N,"batch":K,"started":ISO (not in
+ *    replay runs),
  *    "params":{name:[values...]} (in order),"restrictions":[...],"sizes":{name:value}}
  *   {"kind":"eval","n":I,"config":{name:value},"status":"ok","time_ms":X,
  *    "times_ms":[...],"metrics":{name:value},"compile_ms":X,"bench_ms":X,
@@ -29,6 +30,7 @@ typedef struct cutune_journal_header {
     const char *searcher, *searcher_args;
     unsigned long seed;
     const char *evaluator, *evaluator_arg;
+    const char *target; /**< the spec or recording the run was started on (path), or NULL */
     const char *device;
     size_t budget;
     size_t batch;      /**< proposals per round (it shapes what the searcher proposes) */

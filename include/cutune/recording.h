@@ -41,6 +41,7 @@ typedef struct cutune_recording {
     char *evaluator;     /**< header "evaluator" */
     char *searcher_args; /**< header "searcher_args" (NULL when none) */
     char *evaluator_arg; /**< header "evaluator_arg" (NULL when none) */
+    char *target;        /**< header "target" (NULL in journals written before it) */
     unsigned long seed;  /**< header "seed" */
     size_t budget;       /**< header "budget" */
     size_t batch;        /**< header "batch" (0: a journal written before it was recorded) */

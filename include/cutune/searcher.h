@@ -70,6 +70,12 @@ extern const cutune_searcher_type *const cutune_searcher_bo;
  */
 size_t cutune_searcher_uniform(gsl_rng *r, size_t n);
 
+/** Check the shape of a searcher's "key=value,..." arguments (NULL or "" is none): no
+ *  empty item, no key twice. The searcher checks the keys and values themselves.
+ *  cutune_searcher_alloc calls it; exposed so that a caller can refuse bad arguments
+ *  before a long run. */
+int cutune_searcher_check_args(const char *name, const char *args, char *err, size_t errlen);
+
 /** Look up by name; on a miss the message lists every valid name. */
 const cutune_searcher_type *cutune_searcher_find(const char *name, char *err, size_t errlen);
 

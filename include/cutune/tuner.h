@@ -53,6 +53,7 @@ typedef struct cutune_tuner_options {
     volatile sig_atomic_t *stop;           /**< set non-zero to stop cleanly, or NULL */
     /* header fields for the journal */
     const char *searcher_name, *searcher_args, *evaluator_name, *evaluator_arg;
+    const char *target; /**< the kernel spec or recording the run was started on (path) */
     unsigned long seed;
 } cutune_tuner_options;
 

@@ -166,8 +166,11 @@ static int parse_budgets(const char *text, size_t *out, size_t *n)
 static int parse_count(const char *opt, const char *text, unsigned long *out)
 {
     char *end;
+    while (isspace((unsigned char)*text))
+        text++;
+    errno = 0;
     unsigned long v = strtoul(text, &end, 10);
-    if (!*text || *end || text[0] == '-') {
+    if (!isdigit((unsigned char)*text) || *end || errno) {
         fprintf(stderr, "cutune bench: %s: '%s' is not a non-negative integer\n", opt, text);
         return -1;
     }
@@ -194,6 +197,11 @@ static int add_searcher(const char *spec, const cutune_searcher_type **types, co
     const cutune_searcher_type *t = cutune_searcher_find(name, err, sizeof err);
     if (!t) {
         fprintf(stderr, "cutune bench: %s\n", err);
+        free(label);
+        return -1;
+    }
+    if (cutune_searcher_check_args(name, colon ? colon + 1 : NULL, err, sizeof err) < 0) {
+        fprintf(stderr, "cutune bench: %s\n", err); /* now, not inside the first run */
         free(label);
         return -1;
     }
@@ -300,11 +308,6 @@ int cutune_cmd_bench(int argc, char **argv)
     }
     if (parse_budgets(budgets_text, budgets, &nb) < 0)
         goto out;
-    /* the output folder is checked before the benchmark runs, not after */
-    if (cutune_bench_prepare_dir(out_dir, err, sizeof err) < 0) {
-        fprintf(stderr, "cutune bench: --out=%s: %s\n", out_dir, err);
-        goto out;
-    }
 
     if (nextra > 0) {
         for (size_t i = 0; i < nextra; i++)
@@ -337,6 +340,12 @@ int cutune_cmd_bench(int argc, char **argv)
             snprintf(dir, sizeof dir, "%s/../shared/data/kt-caches", CUTUNE_SOURCE_ROOT);
         if (add_recordings(dir, recs, &nrec) < 0)
             goto out;
+    }
+    /* the output folder is checked (and made) before the benchmark runs, not after, and
+     * only once every other argument is known to be good */
+    if (cutune_bench_prepare_dir(out_dir, err, sizeof err) < 0) {
+        fprintf(stderr, "cutune bench: --out=%s: %s\n", out_dir, err);
+        goto out;
     }
 
     /* The command as results.md quotes it: the options that change results,

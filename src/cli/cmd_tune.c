@@ -138,6 +138,22 @@ static int same_file(const char *path, const char *other)
            a.st_ino == b.st_ino;
 }
 
+/* An output path in a form two spellings of one file share: the real path of its folder
+ * (which must exist: check_writable) and its name; the path itself where that fails. */
+static void canon_out(const char *path, char *buf, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX], real[PATH_MAX];
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (realpath(dir, real))
+        snprintf(buf, len, "%s/%s", real, slash ? slash + 1 : path);
+    else
+        snprintf(buf, len, "%s", path);
+}
+
 /* Is evaluator ename with argument eargs (its default filled in) the one a journal was
  * started with (name, then argument: equal strings, or paths to the same file)? */
 static int same_evaluator(const char *ename, const char *eargs, const char *name, const char *arg)
@@ -162,7 +178,7 @@ static const char *stop_reason_name(cutune_stop_reason r)
     return "unknown";
 }
 
-static void print_summary(const cli_target *t, const cutune_history *h, const char *why,
+static void print_summary(const cli_target *t, int kt, const cutune_history *h, const char *why,
                           const char *journal, int quiet)
 {
     if (h->best < 0) {
@@ -175,8 +191,8 @@ static void print_summary(const cli_target *t, const cutune_history *h, const ch
         }
         printf("best: ");
         print_config(stdout, t->space, b->id);
-        /* a Kernel Tuner cache's "time" is its own statistic (the mean of "times") */
-        int kt = t->rec && t->rec->format && strcmp(t->rec->format, "kernel_tuner") == 0;
+        /* kt: replayed from a Kernel Tuner cache, whose "time" is its own statistic (the
+         * mean of "times"), not a median */
         printf("time: %.6g ms (", b->r.time_ms);
         if (kt && b->r.ntimes)
             printf("as recorded, %zu runs; ", b->r.ntimes);
@@ -418,8 +434,13 @@ int cutune_cmd_tune(int argc, char **argv)
         seed = resume->seed;
         if (resume->budget)
             budget = resume->budget;
-        if (resume->batch) /* journals before the header had "batch": as given */
+        if (resume->batch)
             batch = resume->batch;
+        else /* a journal from before the header had "batch" */
+            fprintf(stderr,
+                    "cutune: %s does not record its batch size; resuming with --batch=%lu (give "
+                    "the batch it was started with, or the run will propose differently)\n",
+                    resume_path, batch);
         if (!searcher_opt && resume->searcher)
             searcher_opt = started_searcher;
         user_evaluator = evaluator_opt; /* compared once its default argument is known */
@@ -450,14 +471,13 @@ int cutune_cmd_tune(int argc, char **argv)
                        t.spec ? t.spec->name : t.path);
             goto bad_input;
         }
-        /* a recording given as the target is what the run replays: it must be the
-         * journal's (another GPU's recording of the same space would pass the hashes) */
-        if (t.rec && resume->evaluator && strcmp(resume->evaluator, "replay") == 0 &&
-            resume->evaluator_arg && !same_file(t.path, resume->evaluator_arg)) {
+        /* the recording the run was started on (another GPU's recording of the same
+         * space would pass the hashes; journals from before "target" are not checked) */
+        if (t.rec && resume->target && !same_file(t.path, resume->target)) {
             cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
-                       "--resume=%s: the journal replays %s, not %s (a resumed run continues "
-                       "as it was started)",
-                       resume_path, resume->evaluator_arg, t.path);
+                       "--resume=%s: the run was started on %s, not %s (a resumed run "
+                       "continues as it was started)",
+                       resume_path, resume->target, t.path);
             goto bad_input;
         }
         if (resume_journal_conflict) {
@@ -557,14 +577,19 @@ int cutune_cmd_tune(int argc, char **argv)
                        outs[i][0], outs[i][1]);
             goto bad_input;
         }
-        for (size_t j = 0; j < i; j++) /* two outputs to one file: the later would clobber */
-            if (outs[j][1] &&
-                (strcmp(outs[i][1], outs[j][1]) == 0 || same_file(outs[i][1], outs[j][1]))) {
+        char ci[PATH_MAX + 256], cj[PATH_MAX + 256];
+        canon_out(outs[i][1], ci, sizeof ci);
+        for (size_t j = 0; j < i; j++) { /* two outputs to one file: the later would clobber */
+            if (!outs[j][1])
+                continue;
+            canon_out(outs[j][1], cj, sizeof cj);
+            if (strcmp(ci, cj) == 0 || same_file(outs[i][1], outs[j][1])) {
                 cutune_err(err, sizeof err, CUTUNE_EINVAL,
                            "--%s=%s: is also the %s file; each output needs its own path",
                            outs[i][0], outs[i][1], outs[j][0]);
                 goto bad_input;
             }
+        }
         if (check_writable(outs[i][0], outs[i][1], err, sizeof err) < 0)
             goto bad_input;
         /* a journal is the record of a run: never truncate one by accident */
@@ -611,6 +636,11 @@ int cutune_cmd_tune(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
 
     int replay = strcmp(ename, "replay") == 0;
+    int kt_times = replay && eargs && cli_is_kt_cache(eargs);
+    /* the target by its absolute path, for the header (resume checks it from anywhere) */
+    static char target_abs[PATH_MAX];
+    if (!realpath(t.path, target_abs))
+        snprintf(target_abs, sizeof target_abs, "%s", t.path);
     cutune_tuner_options opt = {
         .budget = budget,
         .time_limit_s = time_limit,
@@ -625,6 +655,7 @@ int cutune_cmd_tune(int argc, char **argv)
         .searcher_args = sargs,
         .evaluator_name = ename,
         .evaluator_arg = eargs_shown,
+        .target = target_abs,
         .seed = seed,
     };
     cutune_stop_reason why;
@@ -632,10 +663,10 @@ int cutune_cmd_tune(int argc, char **argv)
     if (rc < 0) {
         status = 1;
         if (hist.n) /* what was measured before the failure is in the journal */
-            print_summary(&t, &hist, "error", journal, quiet);
+            print_summary(&t, kt_times, &hist, "error", journal, quiet);
         goto fail;
     }
-    print_summary(&t, &hist, stop_reason_name(why), journal, quiet);
+    print_summary(&t, kt_times, &hist, stop_reason_name(why), journal, quiet);
 
     status = why == CUTUNE_STOP_SIGNAL ? 130 : 0;
     if (output && (rc = cutune_export_summary(output, t.space, t.spec, &hist, stop_reason_name(why),

@@ -45,9 +45,9 @@ static void usage(FILE *f)
 
 static int cmd_help(int argc, char **argv)
 {
-    if (argc > 1) {
+    if (argc > 1 && strcmp(argv[1], "help") != 0) { /* 'help help' is this usage */
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-            if (strcmp(argv[1], commands[i].name) == 0 && commands[i].fn != cmd_help) {
+            if (strcmp(argv[1], commands[i].name) == 0) {
                 char *hargv[] = {argv[1], "--help", NULL};
                 return commands[i].fn(2, hargv);
             }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include "options.h"
 
@@ -25,10 +26,26 @@ int cli_is_recording(const char *path)
     if (got >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b)
         return 1;
     /* a Kernel Tuner cache (also one that lacks tune_params: the loader then says so,
-     * instead of the spec loader calling its fields unknown) or a journal */
+     * instead of the spec loader calling its fields unknown) or a journal; not the word
+     * "cache", which a spec may use as a name */
     return strstr(buf, "\"tune_params\"") != NULL || strstr(buf, "\"tune_params_keys\"") != NULL ||
-           strstr(buf, "\"cache\"") != NULL || strstr(buf, "\"kind\":\"header\"") != NULL ||
+           strstr(buf, "\"kind\":\"header\"") != NULL ||
            strstr(buf, "\"kind\": \"header\"") != NULL;
+}
+
+int cli_is_kt_cache(const char *path)
+{
+    gzFile f = gzopen(path, "rb"); /* reads plain files as they are */
+    if (!f)
+        return 0;
+    static char buf[65536];
+    int got = gzread(f, buf, sizeof buf - 1);
+    gzclose(f);
+    if (got <= 0)
+        return 0;
+    buf[got] = '\0';
+    return strstr(buf, "\"tune_params") != NULL && !strstr(buf, "\"kind\":\"header\"") &&
+           !strstr(buf, "\"kind\": \"header\"");
 }
 
 int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, char *err,

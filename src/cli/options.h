@@ -25,6 +25,8 @@ typedef struct cli_space_opts {
 
 /** 1 when path is a recording (gzip, journal, or JSON holding "tune_params"). */
 int cli_is_recording(const char *path);
+/** Is path (plain or gzip) a Kernel Tuner cache (not a cutune journal)? */
+int cli_is_kt_cache(const char *path);
 int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, char *err,
                     size_t errlen);
 void cli_target_free(cli_target *t);

@@ -105,6 +105,7 @@ static cJSON *header_json(const cutune_journal_header *h, const cutune_space *s)
     bad = bad || cutune_io_add(o, "seed", ulong_json(h->seed)) < 0;
     bad = bad || cutune_io_add(o, "evaluator", str_or_null(h->evaluator)) < 0;
     bad = bad || cutune_io_add(o, "evaluator_arg", str_or_null(h->evaluator_arg)) < 0;
+    bad = bad || cutune_io_add(o, "target", str_or_null(h->target)) < 0;
     bad = bad || cutune_io_add(o, "device", str_or_null(h->device)) < 0;
     bad = bad || cutune_io_add(o, "budget", ulong_json(h->budget)) < 0;
     bad = bad || cutune_io_add(o, "batch", ulong_json(h->batch ? h->batch : 1)) < 0;

@@ -208,6 +208,7 @@ void cutune_recording_free(cutune_recording *r)
     free(r->evaluator);
     free(r->searcher_args);
     free(r->evaluator_arg);
+    free(r->target);
     free(ri);
 }
 
@@ -833,6 +834,7 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
     r->evaluator = json_string_dup(h, "evaluator");
     r->searcher_args = json_string_dup(h, "searcher_args");
     r->evaluator_arg = json_string_dup(h, "evaluator_arg");
+    r->target = json_string_dup(h, "target");
     if (!r->format)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
     const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(h, "sizes");

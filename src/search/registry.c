@@ -39,7 +39,7 @@ const cutune_searcher_type *cutune_searcher_find(const char *name, char *err, si
 
 /* "key=value,..." arguments: no empty item and no key twice (the later would silently
  * win, as a spec file refuses a repeated field); each searcher checks its own keys. */
-static int check_args(const char *name, const char *args, char *err, size_t errlen)
+int cutune_searcher_check_args(const char *name, const char *args, char *err, size_t errlen)
 {
     if (!args || !*args)
         return 0;
@@ -66,7 +66,7 @@ int cutune_searcher_alloc(const cutune_searcher_type *t, const cutune_searcher_c
     *out = NULL;
     if (!t || t->version < 1 || !t->alloc || !t->propose)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "searcher type is incomplete");
-    int rc = check_args(t->name, ctx->args, err, errlen);
+    int rc = cutune_searcher_check_args(t->name, ctx->args, err, errlen);
     if (rc < 0)
         return rc;
     cutune_searcher *s = calloc(1, sizeof *s);

@@ -222,6 +222,7 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
                 .seed = opt->seed,
                 .evaluator = opt->evaluator_name,
                 .evaluator_arg = opt->evaluator_arg,
+                .target = opt->target,
                 .device = cutune_evaluator_device(ev),
                 .budget = opt->budget,
                 .batch = batch,

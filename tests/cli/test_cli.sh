@@ -236,7 +236,7 @@ grep -q '"seed":10,' s10.jsonl && ok "--seed=010 is ten" || bad "--seed=010 is t
 cp bowl.json.gz bowl2.json.gz
 head -11 r1.jsonl > rr.jsonl
 out=$("$exe" --resume=rr.jsonl bowl2.json.gz 2>&1 >/dev/null)
-[ $? -eq 2 ] && grep -q "the journal replays .*bowl.json.gz, not bowl2.json.gz" <<<"$out" && [ "$(wc -l <rr.jsonl)" -eq 11 ] \
+[ $? -eq 2 ] && grep -q "the run was started on .*bowl.json.gz, not bowl2.json.gz" <<<"$out" && [ "$(wc -l <rr.jsonl)" -eq 11 ] \
     && ok "resume with another recording as the target: refused" || bad "resume with another recording as the target: refused" "$out"
 
 # A recorded time of 0 or less is no measurement: refused at load, named.
@@ -272,6 +272,33 @@ printf '{"device_name": "x", "tune_params_keys": ["a"], "cache": {}}' > noparams
 expect_fail "a KT cache without tune_params is read as one" "noparams.json.*tune_params" noparams.json
 printf '{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}, "cache": {}}' > emptycache.json
 expect_fail "an empty cache names the file" "emptycache.json: no valid configuration" emptycache.json
+
+# Two spellings of one output file are one file too.
+rm -f x.jsonl
+out=$("$exe" --searcher=random --budget=3 --journal=x.jsonl --output=./x.jsonl bowl.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "is also the journal file" <<<"$out" && [ ! -e x.jsonl ] \
+    && ok "--output=./J with --journal=J: refused" || bad "--output=./J with --journal=J: refused" "$out"
+# A spec may name an argument "cache": it is still a spec, not a recording.
+sed 's/"name": "n"/"name": "cache"/; s/"value": "N"}/"value": "N"}/' k/vector_add.json > k/va_cache.json
+"$exe" space k/va_cache.json >vac.txt 2>&1 && grep -q "valid configurations" vac.txt \
+    && ok "a spec with an argument named cache loads as a spec" || bad "a spec with an argument named cache loads as a spec" "$(cat vac.txt)"
+# A run started on a journal (as the space) replaying a cache resumes on that journal;
+# its summary says the time is as recorded (the cache's), not a median.
+"$exe" --searcher=random --seed=4 --budget=12 --evaluator=replay:bowl.json.gz --journal=ja.jsonl r1.jsonl >ja.txt 2>&1
+grep -q "^time: .*(as recorded, 3 runs;" ja.txt && ok "summary: 'as recorded' when the replayed file is a cache" \
+    || bad "summary: 'as recorded' when the replayed file is a cache" "$(cat ja.txt)"
+head -6 ja.jsonl > jac.jsonl
+"$exe" --resume=jac.jsonl --no-progress r1.jsonl >/dev/null 2>&1 && cmp -s ja.jsonl jac.jsonl \
+    && ok "resume of a run whose target is not the replayed file" || bad "resume of a run whose target is not the replayed file" "$(wc -l ja.jsonl jac.jsonl)"
+"$exe" help help | grep -q "Commands:" && ok "help help" || bad "help help"
+# bench: counts are decimal and non-negative; nothing is made before the arguments check out.
+out=$("$exe" bench --seeds=' -1' --budgets=5 --no-plots bowl.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "is not a non-negative integer" <<<"$out" && ok "bench --seeds=' -1' refused" || bad "bench --seeds=' -1' refused" "$out"
+out=$("$exe" bench --searchers=nosuch --seeds=1 --budgets=5 --no-plots --out=bo_out bowl.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && [ ! -e bo_out ] && ok "bench: a bad searcher leaves no --out folder" || bad "bench: a bad searcher leaves no --out folder" "$out"
+out=$("$exe" bench --searcher=bo:xi=1,xi=2 --seeds=1 --budgets=5 --no-plots --out=bo_out bowl.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "^cutune bench: --searcher=bo:xi=1,xi=2: option 'xi' given twice" <<<"$out" && [ ! -e bo_out ] \
+    && ok "bench: a repeated searcher key is refused up front" || bad "bench: a repeated searcher key is refused up front" "$out"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
