@@ -142,6 +142,16 @@ int cutune_bench_write(const cutune_bench_result *r, const char *dir, const char
                        char *err, size_t errlen);
 
 /**
+ * Write DIR/runs.csv: one row per (convention, recording, searcher, seed, budget) with the
+ * best time found within that budget and its fraction of the optimum (0 and an empty
+ * time when nothing valid was found): the per-seed values behind results.csv's means and
+ * percentiles, for paired tests between searchers (seed s of every searcher is the same
+ * cutune --seed=s run).
+ */
+int cutune_bench_write_runs(const cutune_bench_result *r, const char *dir, char *err,
+                            size_t errlen);
+
+/**
  * Create dir (and its parents) if missing and check that files can be written in it:
  * called before a benchmark runs, so that a bad --out does not cost the whole run.
  */

@@ -24,28 +24,29 @@ static const char *const default_budgets = "20,40,60,100,200";
 
 static void bench_usage(FILE *f)
 {
-    fprintf(
-        f,
-        "usage: cutune bench [OPTIONS] [RECORDING|FOLDER ...]\n"
-        "\n"
-        "Compare searchers offline on recorded tuning spaces (Kernel Tuner caches, .json or\n"
-        ".json.gz; a folder means every such file in it). Without recordings it reads\n"
-        "$CUTUNE_SHARED_DATA/kt-caches, else ../shared/data/kt-caches beside the source.\n"
-        "\n"
-        "  --searchers=LIST     comma-separated names (default %s)\n"
-        "  --searcher=NAME:ARGS add one searcher with arguments (repeatable; replaces the\n"
-        "                       default list), e.g. --searcher=genetic:pop=20,mut=0.2\n"
-        "  --budgets=LIST       evaluation budgets (default %s)\n"
-        "  --seeds=N            runs per searcher and recording (default 50; seeds 1..N)\n"
-        "  --convention=C       constraint-aware | cartesian | both (default both)\n"
-        "  --jobs=N             worker threads (default: all cores)\n"
-        "  --out=DIR            results folder (default benchmarks/searchers/results)\n"
-        "  --no-plots           write the plot data but do not run gnuplot\n"
-        "  --quiet              no progress bar\n"
-        "  --help               this text\n"
-        "\n"
-        "Writes DIR/results.md, results.csv, results.json, plots.gp and plots/*.{dat,png,svg}.\n",
-        default_searchers, default_budgets);
+    fprintf(f,
+            "usage: cutune bench [OPTIONS] [RECORDING|FOLDER ...]\n"
+            "\n"
+            "Compare searchers offline on recorded tuning spaces (Kernel Tuner caches, .json or\n"
+            ".json.gz; a folder means every such file in it). Without recordings it reads\n"
+            "$CUTUNE_SHARED_DATA/kt-caches, else ../shared/data/kt-caches beside the source.\n"
+            "\n"
+            "  --searchers=LIST     comma-separated names (default %s)\n"
+            "  --searcher=NAME:ARGS add one searcher with arguments (repeatable; replaces the\n"
+            "                       default list), e.g. --searcher=genetic:pop=20,mut=0.2\n"
+            "  --budgets=LIST       evaluation budgets (default %s)\n"
+            "  --seeds=N            runs per searcher and recording (default 50; seeds 1..N)\n"
+            "  --convention=C       constraint-aware | cartesian | both (default both)\n"
+            "  --jobs=N             worker threads (default: all cores)\n"
+            "  --out=DIR            results folder (default benchmarks/searchers/results)\n"
+            "  --no-plots           write the plot data but do not run gnuplot\n"
+            "  --per-seed           also write DIR/runs.csv: every run's best at every budget\n"
+            "  --quiet              no progress bar\n"
+            "  --help               this text\n"
+            "\n"
+            "Writes DIR/results.md, results.csv, results.json, plots.gp and plots/*.{dat,png,svg}\n"
+            "(and runs.csv with --per-seed).\n",
+            default_searchers, default_budgets);
 }
 
 typedef struct {
@@ -224,6 +225,7 @@ int cutune_cmd_bench(int argc, char **argv)
         OPT_OUT,
         OPT_NOPLOTS,
         OPT_QUIET,
+        OPT_PER_SEED,
         OPT_HELP
     };
     static const struct option longopts[] = {
@@ -236,6 +238,7 @@ int cutune_cmd_bench(int argc, char **argv)
         {"out", required_argument, NULL, OPT_OUT},
         {"no-plots", no_argument, NULL, OPT_NOPLOTS},
         {"quiet", no_argument, NULL, OPT_QUIET},
+        {"per-seed", no_argument, NULL, OPT_PER_SEED},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -245,7 +248,7 @@ int cutune_cmd_bench(int argc, char **argv)
     const char *out_dir = "benchmarks/searchers/results";
     const char *conv_text = "both";
     unsigned long seeds = 50, jobs = 0;
-    int plots = 1, quiet = 0;
+    int plots = 1, quiet = 0, per_seed = 0;
     int status = 2;
 
     const cutune_searcher_type *types[BENCH_MAX];
@@ -282,6 +285,7 @@ int cutune_cmd_bench(int argc, char **argv)
         case OPT_OUT: out_dir = optarg; break;
         case OPT_NOPLOTS: plots = 0; break;
         case OPT_QUIET: quiet = 1; break;
+        case OPT_PER_SEED: per_seed = 1; break;
         case 'h':
         case OPT_HELP: bench_usage(stdout); return 0;
         default: bench_usage(stderr); return 2;
@@ -360,7 +364,8 @@ int cutune_cmd_bench(int argc, char **argv)
         strcpy(command, "cutune bench");
         for (int i = 1; i < argc; i++) {
             if (strncmp(argv[i], "--jobs", 6) == 0 || strncmp(argv[i], "--out", 5) == 0 ||
-                strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "--no-plots") == 0)
+                strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "--no-plots") == 0 ||
+                strcmp(argv[i], "--per-seed") == 0)
                 continue;
             strcat(command, " ");
             strcat(command, argv[i]);
@@ -397,6 +402,8 @@ int cutune_cmd_bench(int argc, char **argv)
         goto out;
     }
     rc = cutune_bench_write(res, out_dir, command, err, sizeof err);
+    if (rc == 0 && per_seed)
+        rc = cutune_bench_write_runs(res, out_dir, err, sizeof err);
     if (rc < 0) {
         fprintf(stderr, "cutune bench: %s\n", err);
         status = 1;

@@ -1039,6 +1039,37 @@ static void write_csv(FILE *f, const cutune_bench_result *r)
         }
 }
 
+int cutune_bench_write_runs(const cutune_bench_result *r, const char *dir, char *err, size_t errlen)
+{
+    char path[4600];
+    FILE *f = open_out(dir, "runs.csv", path, sizeof path, err, errlen);
+    if (!f)
+        return CUTUNE_EIO;
+    fprintf(f, "convention,recording,searcher,searcher_args,seed,budget,best_ms,fraction\n");
+    for (size_t ci = 0; ci < r->nconv; ci++)
+        for (size_t ri = 0; ri < r->nrec; ri++) {
+            double t_opt = r->space[ci * r->nrec + ri].t_opt;
+            for (size_t si = 0; si < r->nsearchers; si++)
+                for (size_t k = 0; k < r->nseeds; k++) {
+                    /* the run's best-so-far curve; a budget reads it at budget - 1 */
+                    const double *best =
+                        r->best +
+                        (((ci * r->nrec + ri) * r->nsearchers + si) * r->nseeds + k) * r->maxb;
+                    for (size_t bi = 0; bi < r->nbudgets; bi++) {
+                        double b = best[r->budgets[bi] - 1];
+                        char bt[32] = "";
+                        if (isfinite(b))
+                            snprintf(bt, sizeof bt, "%.6g", b);
+                        fprintf(f, "%s,%s,%s,\"%s\",%zu,%zu,%s,%.4f\n",
+                                cutune_bench_convention_name(r->conv[ci]), r->rec[ri].name,
+                                r->searchers[si], r->searcher_args[si] ? r->searcher_args[si] : "",
+                                k + 1, r->budgets[bi], bt, isfinite(b) ? t_opt / b : 0.0);
+                    }
+                }
+        }
+    return close_out(f, path, err, errlen);
+}
+
 static void write_json(FILE *f, const cutune_bench_result *r)
 {
     fprintf(f, "{\n  \"seeds\": %zu,\n  \"max_budget\": %zu,\n  \"budget_hint\": %zu,\n", r->nseeds,

@@ -300,5 +300,25 @@ out=$("$exe" bench --searcher=bo:xi=1,xi=2 --seeds=1 --budgets=5 --no-plots --ou
 [ $? -eq 2 ] && grep -q "^cutune bench: --searcher=bo:xi=1,xi=2: option 'xi' given twice" <<<"$out" && [ ! -e bo_out ] \
     && ok "bench: a repeated searcher key is refused up front" || bad "bench: a repeated searcher key is refused up front" "$out"
 
+# bench --per-seed: every run's best at every budget; their means are results.csv's, and
+# seed s is the CLI's --seed=s run.
+"$exe" bench --searchers=random,bo --budgets=5,20 --seeds=3 --convention=constraint-aware \
+    --no-plots --per-seed --quiet --out=ps bowl.json.gz >/dev/null 2>&1
+"$exe" --searcher=bo --seed=2 --budget=20 --journal=ps2.jsonl bowl.json.gz >/dev/null 2>&1
+python3 - <<'PY' && ok "bench --per-seed: runs.csv agrees with results.csv and the CLI" || bad "bench --per-seed: runs.csv agrees with results.csv and the CLI"
+import csv, json, collections
+runs = list(csv.DictReader(open("ps/runs.csv")))
+assert len(runs) == 2 * 3 * 2, len(runs)
+agg = collections.defaultdict(list)
+for r in runs:
+    agg[(r["searcher"], r["budget"])].append(float(r["fraction"]))
+for r in csv.DictReader(open("ps/results.csv")):
+    v = agg[(r["searcher"], r["budget"])]
+    assert abs(sum(v) / len(v) - float(r["mean"])) < 1e-4, (r["searcher"], r["budget"])
+best = min(json.loads(l)["time_ms"] for l in open("ps2.jsonl") if '"status":"ok"' in l)
+row = [r for r in runs if r["searcher"] == "bo" and r["seed"] == "2" and r["budget"] == "20"][0]
+assert abs(float(row["best_ms"]) - best) <= 1e-5 * best, (row, best)
+PY
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
