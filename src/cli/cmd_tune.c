@@ -181,8 +181,9 @@ static const char *stop_reason_name(cutune_stop_reason r)
 static void print_summary(const cli_target *t, int kt, const cutune_history *h, const char *why,
                           const char *journal, int quiet)
 {
-    if (h->best < 0) {
-        printf("no correct configuration found in %zu evaluations\n", h->n);
+    if (h->best < 0) { /* -q: stdout stays empty (it is the best configuration alone) */
+        fprintf(quiet ? stderr : stdout, "no correct configuration found in %zu evaluations\n",
+                h->n);
     } else {
         const cutune_history_entry *b = &h->e[h->best];
         if (quiet) {

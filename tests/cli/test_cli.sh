@@ -320,5 +320,18 @@ row = [r for r in runs if r["searcher"] == "bo" and r["seed"] == "2" and r["budg
 assert abs(float(row["best_ms"]) - best) <= 1e-5 * best, (row, best)
 PY
 
+# -q with nothing correct: stdout empty (scripts read it as the configuration), the
+# message on stderr.
+python3 - <<'PY'
+import json
+d = json.load(open("small.json"))
+for e in d["cache"].values():
+    e["time"] = "RuntimeFailedConfig"
+open("allfail.json", "w").write(json.dumps(d))
+PY
+qo=$("$exe" -q --searcher=random --budget=5 --journal=qf.jsonl allfail.json 2>qe.txt)
+[ -z "$qo" ] && grep -q "no correct configuration found in 5 evaluations" qe.txt \
+    && ok "-q, nothing correct: empty stdout, message on stderr" || bad "-q, nothing correct: empty stdout, message on stderr" "$qo / $(cat qe.txt)"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
