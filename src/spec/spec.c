@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "cutune/spec.h"
+#include "json_path.h"
 
 #define MSG_LEN 1024
 #define PATH_LEN 256
@@ -47,6 +48,8 @@ typedef struct loader {
     const char *dir;  /* directory of the JSON file: relative paths start here */
     char *err;        /* caller's message buffer */
     size_t errlen;    /* its size */
+    const char *text; /* the JSON text, once it parsed (messages name the line), or NULL */
+    size_t textlen;   /* its length */
     numtok *nums;     /* number literals sorted by node address, or NULL */
     size_t nnums;     /* entries in nums */
     spec_impl *impl;  /* the spec being built */
@@ -64,6 +67,9 @@ static int fail(loader *L, int code, const char *path, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
+    size_t line = path && *path && L->text ? cutune_json_path_line(L->text, L->textlen, path) : 0;
+    if (line)
+        return cutune_err(L->err, L->errlen, code, "%s:%zu: %s: %s", L->file, line, path, reason);
     if (path && *path)
         return cutune_err(L->err, L->errlen, code, "%s: %s: %s", L->file, path, reason);
     return cutune_err(L->err, L->errlen, code, "%s: %s", L->file, reason);
@@ -1490,6 +1496,8 @@ int cutune_spec_load_buffer(const char *name, const char *json, size_t len, cons
     rc = parse_json(&L, json, len, &root);
     if (rc)
         return rc;
+    L.text = json;
+    L.textlen = len;
     rc = index_numbers(&L, json, len, root);
     if (rc)
         goto out_free_root;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cutune/spec.h"
+#include "src/spec/json_path.h"
 
 static char tmpdir[256];
 static char spec_path[512];
@@ -820,6 +821,52 @@ static void test_init_kernel(void **state)
     }
 }
 
+/* The line of a value by its path (what a message about a field names). */
+static void test_json_path_line(void **state)
+{
+    (void)state;
+    const char *t = "{\n"
+                    "  \"a\": \"x\\\"}[,\",\n" /* a string with an escaped quote */
+                    "  \"b\": {\"c\": [1,\n"
+                    "     [2, {\"d\": 3}],\n"
+                    "     {\"e\": \"f\"}]},\n"
+                    "  \"sizes\": {\"N\": \"abc\"}\n"
+                    "}\n";
+    size_t n = strlen(t);
+    assert_int_equal(cutune_json_path_line(t, n, ""), 1);
+    assert_int_equal(cutune_json_path_line(t, n, "a"), 2);
+    assert_int_equal(cutune_json_path_line(t, n, "b"), 3);
+    assert_int_equal(cutune_json_path_line(t, n, "b.c[0]"), 3);
+    assert_int_equal(cutune_json_path_line(t, n, "b.c[1]"), 4);
+    assert_int_equal(cutune_json_path_line(t, n, "b.c[1][1].d"), 4);
+    assert_int_equal(cutune_json_path_line(t, n, "b.c[2].e"), 5);
+    assert_int_equal(cutune_json_path_line(t, n, "sizes.N"), 6);
+    /* missing steps: the deepest value found */
+    assert_int_equal(cutune_json_path_line(t, n, "sizes.M"), 6);
+    assert_int_equal(cutune_json_path_line(t, n, "b.c[7]"), 3);
+    assert_int_equal(cutune_json_path_line(t, n, "zz.y"), 1);
+    assert_int_equal(cutune_json_path_line("  ", 2, "a"), 0);
+    /* cut short: stays inside the text */
+    assert_int_equal(cutune_json_path_line(t, 20, "b.c[1]"), 1);
+}
+
+/* Spec messages name the line of the field (the base spec has one field per line:
+ * parameters on line 4, sizes on line 6). */
+static void test_error_lines(void **state)
+{
+    (void)state;
+    char needle[600];
+    char *json =
+        spec_with("parameters", "{\"bs\": [32, 64,\n    64], \"ipt\": [1, 2], \"reg\": [0, 64]}");
+    snprintf(needle, sizeof needle, "%s:5: parameters.bs[2]: duplicate value", spec_path);
+    expect_error(json, CUTUNE_EINVAL, needle, NULL);
+    free(json);
+    json = spec_with("sizes", "{\"N\": \"abc\", \"M\": 8}");
+    snprintf(needle, sizeof needle, "%s:6: sizes.N: ", spec_path);
+    expect_error(json, CUTUNE_EINVAL, needle, NULL);
+    free(json);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -829,6 +876,7 @@ int main(void)
         cmocka_unit_test(test_values),         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_unknown_fields), cmocka_unit_test(test_wrong_types),
         cmocka_unit_test(test_semantic),       cmocka_unit_test(test_init_kernel),
+        cmocka_unit_test(test_json_path_line), cmocka_unit_test(test_error_lines),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
