@@ -59,8 +59,9 @@ int cutune_export_csv(const char *path, const cutune_space *s, const struct cutu
 int cutune_export_kt_cache(const char *path, const cutune_space *s, const struct cutune_spec *spec,
                            const char *device_name, const cutune_history *h, char *err,
                            size_t errlen);
-/** C header of #define NAME VALUE for the best configuration. */
+/** C header of #define NAME VALUE for the best configuration, named (comment, include
+ *  guard) after the spec, else after name (e.g. a recording's kernel_name), else "kernel". */
 int cutune_export_header(const char *path, const cutune_space *s, const struct cutune_spec *spec,
-                         const cutune_history *h, char *err, size_t errlen);
+                         const char *name, const cutune_history *h, char *err, size_t errlen);
 
 #endif

@@ -678,7 +678,9 @@ int cutune_cmd_tune(int argc, char **argv)
     if (kt && (rc = cutune_export_kt_cache(kt, t.space, t.spec, cutune_evaluator_device(ev), &hist,
                                            err, sizeof err)) < 0)
         goto export_fail;
-    if (header && (rc = cutune_export_header(header, t.space, t.spec, &hist, err, sizeof err)) < 0)
+    if (header &&
+        (rc = cutune_export_header(header, t.space, t.spec, t.rec ? t.rec->kernel_name : NULL,
+                                   &hist, err, sizeof err)) < 0)
         goto export_fail;
     goto out;
 

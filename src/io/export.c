@@ -434,7 +434,7 @@ static void c_ident(const char *name, int upper, char *out, size_t len)
 }
 
 int cutune_export_header(const char *path, const cutune_space *s, const struct cutune_spec *spec,
-                         const cutune_history *h, char *err, size_t errlen)
+                         const char *kname, const cutune_history *h, char *err, size_t errlen)
 {
     int rc = check_args(path, s, h, err, errlen);
     char *buf = NULL, guard[200], ident[160], tms[64];
@@ -447,7 +447,7 @@ int cutune_export_header(const char *path, const cutune_space *s, const struct c
     if (!b)
         return cutune_err(err, errlen, CUTUNE_EEMPTY,
                           "%s: no successful evaluation: no best configuration to export", path);
-    const char *name = spec && spec->name ? spec->name : "kernel";
+    const char *name = spec && spec->name ? spec->name : kname && *kname ? kname : "kernel";
     c_ident(name, 1, ident, sizeof ident);
     snprintf(guard, sizeof guard, "CUTUNE_TUNED_%s_H", ident);
     cutune_io_format_real(b->r.time_ms, tms, sizeof tms);

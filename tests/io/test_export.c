@@ -198,8 +198,8 @@ static void test_header(void **state)
     fixture *f = *state;
     char err[512] = "";
     path_in(f->path, sizeof f->path, f->dir, "tuned.h");
-    assert_int_equal(cutune_export_header(f->path, f->space, &f->spec, &f->hist, err, sizeof err),
-                     0);
+    assert_int_equal(
+        cutune_export_header(f->path, f->space, &f->spec, "ignored", &f->hist, err, sizeof err), 0);
     char *text = read_text(f->path, NULL);
     assert_non_null(
         strstr(text, "#ifndef CUTUNE_TUNED_TINY_GEMM_H\n#define CUTUNE_TUNED_TINY_GEMM_H\n"));
@@ -209,11 +209,21 @@ static void test_header(void **state)
     assert_non_null(strstr(text, "#endif"));
     free(text);
 
+    /* no spec: named after the given name (a recording's kernel_name) */
+    path_in(f->path, sizeof f->path, f->dir, "named.h");
+    assert_int_equal(
+        cutune_export_header(f->path, f->space, NULL, "Xgemm", &f->hist, err, sizeof err), 0);
+    text = read_text(f->path, NULL);
+    assert_non_null(strstr(text, "#ifndef CUTUNE_TUNED_XGEMM_H\n"));
+    assert_non_null(strstr(text, "Best configuration of Xgemm"));
+    free(text);
+
     /* nothing succeeded: an error, and no file */
     path_in(f->path, sizeof f->path, f->dir, "none.h");
     f->hist.best = -1;
-    assert_int_equal(cutune_export_header(f->path, f->space, &f->spec, &f->hist, err, sizeof err),
-                     CUTUNE_EEMPTY);
+    assert_int_equal(
+        cutune_export_header(f->path, f->space, &f->spec, "ignored", &f->hist, err, sizeof err),
+        CUTUNE_EEMPTY);
     assert_false(file_exists(f->path));
 }
 
@@ -230,7 +240,7 @@ static void test_errors_leave_no_file(void **state)
     assert_int_equal(
         cutune_export_kt_cache(f->path, f->space, NULL, "d", &f->hist, err, sizeof err),
         CUTUNE_EIO);
-    assert_int_equal(cutune_export_header(f->path, f->space, NULL, &f->hist, err, sizeof err),
+    assert_int_equal(cutune_export_header(f->path, f->space, NULL, NULL, &f->hist, err, sizeof err),
                      CUTUNE_EIO);
     /* a directory in the way of the rename: the old path stays, the tmp goes */
     path_in(f->path, sizeof f->path, f->dir, "adir");
