@@ -402,8 +402,13 @@ int cutune_cmd_bench(int argc, char **argv)
         goto out;
     }
     rc = cutune_bench_write(res, out_dir, command, err, sizeof err);
-    if (rc == 0 && per_seed)
+    if (rc == 0 && per_seed) {
         rc = cutune_bench_write_runs(res, out_dir, err, sizeof err);
+    } else if (rc == 0) { /* an earlier --per-seed run's runs.csv would not match these */
+        char stale[4200];
+        snprintf(stale, sizeof stale, "%s/runs.csv", out_dir);
+        unlink(stale);
+    }
     if (rc < 0) {
         fprintf(stderr, "cutune bench: %s\n", err);
         status = 1;

@@ -11,10 +11,9 @@ typedef struct {
     size_t len, pos;
 } scan;
 
-static void skip_ws(scan *s)
+static void skip_ws(scan *s) /* as cJSON: every byte up to the space */
 {
-    while (s->pos < s->len && (s->t[s->pos] == ' ' || s->t[s->pos] == '\t' ||
-                               s->t[s->pos] == '\n' || s->t[s->pos] == '\r'))
+    while (s->pos < s->len && (unsigned char)s->t[s->pos] <= ' ')
         s->pos++;
 }
 
@@ -59,7 +58,8 @@ static void skip_value(scan *s)
         }
         return;
     }
-    while (s->pos < s->len && !strchr(",}] \t\r\n", s->t[s->pos])) /* number, literal */
+    while (s->pos < s->len && (unsigned char)s->t[s->pos] > ' ' &&
+           !strchr(",}]", s->t[s->pos])) /* number, literal */
         s->pos++;
 }
 
@@ -113,16 +113,24 @@ static int enter_element(scan *s, size_t i)
     }
 }
 
-size_t cutune_json_path_line(const char *text, size_t len, const char *path)
+size_t cutune_json_path_line(const char *text, size_t len, const char *path, size_t *steps)
 {
     scan s = {.t = text, .len = len, .pos = 0};
+    *steps = 0;
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 BOM, as cJSON skips it */
+        s.pos = 3;
     skip_ws(&s);
     if (s.pos >= len)
         return 0;
     size_t found = s.pos; /* the deepest value reached */
     const char *p = path ? path : "";
     while (*p) {
-        if (*p == '[') {
+        if (p[0] == '[' && p[1] == '"') { /* ["key"]: a member that is not an identifier */
+            const char *q = strstr(p + 2, "\"]");
+            if (!q || !enter_member(&s, p + 2, (size_t)(q - (p + 2))))
+                break;
+            p = q + 2;
+        } else if (*p == '[') {
             char *end;
             unsigned long i = strtoul(p + 1, &end, 10);
             if (end == p + 1 || *end != ']' || !enter_element(&s, i))
@@ -137,6 +145,7 @@ size_t cutune_json_path_line(const char *text, size_t len, const char *path)
             p += n;
         }
         found = s.pos;
+        (*steps)++;
     }
     size_t line = 1;
     for (size_t i = 0; i < found && i < len; i++)

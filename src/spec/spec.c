@@ -57,22 +57,48 @@ typedef struct loader {
 
 /* ------------------------------------------------------------------ messages */
 
-static int fail(loader *L, int code, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int fail(loader *L, int code, const char *path, const char *fmt, ...)
+/* The message "FILE:LINE: PATH: reason", the line where the file holds PATH's value (or
+ * the deepest part of it that it holds, below the root); without the line where the
+ * reason is not in the file (locate 0: a command-line value), the path was cut short,
+ * or the file holds none of it. */
+static int vfail(loader *L, int code, const char *path, int locate, const char *fmt, va_list ap)
 {
     char reason[MSG_LEN];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(reason, sizeof reason, fmt, ap);
-    va_end(ap);
-    size_t line = path && *path && L->text ? cutune_json_path_line(L->text, L->textlen, path) : 0;
+    size_t line = 0, steps = 0, n = path ? strlen(path) : 0;
+    if (locate && n && L->text && !(n >= 3 && strcmp(path + n - 3, "...") == 0)) {
+        line = cutune_json_path_line(L->text, L->textlen, path, &steps);
+        if (steps == 0)
+            line = 0;
+    }
     if (line)
         return cutune_err(L->err, L->errlen, code, "%s:%zu: %s: %s", L->file, line, path, reason);
     if (path && *path)
         return cutune_err(L->err, L->errlen, code, "%s: %s: %s", L->file, path, reason);
     return cutune_err(L->err, L->errlen, code, "%s: %s", L->file, reason);
+}
+
+static int fail(loader *L, int code, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail(loader *L, int code, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = vfail(L, code, path, 1, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* fail() about a value given on the command line (--size): no line of the file */
+static int fail_cmdline(loader *L, int code, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail_cmdline(loader *L, int code, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = vfail(L, code, path, 0, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 static const char *json_type_name(const cJSON *j)
@@ -673,15 +699,15 @@ static int apply_override(loader *L, const cutune_size_override *o, cutune_value
     char path[PATH_LEN];
     path_member(path, sizeof path, "sizes", o->name);
     if (o->value.type == CUTUNE_VALUE_STRING)
-        return fail(L, CUTUNE_EINVAL, path, "override value '%s' is not a number",
-                    o->value.s ? o->value.s : "");
+        return fail_cmdline(L, CUTUNE_EINVAL, path, "override value '%s' is not a number",
+                            o->value.s ? o->value.s : "");
     double d = cutune_value_as_double(&o->value);
     if (!isfinite(d))
-        return fail(L, CUTUNE_EINVAL, path, "override value is not finite");
+        return fail_cmdline(L, CUTUNE_EINVAL, path, "override value is not finite");
     /* sizes are integers unless the spec made them real: --size N=1e6 means 1000000 */
     if (v->type == CUTUNE_VALUE_INT && o->value.type == CUTUNE_VALUE_REAL) {
         if (d != floor(d) || fabs(d) >= 9.2e18)
-            return fail(L, CUTUNE_EINVAL, path, "override %g is not an integer", d);
+            return fail_cmdline(L, CUTUNE_EINVAL, path, "override %g is not an integer", d);
         v->i = (long long)d;
         return 0;
     }
@@ -725,9 +751,9 @@ static int load_sizes(loader *L, const cJSON *root, const cutune_size_override *
                     join_names(list, sizeof list, names, n);
                 free(names);
             }
-            return fail(L, CUTUNE_ENOTFOUND, "sizes",
-                        "size override '%s' names no size (valid sizes: %s)",
-                        ov[k].name ? ov[k].name : "(null)", list);
+            return fail_cmdline(L, CUTUNE_ENOTFOUND, "sizes",
+                                "size override '%s' names no size (valid sizes: %s)",
+                                ov[k].name ? ov[k].name : "(null)", list);
         }
     }
     if (!j)

@@ -333,5 +333,20 @@ qo=$("$exe" -q --searcher=random --budget=5 --journal=qf.jsonl allfail.json 2>qe
 [ -z "$qo" ] && grep -q "no correct configuration found in 5 evaluations" qe.txt \
     && ok "-q, nothing correct: empty stdout, message on stderr" || bad "-q, nothing correct: empty stdout, message on stderr" "$qo / $(cat qe.txt)"
 
+# bench CSVs stay parseable with a searcher label that holds commas; a later run without
+# --per-seed removes the stale runs.csv.
+"$exe" bench --searcher=genetic:pop=4,mut=0.2 --budgets=5 --seeds=2 --convention=constraint-aware \
+    --no-plots --per-seed --quiet --out=psg bowl.json.gz >/dev/null 2>&1
+python3 - <<'PY' && ok "bench CSVs: a label with commas is one field" || bad "bench CSVs: a label with commas is one field"
+import csv
+for fn, width in (("psg/runs.csv", 8), ("psg/results.csv", 19)):
+    rows = list(csv.reader(open(fn)))
+    assert all(len(r) == width for r in rows), fn
+    assert rows[1][rows[0].index("searcher")] == "genetic:pop=4,mut=0.2", rows[1]
+PY
+"$exe" bench --searcher=genetic:pop=4,mut=0.2 --budgets=5 --seeds=2 --convention=constraint-aware \
+    --no-plots --quiet --out=psg bowl.json.gz >/dev/null 2>&1
+[ ! -e psg/runs.csv ] && ok "bench without --per-seed removes a stale runs.csv" || bad "bench without --per-seed removes a stale runs.csv"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

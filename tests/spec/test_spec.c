@@ -822,32 +822,45 @@ static void test_init_kernel(void **state)
 }
 
 /* The line of a value by its path (what a message about a field names). */
+static size_t line_of(const char *t, size_t n, const char *path, size_t want_steps)
+{
+    size_t steps = 99;
+    size_t line = cutune_json_path_line(t, n, path, &steps);
+    assert_int_equal(steps, want_steps);
+    return line;
+}
+
 static void test_json_path_line(void **state)
 {
     (void)state;
     const char *t = "{\n"
                     "  \"a\": \"x\\\"}[,\",\n" /* a string with an escaped quote */
-                    "  \"b\": {\"c\": [1,\n"
+                    "  \"b\": {\"c\": [1,\f\n" /* a form feed: whitespace to cJSON */
                     "     [2, {\"d\": 3}],\n"
                     "     {\"e\": \"f\"}]},\n"
-                    "  \"sizes\": {\"N\": \"abc\"}\n"
+                    "  \"sizes\": {\"N\": \"abc\"}, \"m\": {\"x\": 1,\n"
+                    "    \"GB/s\": 2}\n"
                     "}\n";
     size_t n = strlen(t);
-    assert_int_equal(cutune_json_path_line(t, n, ""), 1);
-    assert_int_equal(cutune_json_path_line(t, n, "a"), 2);
-    assert_int_equal(cutune_json_path_line(t, n, "b"), 3);
-    assert_int_equal(cutune_json_path_line(t, n, "b.c[0]"), 3);
-    assert_int_equal(cutune_json_path_line(t, n, "b.c[1]"), 4);
-    assert_int_equal(cutune_json_path_line(t, n, "b.c[1][1].d"), 4);
-    assert_int_equal(cutune_json_path_line(t, n, "b.c[2].e"), 5);
-    assert_int_equal(cutune_json_path_line(t, n, "sizes.N"), 6);
-    /* missing steps: the deepest value found */
-    assert_int_equal(cutune_json_path_line(t, n, "sizes.M"), 6);
-    assert_int_equal(cutune_json_path_line(t, n, "b.c[7]"), 3);
-    assert_int_equal(cutune_json_path_line(t, n, "zz.y"), 1);
-    assert_int_equal(cutune_json_path_line("  ", 2, "a"), 0);
+    assert_int_equal(line_of(t, n, "", 0), 1);
+    assert_int_equal(line_of(t, n, "a", 1), 2);
+    assert_int_equal(line_of(t, n, "b", 1), 3);
+    assert_int_equal(line_of(t, n, "b.c[0]", 3), 3);
+    assert_int_equal(line_of(t, n, "b.c[1]", 3), 4);
+    assert_int_equal(line_of(t, n, "b.c[1][1].d", 5), 4);
+    assert_int_equal(line_of(t, n, "b.c[2].e", 4), 5);
+    assert_int_equal(line_of(t, n, "sizes.N", 2), 6);
+    assert_int_equal(line_of(t, n, "m[\"GB/s\"]", 2), 7); /* a member that is no identifier */
+    /* missing steps: the deepest value found, and how deep that was */
+    assert_int_equal(line_of(t, n, "sizes.M", 1), 6);
+    assert_int_equal(line_of(t, n, "b.c[7]", 2), 3);
+    assert_int_equal(line_of(t, n, "zz.y", 0), 1);
+    assert_int_equal(line_of("  ", 2, "a", 0), 0);
     /* cut short: stays inside the text */
-    assert_int_equal(cutune_json_path_line(t, 20, "b.c[1]"), 1);
+    assert_int_equal(line_of(t, 20, "b.c[1]", 0), 1);
+    /* a UTF-8 byte order mark before the root, as cJSON accepts */
+    const char *bom = "\xEF\xBB\xBF{\"a\": 1,\n \"b\": 2}";
+    assert_int_equal(line_of(bom, strlen(bom), "b", 1), 2);
 }
 
 /* Spec messages name the line of the field (the base spec has one field per line:
@@ -860,6 +873,12 @@ static void test_error_lines(void **state)
         spec_with("parameters", "{\"bs\": [32, 64,\n    64], \"ipt\": [1, 2], \"reg\": [0, 64]}");
     snprintf(needle, sizeof needle, "%s:5: parameters.bs[2]: duplicate value", spec_path);
     expect_error(json, CUTUNE_EINVAL, needle, NULL);
+    free(json);
+    /* a bad --size value is the command line's, not the file's: no line */
+    cutune_size_override ov = {.name = "N", .value = {.type = CUTUNE_VALUE_REAL, .r = 1.5}};
+    json = spec_with("sizes", "{\"N\": 1024, \"M\": 8}");
+    snprintf(needle, sizeof needle, "%s: sizes.N: override 1.5 is not an integer", spec_path);
+    expect_error_ov(json, &ov, 1, CUTUNE_EINVAL, needle, NULL);
     free(json);
     json = spec_with("sizes", "{\"N\": \"abc\", \"M\": 8}");
     snprintf(needle, sizeof needle, "%s:6: sizes.N: ", spec_path);
