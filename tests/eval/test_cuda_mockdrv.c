@@ -11,6 +11,7 @@
  *                  "NAME gx gy gz bx by bz smem n seed"
  *   add_gen        add, but first checks that a and b hold gen_a's and gen_b's values
  *                  (else c[0] = NaN: a wrong result)
+ * MOCK_CUDA_ELAPSED=MS sets what every timed pair of events reads (default 0.25).
  * MOCK_CUDA=nodevice makes cuInit fail; MOCK_CUDA=real loads the real driver
  * (tests set CUTUNE_LIBCUDA to a missing file to get "no CUDA driver"). */
 #include <math.h>
@@ -298,7 +299,8 @@ static cu_result m_elapsed(float *ms, cu_event a, cu_event b)
 {
     (void)a;
     (void)b;
-    *ms = 0.25f;
+    const char *v = getenv("MOCK_CUDA_ELAPSED"); /* a timer reading other than 0.25 ms */
+    *ms = v ? (float)atof(v) : 0.25f;
     return 0;
 }
 static int n_init(void)

@@ -76,6 +76,7 @@ static int teardown(void **state)
     cutune_cuda_session_free(&f->s);
     free(f);
     unsetenv("MOCK_CUDA");
+    unsetenv("MOCK_CUDA_ELAPSED");
     unsetenv("CUTUNE_LIBCUDA");
     return 0;
 }
@@ -118,6 +119,20 @@ static void test_ok(void **state)
     cutune_eval_result_clear(&r);
     assert_int_equal(run(f, "add", &r), CUTUNE_STATUS_OK); /* same worker */
     assert_int_equal(f->s.pid, pid);
+    cutune_eval_result_clear(&r);
+}
+
+/* A kernel faster than the event timer resolves times as 0: not a measurement, so not ok
+ * (a journal with a 0 ms "ok" would not load again). */
+static void test_zero_time(void **state)
+{
+    fixture *f = *state;
+    setenv("MOCK_CUDA_ELAPSED", "0", 1);
+    cutune_eval_result r;
+    assert_int_equal(run(f, "add", &r), CUTUNE_STATUS_RUNTIME_ERROR);
+    assert_non_null(r.log);
+    assert_non_null(strstr(r.log, "below the event timer's resolution"));
+    assert_int_equal(r.ntimes, 0);
     cutune_eval_result_clear(&r);
 }
 
@@ -305,6 +320,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_ok, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wrong, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_zero_time, setup, teardown),
         cmocka_unit_test_setup_teardown(test_launch_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_over_limits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fault_restarts, setup, teardown),

@@ -717,6 +717,15 @@ static int time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
         if (cutune_now() - t0 >= su->max_time_s)
             break;
     }
+    if (!(r->time_ms > 0.0)) { /* below the event timer's resolution: not a measurement (a
+                                  zero time would also be refused by every recording loader) */
+        r->status = CUTUNE_STATUS_RUNTIME_ERROR;
+        log_append(r, "timed median %g ms over %u runs: below the event timer's resolution",
+                   r->time_ms, (unsigned)n);
+        r->ntimes = 0;
+        free(sorted);
+        return -1;
+    }
     metric(r, "repetitions", n);
     free(sorted);
     return 0;
