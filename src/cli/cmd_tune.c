@@ -563,6 +563,7 @@ int cutune_cmd_tune(int argc, char **argv)
                              {"csv", csv},
                              {"kt-cache", kt},
                              {"header", header}};
+    char canon[sizeof outs / sizeof outs[0]][PATH_MAX + 256]; /* canon_out of each */
     for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
         if (!outs[i][1])
             continue;
@@ -578,13 +579,11 @@ int cutune_cmd_tune(int argc, char **argv)
                        outs[i][0], outs[i][1]);
             goto bad_input;
         }
-        char ci[PATH_MAX + 256], cj[PATH_MAX + 256];
-        canon_out(outs[i][1], ci, sizeof ci);
+        canon_out(outs[i][1], canon[i], sizeof canon[i]);
         for (size_t j = 0; j < i; j++) { /* two outputs to one file: the later would clobber */
             if (!outs[j][1])
                 continue;
-            canon_out(outs[j][1], cj, sizeof cj);
-            if (strcmp(ci, cj) == 0 || same_file(outs[i][1], outs[j][1])) {
+            if (strcmp(canon[i], canon[j]) == 0 || same_file(outs[i][1], outs[j][1])) {
                 cutune_err(err, sizeof err, CUTUNE_EINVAL,
                            "--%s=%s: is also the %s file; each output needs its own path",
                            outs[i][0], outs[i][1], outs[j][0]);

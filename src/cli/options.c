@@ -9,6 +9,27 @@
 
 #include "options.h"
 
+/* The first len - 1 bytes of path, decompressed if it is gzip (*gz set then), as a
+ * string; -1 when it cannot be read. */
+static int read_head(const char *path, char *buf, size_t len, int *gz)
+{
+    gzFile f = gzopen(path, "rb"); /* reads plain files as they are */
+    if (!f)
+        return -1;
+    int got = gzread(f, buf, (unsigned)(len - 1));
+    *gz = !gzdirect(f);
+    gzclose(f);
+    if (got < 0)
+        return -1;
+    buf[got] = '\0';
+    return got;
+}
+
+static int has_journal_header(const char *buf)
+{
+    return strstr(buf, "\"kind\":\"header\"") || strstr(buf, "\"kind\": \"header\"");
+}
+
 int cli_is_recording(const char *path)
 {
     size_t n = strlen(path);
@@ -16,36 +37,26 @@ int cli_is_recording(const char *path)
         return 1;
     if (n > 6 && strcmp(path + n - 6, ".jsonl") == 0)
         return 1;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    static char buf[65536];
+    int gz;
+    if (read_head(path, buf, sizeof buf, &gz) < 0)
         return 0;
-    char buf[65536];
-    size_t got = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[got] = '\0';
-    if (got >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b)
+    if (gz)
         return 1;
     /* a Kernel Tuner cache (also one that lacks tune_params: the loader then says so,
      * instead of the spec loader calling its fields unknown) or a journal; not the word
      * "cache", which a spec may use as a name */
-    return strstr(buf, "\"tune_params\"") != NULL || strstr(buf, "\"tune_params_keys\"") != NULL ||
-           strstr(buf, "\"kind\":\"header\"") != NULL ||
-           strstr(buf, "\"kind\": \"header\"") != NULL;
+    return strstr(buf, "\"tune_params\"") || strstr(buf, "\"tune_params_keys\"") ||
+           has_journal_header(buf);
 }
 
 int cli_is_kt_cache(const char *path)
 {
-    gzFile f = gzopen(path, "rb"); /* reads plain files as they are */
-    if (!f)
-        return 0;
     static char buf[65536];
-    int got = gzread(f, buf, sizeof buf - 1);
-    gzclose(f);
-    if (got <= 0)
+    int gz;
+    if (read_head(path, buf, sizeof buf, &gz) <= 0)
         return 0;
-    buf[got] = '\0';
-    return strstr(buf, "\"tune_params") != NULL && !strstr(buf, "\"kind\":\"header\"") &&
-           !strstr(buf, "\"kind\": \"header\"");
+    return strstr(buf, "\"tune_params") && !has_journal_header(buf);
 }
 
 int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, char *err,

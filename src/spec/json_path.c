@@ -63,53 +63,65 @@ static void skip_value(scan *s)
         s->pos++;
 }
 
+/* Is the scan at character c? */
+static int at(const scan *s, char c)
+{
+    return s->pos < s->len && s->t[s->pos] == c;
+}
+
+/* Past the value at pos and the comma after it (and the space after that); 0 when no comma
+ * follows: the container ends (or the text is broken). */
+static int next_item(scan *s)
+{
+    skip_value(s);
+    skip_ws(s);
+    if (!at(s, ','))
+        return 0;
+    s->pos++;
+    skip_ws(s);
+    return 1;
+}
+
 /* In the object at pos, move to the value of member name[0..n); 0 when absent. */
 static int enter_member(scan *s, const char *name, size_t n)
 {
-    if (s->pos >= s->len || s->t[s->pos] != '{')
+    if (!at(s, '{'))
         return 0;
     s->pos++;
+    skip_ws(s);
     for (;;) {
-        skip_ws(s);
-        if (s->pos >= s->len || s->t[s->pos] != '"')
+        if (!at(s, '"'))
             return 0; /* '}' or broken */
         size_t k0 = s->pos + 1;
         skip_string(s);
         size_t k1 = s->pos - 1; /* the closing quote */
         int match = k1 >= k0 && k1 - k0 == n && memcmp(s->t + k0, name, n) == 0;
         skip_ws(s);
-        if (s->pos >= s->len || s->t[s->pos] != ':')
+        if (!at(s, ':'))
             return 0;
         s->pos++;
         skip_ws(s);
         if (match)
             return 1;
-        skip_value(s);
-        skip_ws(s);
-        if (s->pos >= s->len || s->t[s->pos] != ',')
+        if (!next_item(s))
             return 0;
-        s->pos++;
     }
 }
 
 /* In the array at pos, move to element i; 0 when absent. */
 static int enter_element(scan *s, size_t i)
 {
-    if (s->pos >= s->len || s->t[s->pos] != '[')
+    if (!at(s, '['))
         return 0;
     s->pos++;
     skip_ws(s);
     for (size_t k = 0;; k++) {
-        if (s->pos >= s->len || s->t[s->pos] == ']')
+        if (s->pos >= s->len || at(s, ']'))
             return 0;
         if (k == i)
             return 1;
-        skip_value(s);
-        skip_ws(s);
-        if (s->pos >= s->len || s->t[s->pos] != ',')
+        if (!next_item(s))
             return 0;
-        s->pos++;
-        skip_ws(s);
     }
 }
 

@@ -492,6 +492,12 @@ out_free:
 
 /* ---- phase 3: statistics ---- */
 
+/* t_opt / best, 0 when nothing valid was found (best infinite) */
+static double fraction_of_optimum(double t_opt, double best)
+{
+    return isfinite(best) ? t_opt / best : 0.0;
+}
+
 static void compute_stats(bench_ctx *b, double *frac)
 {
     cutune_bench_result *res = b->res;
@@ -510,10 +516,9 @@ static void compute_stats(bench_ctx *b, double *frac)
                 res->p_evals[cell] = pe / (double)ns;
                 res->p_time[cell] = pt / (double)ns;
                 for (size_t t = 0; t < maxb; t++) {
-                    for (size_t k = 0; k < ns; k++) {
-                        double v = res->best[(job0 + k) * maxb + t];
-                        frac[k] = isfinite(v) ? info->t_opt / v : 0.0;
-                    }
+                    for (size_t k = 0; k < ns; k++)
+                        frac[k] =
+                            fraction_of_optimum(info->t_opt, res->best[(job0 + k) * maxb + t]);
                     gsl_sort(frac, 1, ns);
                     double *c = res->curve + cell * 3 * maxb;
                     c[t] = gsl_stats_median_from_sorted_data(frac, 1, ns);
@@ -526,7 +531,7 @@ static void compute_stats(bench_ctx *b, double *frac)
                     double sum = 0, hits = 0, ev = 0;
                     for (size_t k = 0; k < ns; k++) {
                         double v = res->best[(job0 + k) * maxb + bud - 1];
-                        frac[k] = isfinite(v) ? info->t_opt / v : 0.0;
+                        frac[k] = fraction_of_optimum(info->t_opt, v);
                         sum += frac[k];
                         hits += v == info->t_opt;
                         ev += (double)(b->charged[job0 + k] < bud ? b->charged[job0 + k] : bud);
@@ -1091,7 +1096,7 @@ int cutune_bench_write_runs(const cutune_bench_result *r, const char *dir, char 
                         csv_text(f, r->searcher_args[si], 1);
                         /* the fraction to 6 decimals: 0.99996 is not 1 (success = 1 exactly) */
                         fprintf(f, ",%zu,%zu,%s,%.6f\n", k + 1, r->budgets[bi], bt,
-                                isfinite(b) ? t_opt / b : 0.0);
+                                fraction_of_optimum(t_opt, b));
                     }
                 }
         }
