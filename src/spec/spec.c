@@ -1258,17 +1258,25 @@ static int build_metric_symtab(loader *L, const cutune_symtab *syms)
  * metrics): a string used in arithmetic or a division by zero shows up at load with
  * its JSON path instead of as a mysterious failure of every evaluation.
  */
-static int smoke_eval(loader *L, const cutune_expr *e, const char *path, const cutune_value *vars)
+static int smoke_eval_min(loader *L, const cutune_expr *e, const char *path,
+                          const cutune_value *vars, double min)
 {
     char msg[MSG_LEN] = "", cfg[MSG_LEN / 2] = "";
     double d;
     if (!e)
         return 0;
     int rc = cutune_expr_eval_double(e, vars, &d, msg, sizeof msg);
-    if (!rc)
+    if (!rc && !(d < min)) /* NaN is left to the evaluation, as before */
         return 0;
     cutune_space_format_config(L->impl->pub.space, 0, cfg, sizeof cfg);
+    if (!rc)
+        return fail(L, CUTUNE_EMATH, path, "evaluates to %.17g, below %g (at %s)", d, min, cfg);
     return fail(L, rc, path, "%s (at %s)", msg, cfg);
+}
+
+static int smoke_eval(loader *L, const cutune_expr *e, const char *path, const cutune_value *vars)
+{
+    return smoke_eval_min(L, e, path, vars, -HUGE_VAL);
 }
 
 static int smoke_test(loader *L)
@@ -1306,7 +1314,10 @@ static int smoke_test(loader *L)
         char apath[PATH_LEN];
         path_index(apath, sizeof apath, "args", i);
         path_member(path, sizeof path, apath, s->args[i].value ? "value" : "size");
-        rc = smoke_eval(L, s->args[i].value ? s->args[i].value : s->args[i].size, path, vars);
+        /* a buffer of fewer than 0 elements is never meaningful: a negative --size would
+         * otherwise fail every evaluation of the run one by one */
+        rc = s->args[i].value ? smoke_eval(L, s->args[i].value, path, vars)
+                              : smoke_eval_min(L, s->args[i].size, path, vars, 0.0);
     }
     for (size_t i = 0; i < s->nmetrics && !rc; i++) {
         path_member(path, sizeof path, "metrics", s->metrics[i].name);

@@ -346,6 +346,19 @@ static void test_overrides(void **state)
     expect_error_ov(json, &frac, 1, CUTUNE_EINVAL, "sizes.N: ", "not an integer");
     cutune_size_override str = {.name = "N", .value = {.type = CUTUNE_VALUE_STRING, .s = "x"}};
     expect_error_ov(json, &str, 1, CUTUNE_EINVAL, "sizes.N: ", "not a number");
+    /* a size that makes a buffer negative is refused at load, naming the buffer's field,
+     * not left to fail every evaluation of the run */
+    cutune_size_override neg = {.name = "N", .value = {.type = CUTUNE_VALUE_INT, .i = -5}};
+    expect_error_ov(json, &neg, 1, CUTUNE_EMATH, "args[0].size: ", "evaluates to -5, below 0");
+    cutune_size_override negm = {.name = "M", .value = {.type = CUTUNE_VALUE_INT, .i = -1}};
+    expect_error_ov(json, &negm, 1, CUTUNE_EMATH, "args[1].size: ", "evaluates to -1024");
+    /* an empty buffer is allowed */
+    cutune_size_override zero = {.name = "M", .value = {.type = CUTUNE_VALUE_INT, .i = 0}};
+    rc = load_text(json, &zero, 1, &s, err, sizeof err);
+    if (rc)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    cutune_spec_free(s);
     free(json);
 
     /* an integral override of a real size stays real (S / 2 must stay 0.5, not 0) */
