@@ -63,8 +63,8 @@ static void usage(FILE *f)
         "  -q, --quiet              print only the best configuration\n"
         "  -h, --help               this help\n"
         "\n"
-        "Exit status: 0 done, 1 failed while running, 2 bad input, 130 stopped by a signal\n"
-        "(the journal is intact and the summary printed).\n");
+        "Exit status: 0 done, 1 failed while running or no configuration was correct,\n"
+        "2 bad input, 130 stopped by a signal (the journal is intact and the summary printed).\n");
 }
 
 /* Is a CUDA device usable here? dlopen, never link: cutune must start without a driver. */
@@ -668,7 +668,9 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     print_summary(&t, kt_times, &hist, stop_reason_name(why), journal, quiet);
 
-    status = why == CUTUNE_STOP_SIGNAL ? 130 : 0;
+    /* a run that found no correct configuration failed at its one job: scripts see it in
+     * the exit status (the outputs, which record every failure, are still written) */
+    status = why == CUTUNE_STOP_SIGNAL ? 130 : hist.best < 0 ? 1 : 0;
     if (output && (rc = cutune_export_summary(output, t.space, t.spec, &hist, stop_reason_name(why),
                                               err, sizeof err)) < 0)
         goto export_fail;

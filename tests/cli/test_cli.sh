@@ -329,9 +329,13 @@ for e in d["cache"].values():
     e["time"] = "RuntimeFailedConfig"
 open("allfail.json", "w").write(json.dumps(d))
 PY
-qo=$("$exe" -q --searcher=random --budget=5 --journal=qf.jsonl allfail.json 2>qe.txt)
+qo=$("$exe" -q --searcher=random --budget=5 --journal=qf.jsonl --output=qf.json allfail.json 2>qe.txt)
+qrc=$?
 [ -z "$qo" ] && grep -q "no correct configuration found in 5 evaluations" qe.txt \
     && ok "-q, nothing correct: empty stdout, message on stderr" || bad "-q, nothing correct: empty stdout, message on stderr" "$qo / $(cat qe.txt)"
+# ... and the exit status says the run found nothing (1), with the outputs still written
+[ "$qrc" = 1 ] && [ "$(wc -l <qf.jsonl)" = 6 ] && python3 -c 'import json,sys; sys.exit(json.load(open("qf.json"))["best"] is not None)' \
+    && ok "nothing correct: exit 1, journal and summary written" || bad "nothing correct: exit 1, journal and summary written" "rc $qrc"
 
 # bench CSVs stay parseable with a searcher label that holds commas; a later run without
 # --per-seed removes the stale runs.csv.
