@@ -5,7 +5,11 @@
  * (time NAN) are observed as runtime_error.
  *
  *   bench_convergence [--seeds N] [--seed0 S] [--jobs J] [--searcher NAME[:ARGS]] [--out DIR]
- *                     [--budgets 20,40,60,100,200] FILE.json.gz ...
+ *                     [--budgets 20,40,60,100,200] [--each] FILE.json.gz ...
+ *
+ * Without --each one run per seed goes to the largest budget and the smaller ones are
+ * read off it; with --each every budget is a run of its own, as `cutune --budget=B` makes
+ * it (bo's early phase depends on the budget: early=auto).
  *
  * One process per recording (fork, J at a time); each child writes its numbers to a
  * temporary file that the parent folds into convergence.{json,csv,md}. */
@@ -151,6 +155,7 @@ static double pct(const double *sorted, size_t n, double p)
 }
 
 static unsigned long seed0 = 1000; /* first seed (--seed0) */
+static int each;                   /* --each: one run per budget instead of checkpoints */
 
 /* Child: all seeds of one recording for bo and random; writes lines to outpath:
  * "searcher budget mean p5 p95 hit_rate secs_per_run se" */
@@ -195,8 +200,17 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
         double *fr = malloc(seeds * bs->nb * sizeof *fr), tot = 0;
         for (size_t sd = 0; sd < seeds; sd++) {
             double secs;
-            rc = run_one(sp, table, topt, t, argv2[which], seed0 + sd, bs, fr + sd * bs->nb, &secs,
-                         err, sizeof err);
+            if (each) {
+                /* a run of each budget, as `cutune --budget=B` makes it (bo plans by
+                 * its budget); the time reported is the largest budget's run */
+                for (size_t b = 0; b < bs->nb && rc >= 0; b++) {
+                    budgets_t one = {1, {bs->budgets[b]}};
+                    rc = run_one(sp, table, topt, t, argv2[which], seed0 + sd, &one,
+                                 fr + sd * bs->nb + b, &secs, err, sizeof err);
+                }
+            } else
+                rc = run_one(sp, table, topt, t, argv2[which], seed0 + sd, bs, fr + sd * bs->nb,
+                             &secs, err, sizeof err);
             if (rc < 0) {
                 free(fr);
                 fclose(f);
@@ -254,6 +268,8 @@ int main(int argc, char **argv)
             seeds = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--seed0") && i + 1 < argc)
             seed0 = strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--each"))
+            each = 1;
         else if (!strcmp(argv[i], "--jobs") && i + 1 < argc)
             jobs = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--searcher") && i + 1 < argc)
@@ -277,7 +293,7 @@ int main(int argc, char **argv)
     if (!nf || !seeds || !bs.nb) {
         fprintf(stderr,
                 "usage: bench_convergence [--seeds N] [--seed0 S] [--jobs J] [--searcher S[:ARGS]] "
-                "[--out DIR] [--budgets a,b,...] FILE...\n");
+                "[--out DIR] [--budgets a,b,...] [--each] FILE...\n");
         return 2;
     }
     /* the output directory must take the results: find out now, not after the run */

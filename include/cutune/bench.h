@@ -2,13 +2,15 @@
  * @file bench.h
  * @brief Searcher comparison on recorded spaces (`cutune bench`).
  *
- * For every (convention, recording, searcher, seed) one run replays the
+ * For every (convention, recording, searcher, seed, budget) one run replays the
  * recording in-process: propose(k=1) -> look the configuration up -> observe,
  * charging one evaluation per configuration not seen before (a re-proposed
- * configuration is answered again without charge). Each run goes to the largest
- * budget and every smaller budget is read off its best-so-far curve; this is
- * valid because searchers receive the budget only as a hint (ctx.budget is the
- * largest budget for every run).
+ * configuration is answered again without charge). Every budget is a run of its
+ * own with ctx.budget = that budget, as `cutune --budget=B` makes it: a searcher
+ * may plan by its budget (bo's early phase does), so a smaller budget is not read
+ * off a longer run, unless the searcher's plan (cutune_searcher_type.plan) is the same
+ * for both: then the run of the largest budget of that plan serves them all. The
+ * best-so-far curves and P come from the runs of the largest budget.
  *
  * Conventions (which points a budget charges):
  *  - constraint-aware: the space is the set of recorded configurations; only
@@ -102,7 +104,10 @@ typedef struct cutune_bench_result {
     double *p_evals;                  /**< [nconv][nrec][nsearchers] mean P over evaluations */
     double *p_time;                   /**< same over simulated time (NAN without costs) */
     double *best;                     /**< [nconv][nrec][nsearchers][nseeds][maxb] best-so-far
-                                           time (INFINITY while nothing valid) */
+                                           time of the largest budget's run (INFINITY while
+                                           nothing valid) */
+    double *at;                       /**< [nconv][nrec][nsearchers][nseeds][nbudgets] best
+                                           time of the run of each budget */
     double *curve;                    /**< [nconv][nrec][nsearchers][3][maxb]: median, p05, p95
                                            of the fraction of optimum after t+1 evaluations */
 } cutune_bench_result;

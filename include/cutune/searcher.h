@@ -48,6 +48,14 @@ typedef struct cutune_searcher_type {
     int (*observe)(void *state, const cutune_observation *obs, size_t n, char *err, size_t errlen);
     /** Release what alloc acquired (not the state block itself). */
     void (*free)(void *state);
+    /**
+     * Optional: after alloc, a value naming the run's plan, a function of the space,
+     * the arguments and the budget only (not of the seed). Two runs with equal plans
+     * and the same seed make the same proposals as far as the smaller budget goes, so a
+     * benchmark may read the smaller budget off the longer run (`cutune bench` does).
+     * NULL: every budget is its own plan.
+     */
+    uint64_t (*plan)(const void *state);
 } cutune_searcher_type;
 
 typedef struct cutune_searcher {

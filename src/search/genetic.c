@@ -388,6 +388,13 @@ static int ga_observe(void *state, const cutune_observation *obs, size_t n, char
     return 0;
 }
 
+/* The budget enters only through the population size and what follows from it. */
+static uint64_t ga_plan(const void *state)
+{
+    const ga_state *s = state;
+    return (uint64_t)s->pop_max << 40 | (uint64_t)s->init << 20 | (uint64_t)s->stall;
+}
+
 static const cutune_searcher_type genetic_type = {
     .version = CUTUNE_SEARCHER_TYPE_VERSION,
     .name = "genetic",
@@ -397,6 +404,7 @@ static const cutune_searcher_type genetic_type = {
     .propose = ga_propose,
     .observe = ga_observe,
     .free = ga_free,
+    .plan = ga_plan,
 };
 
 const cutune_searcher_type *const cutune_searcher_genetic = &genetic_type;

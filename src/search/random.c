@@ -116,6 +116,13 @@ static void random_free(void *state)
     free(s->map);
 }
 
+/* The order of proposals does not depend on the budget: one plan for every budget. */
+static uint64_t random_plan(const void *state)
+{
+    (void)state;
+    return 0;
+}
+
 static const cutune_searcher_type random_type = {
     .version = CUTUNE_SEARCHER_TYPE_VERSION,
     .name = "random",
@@ -125,6 +132,7 @@ static const cutune_searcher_type random_type = {
     .propose = random_propose,
     .observe = NULL,
     .free = random_free,
+    .plan = random_plan,
 };
 
 const cutune_searcher_type *const cutune_searcher_random = &random_type;

@@ -164,8 +164,9 @@ typedef struct {
     const size_t *rec_src;   /* result recording index -> opt->recordings index */
     bench_table *tab;        /* [nconv * nrec] */
     cutune_recording **recs; /* [nrec]; kept: a recorded-only space's filter reads it */
-    size_t *charged;         /* [job] evaluations charged */
-    double *pe, *pt;         /* [job] P of the run over evaluations / time */
+    size_t *charged;         /* [run][budget] evaluations charged by the run of that budget */
+    size_t *lead;            /* [conv][rec][searcher][budget]: the budget whose run serves it */
+    double *pe, *pt;         /* [run] P of the largest budget's run over evaluations / time */
 } bench_ctx;
 
 static char *dupstr(const char *s)
@@ -399,18 +400,93 @@ static double run_p_time(const cutune_bench_space_info *info, const double *best
     return cnt ? sum / (double)cnt : NAN;
 }
 
+/* Which run serves each budget: the run of the largest budget with the same plan
+ * (cutune_searcher_type.plan; without one every budget is its own), so that a searcher
+ * whose proposals do not depend on the budget is not run again for every budget. */
+static int plan_groups(bench_ctx *b, char *err, size_t errlen)
+{
+    cutune_bench_result *res = b->res;
+    size_t nb = res->nbudgets;
+    uint64_t *plan = calloc(nb, sizeof *plan);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    int rc = 0;
+    if (!plan || !rng) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
+        goto out;
+    }
+    for (size_t ci = 0; ci < res->nconv && rc == 0; ci++)
+        for (size_t ri = 0; ri < res->nrec && rc == 0; ri++) {
+            const bench_table *t = &b->tab[ci * res->nrec + ri];
+            size_t n = res->space[ci * res->nrec + ri].size;
+            for (size_t si = 0; si < res->nsearchers && rc == 0; si++) {
+                const cutune_searcher_type *ty = b->opt->searchers[si];
+                size_t *lead = b->lead + ((ci * res->nrec + ri) * res->nsearchers + si) * nb;
+                for (size_t bi = 0; bi < nb; bi++)
+                    lead[bi] = bi;
+                if (!ty->plan)
+                    continue;
+                uint8_t *visited = calloc(n ? n : 1, 1);
+                if (!visited) {
+                    rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
+                    break;
+                }
+                for (size_t bi = 0; bi < nb && rc == 0; bi++) {
+                    char msg[512];
+                    cutune_searcher *s = NULL;
+                    cutune_searcher_ctx sctx = {.space = t->space,
+                                                .budget = res->budgets[bi],
+                                                .rng = rng,
+                                                .visited = visited,
+                                                .args = res->searcher_args[si]};
+                    rc = cutune_searcher_alloc(ty, &sctx, &s, msg, sizeof msg);
+                    if (rc < 0) {
+                        cutune_err(err, errlen, rc, "searcher %s on %s (%s): %s",
+                                   res->searchers[si], res->rec[ri].name,
+                                   cutune_bench_convention_name(res->conv[ci]), msg);
+                        break;
+                    }
+                    plan[bi] = ty->plan(s->state);
+                    cutune_searcher_free(s);
+                }
+                free(visited);
+                /* the largest budget of each plan serves the smaller ones */
+                for (size_t bi = 0; bi < nb && rc == 0; bi++)
+                    for (size_t bj = nb; bj-- > bi;)
+                        if (plan[bj] == plan[bi]) {
+                            lead[bi] = bj;
+                            break;
+                        }
+            }
+        }
+out:
+    free(plan);
+    gsl_rng_free(rng);
+    return rc;
+}
+
+/* A job is one run: (budget index, run = convention, recording, searcher, seed), the
+ * budget outermost. Every budget is a run of its own, given that budget, as `cutune
+ * --budget=B` makes it: a searcher may plan by its budget (bo's early phase does), so a
+ * smaller budget is not read off a longer run, unless both have the same plan
+ * (plan_groups): the results are those of a run of each budget either way. The largest
+ * budget's run also gives the best-so-far curve and P. */
 static int run_task(void *ctx, size_t job, char *err, size_t errlen)
 {
     bench_ctx *b = ctx;
     cutune_bench_result *res = b->res;
-    size_t seed_i = job % res->nseeds;
-    size_t si = job / res->nseeds % res->nsearchers;
-    size_t ri = job / (res->nseeds * res->nsearchers) % res->nrec;
-    size_t ci = job / (res->nseeds * res->nsearchers * res->nrec);
+    size_t nruns = job_count(res), run = job % nruns, bi = job / nruns;
+    int last = bi + 1 == res->nbudgets;
+    const size_t *lead = b->lead + run / res->nseeds * res->nbudgets;
+    if (lead[bi] != bi)
+        return 0; /* read off the run of a larger budget with the same plan */
+    size_t seed_i = run % res->nseeds;
+    size_t si = run / res->nseeds % res->nsearchers;
+    size_t ri = run / (res->nseeds * res->nsearchers) % res->nrec;
+    size_t ci = run / (res->nseeds * res->nsearchers * res->nrec);
     const bench_table *t = &b->tab[ci * res->nrec + ri];
     const cutune_bench_space_info *info = &res->space[ci * res->nrec + ri];
-    size_t n = info->size, maxb = res->maxb;
-    double *best = res->best + job * maxb;
+    size_t n = info->size, maxb = res->budgets[bi];
+    double *best = last ? res->best + run * res->maxb : NULL;
     gsl_rng *rng = NULL;
     uint8_t *visited = NULL;
     double *cum = NULL;
@@ -420,7 +496,9 @@ static int run_task(void *ctx, size_t job, char *err, size_t errlen)
 
     rng = gsl_rng_alloc(gsl_rng_mt19937);
     visited = calloc(n, 1);
-    cum = calloc(maxb, sizeof *cum);
+    cum = calloc(last ? maxb : 2 * maxb, sizeof *cum);
+    if (cum && !last)
+        best = cum + maxb; /* a shorter run's curve is scratch: only its end is kept */
     if (!rng || !visited || !cum) {
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
         goto out_free;
@@ -473,10 +551,17 @@ static int run_task(void *ctx, size_t job, char *err, size_t errlen)
     }
     for (size_t k = charged; k < maxb; k++)
         best[k] = cur;
-    b->charged[job] = charged;
-    double worst = t->worst;
-    b->pe[job] = run_p_evals(info, best, worst);
-    b->pt[job] = res->rec[ri].has_costs ? run_p_time(info, best, cum, charged, worst) : NAN;
+    for (size_t bj = 0; bj <= bi; bj++)
+        if (lead[bj] == bi) {
+            size_t bud = res->budgets[bj];
+            b->charged[run * res->nbudgets + bj] = charged < bud ? charged : bud;
+            res->at[run * res->nbudgets + bj] = best[bud - 1];
+        }
+    if (last) {
+        double worst = t->worst;
+        b->pe[run] = run_p_evals(info, best, worst);
+        b->pt[run] = res->rec[ri].has_costs ? run_p_time(info, best, cum, charged, worst) : NAN;
+    }
     rc = 0;
 out_searcher:
     if (rc < 0)
@@ -530,11 +615,12 @@ static void compute_stats(bench_ctx *b, double *frac)
                     cutune_bench_cell *cl = &res->cells[cell * res->nbudgets + bi];
                     double sum = 0, hits = 0, ev = 0;
                     for (size_t k = 0; k < ns; k++) {
-                        double v = res->best[(job0 + k) * maxb + bud - 1];
+                        double v = res->at[(job0 + k) * res->nbudgets + bi];
+                        size_t ch = b->charged[(job0 + k) * res->nbudgets + bi];
                         frac[k] = fraction_of_optimum(info->t_opt, v);
                         sum += frac[k];
                         hits += v == info->t_opt;
-                        ev += (double)(b->charged[job0 + k] < bud ? b->charged[job0 + k] : bud);
+                        ev += (double)(ch < bud ? ch : bud);
                     }
                     gsl_sort(frac, 1, ns);
                     cl->mean = sum / (double)ns;
@@ -609,6 +695,7 @@ void cutune_bench_result_free(cutune_bench_result *r)
     free(r->p_evals);
     free(r->p_time);
     free(r->best);
+    free(r->at);
     free(r->curve);
     free(r);
 }
@@ -745,19 +832,22 @@ int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out,
     res->p_evals = calloc(ncells, sizeof *res->p_evals);
     res->p_time = calloc(ncells, sizeof *res->p_time);
     res->best = calloc(njobs * res->maxb, sizeof *res->best);
+    res->at = calloc(njobs * res->nbudgets, sizeof *res->at);
     res->curve = calloc(ncells * 3 * res->maxb, sizeof *res->curve);
     b.tab = calloc(nspaces, sizeof *b.tab);
     ntab = b.tab ? nspaces : 0;
     b.recs = calloc(res->nrec, sizeof *b.recs);
     nrecs = b.recs ? res->nrec : 0;
-    b.charged = calloc(njobs, sizeof *b.charged);
+    b.charged = calloc(njobs * res->nbudgets, sizeof *b.charged);
+    b.lead = calloc(ncells * res->nbudgets, sizeof *b.lead);
     b.pe = calloc(njobs, sizeof *b.pe);
     b.pt = calloc(njobs, sizeof *b.pt);
-    keys = calloc(njobs, sizeof *keys);
-    order = calloc(njobs, sizeof *order);
+    keys = calloc(njobs * res->nbudgets, sizeof *keys);
+    order = calloc(njobs * res->nbudgets, sizeof *order);
     frac = calloc(res->nseeds, sizeof *frac);
-    if (!res->space || !res->cells || !res->p_evals || !res->p_time || !res->best || !res->curve ||
-        !b.tab || !b.recs || !b.charged || !b.pe || !b.pt || !keys || !order || !frac)
+    if (!res->space || !res->cells || !res->p_evals || !res->p_time || !res->best || !res->at ||
+        !res->curve || !b.tab || !b.recs || !b.charged || !b.lead || !b.pe || !b.pt || !keys ||
+        !order || !frac)
         goto out_nomem;
     b.res = res;
     b.rec_src = rec_src;
@@ -766,14 +856,17 @@ int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out,
     if (rc < 0)
         goto out_free;
 
-    for (size_t j = 0; j < njobs; j++) {
-        size_t sp = j / (res->nseeds * res->nsearchers);
+    if ((rc = plan_groups(&b, err, errlen)) < 0)
+        goto out_free;
+    size_t nall = njobs * res->nbudgets;
+    for (size_t j = 0; j < nall; j++) {
+        size_t sp = j % njobs / (res->nseeds * res->nsearchers);
         keys[j] = (job_key){res->space[sp].size, j};
     }
-    qsort(keys, njobs, sizeof *keys, cmp_job);
-    for (size_t j = 0; j < njobs; j++)
+    qsort(keys, nall, sizeof *keys, cmp_job);
+    for (size_t j = 0; j < nall; j++)
         order[j] = keys[j].job;
-    rc = pool_run(jobs, njobs, order, run_task, &b, opt->progress, opt->progress_ctx, err, errlen);
+    rc = pool_run(jobs, nall, order, run_task, &b, opt->progress, opt->progress_ctx, err, errlen);
     if (rc < 0)
         goto out_free;
     compute_stats(&b, frac);
@@ -797,6 +890,7 @@ out_free:
         cutune_recording_free(b.recs[i]);
     free(b.recs);
     free(b.charged);
+    free(b.lead);
     free(b.pe);
     free(b.pt);
     free(keys);
@@ -929,9 +1023,10 @@ static void write_md(FILE *f, const cutune_bench_result *r, const char *command)
         fprintf(f, " %zu", r->budgets[bi]);
     fprintf(f, "\n- Runs per cell: %zu (seeds 1..%zu, GSL mt19937)\n", r->nseeds, r->nseeds);
     fprintf(f,
-            "- Each run goes to the largest budget (%zu) and every smaller budget is read off "
-            "its best-so-far curve; searchers receive ctx.budget = %zu as a hint only.\n",
-            r->maxb, r->maxb);
+            "- Every budget is a run of its own, given that budget (ctx.budget), as `cutune "
+            "--budget=B` makes it: a searcher may plan by its budget (bo does). The curves and P "
+            "come from the runs of the largest budget (%zu).\n",
+            r->maxb);
     fprintf(f,
             "- Re-proposing a configuration already evaluated costs nothing (answered from the "
             "history); a run gives up after %d such proposals in a row.\n",
@@ -1079,12 +1174,12 @@ int cutune_bench_write_runs(const cutune_bench_result *r, const char *dir, char 
             double t_opt = r->space[ci * r->nrec + ri].t_opt;
             for (size_t si = 0; si < r->nsearchers; si++)
                 for (size_t k = 0; k < r->nseeds; k++) {
-                    /* the run's best-so-far curve; a budget reads it at budget - 1 */
-                    const double *best =
-                        r->best +
-                        (((ci * r->nrec + ri) * r->nsearchers + si) * r->nseeds + k) * r->maxb;
+                    /* the best of the run of each budget */
+                    const double *at =
+                        r->at +
+                        (((ci * r->nrec + ri) * r->nsearchers + si) * r->nseeds + k) * r->nbudgets;
                     for (size_t bi = 0; bi < r->nbudgets; bi++) {
-                        double b = best[r->budgets[bi] - 1];
+                        double b = at[bi];
                         char bt[32] = "";
                         if (isfinite(b))
                             snprintf(bt, sizeof bt, "%.9g", b);

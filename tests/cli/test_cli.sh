@@ -301,23 +301,28 @@ out=$("$exe" bench --searcher=bo:xi=1,xi=2 --seeds=1 --budgets=5 --no-plots --ou
     && ok "bench: a repeated searcher key is refused up front" || bad "bench: a repeated searcher key is refused up front" "$out"
 
 # bench --per-seed: every run's best at every budget; their means are results.csv's, and
-# seed s is the CLI's --seed=s run.
-"$exe" bench --searchers=random,bo --budgets=5,20 --seeds=3 --convention=constraint-aware \
+# seed s at budget B is the CLI's --seed=s --budget=B run (bo plans by its budget: 20 is
+# its safe phase, 60 and 70 the edge phase, 60 read off the run of 70; genetic sizes its
+# population by the budget).
+"$exe" bench --searchers=random,bo,genetic --budgets=5,20,60,70 --seeds=3 --convention=constraint-aware \
     --no-plots --per-seed --quiet --out=ps bowl.json.gz >/dev/null 2>&1
-"$exe" --searcher=bo --seed=2 --budget=20 --journal=ps2.jsonl bowl.json.gz >/dev/null 2>&1
+for sb in bo:20 bo:60 bo:70 genetic:5 genetic:60; do
+    "$exe" --searcher=${sb%%:*} --seed=2 --budget=${sb##*:} --journal=ps2-${sb%%:*}-${sb##*:}.jsonl bowl.json.gz >/dev/null 2>&1
+done
 python3 - <<'PY' && ok "bench --per-seed: runs.csv agrees with results.csv and the CLI" || bad "bench --per-seed: runs.csv agrees with results.csv and the CLI"
 import csv, json, collections
 runs = list(csv.DictReader(open("ps/runs.csv")))
-assert len(runs) == 2 * 3 * 2, len(runs)
+assert len(runs) == 3 * 3 * 4, len(runs)
 agg = collections.defaultdict(list)
 for r in runs:
     agg[(r["searcher"], r["budget"])].append(float(r["fraction"]))
 for r in csv.DictReader(open("ps/results.csv")):
     v = agg[(r["searcher"], r["budget"])]
     assert abs(sum(v) / len(v) - float(r["mean"])) < 1e-4, (r["searcher"], r["budget"])
-best = min(json.loads(l)["time_ms"] for l in open("ps2.jsonl") if '"status":"ok"' in l)
-row = [r for r in runs if r["searcher"] == "bo" and r["seed"] == "2" and r["budget"] == "20"][0]
-assert abs(float(row["best_ms"]) - best) <= 1e-5 * best, (row, best)
+for s, b in (("bo", 20), ("bo", 60), ("bo", 70), ("genetic", 5), ("genetic", 60)):
+    best = min(json.loads(l)["time_ms"] for l in open(f"ps2-{s}-{b}.jsonl") if '"status":"ok"' in l)
+    row = [r for r in runs if r["searcher"] == s and r["seed"] == "2" and r["budget"] == str(b)][0]
+    assert abs(float(row["best_ms"]) - best) <= 1e-5 * best, (row, best)
 PY
 
 # -q with nothing correct: stdout empty (scripts read it as the configuration), the

@@ -315,6 +315,115 @@ static void test_known_answers(void **state)
     cutune_bench_result_free(NULL);
 }
 
+/* ---- every budget a run of its own ---- */
+
+/* A searcher that plans by its budget: the optimum of square_json first when the budget
+ * is below 4, else every configuration in id order (the optimum, (2, 2), last). */
+typedef struct {
+    const cutune_searcher_ctx *ctx;
+    size_t n, next, opt;
+    int short_run, first;
+} planner_state;
+
+static int planner_alloc(void *st, const cutune_searcher_ctx *ctx, char *err, size_t errlen)
+{
+    planner_state *s = st;
+    s->ctx = ctx;
+    s->n = cutune_space_size(ctx->space);
+    uint16_t idx[2] = {1, 1};
+    long long id = cutune_space_find(ctx->space, idx);
+    if (id < 0)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "planner: optimum not in the space");
+    s->opt = (size_t)id;
+    s->short_run = ctx->budget < 4;
+    s->first = 1;
+    return 0;
+}
+
+static int planner_propose(void *st, size_t k, size_t *out, size_t *n, char *err, size_t errlen)
+{
+    planner_state *s = st;
+    *n = 0;
+    if (s->short_run && s->first) {
+        s->first = 0;
+        out[(*n)++] = s->opt;
+        return 0;
+    }
+    while (s->next < s->n && s->ctx->visited[s->next])
+        s->next++;
+    if (s->next < s->n)
+        out[(*n)++] = s->next++;
+    return 0;
+}
+
+static const cutune_searcher_type planner_type = {
+    .version = CUTUNE_SEARCHER_TYPE_VERSION,
+    .name = "planner",
+    .help = "test: plans by its budget",
+    .size = sizeof(planner_state),
+    .alloc = planner_alloc,
+    .propose = planner_propose,
+};
+
+/* The same searcher, claiming one plan for every budget (which is false for it): the
+ * bench then reads the smaller budgets off the largest budget's run. */
+static uint64_t one_plan(const void *state)
+{
+    (void)state;
+    return 7;
+}
+
+static const cutune_searcher_type one_plan_type = {
+    .version = CUTUNE_SEARCHER_TYPE_VERSION,
+    .name = "oneplan",
+    .help = "test: one plan for every budget",
+    .size = sizeof(planner_state),
+    .alloc = planner_alloc,
+    .propose = planner_propose,
+    .plan = one_plan,
+};
+
+static void test_budget_runs(void **state)
+{
+    char sq[512];
+    snprintf(sq, sizeof sq, "%s/square.json", tmpdir);
+    write_file(sq, square_json);
+    const char *recs[] = {sq};
+    const cutune_searcher_type *types[] = {&planner_type};
+    size_t budgets[] = {1, 4};
+    cutune_bench_result *r =
+        bench(recs, 1, types, 1, budgets, 2, 3, CUTUNE_BENCH_CONSTRAINT_AWARE, 2);
+    /* the budget-1 cell is a run given budget 1 (the optimum first), not the first
+     * evaluation of the budget-4 run (the slowest configuration, 4 ms: 0.25) */
+    const cutune_bench_cell *c = cutune_bench_result_cell(r, 0, 0, 0, 0);
+    assert_true(c->mean == 1.0 && c->success == 1.0 && c->evals == 1.0);
+    c = cutune_bench_result_cell(r, 0, 0, 0, 1);
+    assert_true(c->mean == 1.0 && c->evals == 4.0);
+    /* the curve is the largest budget's run: 0.25 after its first evaluation */
+    assert_true(fabs(r->curve[0] - 0.25) < 1e-12);
+    assert_true(r->at[0] == 1.0 && r->at[1] == 1.0);
+    /* runs.csv holds the run of each budget */
+    assert_int_equal(cutune_bench_write_runs(r, tmpdir, NULL, 0), 0);
+    char path[600];
+    size_t len;
+    snprintf(path, sizeof path, "%s/runs.csv", tmpdir);
+    char *text = read_file(path, &len);
+    assert_non_null(strstr(text, ",1,1,1,1.000000\n"));
+    assert_null(strstr(text, "0.250000"));
+    free(text);
+    cutune_bench_result_free(r);
+
+    /* a searcher whose plan does not change with the budget is run once per seed, at the
+     * largest budget, and the smaller budgets are read off that run: here the first
+     * evaluation of the budget-4 run, the slowest configuration */
+    const cutune_searcher_type *one[] = {&one_plan_type};
+    r = bench(recs, 1, one, 1, budgets, 2, 3, CUTUNE_BENCH_CONSTRAINT_AWARE, 2);
+    c = cutune_bench_result_cell(r, 0, 0, 0, 0);
+    assert_true(fabs(c->mean - 0.25) < 1e-12 && c->evals == 1.0);
+    assert_true(cutune_bench_result_cell(r, 0, 0, 0, 1)->mean == 1.0);
+    cutune_bench_result_free(r);
+}
+
 /* ---- determinism: two runs (different thread counts), identical files ---- */
 
 static void test_deterministic_output(void **state)
@@ -353,7 +462,7 @@ static void test_deterministic_output(void **state)
         if (i == 0) { /* the convention is stated */
             assert_non_null(strstr(x, "constraint-aware"));
             assert_non_null(strstr(x, "cartesian"));
-            assert_non_null(strstr(x, "ctx.budget = 5"));
+            assert_non_null(strstr(x, "Every budget is a run of its own"));
         }
         free(x);
         free(y);
@@ -433,6 +542,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_baseline_vs_simulation),
         cmocka_unit_test(test_known_answers),
+        cmocka_unit_test(test_budget_runs),
         cmocka_unit_test(test_deterministic_output),
         cmocka_unit_test(test_bad_options),
     };
