@@ -150,7 +150,9 @@
  * points are fewer than the model's inputs, then dim), add=fit|W (weight of the
  * second-order additive kernel term, cutune_gp_lml; default 0: off), lin=fit|W (weight of
  * the linear-trend term, cutune_gp_lml; default 0: off), lweak=N (successful points up to
- * which the local steps use the weak-prior model; default 20, 0: off).
+ * which the local steps use the weak-prior model; default 20, 0: off), early=auto|safe|edge
+ * (the early phase: safe = the defaults above, edge = lin=0.1, lprior=dim, lweak=0, auto =
+ * edge when the budget is at least BO_EDGE_BUDGET; options given explicitly win).
  *
  * Interactions (add=). The stationary kernel generalises an observation only to
  * configurations near it in every parameter, so an effect of two parameters together
@@ -178,6 +180,24 @@
  * it stays an option. lin=fit (weight by the likelihood, in [1e-4, 10]) was worse on the
  * six hardest recordings (0.9556 vs 0.9564 default, 0.9607 lin=0.1), as was lin=0.3
  * (0.9568) and lin=0.03 (0.9534): benchmarks/bo/README.md, section 11.
+ *
+ * Early phase by the budget (early=auto). The choices above trade the early
+ * evaluations against the later ones: the dimension-scaled prior from the first point,
+ * the linear trend and no weak-prior local model (early=edge) send the first proposals to
+ * the ends of the ranges, which costs where the optimum is inside the box (at 20
+ * evaluations below random search on convolution_GTX_TitanX_Maxwell and GEMM_P100) and
+ * pays once the run has the evaluations to come back from a wrong edge (at 60 and more
+ * evaluations the best mean on the 15 recordings and on cutune's own H200 recordings).
+ * The searcher is told its budget, so it takes the phase that suits it: edge from
+ * BO_EDGE_BUDGET = 60 evaluations on, safe below (at 40 the two are level on the mean of
+ * the 15, edge 0.954 vs 0.952, with losses of 0.02-0.04 on two recordings; at 60 edge
+ * leads, 0.9742 vs 0.9715). Where most evaluations fail the ends of the ranges are
+ * mostly failures (a Cartesian space whose restrictions the searcher was not given: ~80 %
+ * of the GEMM product), and the edge phase fell below random search at 60 evaluations on
+ * GEMM_P100 (0.746 vs 0.828); so early=auto drops to the safe phase for good once more
+ * than half of at least n_init evaluations have failed (then 0.920). Measured with a run
+ * of each budget, as `cutune --budget=B` makes it (cutune bench and
+ * benchmarks/bo/bench_convergence --each do so): benchmarks/bo/README.md, section 15.
  */
 #include <math.h>
 #include <stdio.h>
@@ -208,12 +228,15 @@
 #define BO_FEAS_GROWTH 1.2       /* then when the evaluations grew by this factor */
 #define BO_FEAS_PAIRS_MAX 1500u  /* bandwidths fixed beyond (pair table: n^2 d / 2 doubles) */
 #define BO_LOCAL_TOP 3u          /* fastest configurations whose neighbourhood is searched */
-#define BO_LOCAL_WEAK 20u        /* local steps under the weak prior up to this many ok points */
-#define BO_LOCAL_FIT 10u         /* ... by a model of this many ok points nearest the best */
-#define BO_ADD_MAX 0.95          /* largest weight of the additive kernel term (add=) */
-#define BO_LIN_MAX 10.0          /* largest weight of the linear kernel term (lin=) */
-#define BO_LIN_FIT_MIN 1e-4      /* smallest weight lin=fit may fit (log-space bound > 0) */
-#define BO_PERM_MAX (1u << 24)   /* pool drawn without replacement up to this size */
+enum { BO_EARLY_AUTO, BO_EARLY_SAFE, BO_EARLY_EDGE };
+#define BO_EDGE_BUDGET 60u     /* early=auto: edge-seeking from this budget on */
+#define BO_EDGE_LIN 0.1        /* the linear-trend weight of the edge-seeking phase */
+#define BO_LOCAL_WEAK 20u      /* local steps under the weak prior up to this many ok points */
+#define BO_LOCAL_FIT 10u       /* ... by a model of this many ok points nearest the best */
+#define BO_ADD_MAX 0.95        /* largest weight of the additive kernel term (add=) */
+#define BO_LIN_MAX 10.0        /* largest weight of the linear kernel term (lin=) */
+#define BO_LIN_FIT_MIN 1e-4    /* smallest weight lin=fit may fit (log-space bound > 0) */
+#define BO_PERM_MAX (1u << 24) /* pool drawn without replacement up to this size */
 
 enum bo_acq { ACQ_EI = 0, ACQ_PI, ACQ_LCB };
 
@@ -299,9 +322,12 @@ typedef struct bo_state {
     size_t npool, cappool;
     size_t *local; /**< local candidates (neighbours of the best) */
     size_t nlocal, caplocal;
-    double *obs_t;     /**< capobs: time of each evaluation (NAN when failed) */
-    double local_frac; /**< share of model-based proposals restricted to local */
-    size_t nmodel;     /**< model-based proposals made */
+    double *obs_t;                      /**< capobs: time of each evaluation (NAN when failed) */
+    double local_frac;                  /**< share of model-based proposals restricted to local */
+    int early;                          /**< early=: BO_EARLY_AUTO, _SAFE or _EDGE */
+    int edge;                           /**< the edge phase is in force */
+    int set_lin, set_lprior, set_lweak; /**< given explicitly (early= leaves them) */
+    size_t nmodel;                      /**< model-based proposals made */
 } bo_state;
 
 /* ---------- small helpers ---------- */
@@ -683,8 +709,30 @@ static int refit_warm(bo_state *s, char *err, size_t errlen)
     return 0;
 }
 
+/* The early phase (early=, see the top comment): edge (1) or safe (0). Options given
+ * explicitly are left as they are. */
+static void set_phase(bo_state *s, int edge)
+{
+    s->edge = edge;
+    if (!s->set_lin)
+        s->fit.lin_min = s->fit.lin_max = edge ? BO_EDGE_LIN : 0.0;
+    if (!s->set_lprior) {
+        s->lprior_mode = edge ? BO_LPRIOR_DIM : BO_LPRIOR_AUTO;
+        s->lprior_now = -1; /* auto: set by the next sync */
+    }
+    if (!s->set_lweak)
+        s->lweak_max = edge ? 0 : BO_LOCAL_WEAK;
+}
+
 static int sync_model(bo_state *s, char *err, size_t errlen)
 {
+    /* early=auto drops the edge phase for good when most evaluations fail: the ends of
+     * the ranges are then mostly failures (a Cartesian space whose restrictions the
+     * searcher was not given), where the safe phase does better (see the top comment) */
+    if (s->edge && s->early == BO_EARLY_AUTO && s->nobs >= s->n_init && 2 * s->nok < s->nobs) {
+        set_phase(s, 0);
+        s->full_n = 0; /* another objective: refit from scratch */
+    }
     if (s->feas_on && s->nobs <= BO_FEAS_PAIRS_MAX &&
         (s->nobs <= BO_FEAS_ALL || (double)s->nobs >= BO_FEAS_GROWTH * (double)s->feas_n)) {
         feas_select_bandwidth(s);
@@ -1314,7 +1362,7 @@ static int bo_observe(void *state, const cutune_observation *obs, size_t n, char
 
 static const char valid_keys[] =
     "acq, xi, beta, kernel, init, starts, local, pool, pow2, warp, lprior, design, add, lin, "
-    "lweak";
+    "lweak, early";
 
 /* A kernel-term weight option (add=, lin=): "fit" fits it in [fit_min, max], a number in
  * [0, max] fixes it. */
@@ -1379,7 +1427,15 @@ static int parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                 return cutune_err(err, errlen, CUTUNE_EINVAL,
                                   "bo: design=%s unknown (valid: maximin, lhs)", val);
             s->design_lhs = val[0] == 'l';
+        } else if (strcmp(key, "early") == 0) {
+            if (strcmp(val, "auto") && strcmp(val, "safe") && strcmp(val, "edge"))
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "bo: early=%s unknown (valid: auto, safe, edge)", val);
+            s->early = val[0] == 'a'   ? BO_EARLY_AUTO
+                       : val[0] == 's' ? BO_EARLY_SAFE
+                                       : BO_EARLY_EDGE;
         } else if (strcmp(key, "lprior") == 0) {
+            s->set_lprior = 1;
             if (strcmp(val, "weak") && strcmp(val, "dim") && strcmp(val, "auto"))
                 return cutune_err(err, errlen, CUTUNE_EINVAL,
                                   "bo: lprior=%s unknown (valid: weak, dim, auto)", val);
@@ -1417,6 +1473,7 @@ static int parse_args(bo_state *s, const char *args, char *err, size_t errlen)
             if (rc < 0)
                 return rc;
         } else if (strcmp(key, "lin") == 0) {
+            s->set_lin = 1;
             int rc = parse_weight(key, val, BO_LIN_FIT_MIN, BO_LIN_MAX, &s->fit.lin_min,
                                   &s->fit.lin_max, err, errlen);
             if (rc < 0)
@@ -1430,8 +1487,10 @@ static int parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                 s->n_init = (size_t)v;
             else if (key[0] == 's')
                 s->fit.nstarts = (size_t)v;
-            else
+            else {
                 s->lweak_max = (size_t)v;
+                s->set_lweak = 1;
+            }
         } else {
             return cutune_err(err, errlen, CUTUNE_EINVAL,
                               "bo: unknown option '%s' (valid keys: %s)", key, valid_keys);
@@ -1524,6 +1583,10 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->fit.sn2_min = 1e-3;
     if ((rc = parse_args(s, ctx->args, err, errlen)) < 0)
         return rc;
+    /* The early phase by the budget (early=auto; see the top comment): edge-seeking when
+     * the run can afford to recover from a wrong edge. Options given explicitly win. */
+    if (s->early == BO_EARLY_EDGE || (s->early == BO_EARLY_AUTO && s->budget >= BO_EDGE_BUDGET))
+        set_phase(s, 1);
 
     s->active = malloc((s->np ? s->np : 1) * sizeof *s->active);
     s->full = malloc((s->np ? s->np : 1) * sizeof *s->full);
@@ -1635,6 +1698,13 @@ out_nomem:
     return cutune_err(err, errlen, CUTUNE_ENOMEM, "bo: out of memory");
 }
 
+/* The budget enters only through the design size and the early phase. */
+static uint64_t bo_plan(const void *state)
+{
+    const bo_state *s = state;
+    return (uint64_t)s->n_init << 1 | (uint64_t)(s->edge != 0);
+}
+
 static const cutune_searcher_type bo_type = {
     .version = CUTUNE_SEARCHER_TYPE_VERSION,
     .name = "bo",
@@ -1644,6 +1714,7 @@ static const cutune_searcher_type bo_type = {
     .propose = bo_propose,
     .observe = bo_observe,
     .free = bo_free,
+    .plan = bo_plan,
 };
 
 const cutune_searcher_type *const cutune_searcher_bo = &bo_type;

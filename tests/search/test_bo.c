@@ -54,6 +54,14 @@ static double branin(const cutune_space *s, size_t id)
     return f + 1.0;
 }
 
+/* Most of the bowl's space fails: every configuration but those with the first two
+ * parameters in 3..8 (on a 10-value grid 36 of 100 pairs succeed). */
+static double bowl_mostly_failing(const cutune_space *s, size_t id)
+{
+    const uint16_t *x = cutune_space_config(s, id);
+    return x[0] >= 3 && x[0] <= 8 && x[1] >= 3 && x[1] <= 8 ? bowl(s, id) : NAN;
+}
+
 /* Failures in a band of the bowl's space: the first parameter above 10. */
 static double bowl_with_failures(const cutune_space *s, size_t id)
 {
@@ -234,6 +242,41 @@ static void test_lweak(void **state)
     cutune_space_free(s);
 }
 
+/* early=auto takes the safe phase below a budget of 60 and the edge phase (lin=0.1,
+ * lprior=dim, lweak=0) from 60 on; early=safe|edge force one; options given explicitly
+ * win over the phase's. The two phases differ within the first 20 evaluations. */
+static void test_early_phase(void **state)
+{
+    (void)state;
+    cutune_space *s = grid_space(3, 10);
+    run_result a, b;
+    run(s, bowl, 60, 1, 5, NULL, &a);
+    run(s, bowl, 60, 1, 5, "early=edge", &b);
+    assert_memory_equal(a.seq, b.seq, sizeof a.seq);
+    run(s, bowl, 60, 1, 5, "lin=0.1,lprior=dim,lweak=0,early=safe", &b);
+    assert_memory_equal(a.seq, b.seq, sizeof a.seq);
+    run(s, bowl, 60, 1, 5, "early=safe", &b);
+    assert_memory_not_equal(a.seq, b.seq, 20 * sizeof a.seq[0]);
+    assert_true(a.evals_to_opt > 0 && b.evals_to_opt > 0);
+    run(s, bowl, 59, 1, 5, NULL, &a);
+    run(s, bowl, 59, 1, 5, "early=safe", &b);
+    assert_memory_equal(a.seq, b.seq, sizeof a.seq);
+    /* where most evaluations fail, early=auto leaves the edge phase (early=edge does
+     * not), and the run still finds good configurations */
+    run(s, bowl_mostly_failing, 60, 1, 5, NULL, &a);
+    run(s, bowl_mostly_failing, 60, 1, 5, "early=edge", &b);
+    assert_memory_not_equal(a.seq, b.seq, sizeof a.seq);
+    print_message("mostly failing: %zu failures (early=edge %zu), best %g / %g\n", a.failures,
+                  b.failures, a.best, b.best);
+    assert_true(a.failures < b.failures);
+    assert_true(a.best == 14.5); /* the feasible optimum: (3, 8, 7) */
+    /* an explicit option is kept in the edge phase: lweak=20 there differs from it */
+    run(s, bowl, 60, 1, 5, "early=edge,lweak=20", &b);
+    run(s, bowl, 60, 1, 5, "early=edge", &a);
+    assert_memory_not_equal(a.seq, b.seq, 20 * sizeof a.seq[0]);
+    cutune_space_free(s);
+}
+
 /* Failures are learned: fewer proposals land in the failing band than at random (4/15
  * of the space fails: ~8 of 30 evaluations), and the optimum is still found. */
 static void test_failures(void **state)
@@ -323,9 +366,10 @@ static void test_options(void **state)
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     cutune_searcher_ctx ctx = {.space = s, .budget = 10, .rng = rng, .visited = visited};
     cutune_searcher *sr = NULL;
-    const char *bad[] = {"foo=1",    "acq=xx",  "kernel=cubic", "xi=-1",     "xi=abc",   "init",
-                         "init=-3",  "warp=yj", "warp=",        "lprior=no", "add=1",    "add=-0.1",
-                         "add=fits", "lin=-1",  "lin=11",       "lin=x",     "lweak=-1", "lweak=x"};
+    const char *bad[] = {"foo=1", "acq=xx",   "kernel=cubic", "xi=-1",      "xi=abc",
+                         "init",  "init=-3",  "warp=yj",      "warp=",      "lprior=no",
+                         "add=1", "add=-0.1", "add=fits",     "lin=-1",     "lin=11",
+                         "lin=x", "lweak=-1", "lweak=x",      "early=late", "early="};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ctx.args = bad[i];
         assert_true(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err) < 0);
@@ -405,8 +449,9 @@ int main(void)
         cmocka_unit_test(test_options),     cmocka_unit_test(test_duplicates),
         cmocka_unit_test(test_degenerate),  cmocka_unit_test(test_determinism_and_batches),
         cmocka_unit_test(test_lprior_auto), cmocka_unit_test(test_lweak),
-        cmocka_unit_test(test_failures),    cmocka_unit_test(test_bowl),
-        cmocka_unit_test(test_branin),      cmocka_unit_test(test_pool),
+        cmocka_unit_test(test_early_phase), cmocka_unit_test(test_failures),
+        cmocka_unit_test(test_bowl),        cmocka_unit_test(test_branin),
+        cmocka_unit_test(test_pool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
