@@ -14,7 +14,8 @@
 #include "cutune/common.h"
 #include "cutune/space.h"
 
-#define CUTUNE_SEARCHER_TYPE_VERSION 1
+/* 2: the optional plan hook (a type of version 1 ends before it) */
+#define CUTUNE_SEARCHER_TYPE_VERSION 2
 
 /** What a searcher is given at alloc (views; valid for the searcher's life). */
 typedef struct cutune_searcher_ctx {
@@ -53,7 +54,7 @@ typedef struct cutune_searcher_type {
      * the arguments and the budget only (not of the seed). Two runs with equal plans
      * and the same seed make the same proposals as far as the smaller budget goes, so a
      * benchmark may read the smaller budget off the longer run (`cutune bench` does).
-     * NULL: every budget is its own plan.
+     * NULL, or a type of version 1: every budget is its own plan.
      */
     uint64_t (*plan)(const void *state);
 } cutune_searcher_type;

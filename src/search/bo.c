@@ -732,6 +732,7 @@ static int sync_model(bo_state *s, char *err, size_t errlen)
     if (s->edge && s->early == BO_EARLY_AUTO && s->nobs >= s->n_init && 2 * s->nok < s->nobs) {
         set_phase(s, 0);
         s->full_n = 0; /* another objective: refit from scratch */
+        s->lgp_n = 0;  /* and the local model (lweak= given explicitly) too */
     }
     if (s->feas_on && s->nobs <= BO_FEAS_PAIRS_MAX &&
         (s->nobs <= BO_FEAS_ALL || (double)s->nobs >= BO_FEAS_GROWTH * (double)s->feas_n)) {

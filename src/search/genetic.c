@@ -392,7 +392,9 @@ static int ga_observe(void *state, const cutune_observation *obs, size_t n, char
 static uint64_t ga_plan(const void *state)
 {
     const ga_state *s = state;
-    return (uint64_t)s->pop_max << 40 | (uint64_t)s->init << 20 | (uint64_t)s->stall;
+    uint64_t h = (uint64_t)s->pop_max * 0x9E3779B97F4A7C15ull;
+    h = (h ^ (uint64_t)s->init) * 0x9E3779B97F4A7C15ull;
+    return h ^ (uint64_t)s->stall;
 }
 
 static const cutune_searcher_type genetic_type = {

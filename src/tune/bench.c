@@ -423,7 +423,7 @@ static int plan_groups(bench_ctx *b, char *err, size_t errlen)
                 size_t *lead = b->lead + ((ci * res->nrec + ri) * res->nsearchers + si) * nb;
                 for (size_t bi = 0; bi < nb; bi++)
                     lead[bi] = bi;
-                if (!ty->plan)
+                if (ty->version < 2 || !ty->plan)
                     continue;
                 uint8_t *visited = calloc(n ? n : 1, 1);
                 if (!visited) {
@@ -860,8 +860,9 @@ int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out,
         goto out_free;
     size_t nall = njobs * res->nbudgets;
     for (size_t j = 0; j < nall; j++) {
+        /* bigger spaces, then larger budgets first: the long runs start early */
         size_t sp = j % njobs / (res->nseeds * res->nsearchers);
-        keys[j] = (job_key){res->space[sp].size, j};
+        keys[j] = (job_key){res->space[sp].size * res->nbudgets + j / njobs, j};
     }
     qsort(keys, nall, sizeof *keys, cmp_job);
     for (size_t j = 0; j < nall; j++)

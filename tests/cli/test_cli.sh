@@ -302,11 +302,11 @@ out=$("$exe" bench --searcher=bo:xi=1,xi=2 --seeds=1 --budgets=5 --no-plots --ou
 
 # bench --per-seed: every run's best at every budget; their means are results.csv's, and
 # seed s at budget B is the CLI's --seed=s --budget=B run (bo plans by its budget: 20 is
-# its safe phase, 60 and 70 the edge phase, 60 read off the run of 70; genetic sizes its
-# population by the budget).
-"$exe" bench --searchers=random,bo,genetic --budgets=5,20,60,70 --seeds=3 --convention=constraint-aware \
+# its safe phase, 60 and 200 the edge phase, 60 read off the run of 200; genetic sizes its
+# population by the budget: 6 at 20, 14 at 200).
+"$exe" bench --searchers=random,bo,genetic --budgets=5,20,60,200 --seeds=3 --convention=constraint-aware \
     --no-plots --per-seed --quiet --out=ps bowl.json.gz >/dev/null 2>&1
-for sb in bo:20 bo:60 bo:70 genetic:5 genetic:60; do
+for sb in bo:20 bo:60 bo:200 genetic:20 genetic:60 genetic:200; do
     "$exe" --searcher=${sb%%:*} --seed=2 --budget=${sb##*:} --journal=ps2-${sb%%:*}-${sb##*:}.jsonl bowl.json.gz >/dev/null 2>&1
 done
 python3 - <<'PY' && ok "bench --per-seed: runs.csv agrees with results.csv and the CLI" || bad "bench --per-seed: runs.csv agrees with results.csv and the CLI"
@@ -319,7 +319,7 @@ for r in runs:
 for r in csv.DictReader(open("ps/results.csv")):
     v = agg[(r["searcher"], r["budget"])]
     assert abs(sum(v) / len(v) - float(r["mean"])) < 1e-4, (r["searcher"], r["budget"])
-for s, b in (("bo", 20), ("bo", 60), ("bo", 70), ("genetic", 5), ("genetic", 60)):
+for s, b in (("bo", 20), ("bo", 60), ("bo", 200), ("genetic", 20), ("genetic", 60), ("genetic", 200)):
     best = min(json.loads(l)["time_ms"] for l in open(f"ps2-{s}-{b}.jsonl") if '"status":"ok"' in l)
     row = [r for r in runs if r["searcher"] == s and r["seed"] == "2" and r["budget"] == str(b)][0]
     assert abs(float(row["best_ms"]) - best) <= 1e-5 * best, (row, best)

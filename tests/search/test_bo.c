@@ -245,9 +245,37 @@ static void test_lweak(void **state)
 /* early=auto takes the safe phase below a budget of 60 and the edge phase (lin=0.1,
  * lprior=dim, lweak=0) from 60 on; early=safe|edge force one; options given explicitly
  * win over the phase's. The two phases differ within the first 20 evaluations. */
+/* bo's plan (what cutune bench groups budgets by): the design size and the phase. */
+static uint64_t plan_of(const cutune_space *s, size_t budget, const char *args)
+{
+    char err[256];
+    uint8_t *visited = calloc(cutune_space_size(s), 1);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    cutune_searcher_ctx ctx = {
+        .space = s, .budget = budget, .rng = rng, .visited = visited, .args = args};
+    cutune_searcher *sr = NULL;
+    assert_int_equal(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err), 0);
+    assert_non_null(cutune_searcher_bo->plan);
+    uint64_t p = cutune_searcher_bo->plan(sr->state);
+    cutune_searcher_free(sr);
+    gsl_rng_free(rng);
+    free(visited);
+    return p;
+}
+
 static void test_early_phase(void **state)
 {
     (void)state;
+    {
+        cutune_space *g = grid_space(3, 10);
+        assert_true(plan_of(g, 59, NULL) != plan_of(g, 60, NULL));   /* safe / edge */
+        assert_true(plan_of(g, 60, NULL) == plan_of(g, 200, NULL));  /* 5-point design */
+        assert_true(plan_of(g, 200, NULL) != plan_of(g, 240, NULL)); /* 6-point design */
+        assert_true(plan_of(g, 20, NULL) == plan_of(g, 40, NULL));
+        assert_true(plan_of(g, 20, "early=edge") == plan_of(g, 60, NULL));
+        assert_true(plan_of(g, 60, "init=7") != plan_of(g, 60, NULL));
+        cutune_space_free(g);
+    }
     cutune_space *s = grid_space(3, 10);
     run_result a, b;
     run(s, bowl, 60, 1, 5, NULL, &a);
