@@ -91,7 +91,7 @@ static const char sparse_json[] =
     "\"3,1\": {\"a\": 3, \"b\": 1, \"time\": \"CompilationFailedConfig\"}}}\n";
 
 /* The oracle proposes the optimum of square_json (a=2, b=2) first, then the
- * rest in order: its P must be 1. */
+ * rest in id order: its P must be 1. (first = 0: the id order from the start.) */
 typedef struct {
     const cutune_searcher_ctx *ctx;
     size_t n, next, opt;
@@ -317,52 +317,22 @@ static void test_known_answers(void **state)
 
 /* ---- every budget a run of its own ---- */
 
-/* A searcher that plans by its budget: the optimum of square_json first when the budget
- * is below 4, else every configuration in id order (the optimum, (2, 2), last). */
-typedef struct {
-    const cutune_searcher_ctx *ctx;
-    size_t n, next, opt;
-    int short_run, first;
-} planner_state;
-
+/* A searcher that plans by its budget: the oracle when the budget is below 4, else
+ * every configuration in id order (the optimum, (2, 2), last). */
 static int planner_alloc(void *st, const cutune_searcher_ctx *ctx, char *err, size_t errlen)
 {
-    planner_state *s = st;
-    s->ctx = ctx;
-    s->n = cutune_space_size(ctx->space);
-    uint16_t idx[2] = {1, 1};
-    long long id = cutune_space_find(ctx->space, idx);
-    if (id < 0)
-        return cutune_err(err, errlen, CUTUNE_EINVAL, "planner: optimum not in the space");
-    s->opt = (size_t)id;
-    s->short_run = ctx->budget < 4;
-    s->first = 1;
-    return 0;
-}
-
-static int planner_propose(void *st, size_t k, size_t *out, size_t *n, char *err, size_t errlen)
-{
-    planner_state *s = st;
-    *n = 0;
-    if (s->short_run && s->first) {
-        s->first = 0;
-        out[(*n)++] = s->opt;
-        return 0;
-    }
-    while (s->next < s->n && s->ctx->visited[s->next])
-        s->next++;
-    if (s->next < s->n)
-        out[(*n)++] = s->next++;
-    return 0;
+    int rc = oracle_alloc(st, ctx, err, errlen);
+    ((oracle_state *)st)->first = ctx->budget < 4;
+    return rc;
 }
 
 static const cutune_searcher_type planner_type = {
     .version = CUTUNE_SEARCHER_TYPE_VERSION,
     .name = "planner",
     .help = "test: plans by its budget",
-    .size = sizeof(planner_state),
+    .size = sizeof(oracle_state),
     .alloc = planner_alloc,
-    .propose = planner_propose,
+    .propose = oracle_propose,
 };
 
 /* The same searcher, claiming one plan for every budget (which is false for it): the
@@ -377,9 +347,9 @@ static const cutune_searcher_type one_plan_type = {
     .version = CUTUNE_SEARCHER_TYPE_VERSION,
     .name = "oneplan",
     .help = "test: one plan for every budget",
-    .size = sizeof(planner_state),
+    .size = sizeof(oracle_state),
     .alloc = planner_alloc,
-    .propose = planner_propose,
+    .propose = oracle_propose,
     .plan = one_plan,
 };
 
