@@ -476,9 +476,9 @@ static int run_task(void *ctx, size_t job, char *err, size_t errlen)
     cutune_bench_result *res = b->res;
     size_t nruns = job_count(res), run = job % nruns, bi = job / nruns;
     int last = bi + 1 == res->nbudgets;
+    /* only budgets that lead their plan are scheduled (cutune_bench_run); this run also
+     * serves the smaller budgets of its plan */
     const size_t *lead = b->lead + run / res->nseeds * res->nbudgets;
-    if (lead[bi] != bi)
-        return 0; /* read off the run of a larger budget with the same plan */
     size_t seed_i = run % res->nseeds;
     size_t si = run / res->nseeds % res->nsearchers;
     size_t ri = run / (res->nseeds * res->nsearchers) % res->nrec;
@@ -611,16 +611,15 @@ static void compute_stats(bench_ctx *b, double *frac)
                     c[2 * maxb + t] = gsl_stats_quantile_from_sorted_data(frac, 1, ns, 0.95);
                 }
                 for (size_t bi = 0; bi < res->nbudgets; bi++) {
-                    size_t bud = res->budgets[bi];
                     cutune_bench_cell *cl = &res->cells[cell * res->nbudgets + bi];
                     double sum = 0, hits = 0, ev = 0;
                     for (size_t k = 0; k < ns; k++) {
                         double v = res->at[(job0 + k) * res->nbudgets + bi];
-                        size_t ch = b->charged[(job0 + k) * res->nbudgets + bi];
                         frac[k] = fraction_of_optimum(info->t_opt, v);
                         sum += frac[k];
                         hits += v == info->t_opt;
-                        ev += (double)(ch < bud ? ch : bud);
+                        /* at most the budget: the serving run clamps it (run_task) */
+                        ev += (double)b->charged[(job0 + k) * res->nbudgets + bi];
                     }
                     gsl_sort(frac, 1, ns);
                     cl->mean = sum / (double)ns;
@@ -858,11 +857,16 @@ int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out,
 
     if ((rc = plan_groups(&b, err, errlen)) < 0)
         goto out_free;
-    size_t nall = njobs * res->nbudgets;
-    for (size_t j = 0; j < nall; j++) {
-        /* bigger spaces, then larger budgets first: the long runs start early */
-        size_t sp = j % njobs / (res->nseeds * res->nsearchers);
-        keys[j] = (job_key){res->space[sp].size * res->nbudgets + j / njobs, j};
+    /* the runs to make: a budget that leads its plan, for every (convention, recording,
+     * searcher, seed); bigger spaces, then larger budgets first, so the long runs start
+     * early */
+    size_t nall = 0;
+    for (size_t j = 0; j < njobs * res->nbudgets; j++) {
+        size_t run = j % njobs, bi = j / njobs;
+        if (b.lead[run / res->nseeds * res->nbudgets + bi] != bi)
+            continue;
+        size_t sp = run / (res->nseeds * res->nsearchers);
+        keys[nall++] = (job_key){res->space[sp].size * res->nbudgets + bi, j};
     }
     qsort(keys, nall, sizeof *keys, cmp_job);
     for (size_t j = 0; j < nall; j++)
