@@ -1205,8 +1205,7 @@ int cutune_bench_write_runs(const cutune_bench_result *r, const char *dir, char 
 
 static void write_json(FILE *f, const cutune_bench_result *r)
 {
-    fprintf(f, "{\n  \"seeds\": %zu,\n  \"max_budget\": %zu,\n  \"budget_hint\": %zu,\n", r->nseeds,
-            r->maxb, r->maxb);
+    fprintf(f, "{\n  \"seeds\": %zu,\n  \"max_budget\": %zu,\n", r->nseeds, r->maxb);
     fprintf(f, "  \"budgets\": [");
     for (size_t bi = 0; bi < r->nbudgets; bi++)
         fprintf(f, "%s%zu", bi ? ", " : "", r->budgets[bi]);
