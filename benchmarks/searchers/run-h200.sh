@@ -7,12 +7,7 @@
 #
 #   benchmarks/searchers/run-h200.sh [BUILD_DIR] [-- cutune bench options]
 set -eu
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build=build
-if [ $# -gt 0 ] && [ "$1" != "--" ]; then build=$1; shift; fi
-[ $# -gt 0 ] && [ "$1" = "--" ] && shift
-exe=$root/$build/src/cli/cutune
-[ -x "$exe" ] || { echo "run-h200.sh: no cutune binary under $root/$build (meson setup $build && ninja -C $build)" >&2; exit 2; }
+. "$(dirname "$0")/find-cutune.sh"
 cd "$root"
 start=$(date +%s)
 "$exe" bench --searchers=random,grid,genetic,bo --budgets=20,40,60,100,200 --seeds=50 \

@@ -7,13 +7,7 @@
 #
 #   benchmarks/searchers/run.sh [BUILD_DIR] [-- cutune bench options]
 set -eu
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build=build
-if [ $# -gt 0 ] && [ "$1" != "--" ]; then build=$1; shift; fi
-[ $# -gt 0 ] && [ "$1" = "--" ] && shift
-exe=$root/$build/src/cli/cutune
-[ -x "$exe" ] || exe=$root/$build/cutune
-[ -x "$exe" ] || { echo "run.sh: no cutune binary under $root/$build (meson setup $build && ninja -C $build)" >&2; exit 2; }
+. "$(dirname "$0")/find-cutune.sh"
 data=${CUTUNE_SHARED_DATA:-$root/../shared/data}/kt-caches
 [ -d "$data" ] || { echo "run.sh: no recordings in $data (set CUTUNE_SHARED_DATA)" >&2; exit 77; }
 cd "$root"
