@@ -42,6 +42,25 @@ static void set_hyper(cutune_gp *gp, double ell, double sf2, double sn2, double 
     assert_int_equal(cutune_gp_set_hyper(gp, &h, err, sizeof err), 0);
 }
 
+/* Sync the prediction cache c (candidates xs[0..m)) to gp: its means and variances equal
+ * what cutune_gp_predict says within tol. */
+static void assert_cache_matches(cutune_gp_cache *c, const cutune_gp *gp, const double *xs,
+                                 size_t m, double tol)
+{
+    char err[256];
+    double *mu = malloc(m * sizeof *mu), *var = malloc(m * sizeof *var);
+    assert_non_null(mu);
+    assert_non_null(var);
+    assert_int_equal(cutune_gp_cache_sync(c, gp, err, sizeof err), 0);
+    assert_int_equal(cutune_gp_predict(gp, xs, m, mu, var, err, sizeof err), 0);
+    for (size_t i = 0; i < m; i++) {
+        assert_near(cutune_gp_cache_mean(c)[i], mu[i], tol);
+        assert_near(cutune_gp_cache_var(c)[i], var[i], tol);
+    }
+    free(mu);
+    free(var);
+}
+
 /* One observation: mean = m + k (y - m) / (sf2 + sn2), var = sf2 - k^2 / (sf2 + sn2). */
 static void test_one_point(void **state)
 {
@@ -122,12 +141,7 @@ static void test_additive(void **state)
     /* an appended point reaches the cache through its O(m n) column update */
     double x1[3] = {0.6, 0.2, 0.3};
     assert_int_equal(cutune_gp_add(gp, x1, -0.4, err, sizeof err), 0);
-    assert_int_equal(cutune_gp_cache_sync(c, gp, err, sizeof err), 0);
-    assert_int_equal(cutune_gp_predict(gp, xs, 2, mu, var, err, sizeof err), 0);
-    for (int i = 0; i < 2; i++) {
-        assert_near(cutune_gp_cache_mean(c)[i], mu[i], 1e-10);
-        assert_near(cutune_gp_cache_var(c)[i], var[i], 1e-10);
-    }
+    assert_cache_matches(c, gp, xs, 2, 1e-10);
     cutune_gp_cache_free(c);
     h.add = 1.0;
     assert_int_equal(cutune_gp_set_hyper(gp, &h, err, sizeof err), CUTUNE_EINVAL);
@@ -172,12 +186,7 @@ static void test_linear(void **state)
     assert_true(mu[1] < m);
     double x1[2] = {0.2, 0.6};
     assert_int_equal(cutune_gp_add(gp, x1, -0.5, err, sizeof err), 0);
-    assert_int_equal(cutune_gp_cache_sync(c, gp, err, sizeof err), 0);
-    assert_int_equal(cutune_gp_predict(gp, xs, 3, mu, var, err, sizeof err), 0);
-    for (int i = 0; i < 3; i++) {
-        assert_near(cutune_gp_cache_mean(c)[i], mu[i], 1e-10);
-        assert_near(cutune_gp_cache_var(c)[i], var[i], 1e-10);
-    }
+    assert_cache_matches(c, gp, xs, 3, 1e-10);
     cutune_gp_cache_free(c);
     /* a cache first synced while the GP was empty and without the term, then synced again
      * after both changed, agrees with predict (it is rebuilt, not appended to) */
@@ -186,12 +195,7 @@ static void test_linear(void **state)
     assert_int_equal(cutune_gp_cache_sync(c, g2, err, sizeof err), 0);
     assert_int_equal(cutune_gp_set_hyper(g2, &h, err, sizeof err), 0);
     assert_int_equal(cutune_gp_set_data(g2, x0, &y0, 1, err, sizeof err), 0);
-    assert_int_equal(cutune_gp_cache_sync(c, g2, err, sizeof err), 0);
-    assert_int_equal(cutune_gp_predict(g2, xs, 3, mu, var, err, sizeof err), 0);
-    for (int i = 0; i < 3; i++) {
-        assert_near(cutune_gp_cache_mean(c)[i], mu[i], 1e-10);
-        assert_near(cutune_gp_cache_var(c)[i], var[i], 1e-10);
-    }
+    assert_cache_matches(c, g2, xs, 3, 1e-10);
     cutune_gp_cache_free(c);
     cutune_gp_free(g2);
     h.lin = -0.1;
@@ -576,7 +580,7 @@ static void test_cache(void **state)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 9);
     enum { N = 30, D = 3, M = 300 };
-    double X[N * D], y[N], Xs[M * D], ys[M], mu[M], var[M];
+    double X[N * D], y[N], Xs[M * D], ys[M];
     fill_random(r, X, y, N, D);
     fill_random(r, Xs, ys, M, D);
     cutune_gp *gp = cutune_gp_alloc(D, CUTUNE_GP_MATERN52);
@@ -604,12 +608,7 @@ static void test_cache(void **state)
             break;
         case 4: /* new hyper-parameters: rebuild */ set_hyper(gp, 0.3, 0.8, 1e-2, -0.2); break;
         }
-        assert_int_equal(cutune_gp_cache_sync(c, gp, err, sizeof err), 0);
-        assert_int_equal(cutune_gp_predict(gp, Xs, M, mu, var, err, sizeof err), 0);
-        for (int i = 0; i < M; i++) {
-            assert_near(cutune_gp_cache_mean(c)[i], mu[i], 1e-9);
-            assert_near(cutune_gp_cache_var(c)[i], var[i], 1e-9);
-        }
+        assert_cache_matches(c, gp, Xs, M, 1e-9);
     }
     cutune_gp_cache_free(c);
     cutune_gp_cache_free(NULL);
