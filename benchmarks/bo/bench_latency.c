@@ -5,7 +5,10 @@
  * its design) until n is reached; then REPS proposals are timed, each followed by an
  * observation so that the model state is the one a real run has at that n.
  *
- *   bench_latency [--reps R] [--out DIR]   -> table on stdout, latency.json, latency.csv */
+ *   bench_latency [--reps R] [--out DIR] [--args OPTS]
+ *       -> table on stdout, latency.json, latency.csv (OPTS: bo's options, as after
+ *          --searcher=bo:, e.g. pool=4096) */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,19 +61,23 @@ int main(int argc, char **argv)
 {
     size_t reps = 7;
     const char *outdir = ".";
+    const char *args = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             outdir = argv[++i];
+        else if (!strcmp(argv[i], "--args") && i + 1 < argc)
+            args = argv[++i];
         else {
-            fprintf(stderr, "usage: bench_latency [--reps N] [--out DIR]\n"
+            fprintf(stderr, "usage: bench_latency [--reps N] [--out DIR] [--args OPTS]\n"
                             "  median proposal time of bo over synthetic spaces; writes\n"
-                            "  DIR/latency.{md,csv,json} (default DIR: .)\n");
+                            "  DIR/latency.{md,csv,json} (default DIR: .); OPTS: bo's\n"
+                            "  options as after --searcher=bo: (default: none)\n");
             return strcmp(argv[i], "--help") && strcmp(argv[i], "-h") ? 2 : 0;
         }
     }
-    /* values 1, 2, 4, 8; a restriction prunes the grid: 960, 13312, 131072 valid. */
+    /* values 1, 2, 4, 8; a restriction prunes the grid: 960, 13312, 131072, 2097152 valid. */
     struct {
         size_t np, nv;
         const char *restr;
@@ -78,6 +85,7 @@ int main(int argc, char **argv)
         {5, 4, "p0 * p1 <= 32"},
         {7, 4, "p0 * p1 <= 16"},
         {9, 4, "p0 * p1 * p2 <= 16"},
+        {11, 4, "p0 * p1 * p2 <= 16"},
     };
     const size_t ns[] = {20, 60, 200, 500};
     char path[1024];
@@ -85,8 +93,14 @@ int main(int argc, char **argv)
     FILE *csv = fopen(path, "w");
     snprintf(path, sizeof path, "%s/latency.json", outdir);
     FILE *js = fopen(path, "w");
+    if (!csv || !js) {
+        fprintf(stderr, "bench_latency: cannot write %s/latency.{csv,json}: %s\n", outdir,
+                strerror(errno));
+        return 1;
+    }
     fprintf(csv, "configs,params,n,median_ms,min_ms,max_ms\n");
-    fprintf(js, "{\"searcher\": \"bo\", \"reps\": %zu, \"results\": [", reps);
+    fprintf(js, "{\"searcher\": \"bo\", \"args\": \"%s\", \"reps\": %zu, \"results\": [",
+            args ? args : "", reps);
     printf("| configs | params | n=20 | n=60 | n=200 | n=500 |   (median ms per propose(1))\n");
     printf("|---|---|---|---|---|---|\n");
     int first = 1;
@@ -101,7 +115,7 @@ int main(int argc, char **argv)
             gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
             gsl_rng_set(rng, 1);
             cutune_searcher_ctx ctx = {
-                .space = sp, .budget = target + reps, .rng = rng, .visited = visited};
+                .space = sp, .budget = target + reps, .rng = rng, .visited = visited, .args = args};
             cutune_searcher *s = NULL;
             if (cutune_searcher_alloc(cutune_searcher_bo, &ctx, &s, err, sizeof err) < 0) {
                 fprintf(stderr, "%s\n", err);

@@ -80,17 +80,22 @@
  * candidates far in the tail are still ranked, never all tied at 0. Predictions come from a
  * cache (cutune_gp_cache: O(n m) per new observation, O(m n^2) after a refactorisation).
  * The acquisition is maximised exactly over every unvisited valid configuration while
- * the space has at most pool (default BO_POOL = 4096) of them; above that over a pool of
- * that many configurations drawn uniformly without replacement plus the neighbours (any
- * one parameter changed) of the BO_POOL_TOP best observations, redrawn whenever the GP is
- * refactorised (the cache is rebuilt then anyway). This bounds the cost per run
- * independently of the space (Cartesian GEMM: 82,944 points) and cost no measurable
- * quality (B = 60; 20 seeds, GEMM RTX 2070 / P100: 0.967 / 0.979 pooled, 0.967 / 0.982
- * over all 17,956; 50 seeds, convolution P100 / 1080Ti: 0.931 / 0.922 pooled, 0.936 /
- * 0.918 over all 5,776). Re-measured with the current model, 50 seeds on all 15
- * recordings, pool=1000000 (exact maximisation over every unvisited configuration):
- * mean 0.9765 vs 0.9759 pooled, at 0.58 vs 0.29 s per 200-evaluation run; with the
- * earlier model exact maximisation was worse (0.960 vs 0.964).
+ * the space has at most BO_EXACT = 32768 of them (pool=N sets both limits to N); above that
+ * over a pool of BO_POOL = 4096 configurations drawn uniformly without replacement plus
+ * the neighbours (any one parameter changed) of the BO_POOL_TOP best observations, redrawn
+ * whenever the GP is refactorised (the cache is rebuilt then anyway). Until stop 16 the
+ * pool started above 4096 configurations, so 11 of the 15 recordings (5,320-17,956 valid)
+ * were pooled, at no measurable cost to the mean (0.9765 vs 0.9767 exhaustive, 150 seeds,
+ * 15 recordings, B = 60), but the pool's random subset moved single recordings by up to
+ * 0.01: exhaustive maximisation lifts gemm_AMD_Vega 0.961 -> 0.968 and
+ * GEMM_RTX_2070_SUPER 0.970 -> 0.978, convolution_GTX_1080Ti 0.954 -> 0.950, and it is
+ * what the design asks for (benchmarks/bo/README.md, section 16). The limit is cost: the
+ * prediction cache holds an m x n matrix (64 MiB at m = 32768, n <= 256) and costs
+ * O(m n) per observation and O(m n^2) per refactorisation; a 200-evaluation run over the
+ * 17,956 GEMM configurations takes ~1 s instead of ~0.5 s. Larger spaces (the Cartesian
+ * GEMM product: 82,944) keep the 4096-point pool, which bounds the cost per run
+ * independently of the space (measured there earlier: B = 60; 20 seeds, GEMM RTX 2070 /
+ * P100: 0.967 / 0.979 pooled, 0.967 / 0.982 over all 17,956).
  *
  * Local steps. Every third model-based proposal (local=F sets the share) maximises the
  * same acquisition only over the neighbours (any one parameter changed) of the
@@ -143,7 +148,7 @@
  * Options (--searcher=bo:key=value,...): acq=ei|pi|lcb, xi= (default 0.01), beta= (LCB,
  * default 2), kernel=matern52|matern32|se, init= (design size), starts= (random starts
  * of the multi-start fits, default 3), local= (share of local steps, default 1/3),
- * pool= (exhaustive up to / pool size above, default 4096), pow2=0|1 (power-of-two
+ * pool= (exhaustive up to / pool size above, default 32768 / 4096), pow2=0|1 (power-of-two
  * inputs, default 0), warp=boxcox|copula|none (output warping, default boxcox),
  * design=maximin|lhs (initial design, default maximin),
  * lprior=auto|dim|weak (length-scale prior, default auto: weak while the successful
@@ -209,9 +214,8 @@
 #include "cutune/gp.h"
 #include "cutune/searcher.h"
 
-#define BO_POOL                                                                                    \
-    4096u                        /* score every unvisited configuration up to this size,           \
-                                    above it a pool of this many uniform draws (pool=) */
+#define BO_EXACT 32768u          /* score every unvisited configuration up to this size (pool=) */
+#define BO_POOL 4096u            /* above it a pool of this many uniform draws (pool=) */
 #define BO_POOL_TOP 10u          /* best observations whose neighbours join the pool */
 #define BO_ENCODE_CACHE 8000000u /* cache the encoding when size * dim doubles fit */
 #define BO_BLOCK 1024u           /* candidates scored per block */
@@ -292,8 +296,9 @@ typedef struct bo_state {
     cutune_gp_cache *cache;  /**< predictions over every configuration, or NULL */
     double *fnum, *fden;     /**< cm: feasibility kernel sums per cached candidate */
     size_t cm;               /**< candidates behind the cache (size, or the pool's) */
-    int pooled;              /**< space above pool_m: the cache covers s->pool */
-    size_t pool_m;           /**< exhaustive up to this size, else a pool of this many */
+    int pooled;              /**< space above exact_m: the cache covers s->pool */
+    size_t exact_m;          /**< exhaustive up to this size */
+    size_t pool_m;           /**< above it a pool of this many */
     double *pool_x;          /**< npool x d encodings of the pool (the cache's view) */
     size_t *perm;            /**< size: permutation for drawing the pool, or NULL */
     unsigned long pool_gen;  /**< GP generation the pool was drawn for */
@@ -829,10 +834,10 @@ static int cmp_size(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Pool for spaces above pool_m (BO_POOL): pool_m configurations drawn uniformly without
- * replacement + the neighbours of the BO_POOL_TOP best, sorted by id; the prediction cache
- * and the feasibility sums are rebuilt over it. Redrawn only when the GP was refactorised
- * (the cache is rebuilt then anyway), so a pool costs no extra O(m n^2). */
+/* Pool for spaces above exact_m (BO_EXACT): pool_m (BO_POOL) configurations drawn
+ * uniformly without replacement + the neighbours of the BO_POOL_TOP best, sorted by id; the
+ * prediction cache and the feasibility sums are rebuilt over it. Redrawn only when the GP was
+ * refactorised (the cache is rebuilt then anyway), so a pool costs no extra O(m n^2). */
 static int build_pool(bo_state *s)
 {
     s->npool = 0;
@@ -1467,7 +1472,7 @@ static int parse_args(bo_state *s, const char *args, char *err, size_t errlen)
             if (end == val || *end || v < 16 || v > 100000000)
                 return cutune_err(err, errlen, CUTUNE_EINVAL,
                                   "bo: pool=%s is not a count in [16, 1e8]", val);
-            s->pool_m = (size_t)v;
+            s->exact_m = s->pool_m = (size_t)v;
         } else if (strcmp(key, "add") == 0) {
             int rc = parse_weight(key, val, 0.0, BO_ADD_MAX, &s->fit.add_min, &s->fit.add_max, err,
                                   errlen);
@@ -1562,6 +1567,7 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->kernel = CUTUNE_GP_MATERN52;
     s->local_frac = 1.0 / 3.0;
     s->lweak_max = BO_LOCAL_WEAK;
+    s->exact_m = BO_EXACT;
     s->pool_m = BO_POOL;
     s->pow2 = 0;
     s->warp_kind = CUTUNE_GP_WARP_BOXCOX;
@@ -1670,7 +1676,9 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
                 s->enc[id * s->D + s->d + e] = s->p2v[s->p2off[e] + row[s->active[s->p2dim[e]]]];
         }
     }
-    if (s->size <= s->pool_m) {
+    /* exhaustive scoring reads the cached encoding (a pool= above BO_ENCODE_CACHE / dim
+     * would otherwise leave the cache without candidates) */
+    if (s->size <= s->exact_m && s->enc) {
         s->cache = cutune_gp_cache_alloc(s->enc, s->size, s->D);
         s->fnum = calloc(s->size, sizeof *s->fnum);
         s->fden = calloc(s->size, sizeof *s->fden);

@@ -430,7 +430,7 @@ static void test_options(void **state)
     cutune_space_free(s);
 }
 
-/* Spaces above the pool size: the acquisition runs over a pool redrawn from ctx->rng
+/* Spaces above pool=: the acquisition runs over a pool redrawn from ctx->rng
  * (deterministic per seed) and still finds the optimum; power-of-two indicators are
  * added for a parameter mixing powers of two with other integers. */
 static cutune_space *mixed_space(void)
@@ -468,6 +468,13 @@ static void test_pool(void **state)
     assert_true(a.best < 1.5); /* random: 40 of 13824 */
     run(s, mixed_bowl, 30, 3, 7, "pool=512,pow2=0", &a);
     assert_true(a.best < 3.0);
+    /* By default every unvisited configuration is scored up to 32768 of them: the same run
+     * as an explicit pool above the size, not the pooled one (whose draws move the rng) */
+    run(s, mixed_bowl, 30, 1, 7, NULL, &a);
+    run(s, mixed_bowl, 30, 1, 7, "pool=16384", &b);
+    assert_memory_equal(a.seq, b.seq, sizeof a.seq);
+    run(s, mixed_bowl, 30, 1, 7, "pool=1024", &b);
+    assert_memory_not_equal(a.seq, b.seq, sizeof a.seq);
     cutune_space_free(s);
 }
 
