@@ -90,8 +90,9 @@
  * up to 0.01: exhaustive maximisation lifts gemm_AMD_Vega 0.961 -> 0.968 and
  * GEMM_RTX_2070_SUPER 0.970 -> 0.978 and lowers convolution_GTX_1080Ti 0.954 -> 0.950;
  * it is what the design asks for (benchmarks/bo/README.md, section 16). The limit is cost: the
- * prediction cache holds an m x n matrix (64 MiB at m = 32768, n <= 256) and costs
- * O(m n) per observation and O(m n^2) per refactorisation; a 200-evaluation run over the
+ * prediction cache holds an m x n matrix (64 MiB at m = 32768, n <= 256; a budget that
+ * would take it past BO_CACHE_MAX = 512 MiB is pooled instead) and costs O(m n) per
+ * observation and O(m n^2) per refactorisation; a 200-evaluation run over the
  * 17,956 GEMM configurations takes ~1 s instead of ~0.5 s. Larger spaces (the Cartesian
  * GEMM product: 82,944) keep the 4096-point pool, which bounds the cost per run
  * independently of the space (measured there earlier: B = 60; 20 seeds, GEMM RTX 2070 /
@@ -218,6 +219,7 @@
 #define BO_POOL 4096u            /* above it a pool of this many uniform draws (pool=) */
 #define BO_POOL_TOP 10u          /* best observations whose neighbours join the pool */
 #define BO_ENCODE_CACHE 8000000u /* cache the encoding when size * dim doubles fit */
+#define BO_CACHE_MAX 536870912.0 /* bytes the exhaustive prediction cache may reach (512 MiB) */
 #define BO_BLOCK 1024u           /* candidates scored per block */
 #define BO_MAXIMIN_TRIES 64u     /* random candidates per maximin design point */
 #define BO_REFIT_ALL 30u         /* refit after every observation up to this many */
@@ -1676,9 +1678,14 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
                 s->enc[id * s->D + s->d + e] = s->p2v[s->p2off[e] + row[s->active[s->p2dim[e]]]];
         }
     }
-    /* exhaustive scoring reads the cached encoding (a pool= above BO_ENCODE_CACHE / dim
-     * would otherwise leave the cache without candidates) */
-    if (s->size <= s->exact_m && s->enc) {
+    /* Exhaustive scoring reads the cached encoding (a pool= above BO_ENCODE_CACHE / dim
+     * would otherwise leave the cache without candidates), and its prediction cache grows
+     * with the observations (size x n doubles, n rounded up to a power of two): a budget
+     * that would take it past BO_CACHE_MAX scores a pool instead. */
+    size_t ncap = 16;
+    while (ncap < s->budget && ncap < ((size_t)1 << 40))
+        ncap *= 2;
+    if (s->size <= s->exact_m && s->enc && cutune_gp_cache_bytes(s->size, ncap) <= BO_CACHE_MAX) {
         s->cache = cutune_gp_cache_alloc(s->enc, s->size, s->D);
         s->fnum = calloc(s->size, sizeof *s->fnum);
         s->fden = calloc(s->size, sizeof *s->fden);

@@ -76,6 +76,9 @@ typedef struct run_result {
     size_t seq[64];      /* first proposals (determinism) */
 } run_result;
 
+/* Evaluations after which run() stops short of its budget (0: run the whole budget). */
+static size_t run_limit;
+
 /* The tuner loop in miniature: propose k, answer re-visits from the history, observe. */
 static void run(const cutune_space *s, objective_fn f, size_t budget, size_t k, unsigned long seed,
                 const char *args, run_result *res)
@@ -96,7 +99,7 @@ static void run(const cutune_space *s, objective_fn f, size_t budget, size_t k, 
     memset(res, 0, sizeof *res);
     res->best = INFINITY;
     size_t used = 0, rounds = 0;
-    while (used < budget && used < N) {
+    while (used < budget && used < N && (!run_limit || used < run_limit)) {
         size_t ids[16], n = 0;
         assert_int_equal(cutune_searcher_propose(sr, k, ids, &n, err, sizeof err), 0);
         assert_true(n > 0 && n <= k);
@@ -475,6 +478,16 @@ static void test_pool(void **state)
     assert_memory_equal(a.seq, b.seq, sizeof a.seq);
     run(s, mixed_bowl, 30, 1, 7, "pool=1024", &b);
     assert_memory_not_equal(a.seq, b.seq, sizeof a.seq);
+    /* ... while the prediction cache at the budget fits 512 MiB (13824 x 4096 doubles do,
+     * 13824 x 8192 do not): runs of 3000 and 4000 evaluations (same design size and
+     * phase) make the same first proposals, one of 5000 scores a pool */
+    run_limit = 25;
+    run(s, mixed_bowl, 3000, 1, 7, NULL, &a);
+    run(s, mixed_bowl, 4000, 1, 7, NULL, &b);
+    assert_memory_equal(a.seq, b.seq, sizeof a.seq);
+    run(s, mixed_bowl, 5000, 1, 7, NULL, &b);
+    assert_memory_not_equal(a.seq, b.seq, sizeof a.seq);
+    run_limit = 0;
     cutune_space_free(s);
 }
 
