@@ -1714,11 +1714,12 @@ out_nomem:
     return cutune_err(err, errlen, CUTUNE_ENOMEM, "bo: out of memory");
 }
 
-/* The budget enters only through the design size and the early phase. */
+/* The budget enters only through the design size, the early phase and whether the space
+ * is scored whole or through a pool (the prediction cache's size at the budget). */
 static uint64_t bo_plan(const void *state)
 {
     const bo_state *s = state;
-    return (uint64_t)s->n_init << 1 | (uint64_t)(s->edge != 0);
+    return (uint64_t)s->n_init << 2 | (uint64_t)(s->pooled != 0) << 1 | (uint64_t)(s->edge != 0);
 }
 
 static const cutune_searcher_type bo_type = {

@@ -248,7 +248,8 @@ static void test_lweak(void **state)
 /* early=auto takes the safe phase below a budget of 60 and the edge phase (lin=0.1,
  * lprior=dim, lweak=0) from 60 on; early=safe|edge force one; options given explicitly
  * win over the phase's. The two phases differ within the first 20 evaluations. */
-/* bo's plan (what cutune bench groups budgets by): the design size and the phase. */
+/* bo's plan (what cutune bench groups budgets by): the design size, the phase, and
+ * whether the space is scored whole. */
 static uint64_t plan_of(const cutune_space *s, size_t budget, const char *args)
 {
     char err[256];
@@ -266,6 +267,8 @@ static uint64_t plan_of(const cutune_space *s, size_t budget, const char *args)
     return p;
 }
 
+static cutune_space *mixed_space(void); /* below, with the pool's tests */
+
 static void test_early_phase(void **state)
 {
     (void)state;
@@ -278,6 +281,12 @@ static void test_early_phase(void **state)
         assert_true(plan_of(g, 20, "early=edge") == plan_of(g, 60, NULL));
         assert_true(plan_of(g, 60, "init=7") != plan_of(g, 60, NULL));
         cutune_space_free(g);
+        /* 13,824 configurations: scored whole up to a budget of 4096, pooled above (the
+         * prediction cache's 512 MiB), with the same design size and phase */
+        cutune_space *m = mixed_space();
+        assert_true(plan_of(m, 3000, NULL) == plan_of(m, 4000, NULL));
+        assert_true(plan_of(m, 4000, NULL) != plan_of(m, 5000, NULL));
+        cutune_space_free(m);
     }
     cutune_space *s = grid_space(3, 10);
     run_result a, b;
