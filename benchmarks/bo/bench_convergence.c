@@ -9,7 +9,9 @@
  *
  * Without --each one run per seed goes to the largest budget and the smaller ones are
  * read off it; with --each every budget is a run of its own, as `cutune --budget=B` makes
- * it (bo's early phase depends on the budget: early=auto).
+ * it (bo's early phase depends on the budget: early=auto), except that budgets with the
+ * same plan (cutune_searcher_type.plan, as in `cutune bench`) are read off the run of the
+ * largest of them, which makes the same proposals as far as the smaller one goes.
  *
  * One process per recording (fork, J at a time); each child writes its numbers to a
  * temporary file that the parent folds into convergence.{json,csv,md}. */
@@ -155,7 +157,41 @@ static double pct(const double *sorted, size_t n, double p)
 }
 
 static unsigned long seed0 = 1000; /* first seed (--seed0) */
-static int each;                   /* --each: one run per budget instead of checkpoints */
+
+/* lead[b]: the budget whose run serves budget b under --each, the largest one with the
+ * same plan as b (b itself for a searcher without a plan). The plan depends on the space,
+ * the arguments and the budget, not on the seed, so it is asked once per recording. */
+static int plan_leads(const cutune_space *sp, const cutune_searcher_type *t, const char *args,
+                      const budgets_t *bs, size_t *lead, char *err, size_t errlen)
+{
+    uint64_t plan[MAXB];
+    for (size_t b = 0; b < bs->nb; b++)
+        lead[b] = b;
+    if (t->version < 2 || !t->plan)
+        return 0;
+    uint8_t *visited = calloc(cutune_space_size(sp) + 1, 1);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    int rc = visited && rng ? 0 : cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    for (size_t b = 0; b < bs->nb && rc == 0; b++) {
+        cutune_searcher_ctx ctx = {
+            .space = sp, .budget = bs->budgets[b], .rng = rng, .visited = visited, .args = args};
+        cutune_searcher *s = NULL;
+        rc = cutune_searcher_alloc(t, &ctx, &s, err, errlen);
+        if (rc == 0)
+            plan[b] = t->plan(s->state);
+        cutune_searcher_free(s);
+    }
+    for (size_t b = 0; b < bs->nb && rc == 0; b++)
+        for (size_t c = bs->nb; c-- > b;)
+            if (plan[c] == plan[b]) {
+                lead[b] = c;
+                break;
+            }
+    free(visited);
+    gsl_rng_free(rng);
+    return rc;
+}
+static int each; /* --each: one run per budget instead of checkpoints */
 
 /* Child: all seeds of one recording for bo and random; writes lines to outpath:
  * "searcher budget mean p5 p95 hit_rate secs_per_run se" */
@@ -197,16 +233,31 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
             fclose(f);
             goto fail;
         }
+        size_t lead[MAXB];
+        if (each && (rc = plan_leads(sp, t, argv2[which], bs, lead, err, sizeof err)) < 0) {
+            fclose(f);
+            goto fail;
+        }
         double *fr = malloc(seeds * bs->nb * sizeof *fr), tot = 0;
         for (size_t sd = 0; sd < seeds; sd++) {
             double secs;
             if (each) {
-                /* a run of each budget, as `cutune --budget=B` makes it (bo plans by
-                 * its budget); the time reported is the largest budget's run */
+                /* a run of each budget that leads its plan, as `cutune --budget=B` makes
+                 * it (bo plans by its budget), read at every budget it serves; the time
+                 * reported is the largest budget's run */
                 for (size_t b = 0; b < bs->nb && rc >= 0; b++) {
-                    budgets_t one = {1, {bs->budgets[b]}};
-                    rc = run_one(sp, table, topt, t, argv2[which], seed0 + sd, &one,
-                                 fr + sd * bs->nb + b, &secs, err, sizeof err);
+                    if (lead[b] != b)
+                        continue;
+                    budgets_t grp = {0};
+                    double got[MAXB];
+                    for (size_t c = 0; c < bs->nb; c++)
+                        if (lead[c] == b)
+                            grp.budgets[grp.nb++] = bs->budgets[c];
+                    rc = run_one(sp, table, topt, t, argv2[which], seed0 + sd, &grp, got, &secs,
+                                 err, sizeof err);
+                    for (size_t c = 0, k = 0; c < bs->nb && rc >= 0; c++)
+                        if (lead[c] == b)
+                            fr[sd * bs->nb + c] = got[k++];
                 }
             } else
                 rc = run_one(sp, table, topt, t, argv2[which], seed0 + sd, bs, fr + sd * bs->nb,
@@ -278,8 +329,19 @@ int main(int argc, char **argv)
             outdir = argv[++i];
         else if (!strcmp(argv[i], "--budgets") && i + 1 < argc) {
             bs.nb = 0;
-            for (char *tok = strtok(argv[++i], ","); tok && bs.nb < MAXB; tok = strtok(NULL, ","))
-                bs.budgets[bs.nb++] = strtoul(tok, NULL, 10);
+            for (char *tok = strtok(argv[++i], ","); tok; tok = strtok(NULL, ",")) {
+                char *end;
+                unsigned long v = strtoul(tok, &end, 10);
+                if (bs.nb == MAXB || *end || end == tok || v == 0 ||
+                    (bs.nb && v <= bs.budgets[bs.nb - 1])) {
+                    fprintf(stderr,
+                            "bench_convergence: --budgets: '%s' is not a budget above the one "
+                            "before it (at most %d, ascending)\n",
+                            tok, MAXB);
+                    return 2;
+                }
+                bs.budgets[bs.nb++] = v;
+            }
         } else if (argv[i][0] == '-') { /* --help or a typo: never taken for a file */
             nf = 0;
             break;
