@@ -15,6 +15,7 @@
  *
  * One process per recording (fork, J at a time); each child writes its numbers to a
  * temporary file that the parent folds into convergence.{json,csv,md}. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -331,8 +332,10 @@ int main(int argc, char **argv)
             bs.nb = 0;
             for (char *tok = strtok(argv[++i], ","); tok; tok = strtok(NULL, ",")) {
                 char *end;
+                errno = 0;
                 unsigned long v = strtoul(tok, &end, 10);
                 if (bs.nb == MAXB || *end || end == tok || v == 0 ||
+                    !isdigit((unsigned char)tok[0]) || errno == ERANGE ||
                     (bs.nb && v <= bs.budgets[bs.nb - 1])) {
                     fprintf(stderr,
                             "bench_convergence: --budgets: '%s' is not a budget above the one "

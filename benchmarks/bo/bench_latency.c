@@ -67,9 +67,13 @@ int main(int argc, char **argv)
             reps = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             outdir = argv[++i];
-        else if (!strcmp(argv[i], "--args") && i + 1 < argc)
+        else if (!strcmp(argv[i], "--args") && i + 1 < argc) {
             args = argv[++i];
-        else {
+            if (strpbrk(args, "\"\\")) { /* written into latency.json as they are */
+                fprintf(stderr, "bench_latency: --args must not hold '\"' or '\\'\n");
+                return 2;
+            }
+        } else {
             fprintf(stderr, "usage: bench_latency [--reps N] [--out DIR] [--args OPTS]\n"
                             "  median proposal time of bo over synthetic spaces; writes\n"
                             "  DIR/latency.{md,csv,json} (default DIR: .); OPTS: bo's\n"

@@ -487,28 +487,48 @@ static void test_pool(void **state)
     assert_memory_equal(a.seq, b.seq, sizeof a.seq);
     run(s, mixed_bowl, 30, 1, 7, "pool=1024", &b);
     assert_memory_not_equal(a.seq, b.seq, sizeof a.seq);
-    /* ... while the prediction cache at the budget fits 512 MiB (13824 x 4096 doubles do,
-     * 13824 x 8192 do not): runs of 3000 and 4000 evaluations (same design size and
-     * phase) make the same first proposals, one of 5000 scores a pool */
+    cutune_space_free(s);
+}
+
+/* ... while the prediction cache at the budget fits 512 MiB (13824 x 4096 doubles do,
+ * 13824 x 8192 do not): runs of 3000 and 4000 evaluations (same design size and phase)
+ * make the same first proposals, one of 5000 scores a pool. */
+static void test_pool_budget(void **state)
+{
+    (void)state;
+    cutune_space *s = mixed_space();
+    run_result a, b;
     run_limit = 25;
     run(s, mixed_bowl, 3000, 1, 7, NULL, &a);
     run(s, mixed_bowl, 4000, 1, 7, NULL, &b);
     assert_memory_equal(a.seq, b.seq, sizeof a.seq);
     run(s, mixed_bowl, 5000, 1, 7, NULL, &b);
     assert_memory_not_equal(a.seq, b.seq, sizeof a.seq);
-    run_limit = 0;
     cutune_space_free(s);
+}
+
+static int reset_run_limit(void **state)
+{
+    (void)state;
+    run_limit = 0; /* also after a failed assertion left it set */
+    return 0;
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_options),     cmocka_unit_test(test_duplicates),
-        cmocka_unit_test(test_degenerate),  cmocka_unit_test(test_determinism_and_batches),
-        cmocka_unit_test(test_lprior_auto), cmocka_unit_test(test_lweak),
-        cmocka_unit_test(test_early_phase), cmocka_unit_test(test_failures),
-        cmocka_unit_test(test_bowl),        cmocka_unit_test(test_branin),
+        cmocka_unit_test(test_options),
+        cmocka_unit_test(test_duplicates),
+        cmocka_unit_test(test_degenerate),
+        cmocka_unit_test(test_determinism_and_batches),
+        cmocka_unit_test(test_lprior_auto),
+        cmocka_unit_test(test_lweak),
+        cmocka_unit_test(test_early_phase),
+        cmocka_unit_test(test_failures),
+        cmocka_unit_test(test_bowl),
+        cmocka_unit_test(test_branin),
         cmocka_unit_test(test_pool),
+        cmocka_unit_test_teardown(test_pool_budget, reset_run_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
