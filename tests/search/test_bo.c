@@ -507,6 +507,34 @@ static void test_pool_budget(void **state)
     cutune_space_free(s);
 }
 
+/* Above 32,768 configurations the global steps score a pool of 4096 uniform draws plus
+ * the neighbours of the best: the first global step (the 6th proposal of a 30-evaluation
+ * run) must be able to reach beyond the neighbours of the design and beyond the first 4096
+ * ids in enumeration order (until stop 16 the first pool was exactly those ids). */
+static void test_pool_uniform(void **state)
+{
+    (void)state;
+    cutune_space *s = grid_space(4, 16); /* 65,536 configurations */
+    size_t far = 0;
+    run_limit = 6;
+    for (unsigned long seed = 1; seed <= 8; seed++) {
+        run_result r;
+        run(s, bowl, 30, 1, seed, NULL, &r);
+        const uint16_t *x = cutune_space_config(s, r.seq[5]);
+        size_t near = 0;
+        for (size_t i = 0; i < 5; i++) {
+            const uint16_t *y = cutune_space_config(s, r.seq[i]);
+            size_t ham = 0;
+            for (size_t p = 0; p < 4; p++)
+                ham += x[p] != y[p];
+            near |= ham <= 1;
+        }
+        far += r.seq[5] >= 4096 && !near;
+    }
+    assert_true(far >= 2); /* 3 of 8 now (EI also likes the x0 = 0 edge); 0 with the old draw */
+    cutune_space_free(s);
+}
+
 static int reset_run_limit(void **state)
 {
     (void)state;
@@ -529,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_branin),
         cmocka_unit_test(test_pool),
         cmocka_unit_test_teardown(test_pool_budget, reset_run_limit),
+        cmocka_unit_test_teardown(test_pool_uniform, reset_run_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
