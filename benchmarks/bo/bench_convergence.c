@@ -159,39 +159,6 @@ static double pct(const double *sorted, size_t n, double p)
 
 static unsigned long seed0 = 1000; /* first seed (--seed0) */
 
-/* lead[b]: the budget whose run serves budget b under --each, the largest one with the
- * same plan as b (b itself for a searcher without a plan). The plan depends on the space,
- * the arguments and the budget, not on the seed, so it is asked once per recording. */
-static int plan_leads(const cutune_space *sp, const cutune_searcher_type *t, const char *args,
-                      const budgets_t *bs, size_t *lead, char *err, size_t errlen)
-{
-    uint64_t plan[MAXB];
-    for (size_t b = 0; b < bs->nb; b++)
-        lead[b] = b;
-    if (t->version < 2 || !t->plan)
-        return 0;
-    uint8_t *visited = calloc(cutune_space_size(sp) + 1, 1);
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    int rc = visited && rng ? 0 : cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
-    for (size_t b = 0; b < bs->nb && rc == 0; b++) {
-        cutune_searcher_ctx ctx = {
-            .space = sp, .budget = bs->budgets[b], .rng = rng, .visited = visited, .args = args};
-        cutune_searcher *s = NULL;
-        rc = cutune_searcher_alloc(t, &ctx, &s, err, errlen);
-        if (rc == 0)
-            plan[b] = t->plan(s->state);
-        cutune_searcher_free(s);
-    }
-    for (size_t b = 0; b < bs->nb && rc == 0; b++)
-        for (size_t c = bs->nb; c-- > b;)
-            if (plan[c] == plan[b]) {
-                lead[b] = c;
-                break;
-            }
-    free(visited);
-    gsl_rng_free(rng);
-    return rc;
-}
 static int each; /* --each: one run per budget instead of checkpoints */
 
 /* Child: all seeds of one recording for bo and random; writes lines to outpath:
@@ -234,8 +201,11 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
             fclose(f);
             goto fail;
         }
+        /* lead[b]: the budget whose run serves budget b under --each (the largest with
+         * the same plan; the plan does not depend on the seed, so it is asked once) */
         size_t lead[MAXB];
-        if (each && (rc = plan_leads(sp, t, argv2[which], bs, lead, err, sizeof err)) < 0) {
+        if (each && (rc = cutune_searcher_plan_leads(t, sp, argv2[which], bs->budgets, bs->nb, lead,
+                                                     err, sizeof err)) < 0) {
             fclose(f);
             goto fail;
         }

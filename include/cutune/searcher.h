@@ -90,6 +90,17 @@ const cutune_searcher_type *cutune_searcher_find(const char *name, char *err, si
 
 int cutune_searcher_alloc(const cutune_searcher_type *t, const cutune_searcher_ctx *ctx,
                           cutune_searcher **out, char *err, size_t errlen);
+
+/**
+ * Which run serves each budget when one run per plan suffices: lead[b] = the index of the
+ * largest of budgets[0..nb) (ascending) whose plan (cutune_searcher_type.plan, asked of a
+ * searcher allocated on space with args and that budget) equals budget b's; b itself for a
+ * type without a plan. A run of budgets[lead[b]] makes the proposals of a run of
+ * budgets[b] as far as that goes. Returns 0 or a negative code (alloc's message in err).
+ */
+int cutune_searcher_plan_leads(const cutune_searcher_type *t, const cutune_space *space,
+                               const char *args, const size_t *budgets, size_t nb, size_t *lead,
+                               char *err, size_t errlen);
 int cutune_searcher_propose(cutune_searcher *s, size_t k, size_t *out, size_t *n, char *err,
                             size_t errlen);
 int cutune_searcher_observe(cutune_searcher *s, const cutune_observation *obs, size_t n, char *err,

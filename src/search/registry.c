@@ -1,6 +1,7 @@
 /* The searcher registry and the generic wrapper around a searcher type
  * (GSL multimin/fminimizer.c pattern: the wrapper owns the state block,
  * plugins never free their own container). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,4 +127,39 @@ size_t cutune_searcher_uniform(gsl_rng *r, size_t n)
         x = hi << 32 | lo;
     } while (x >= limit);
     return (size_t)(x % n);
+}
+
+int cutune_searcher_plan_leads(const cutune_searcher_type *t, const cutune_space *space,
+                               const char *args, const size_t *budgets, size_t nb, size_t *lead,
+                               char *err, size_t errlen)
+{
+    for (size_t b = 0; b < nb; b++)
+        lead[b] = b;
+    if (t->version < 2 || !t->plan || nb == 0)
+        return 0;
+    /* the plan does not depend on the seed: any generator, an empty history */
+    uint64_t *plan = malloc(nb * sizeof *plan);
+    uint8_t *visited = calloc(cutune_space_size(space) + 1, 1);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    int rc = plan && visited && rng ? 0 : cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    for (size_t b = 0; b < nb && rc == 0; b++) {
+        cutune_searcher_ctx ctx = {
+            .space = space, .budget = budgets[b], .rng = rng, .visited = visited, .args = args};
+        cutune_searcher *s = NULL;
+        rc = cutune_searcher_alloc(t, &ctx, &s, err, errlen);
+        if (rc == 0)
+            plan[b] = t->plan(s->state);
+        cutune_searcher_free(s);
+    }
+    /* the largest budget of each plan serves the smaller ones */
+    for (size_t b = 0; b < nb && rc == 0; b++)
+        for (size_t c = nb; c-- > b;)
+            if (plan[c] == plan[b]) {
+                lead[b] = c;
+                break;
+            }
+    free(plan);
+    free(visited);
+    gsl_rng_free(rng);
+    return rc;
 }

@@ -407,61 +407,20 @@ static int plan_groups(bench_ctx *b, char *err, size_t errlen)
 {
     cutune_bench_result *res = b->res;
     size_t nb = res->nbudgets;
-    uint64_t *plan = calloc(nb, sizeof *plan);
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    int rc = 0;
-    if (!plan || !rng) {
-        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
-        goto out;
-    }
-    for (size_t ci = 0; ci < res->nconv && rc == 0; ci++)
-        for (size_t ri = 0; ri < res->nrec && rc == 0; ri++) {
-            const bench_table *t = &b->tab[ci * res->nrec + ri];
-            size_t n = res->space[ci * res->nrec + ri].size;
-            for (size_t si = 0; si < res->nsearchers && rc == 0; si++) {
-                const cutune_searcher_type *ty = b->opt->searchers[si];
+    for (size_t ci = 0; ci < res->nconv; ci++)
+        for (size_t ri = 0; ri < res->nrec; ri++)
+            for (size_t si = 0; si < res->nsearchers; si++) {
+                char msg[512];
                 size_t *lead = b->lead + ((ci * res->nrec + ri) * res->nsearchers + si) * nb;
-                for (size_t bi = 0; bi < nb; bi++)
-                    lead[bi] = bi;
-                if (ty->version < 2 || !ty->plan)
-                    continue;
-                uint8_t *visited = calloc(n ? n : 1, 1);
-                if (!visited) {
-                    rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
-                    break;
-                }
-                for (size_t bi = 0; bi < nb && rc == 0; bi++) {
-                    char msg[512];
-                    cutune_searcher *s = NULL;
-                    cutune_searcher_ctx sctx = {.space = t->space,
-                                                .budget = res->budgets[bi],
-                                                .rng = rng,
-                                                .visited = visited,
-                                                .args = res->searcher_args[si]};
-                    rc = cutune_searcher_alloc(ty, &sctx, &s, msg, sizeof msg);
-                    if (rc < 0) {
-                        cutune_err(err, errlen, rc, "searcher %s on %s (%s): %s",
-                                   res->searchers[si], res->rec[ri].name,
-                                   cutune_bench_convention_name(res->conv[ci]), msg);
-                        break;
-                    }
-                    plan[bi] = ty->plan(s->state);
-                    cutune_searcher_free(s);
-                }
-                free(visited);
-                /* the largest budget of each plan serves the smaller ones */
-                for (size_t bi = 0; bi < nb && rc == 0; bi++)
-                    for (size_t bj = nb; bj-- > bi;)
-                        if (plan[bj] == plan[bi]) {
-                            lead[bi] = bj;
-                            break;
-                        }
+                int rc = cutune_searcher_plan_leads(
+                    b->opt->searchers[si], b->tab[ci * res->nrec + ri].space,
+                    res->searcher_args[si], res->budgets, nb, lead, msg, sizeof msg);
+                if (rc < 0)
+                    return cutune_err(err, errlen, rc, "searcher %s on %s (%s): %s",
+                                      res->searchers[si], res->rec[ri].name,
+                                      cutune_bench_convention_name(res->conv[ci]), msg);
             }
-        }
-out:
-    free(plan);
-    gsl_rng_free(rng);
-    return rc;
+    return 0;
 }
 
 /* A job is one run: (budget index, run = convention, recording, searcher, seed), the
