@@ -1397,6 +1397,23 @@ static int parse_weight(const char *key, const char *val, double fit_min, double
     return 0;
 }
 
+/* A key that names one of a list: its index in names (NULL-terminated), or an error
+ * listing them. */
+static int parse_choice(const char *key, const char *val, const char *const *names, int *out,
+                        char *err, size_t errlen)
+{
+    char valid[128] = "";
+    for (int i = 0; names[i]; i++) {
+        if (strcmp(val, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+        snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s", i ? ", " : "",
+                 names[i]);
+    }
+    return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: %s=%s unknown (valid: %s)", key, val, valid);
+}
+
 static int parse_args(bo_state *s, const char *args, char *err, size_t errlen)
 {
     if (!args || !*args)
@@ -1414,16 +1431,12 @@ static int parse_args(bo_state *s, const char *args, char *err, size_t errlen)
         *eq = '\0';
         const char *key = tok, *val = eq + 1;
         char *end = NULL;
-        if (strcmp(key, "acq") == 0) {
-            if (strcmp(val, "ei") == 0)
-                s->acq = ACQ_EI;
-            else if (strcmp(val, "pi") == 0)
-                s->acq = ACQ_PI;
-            else if (strcmp(val, "lcb") == 0)
-                s->acq = ACQ_LCB;
-            else
-                return cutune_err(err, errlen, CUTUNE_EINVAL,
-                                  "bo: acq=%s unknown (valid: ei, pi, lcb)", val);
+        int choice = 0, rc = 0;
+        if (strcmp(key, "acq") == 0) { /* in the order of enum bo_acq */
+            static const char *const names[] = {"ei", "pi", "lcb", NULL};
+            if ((rc = parse_choice(key, val, names, &choice, err, errlen)) < 0)
+                return rc;
+            s->acq = (enum bo_acq)choice;
         } else if (strcmp(key, "kernel") == 0) {
             int kk = cutune_gp_kernel_from_name(val);
             if (kk < 0)
@@ -1437,25 +1450,19 @@ static int parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                                   "bo: warp=%s unknown (valid: none, boxcox, copula)", val);
             s->warp_kind = (cutune_gp_warp_kind)w;
         } else if (strcmp(key, "design") == 0) {
-            if (strcmp(val, "maximin") && strcmp(val, "lhs"))
-                return cutune_err(err, errlen, CUTUNE_EINVAL,
-                                  "bo: design=%s unknown (valid: maximin, lhs)", val);
-            s->design_lhs = val[0] == 'l';
-        } else if (strcmp(key, "early") == 0) {
-            if (strcmp(val, "auto") && strcmp(val, "safe") && strcmp(val, "edge"))
-                return cutune_err(err, errlen, CUTUNE_EINVAL,
-                                  "bo: early=%s unknown (valid: auto, safe, edge)", val);
-            s->early = val[0] == 'a'   ? BO_EARLY_AUTO
-                       : val[0] == 's' ? BO_EARLY_SAFE
-                                       : BO_EARLY_EDGE;
-        } else if (strcmp(key, "lprior") == 0) {
+            static const char *const names[] = {"maximin", "lhs", NULL};
+            if ((rc = parse_choice(key, val, names, &choice, err, errlen)) < 0)
+                return rc;
+            s->design_lhs = choice;
+        } else if (strcmp(key, "early") == 0) { /* in the order of BO_EARLY_* */
+            static const char *const names[] = {"auto", "safe", "edge", NULL};
+            if ((rc = parse_choice(key, val, names, &s->early, err, errlen)) < 0)
+                return rc;
+        } else if (strcmp(key, "lprior") == 0) { /* in the order of BO_LPRIOR_* */
+            static const char *const names[] = {"weak", "dim", "auto", NULL};
             s->set_lprior = 1;
-            if (strcmp(val, "weak") && strcmp(val, "dim") && strcmp(val, "auto"))
-                return cutune_err(err, errlen, CUTUNE_EINVAL,
-                                  "bo: lprior=%s unknown (valid: weak, dim, auto)", val);
-            s->lprior_mode = val[0] == 'w'   ? BO_LPRIOR_WEAK
-                             : val[0] == 'd' ? BO_LPRIOR_DIM
-                                             : BO_LPRIOR_AUTO;
+            if ((rc = parse_choice(key, val, names, &s->lprior_mode, err, errlen)) < 0)
+                return rc;
         } else if (strcmp(key, "local") == 0) {
             double v = strtod(val, &end);
             if (end == val || *end || !(v >= 0.0 && v <= 1.0))
@@ -1482,14 +1489,14 @@ static int parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                                   "bo: pool=%s is not a count in [16, 1e8]", val);
             s->exact_m = s->pool_m = (size_t)v;
         } else if (strcmp(key, "add") == 0) {
-            int rc = parse_weight(key, val, 0.0, BO_ADD_MAX, &s->fit.add_min, &s->fit.add_max, err,
-                                  errlen);
+            rc = parse_weight(key, val, 0.0, BO_ADD_MAX, &s->fit.add_min, &s->fit.add_max, err,
+                              errlen);
             if (rc < 0)
                 return rc;
         } else if (strcmp(key, "lin") == 0) {
             s->set_lin = 1;
-            int rc = parse_weight(key, val, BO_LIN_FIT_MIN, BO_LIN_MAX, &s->fit.lin_min,
-                                  &s->fit.lin_max, err, errlen);
+            rc = parse_weight(key, val, BO_LIN_FIT_MIN, BO_LIN_MAX, &s->fit.lin_min,
+                              &s->fit.lin_max, err, errlen);
             if (rc < 0)
                 return rc;
         } else if (strcmp(key, "init") == 0 || strcmp(key, "starts") == 0 ||
