@@ -198,7 +198,8 @@ int cutune_gp_cache_snapshot(cutune_gp_cache *c, char *err, size_t errlen);
 const double *cutune_gp_cache_mean(const cutune_gp_cache *c);
 /** Posterior variance (m entries) after the last sync. */
 const double *cutune_gp_cache_var(const cutune_gp_cache *c);
-/** Bytes a cache over m candidates needs for n observations (for memory budgets). */
+/** Bytes a cache over m candidates holds once it has grown to n observations (its
+ *  capacity grows by doubling; for memory budgets). */
 double cutune_gp_cache_bytes(size_t m, size_t n);
 
 /* ---- acquisition functions (minimisation) ---- */

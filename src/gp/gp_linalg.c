@@ -9,6 +9,7 @@
  *
  * This file includes OpenBLAS's cblas.h and must never include GSL's gsl_cblas.h. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -642,9 +643,18 @@ void cutune_gp_cache_free(cutune_gp_cache *c)
     free(c);
 }
 
+/* The columns of V a cache holding `need` of them has allocated: 16, doubled as it grows. */
+static size_t cache_cap(size_t cap, size_t need)
+{
+    cap = cap ? cap : 16;
+    while (cap < need && cap <= SIZE_MAX / 4)
+        cap *= 2;
+    return cap;
+}
+
 double cutune_gp_cache_bytes(size_t m, size_t n)
 {
-    return 8.0 * (double)m * (double)(n + 8);
+    return 8.0 * (double)m * (double)(cache_cap(0, n) + 8);
 }
 
 const double *cutune_gp_cache_mean(const cutune_gp_cache *c)
@@ -660,9 +670,9 @@ static int cache_reserve(cutune_gp_cache *c, size_t need)
 {
     if (need <= c->cap)
         return 0;
-    size_t cap = c->cap ? c->cap : 16;
-    while (cap < need)
-        cap *= 2;
+    size_t cap = cache_cap(c->cap, need);
+    if (cap < need) /* past SIZE_MAX / 4 columns */
+        return CUTUNE_ENOMEM;
     double *V = realloc(c->V, c->m * cap * sizeof *V);
     if (!V && c->m)
         return CUTUNE_ENOMEM;

@@ -1693,12 +1693,10 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     }
     /* Exhaustive scoring reads the cached encoding (a pool= above BO_ENCODE_CACHE / dim
      * would otherwise leave the cache without candidates), and its prediction cache grows
-     * with the observations (size x n doubles, n rounded up to a power of two): a budget
-     * that would take it past BO_CACHE_MAX scores a pool instead. */
-    size_t ncap = 16;
-    while (ncap < s->budget && ncap <= SIZE_MAX / 4)
-        ncap *= 2;
-    if (s->size <= s->exact_m && s->enc && cutune_gp_cache_bytes(s->size, ncap) <= BO_CACHE_MAX) {
+     * with the observations: a budget that would take it past BO_CACHE_MAX scores a pool
+     * instead. */
+    if (s->size <= s->exact_m && s->enc &&
+        cutune_gp_cache_bytes(s->size, s->budget) <= BO_CACHE_MAX) {
         s->cache = cutune_gp_cache_alloc(s->enc, s->size, s->D);
         s->fnum = calloc(s->size, sizeof *s->fnum);
         s->fden = calloc(s->size, sizeof *s->fden);
@@ -1714,7 +1712,7 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
         /* the pool's cache obeys the same limit (a pool= at or above the size would
          * otherwise rebuild the whole space's cache): at most the candidates that fit,
          * and never fewer than BO_POOL_MIN */
-        double fit = BO_CACHE_MAX / (8.0 * ((double)ncap + 8.0));
+        double fit = BO_CACHE_MAX / cutune_gp_cache_bytes(1, s->budget);
         if ((double)s->pool_m > fit)
             s->pool_m = fit > BO_POOL_MIN ? (size_t)fit : BO_POOL_MIN;
         if (s->size <= BO_PERM_MAX) {
