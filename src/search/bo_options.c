@@ -1,0 +1,163 @@
+/* bo: options.
+ *
+ * Options (--searcher=bo:key=value,...): acq=ei|pi|lcb, xi= (default 0.01), beta= (LCB,
+ * default 2), kernel=matern52|matern32|se, init= (design size), starts= (random starts
+ * of the multi-start fits, default 3), local= (share of local steps, default 1/3),
+ * pool= (exhaustive up to / pool size above, default 32768 / 4096), pow2=0|1 (power-of-two
+ * inputs, default 0), warp=boxcox|copula|none (output warping, default boxcox),
+ * design=maximin|lhs (initial design, default maximin),
+ * lprior=auto|dim|weak (length-scale prior, default auto: weak while the successful
+ * points are fewer than the model's inputs, then dim), add=fit|W (weight of the
+ * second-order additive kernel term, cutune_gp_lml; default 0: off), lin=fit|W (weight of
+ * the linear-trend term, cutune_gp_lml; default 0: off), lweak=N (successful points up to
+ * which the local steps use the weak-prior model; default 20, 0: off), early=auto|safe|edge
+ * (the early phase: safe = the defaults above, edge = lin=0.1, lprior=dim, lweak=0, auto =
+ * edge when the budget is at least BO_EDGE_BUDGET; options given explicitly win).
+ */
+#include "bo_internal.h"
+
+static const char valid_keys[] =
+    "acq, xi, beta, kernel, init, starts, local, pool, pow2, warp, lprior, design, add, lin, "
+    "lweak, early";
+
+/* A kernel-term weight option (add=, lin=): "fit" fits it in [fit_min, max], a number in
+ * [0, max] fixes it. */
+static int parse_weight(const char *key, const char *val, double fit_min, double max, double *lo,
+                        double *hi, char *err, size_t errlen)
+{
+    if (strcmp(val, "fit") == 0) {
+        *lo = fit_min;
+        *hi = max;
+        return 0;
+    }
+    char *end = NULL;
+    double v = strtod(val, &end);
+    if (end == val || *end || !(v >= 0.0 && v <= max))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "bo: %s=%s is neither 'fit' nor a weight in [0, %g]", key, val, max);
+    *lo = *hi = v;
+    return 0;
+}
+
+/* A key that names one of a list: its index in names (NULL-terminated), or an error
+ * listing them. */
+static int parse_choice(const char *key, const char *val, const char *const *names, int *out,
+                        char *err, size_t errlen)
+{
+    char valid[128] = "";
+    for (int i = 0; names[i]; i++) {
+        if (strcmp(val, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+        snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s", i ? ", " : "",
+                 names[i]);
+    }
+    return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: %s=%s unknown (valid: %s)", key, val, valid);
+}
+
+int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
+{
+    if (!args || !*args)
+        return 0;
+    char buf[512];
+    if (strlen(args) >= sizeof buf)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: options too long");
+    strcpy(buf, args);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "bo: option '%s' is not key=value (valid keys: %s)", tok, valid_keys);
+        *eq = '\0';
+        const char *key = tok, *val = eq + 1;
+        char *end = NULL;
+        int choice = 0, rc = 0;
+        if (strcmp(key, "acq") == 0) { /* in the order of enum bo_acq */
+            static const char *const names[] = {"ei", "pi", "lcb", NULL};
+            if ((rc = parse_choice(key, val, names, &choice, err, errlen)) < 0)
+                return rc;
+            s->acq = (enum bo_acq)choice;
+        } else if (strcmp(key, "kernel") == 0) {
+            int kk = cutune_gp_kernel_from_name(val);
+            if (kk < 0)
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "bo: kernel=%s unknown (valid: matern52, matern32, se)", val);
+            s->kernel = (cutune_gp_kernel)kk;
+        } else if (strcmp(key, "warp") == 0) {
+            int w = cutune_gp_warp_from_name(val);
+            if (w < 0)
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "bo: warp=%s unknown (valid: none, boxcox, copula)", val);
+            s->warp_kind = (cutune_gp_warp_kind)w;
+        } else if (strcmp(key, "design") == 0) {
+            static const char *const names[] = {"maximin", "lhs", NULL};
+            if ((rc = parse_choice(key, val, names, &choice, err, errlen)) < 0)
+                return rc;
+            s->design_lhs = choice;
+        } else if (strcmp(key, "early") == 0) { /* in the order of BO_EARLY_* */
+            static const char *const names[] = {"auto", "safe", "edge", NULL};
+            if ((rc = parse_choice(key, val, names, &s->early, err, errlen)) < 0)
+                return rc;
+        } else if (strcmp(key, "lprior") == 0) { /* in the order of BO_LPRIOR_* */
+            static const char *const names[] = {"weak", "dim", "auto", NULL};
+            s->set_lprior = 1;
+            if ((rc = parse_choice(key, val, names, &s->lprior_mode, err, errlen)) < 0)
+                return rc;
+        } else if (strcmp(key, "local") == 0) {
+            double v = strtod(val, &end);
+            if (end == val || *end || !(v >= 0.0 && v <= 1.0))
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "bo: local=%s is not a fraction in [0,1]", val);
+            s->local_frac = v;
+        } else if (strcmp(key, "xi") == 0 || strcmp(key, "beta") == 0) {
+            double v = strtod(val, &end);
+            if (end == val || *end || !isfinite(v) || v < 0)
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "bo: %s=%s is not a non-negative number", key, val);
+            if (key[0] == 'x')
+                s->xi = v;
+            else
+                s->beta = v;
+        } else if (strcmp(key, "pow2") == 0) {
+            if (strcmp(val, "0") && strcmp(val, "1"))
+                return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: pow2=%s is not 0 or 1", val);
+            s->pow2 = val[0] == '1';
+        } else if (strcmp(key, "pool") == 0) {
+            long v = strtol(val, &end, 10);
+            if (end == val || *end || v < 16 || v > 100000000)
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "bo: pool=%s is not a count in [16, 1e8]", val);
+            s->exact_m = s->pool_m = (size_t)v;
+        } else if (strcmp(key, "add") == 0) {
+            rc = parse_weight(key, val, 0.0, BO_ADD_MAX, &s->fit.add_min, &s->fit.add_max, err,
+                              errlen);
+            if (rc < 0)
+                return rc;
+        } else if (strcmp(key, "lin") == 0) {
+            s->set_lin = 1;
+            rc = parse_weight(key, val, BO_LIN_FIT_MIN, BO_LIN_MAX, &s->fit.lin_min,
+                              &s->fit.lin_max, err, errlen);
+            if (rc < 0)
+                return rc;
+        } else if (strcmp(key, "init") == 0 || strcmp(key, "starts") == 0 ||
+                   strcmp(key, "lweak") == 0) {
+            long v = strtol(val, &end, 10);
+            if (end == val || *end || v < 0 || v > 100000)
+                return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: %s=%s is not a count", key, val);
+            if (key[0] == 'i')
+                s->n_init = (size_t)v;
+            else if (key[0] == 's')
+                s->fit.nstarts = (size_t)v;
+            else {
+                s->lweak_max = (size_t)v;
+                s->set_lweak = 1;
+            }
+        } else {
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "bo: unknown option '%s' (valid keys: %s)", key, valid_keys);
+        }
+    }
+    return 0;
+}
