@@ -109,6 +109,16 @@ int cutune_gp_set_data(cutune_gp *gp, const double *X, const double *y, size_t n
                        size_t errlen);
 
 /**
+ * Replace the targets of the first n held points by y (n at most the points held; the
+ * points beyond are dropped), keeping the inputs, the hyper-parameters and the Cholesky
+ * factor, which does not depend on the targets: O(n^2) for alpha, no refactorisation
+ * (cutune_gp_set_data with the same inputs refactorises in O(n^3)). The generation and the
+ * row stamps stay, so a prediction cache keeps its O(m n) matrix and refreshes only its
+ * mean (O(m n)) at the next sync. bo re-warps its targets at every refit this way.
+ */
+int cutune_gp_set_targets(cutune_gp *gp, const double *y, size_t n, char *err, size_t errlen);
+
+/**
  * Append one observation, extending the Cholesky factor by one row in O(n^2)
  * (L_new = [L 0; l' d], l = L \ k, d = sqrt(k(x,x) + sn2 - l'l)), then refresh
  * alpha = K^-1 (y - m) in O(n^2). A non-positive pivot gets jitter, never a failure.

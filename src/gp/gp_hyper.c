@@ -212,6 +212,15 @@ static void obj_fdf(const gsl_vector *u, void *p, double *f, gsl_vector *g)
     *f = neg_obj(p, u, g);
 }
 
+/* v within [lo, hi] up to a relative 1e-12: a weight fitted in log space is exp(log(w)),
+ * which may be one rounding above a fixed bound w (lin=0.1 gives 0.10000000000000002), and
+ * the min_gain test must still see it as in bounds (it did not, so a fixed linear weight
+ * made every warm refit replace the model). */
+static int in_bounds_rel(double v, double lo, double hi)
+{
+    return v >= lo * (1.0 - 1e-12) && v <= hi * (1.0 + 1e-12);
+}
+
 int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, char *err,
                   size_t errlen)
 {
@@ -292,7 +301,7 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
     /* (a current mean or weight outside the options' bounds is never kept) */
     if (o->min_gain > 0.0 && gp->factored && gp->mean >= o->mean_min && gp->mean <= o->mean_max &&
         gp->add >= o->add_min && gp->add <= o->add_max &&
-        (lin_on ? gp->lin >= o->lin_min && gp->lin <= o->lin_max : gp->lin == 0.0)) {
+        (lin_on ? in_bounds_rel(gp->lin, o->lin_min, o->lin_max) : gp->lin == 0.0)) {
         /* (start holds the current hyper-parameters here) */
         double f = add_ell_prior(o, start, d, cutune_gp_lml(gp, NULL), NULL);
         if (isfinite(f) && gp_save(gp, &sv) == 0) {

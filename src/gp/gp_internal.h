@@ -29,6 +29,7 @@ struct cutune_gp {
     unsigned long generation; /**< bumped by every full factorisation */
     unsigned long serial;     /**< last row stamp handed out */
     unsigned long *row_id;    /**< cap stamps: a row's stamp changes when its factor row does */
+    unsigned long ystamp;     /**< bumped when held targets are replaced (cutune_gp_set_targets) */
     double add;               /**< weight of the second-order additive term (cutune_gp_lml) */
     double lin;               /**< weight of the linear term (cutune_gp_lml); 0: none */
 };

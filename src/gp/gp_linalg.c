@@ -359,6 +359,23 @@ int cutune_gp_set_data(cutune_gp *gp, const double *X, const double *y, size_t n
     return cutune_gp_factorize(gp, err, errlen);
 }
 
+int cutune_gp_set_targets(cutune_gp *gp, const double *y, size_t n, char *err, size_t errlen)
+{
+    if (n > gp->n)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "gp: %zu targets for %zu points", n, gp->n);
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(y[i]))
+            return cutune_err(err, errlen, CUTUNE_EINVAL, "gp: target %zu is not finite", i);
+    if (n)
+        memcpy(gp->y, y, n * sizeof *y);
+    gp->n = n;
+    gp->ystamp++;
+    if (!gp->factored)
+        return cutune_gp_factorize(gp, err, errlen);
+    solve_alpha(gp);
+    return 0;
+}
+
 int cutune_gp_add(cutune_gp *gp, const double *x, double y, char *err, size_t errlen)
 {
     if (!isfinite(y))
@@ -600,7 +617,9 @@ struct cutune_gp_cache {
     const cutune_gp *gp;         /**< that GP */
     double *snap_mean, *snap_s2; /**< snapshot of mean, s2 */
     size_t snap_n;               /**< columns at the snapshot; (size_t)-1 when none */
-    double *col;                 /**< m scratch */
+    unsigned long ystamp;        /**< the GP's ystamp behind z and mean */
+    unsigned long snap_ystamp;   /**< ... behind the snapshot's mean */
+    double *lrow;                /**< cap scratch: a row of L (cache_append) */
     double *uu;                  /**< m: |x - c|^2 per candidate, set by a rebuild (linear term) */
 };
 
@@ -617,9 +636,8 @@ cutune_gp_cache *cutune_gp_cache_alloc(const double *Xc, size_t m, size_t dim)
     c->mean = malloc(mm * sizeof *c->mean);
     c->s2 = malloc(mm * sizeof *c->s2);
     c->var = malloc(mm * sizeof *c->var);
-    c->col = malloc(mm * sizeof *c->col);
     c->uu = calloc(mm, sizeof *c->uu); /* zeros: read (and ignored) while lin is 0 */
-    if (!c->mean || !c->s2 || !c->var || !c->col || !c->uu) {
+    if (!c->mean || !c->s2 || !c->var || !c->uu) {
         cutune_gp_cache_free(c);
         return NULL;
     }
@@ -636,7 +654,7 @@ void cutune_gp_cache_free(cutune_gp_cache *c)
     free(c->mean);
     free(c->s2);
     free(c->var);
-    free(c->col);
+    free(c->lrow);
     free(c->uu);
     free(c->snap_mean);
     free(c->snap_s2);
@@ -685,6 +703,12 @@ static int cache_reserve(cutune_gp_cache *c, size_t need)
     if (!rid)
         return CUTUNE_ENOMEM;
     c->row_id = rid;
+    /* one entry per GP row, not per candidate: a pool may hold fewer candidates than the GP
+     * holds points (it once shared an m-entry scratch and wrote past it) */
+    double *lr = realloc(c->lrow, cap * sizeof *lr);
+    if (!lr)
+        return CUTUNE_ENOMEM;
+    c->lrow = lr;
     c->cap = cap;
     return 0;
 }
@@ -704,6 +728,7 @@ static int cache_rebuild(cutune_gp_cache *c, const cutune_gp *gp)
     c->n = 0;
     c->snap_n = (size_t)-1;
     c->gp = gp;
+    c->ystamp = gp->ystamp;
     if (cache_reserve(c, n) < 0)
         return CUTUNE_ENOMEM;
     if (n)
@@ -814,7 +839,7 @@ static int cache_append(cutune_gp_cache *c, const cutune_gp *gp)
         col[b] = gp->sf2 * kval(gp, xc, xk, NULL);
     }
     /* row k of L: L[k + i*ld], i < k; copy it contiguous */
-    double *l = c->col;
+    double *l = c->lrow;
     double zk = gp->y[k] - gp->mean;
     for (size_t i = 0; i < k; i++) {
         l[i] = gp->L[k + i * ld];
@@ -837,6 +862,25 @@ static int cache_append(cutune_gp_cache *c, const cutune_gp *gp)
     return 0;
 }
 
+/* The GP's targets were replaced (cutune_gp_set_targets) under the same factor: V and s2
+ * stand, z = L^-1 (y - mean) and the mean over the c->n columns held are recomputed, O(m n). */
+static void cache_retarget(cutune_gp_cache *c, const cutune_gp *gp)
+{
+    size_t n = c->n, m = c->m;
+    for (size_t i = 0; i < n; i++)
+        c->z[i] = gp->y[i] - gp->mean;
+    for (size_t b = 0; b < m; b++)
+        c->mean[b] = gp->mean;
+    if (n) {
+        cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)n, gp->L,
+                    (int)gp->cap, c->z, 1);
+        if (m)
+            cblas_dgemv(CblasColMajor, CblasNoTrans, (int)m, (int)n, 1.0, c->V, (int)m, c->z, 1,
+                        1.0, c->mean, 1);
+    }
+    c->ystamp = gp->ystamp;
+}
+
 int cutune_gp_cache_sync(cutune_gp_cache *c, const cutune_gp *gp, char *err, size_t errlen)
 {
     if (gp->dim != c->dim)
@@ -852,11 +896,16 @@ int cutune_gp_cache_sync(cutune_gp_cache *c, const cutune_gp *gp, char *err, siz
     /* a cache that holds nothing yet is rebuilt: its mean and the linear term's |x - c|^2
      * come from the GP as it is now */
     if (c->gp == gp && c->n > 0 && common == c->n) {
-        /* only appends since the last sync */
+        /* only appends since the last sync (and perhaps new targets) */
+        if (c->ystamp != gp->ystamp)
+            cache_retarget(c, gp);
     } else if (c->gp == gp && c->snap_n > 0 && common == c->snap_n) {
-        memcpy(c->mean, c->snap_mean, c->m * sizeof *c->mean);
         memcpy(c->s2, c->snap_s2, c->m * sizeof *c->s2);
         c->n = common;
+        if (c->snap_ystamp == gp->ystamp)
+            memcpy(c->mean, c->snap_mean, c->m * sizeof *c->mean);
+        else
+            cache_retarget(c, gp);
     } else {
         rc = cache_rebuild(c, gp);
     }
@@ -879,5 +928,6 @@ int cutune_gp_cache_snapshot(cutune_gp_cache *c, char *err, size_t errlen)
     memcpy(c->snap_mean, c->mean, c->m * sizeof *c->mean);
     memcpy(c->snap_s2, c->s2, c->m * sizeof *c->s2);
     c->snap_n = c->n;
+    c->snap_ystamp = c->ystamp;
     return 0;
 }

@@ -192,6 +192,7 @@ int bo_build_pool(bo_state *s)
     memset(s->fden, 0, s->cm * sizeof *s->fden);
     s->fe_n = 0;
     s->pool_gen = cutune_gp_generation(s->gp);
+    s->pool_rewarps = s->rewarps;
     return 0;
 }
 

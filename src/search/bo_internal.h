@@ -101,6 +101,8 @@ typedef struct bo_state {
     double *pool_x;          /**< npool x d encodings of the pool (the cache's view) */
     size_t *perm;            /**< size: permutation for drawing the pool, or NULL */
     unsigned long pool_gen;  /**< GP generation the pool was drawn for */
+    size_t rewarps;          /**< output warps fitted (rewarp) */
+    size_t pool_rewarps;     /**< ... when the pool was drawn */
     size_t *nv;              /**< d: values of each active parameter */
     size_t *ftoff;           /**< d: offset of dimension j's table in ftab */
     double *ftab;            /**< sum nv_j^2: exp(-fw_j (u_j(a) - u_j(b))^2) */
@@ -126,12 +128,13 @@ typedef struct bo_state {
     size_t npool, cappool;
     size_t *local; /**< local candidates (neighbours of the best) */
     size_t nlocal, caplocal;
-    double *obs_t;                      /**< capobs: time of each evaluation (NAN when failed) */
-    double local_frac;                  /**< share of model-based proposals restricted to local */
-    int early;                          /**< early=: BO_EARLY_AUTO, _SAFE or _EDGE */
-    int edge;                           /**< the edge phase is in force */
-    int set_lin, set_lprior, set_lweak; /**< given explicitly (early= leaves them) */
-    size_t nmodel;                      /**< model-based proposals made */
+    double *obs_t;     /**< capobs: time of each evaluation (NAN when failed) */
+    double local_frac; /**< share of model-based proposals restricted to local */
+    int early;         /**< early=: BO_EARLY_AUTO, _SAFE or _EDGE */
+    int edge;          /**< the edge phase is in force */
+    int set_lin, set_lprior, set_lweak, set_refit; /**< given explicitly (early= leaves them) */
+    double warm_gain; /**< refit=: nats a warm refit must gain to replace the model (0: always) */
+    size_t nmodel;    /**< model-based proposals made */
 } bo_state;
 
 typedef struct best_pick {

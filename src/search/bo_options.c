@@ -10,15 +10,17 @@
  * points are fewer than the model's inputs, then dim), add=fit|W (weight of the
  * second-order additive kernel term, cutune_gp_lml; default 0: off), lin=fit|W (weight of
  * the linear-trend term, cutune_gp_lml; default 0: off), lweak=N (successful points up to
- * which the local steps use the weak-prior model; default 20, 0: off), early=auto|safe|edge
- * (the early phase: safe = the defaults above, edge = lin=0.1, lprior=dim, lweak=0, auto =
- * edge when the budget is at least BO_EDGE_BUDGET; options given explicitly win).
+ * which the local steps use the weak-prior model; default 20, 0: off), refit=gain|always
+ * (a warm refit replaces the model only when it gains BO_MIN_GAIN nats, or always; default
+ * gain), early=auto|safe|edge (the early phase: safe = the defaults above, edge = lin=0.1,
+ * lprior=dim, lweak=0, refit=always, auto = edge when the budget is at least
+ * BO_EDGE_BUDGET; options given explicitly win).
  */
 #include "bo_internal.h"
 
 static const char valid_keys[] =
     "acq, xi, beta, kernel, init, starts, local, pool, pow2, warp, lprior, design, add, lin, "
-    "lweak, early";
+    "lweak, early, refit";
 
 /* A kernel-term weight option (add=, lin=): "fit" fits it in [fit_min, max], a number in
  * [0, max] fixes it. */
@@ -100,6 +102,12 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
             static const char *const names[] = {"auto", "safe", "edge", NULL};
             if ((rc = parse_choice(key, val, names, &s->early, err, errlen)) < 0)
                 return rc;
+        } else if (strcmp(key, "refit") == 0) { /* warm refits: always replace, or on a gain */
+            static const char *const names[] = {"gain", "always", NULL};
+            s->set_refit = 1;
+            if ((rc = parse_choice(key, val, names, &choice, err, errlen)) < 0)
+                return rc;
+            s->warm_gain = choice ? 0.0 : BO_MIN_GAIN;
         } else if (strcmp(key, "lprior") == 0) { /* in the order of BO_LPRIOR_* */
             static const char *const names[] = {"weak", "dim", "auto", NULL};
             s->set_lprior = 1;

@@ -590,7 +590,7 @@ static void test_cache(void **state)
     assert_int_equal(cutune_gp_cache_sync(c, gp, err, sizeof err), 0); /* empty GP: prior */
     assert_near(cutune_gp_cache_var(c)[0], 1.2, 1e-12);
     assert_int_equal(cutune_gp_set_data(gp, X, y, 10, err, sizeof err), 0);
-    for (int step = 0; step < 5; step++) {
+    for (int step = 0; step < 7; step++) {
         switch (step) {
         case 1: /* appends */
             for (int i = 10; i < 20; i++)
@@ -607,12 +607,75 @@ static void test_cache(void **state)
             assert_int_equal(cutune_gp_truncate(gp, 12, err, sizeof err), 0);
             break;
         case 4: /* new hyper-parameters: rebuild */ set_hyper(gp, 0.3, 0.8, 1e-2, -0.2); break;
+        case 5: { /* new targets, same factor and generation: the cache refreshes its mean */
+            unsigned long gen = cutune_gp_generation(gp);
+            double y2[12];
+            for (int i = 0; i < 12; i++)
+                y2[i] = 2.0 * y[i] - 0.5;
+            assert_int_equal(cutune_gp_set_targets(gp, y2, 12, err, sizeof err), 0);
+            assert_int_equal(cutune_gp_generation(gp), gen);
+            for (int i = 12; i < 16; i++) /* then appends under the new targets */
+                assert_int_equal(cutune_gp_add(gp, X + i * D, y[i], err, sizeof err), 0);
+            break;
+        }
+        case 6: /* new targets after a snapshot and a fantasy: mean from the snapshot's V */
+            assert_int_equal(cutune_gp_cache_sync(c, gp, err, sizeof err), 0);
+            assert_int_equal(cutune_gp_cache_snapshot(c, err, sizeof err), 0);
+            assert_int_equal(cutune_gp_add(gp, X + 27 * D, 0.1, err, sizeof err), 0);
+            assert_int_equal(cutune_gp_cache_sync(c, gp, err, sizeof err), 0);
+            assert_int_equal(cutune_gp_set_targets(gp, y, 16, err, sizeof err), 0);
+            break;
         }
         assert_cache_matches(c, gp, Xs, M, 1e-9);
     }
     cutune_gp_cache_free(c);
     cutune_gp_cache_free(NULL);
     cutune_gp_free(gp);
+    gsl_rng_free(r);
+}
+
+/* set_targets equals set_data with the same inputs (same predictions), refuses more
+ * targets than points and non-finite ones; a cache over fewer candidates than the GP holds
+ * points stays exact (its scratch row once had one entry per candidate and overflowed). */
+static void test_set_targets(void **state)
+{
+    (void)state;
+    char err[256];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 12);
+    enum { N = 40, D = 2, M = 3 };
+    double X[N * D], y[N], Xs[M * D], ys[M], mu_a[M], var_a[M], mu_b[M], var_b[M];
+    fill_random(r, X, y, N, D);
+    fill_random(r, Xs, ys, M, D);
+    cutune_gp *a = cutune_gp_alloc(D, CUTUNE_GP_MATERN52),
+              *b = cutune_gp_alloc(D, CUTUNE_GP_MATERN52);
+    set_hyper(a, 0.4, 1.0, 1e-2, 0.0);
+    set_hyper(b, 0.4, 1.0, 1e-2, 0.0);
+    cutune_gp_cache *c = cutune_gp_cache_alloc(Xs, M, D);
+    assert_non_null(c);
+    for (int i = 0; i < N; i++) { /* M = 3 candidates, up to 40 columns of V */
+        assert_int_equal(cutune_gp_add(a, X + i * D, y[i], err, sizeof err), 0);
+        assert_int_equal(cutune_gp_cache_sync(c, a, err, sizeof err), 0);
+    }
+    assert_cache_matches(c, a, Xs, M, 1e-9);
+    for (int i = 0; i < N; i++)
+        y[i] = -3.0 * y[i] + 1.0;
+    assert_int_equal(cutune_gp_set_targets(a, y, N, err, sizeof err), 0);
+    assert_int_equal(cutune_gp_set_data(b, X, y, N, err, sizeof err), 0);
+    assert_int_equal(cutune_gp_predict(a, Xs, M, mu_a, var_a, err, sizeof err), 0);
+    assert_int_equal(cutune_gp_predict(b, Xs, M, mu_b, var_b, err, sizeof err), 0);
+    for (int i = 0; i < M; i++) {
+        assert_near(mu_a[i], mu_b[i], 1e-8);
+        assert_near(var_a[i], var_b[i], 1e-8);
+    }
+    assert_cache_matches(c, a, Xs, M, 1e-9);
+    assert_int_equal(cutune_gp_set_targets(a, y, N + 1, err, sizeof err), CUTUNE_EINVAL);
+    y[3] = NAN;
+    assert_int_equal(cutune_gp_set_targets(a, y, N, err, sizeof err), CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "target 3"));
+    cutune_gp_cache_free(c);
+    cutune_gp_free(a);
+    cutune_gp_free(b);
     gsl_rng_free(r);
 }
 
@@ -651,6 +714,19 @@ static void test_fit_min_gain(void **state)
     assert_true(cutune_gp_lml(gp, NULL) == before);
     assert_int_equal(cutune_gp_cache_sync(c, gp, err, sizeof err), 0);
     assert_memory_equal(cutune_gp_cache_mean(c), mu0, sizeof mu0);
+    /* the same with a fixed linear-term weight (lin=0.1): the fitted GP holds exp(log(0.1)),
+     * one rounding above the bound, and the current model must still qualify to be kept
+     * (it did not: every warm refit replaced it) */
+    o.lin_min = o.lin_max = 0.1;
+    o.min_gain = 0.0;
+    o.max_iter = 60;
+    assert_int_equal(cutune_gp_fit(gp, &o, r, err, sizeof err), 0);
+    gen = cutune_gp_generation(gp);
+    o.min_gain = 1e6;
+    o.max_iter = 10;
+    assert_int_equal(cutune_gp_fit(gp, &o, r, err, sizeof err), 0);
+    assert_int_equal(cutune_gp_generation(gp), gen);
+    o.lin_min = o.lin_max = 0.0;
     /* from poor hyper-parameters a fit gains far more than 1 nat: the model moves */
     double ell[D] = {5.0, 5.0, 5.0};
     cutune_gp_hyper h = {.ell = ell, .sf2 = 0.1, .sn2 = 0.5, .mean = 0.0};
@@ -788,10 +864,10 @@ int main(void)
         cmocka_unit_test(test_lml_gradient), cmocka_unit_test(test_ei_quadrature),
         cmocka_unit_test(test_rank_update),  cmocka_unit_test(test_degenerate),
         cmocka_unit_test(test_fit),          cmocka_unit_test(test_fit_min_gain),
-        cmocka_unit_test(test_cache),        cmocka_unit_test(test_names),
-        cmocka_unit_test(test_warp),         cmocka_unit_test(test_additive),
-        cmocka_unit_test(test_linear),       cmocka_unit_test(test_linear_fit),
-        cmocka_unit_test(test_additive_fit),
+        cmocka_unit_test(test_cache),        cmocka_unit_test(test_set_targets),
+        cmocka_unit_test(test_names),        cmocka_unit_test(test_warp),
+        cmocka_unit_test(test_additive),     cmocka_unit_test(test_linear),
+        cmocka_unit_test(test_linear_fit),   cmocka_unit_test(test_additive_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -293,7 +293,7 @@ static void test_early_phase(void **state)
     run(s, bowl, 60, 1, 5, NULL, &a);
     run(s, bowl, 60, 1, 5, "early=edge", &b);
     assert_memory_equal(a.seq, b.seq, sizeof a.seq);
-    run(s, bowl, 60, 1, 5, "lin=0.1,lprior=dim,lweak=0,early=safe", &b);
+    run(s, bowl, 60, 1, 5, "lin=0.1,lprior=dim,lweak=0,refit=always,early=safe", &b);
     assert_memory_equal(a.seq, b.seq, sizeof a.seq);
     run(s, bowl, 60, 1, 5, "early=safe", &b);
     assert_memory_not_equal(a.seq, b.seq, 20 * sizeof a.seq[0]);
