@@ -305,10 +305,12 @@ int cutune_gp_factorize(cutune_gp *gp, char *err, size_t errlen)
         if (info < 0)
             return cutune_err(err, errlen, CUTUNE_EINVAL, "gp: dpotrf argument %d invalid",
                               (int)-info);
-        gp->jitter = diag * pow(10.0, -10.0 + attempt);
+        if (attempt < GP_JITTER_TRIES)
+            gp->jitter = diag * pow(10.0, -10.0 + attempt);
     }
-    return cutune_err(err, errlen, CUTUNE_EMATH,
-                      "gp: covariance not positive definite even with jitter %g", gp->jitter);
+    return cutune_err(
+        err, errlen, CUTUNE_EMATH,
+        "gp: covariance not positive definite even with jitter %g (the largest tried)", gp->jitter);
 }
 
 static int check_hyper(const cutune_gp *gp, const cutune_gp_hyper *h, char *err, size_t errlen)

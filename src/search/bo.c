@@ -282,34 +282,50 @@ static int sync_model(bo_state *s, char *err, size_t errlen)
 
 /* ---------- proposals and observations ---------- */
 
+/* Bring the model up to date with the observations (refits on their schedule), redraw
+ * the pool after a refit, and snapshot the prediction cache when `left` picks remain (the
+ * batch's fantasies are appended to it and dropped again). */
+static int prepare_model(bo_state *s, size_t left, char *err, size_t errlen)
+{
+    int rc = sync_model(s, err, errlen);
+    if (rc < 0)
+        return rc;
+    if (s->pooled &&
+        (!s->cache || cutune_gp_generation(s->gp) != s->pool_gen ||
+         s->rewarps != s->pool_rewarps) &&
+        (rc = bo_build_pool(s)) < 0)
+        return cutune_err(err, errlen, rc, "bo: out of memory for the candidate pool");
+    if (left > 1 && s->cache) {
+        if ((rc = cutune_gp_cache_sync(s->cache, s->gp, err, errlen)) < 0 ||
+            (rc = cutune_gp_cache_snapshot(s->cache, err, errlen)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
 static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, size_t errlen)
 {
     bo_state *s = state;
     int rc = 0;
     *n = 0;
-    s->npending = 0; /* earlier proposals are answered by now (or abandoned) */
-    if (s->nok >= 2 && s->nobs >= s->n_init) {
-        rc = sync_model(s, err, errlen);
-        if (rc < 0)
-            return rc;
-    }
-    if (s->pooled && s->nok >= 2 && s->nobs >= s->n_init &&
-        (!s->cache || cutune_gp_generation(s->gp) != s->pool_gen ||
-         s->rewarps != s->pool_rewarps) &&
-        (rc = bo_build_pool(s)) < 0)
-        return cutune_err(err, errlen, rc, "bo: out of memory for the candidate pool");
+    s->npending = 0;                  /* earlier proposals are answered by now (or abandoned) */
     size_t base = cutune_gp_n(s->gp); /* fantasies beyond it are dropped on every exit */
-    if (k > 1 && s->cache && s->nok >= 2 && s->nobs >= s->n_init) {
-        if ((rc = cutune_gp_cache_sync(s->cache, s->gp, err, errlen)) < 0 ||
-            (rc = cutune_gp_cache_snapshot(s->cache, err, errlen)) < 0)
-            return rc;
-    }
+    int ready = 0;                    /* the model is up to date for this batch */
     for (size_t j = 0; j < k; j++) {
         long long id;
         if (s->nok < 2 || s->nobs + j < s->n_init) {
             id = s->design_lhs && s->nobs + j < s->n_init ? bo_lhs_pick(s, s->nobs + j)
                                                           : bo_maximin_pick(s);
         } else {
+            /* before the batch's first model-based pick, which in a batch that ends the
+             * design comes after its last design points (it once scored with an empty GP
+             * and an infinite incumbent there: every candidate tied, the lowest ids won) */
+            if (!ready) {
+                ready = 1;
+                if ((rc = prepare_model(s, k - j, err, errlen)) < 0)
+                    return rc; /* no fantasy yet; the sync may have appended real points */
+                base = cutune_gp_n(s->gp);
+            }
             /* best observed so far (fantasies are believed, not counted as found) */
             double fbest = INFINITY;
             for (size_t i = 0; i < s->in_gp; i++) {
@@ -662,12 +678,15 @@ out_nomem:
     return cutune_err(err, errlen, CUTUNE_ENOMEM, "bo: out of memory");
 }
 
-/* The budget enters only through the design size, the early phase and whether the space
- * is scored whole or through a pool (the prediction cache's size at the budget). */
+/* The budget enters only through the design size, the early phase, whether the space is
+ * scored whole or through a pool, and the pool's size (both by the prediction cache's size
+ * at the budget). n_init <= 100000 and pool_m <= 1e8 fit their fields. */
 static uint64_t bo_plan(const void *state)
 {
     const bo_state *s = state;
-    return (uint64_t)s->n_init << 2 | (uint64_t)(s->pooled != 0) << 1 | (uint64_t)(s->edge != 0);
+    uint64_t pool = s->pooled ? (uint64_t)s->pool_m : 0;
+    return pool << 32 | (uint64_t)s->n_init << 2 | (uint64_t)(s->pooled != 0) << 1 |
+           (uint64_t)(s->edge != 0);
 }
 
 static const cutune_searcher_type bo_type = {

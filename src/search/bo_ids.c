@@ -78,7 +78,9 @@ size_t bo_uniform_below(gsl_rng *r, size_t n)
     return (size_t)(gsl_rng_uniform(r) * (double)n) % n;
 }
 
-/* A uniformly drawn available id (rejection, then a scan from a random offset), or -1. */
+/* A uniformly drawn available id, or -1 when none is left: rejection while most ids are
+ * available, then the r-th available id for r uniform (a scan from a random offset, as
+ * before, favoured the ids after long excluded runs). */
 long long bo_random_available(bo_state *s)
 {
     for (int t = 0; t < 64; t++) {
@@ -86,12 +88,15 @@ long long bo_random_available(bo_state *s)
         if (!bo_excluded(s, id))
             return (long long)id;
     }
-    size_t off = bo_uniform_below(s->rng, s->size);
-    for (size_t i = 0; i < s->size; i++) {
-        size_t id = (off + i) % s->size;
-        if (!bo_excluded(s, id))
+    size_t avail = 0;
+    for (size_t id = 0; id < s->size; id++)
+        avail += !bo_excluded(s, id);
+    if (avail == 0)
+        return -1;
+    size_t r = bo_uniform_below(s->rng, avail);
+    for (size_t id = 0; id < s->size; id++)
+        if (!bo_excluded(s, id) && r-- == 0)
             return (long long)id;
-    }
     return -1;
 }
 

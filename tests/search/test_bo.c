@@ -177,6 +177,14 @@ static void test_determinism_and_batches(void **state)
     run(s, bowl, 30, 1, 42, NULL, &b);
     assert_memory_equal(a.seq, b.seq, sizeof a.seq);
     run(s, bowl, 30, 4, 42, "acq=ei,xi=0.05", &a);
+    /* a batch that ends the 5-point design (evaluations 5..8): its last three picks are the
+     * model's, not the lowest ids (with an empty model every candidate tied at an infinite
+     * EI and ids 0, 1, 2 won) */
+    for (unsigned long seed = 1; seed <= 3; seed++) {
+        run(s, bowl, 60, 4, seed, NULL, &b);
+        for (size_t i = 5; i < 8; i++)
+            assert_true(b.seq[i] > 2);
+    }
     run(s, bowl, 30, 4, 42, "acq=pi", &a);
     run(s, bowl, 30, 3, 42, "acq=lcb,beta=1.5,kernel=se", &a);
     run(s, bowl, 30, 5, 42, "kernel=matern32,init=3,starts=1", &a);
@@ -286,6 +294,10 @@ static void test_early_phase(void **state)
         cutune_space *m = mixed_space();
         assert_true(plan_of(m, 3000, NULL) == plan_of(m, 4000, NULL));
         assert_true(plan_of(m, 4000, NULL) != plan_of(m, 5000, NULL));
+        /* the pool's size is the cache's share at the budget: 8000 at 5000 evaluations,
+         * ~4094 at 9000 (same design, phase, pooling: the plan must still differ) */
+        assert_true(plan_of(m, 5000, "pool=8000") != plan_of(m, 9000, "pool=8000"));
+        assert_true(plan_of(m, 3000, "pool=8000") == plan_of(m, 4000, "pool=8000"));
         cutune_space_free(m);
     }
     cutune_space *s = grid_space(3, 10);
