@@ -35,6 +35,7 @@ typedef struct cutune_journal_header {
     size_t budget;
     size_t batch;      /**< proposals per round (it shapes what the searcher proposes) */
     int deterministic; /**< leave out "started" (replay: byte-identical journals) */
+    int cartesian;     /**< a recording's whole Cartesian product (--cartesian) */
 } cutune_journal_header;
 
 /** Create (truncate) path and write the header line. */

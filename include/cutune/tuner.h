@@ -55,6 +55,7 @@ typedef struct cutune_tuner_options {
     const char *searcher_name, *searcher_args, *evaluator_name, *evaluator_arg;
     const char *target; /**< the kernel spec or recording the run was started on (path) */
     unsigned long seed;
+    int cartesian; /**< the space is a recording's Cartesian product (--cartesian) */
 } cutune_tuner_options;
 
 /**

@@ -131,6 +131,18 @@ static int check_writable(const char *opt, const char *path, char *err, size_t e
 }
 
 /* Is path the same file as other (both existing)? */
+/* The file starts with gzip's magic bytes. */
+static int is_gzip(const char *path)
+{
+    unsigned char m[2] = {0, 0};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(m, 1, 2, f);
+    fclose(f);
+    return n == 2 && m[0] == 0x1f && m[1] == 0x8b;
+}
+
 static int same_file(const char *path, const char *other)
 {
     struct stat a, b;
@@ -399,6 +411,23 @@ int cutune_cmd_tune(int argc, char **argv)
                        resume_path);
             goto bad_input;
         }
+        if (is_gzip(resume_path)) {
+            cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                       "--resume=%s: a gzip-compressed journal cannot be appended to "
+                       "(gunzip it, then resume from the plain file)",
+                       resume_path);
+            goto bad_input;
+        }
+        /* the space mode: restored like the seed; the other one given is refused */
+        if (resume->cartesian == 0 && so.cartesian) {
+            cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
+                       "--resume=%s: the run was started without --cartesian (a resumed run "
+                       "continues as it was started)",
+                       resume_path);
+            goto bad_input;
+        }
+        if (resume->cartesian == 1)
+            so.cartesian = 1;
         /* A resumed run continues exactly as it was started: the same seed,
          * budget, searcher (with its arguments) and evaluator, since any of
          * them changes what the searcher proposes or what is measured, and the
@@ -463,13 +492,20 @@ int cutune_cmd_tune(int argc, char **argv)
     if (resume) {
         char hash[17];
         snprintf(hash, sizeof hash, "%016llx", (unsigned long long)cutune_space_hash(t.space));
-        if ((t.spec && resume->spec_hash && strcmp(resume->spec_hash, t.spec->hash) != 0) ||
-            (resume->space_hash && strcmp(resume->space_hash, hash) != 0)) {
+        if (t.spec && resume->spec_hash && strcmp(resume->spec_hash, t.spec->hash) != 0) {
             cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
-                       "--resume=%s: the journal is from another spec or space (spec %s, "
-                       "this run %s)",
-                       resume_path, resume->spec_name ? resume->spec_name : "?",
-                       t.spec ? t.spec->name : t.path);
+                       "--resume=%s: the journal is from another spec (%s, hash %s; this run "
+                       "%s, hash %s)",
+                       resume_path, resume->spec_name ? resume->spec_name : "?", resume->spec_hash,
+                       t.spec->name, t.spec->hash);
+            goto bad_input;
+        }
+        if (resume->space_hash && strcmp(resume->space_hash, hash) != 0) {
+            cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
+                       "--resume=%s: the journal's space differs from this run's (space hash "
+                       "%s, this run %s): its parameters, restrictions (with every --restrict "
+                       "it was started with) and sizes (--size) must be the same",
+                       resume_path, resume->space_hash, hash);
             goto bad_input;
         }
         /* the recording the run was started on (another GPU's recording of the same
@@ -547,6 +583,16 @@ int cutune_cmd_tune(int argc, char **argv)
         if (rc < 0)
             goto bad_input;
     }
+    /* the space as the run sees it (a spec replayed from a recording: its recorded set) */
+    if (resume) {
+        if (resume->valid && resume->valid != cutune_space_size(t.space)) {
+            cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
+                       "--resume=%s: the journal's space held %zu configurations, this run's "
+                       "holds %zu (the same --restrict, --size and --cartesian are needed)",
+                       resume_path, resume->valid, cutune_space_size(t.space));
+            goto bad_input;
+        }
+    }
 
     char journal[4096];
     if (journal_opt)
@@ -614,7 +660,7 @@ int cutune_cmd_tune(int argc, char **argv)
     gsl_rng_set(rng, seed);
 
     cutune_evaluator_ctx ectx = {
-        .space = t.space, .spec = t.spec, .arg = eargs, .seed = seed, .recording = t.rec};
+        .space = t.space, .spec = t.spec, .arg = eargs_shown, .seed = seed, .recording = t.rec};
     rc = cutune_evaluator_alloc(et, &ectx, &ev, err, sizeof err);
     if (rc < 0)
         goto bad_input;
@@ -657,6 +703,7 @@ int cutune_cmd_tune(int argc, char **argv)
         .evaluator_arg = eargs_shown,
         .target = target_abs,
         .seed = seed,
+        .cartesian = so.cartesian,
     };
     cutune_stop_reason why;
     rc = cutune_tune(t.space, t.spec, searcher, visited, ev, &opt, &hist, &why, err, sizeof err);

@@ -109,6 +109,9 @@ static cJSON *header_json(const cutune_journal_header *h, const cutune_space *s)
     bad = bad || cutune_io_add(o, "device", str_or_null(h->device)) < 0;
     bad = bad || cutune_io_add(o, "budget", ulong_json(h->budget)) < 0;
     bad = bad || cutune_io_add(o, "batch", ulong_json(h->batch ? h->batch : 1)) < 0;
+    /* what the space was built from beyond its definition (resume restores and checks it) */
+    bad = bad || cutune_io_add(o, "cartesian", cJSON_CreateBool(h->cartesian != 0)) < 0;
+    bad = bad || cutune_io_add(o, "valid", ulong_json(cutune_space_size(s))) < 0;
     /* Replay journals carry no wall clock: same seed => byte-identical file. */
     if (!h->deterministic)
         bad = bad || cutune_io_add(o, "started", cJSON_CreateString(now)) < 0;

@@ -1,7 +1,9 @@
 /* Recorded measurements: Kernel Tuner caches (plain or gzip) and cutune
  * journals, loaded into one in-memory form; spaces built from them and maps
  * from a space onto them. */
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -854,18 +856,34 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
             r->size_values[r->nsizes++] = it->valuedouble;
         }
     }
-    double seed = 0, budget = 0, batch = 0;
+    double seed = 0, budget = 0, batch = 0, valid = 0;
     char where[512];
     snprintf(where, sizeof where, "%s:1: header", file);
     if ((rc = opt_number(h, "seed", &seed, NULL, where, err, errlen)) < 0 ||
         (rc = opt_number(h, "budget", &budget, NULL, where, err, errlen)) < 0 ||
-        (rc = opt_number(h, "batch", &batch, NULL, where, err, errlen)) < 0)
+        (rc = opt_number(h, "batch", &batch, NULL, where, err, errlen)) < 0 ||
+        (rc = opt_number(h, "valid", &valid, NULL, where, err, errlen)) < 0)
         return rc;
-    r->batch = batch >= 1 && batch <= 1e6 ? (size_t)batch : 0;
-    r->seed = seed >= 0 && seed < 1.8e19 ? (unsigned long)seed : 0;
+    /* a value out of range is an error, not "unknown": resume would run on under a default
+     * (a hand-edited budget of -5 once became the default 60) */
+    static const char *const names[] = {"seed", "budget", "batch", "valid"};
+    const double two64 = 18446744073709551616.0; /* ULONG_MAX reads as 2^64 */
+    const double vals[] = {seed, budget, batch, valid}, maxv[] = {two64, two64, 1e6, two64};
+    for (size_t i = 0; i < 4; i++)
+        if (!(vals[i] >= 0 && vals[i] <= maxv[i] && vals[i] == floor(vals[i])))
+            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.%s: %g is not a count", where,
+                              names[i], vals[i]);
+    r->batch = (size_t)batch;
+    r->seed = seed < two64 ? (unsigned long)seed : ULONG_MAX;
     if (seed >= 9007199254740992.0) /* from 2^53 the double may have lost digits: the text */
         r->seed = exact_member_ulong(text, len, "seed", r->seed);
-    r->budget = budget >= 0 && budget < 1.8e19 ? (size_t)budget : 0;
+    r->budget = budget < two64 ? (size_t)budget : SIZE_MAX;
+    r->valid = valid < two64 ? (size_t)valid : SIZE_MAX;
+    const cJSON *cart = cJSON_GetObjectItemCaseSensitive(h, "cartesian");
+    if (cart && !cJSON_IsBool(cart))
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.cartesian: expected true or false",
+                          where);
+    r->cartesian = cart ? cJSON_IsTrue(cart) : -1;
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(h, "params");
     if (!cJSON_IsObject(params) || !params->child)
         return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:1: params: %s", file,

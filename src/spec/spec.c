@@ -57,26 +57,54 @@ typedef struct loader {
 
 /* ------------------------------------------------------------------ messages */
 
+static void path_member(char *buf, size_t len, const char *parent, const char *key);
+
+/* The line of the root value (its first non-blank character; 0 without the text). */
+static size_t root_line(const loader *L)
+{
+    size_t line = 1;
+    for (size_t i = 0; L->text && i < L->textlen; i++) {
+        if (L->text[i] == '\n')
+            line++;
+        else if (L->text[i] != ' ' && L->text[i] != '\t' && L->text[i] != '\r')
+            return line;
+    }
+    return L->text ? 1 : 0;
+}
+
 /* The message "FILE:LINE: PATH: reason", the line where the file holds PATH's value (or
  * the deepest part of it that it holds, below the root); without the line where the
  * reason is not in the file (locate 0: a command-line value), the path was cut short,
  * or the file holds none of it. */
-static int vfail(loader *L, int code, const char *path, int locate, const char *fmt, va_list ap)
+static int vfail_at(loader *L, int code, const char *path, const char *at, int locate,
+                    const char *fmt, va_list ap)
 {
     char reason[MSG_LEN];
     vsnprintf(reason, sizeof reason, fmt, ap);
-    size_t line = 0, steps = 0, n = path ? strlen(path) : 0;
-    if (locate && n && L->text && !(n >= 3 && strcmp(path + n - 3, "...") == 0)) {
-        line = cutune_json_path_line(L->text, L->textlen, path, &steps);
-        if (steps == 0)
-            line = 0;
+    size_t line = 0, steps = 0, n = at ? strlen(at) : 0;
+    if (locate && n && L->text && !(n >= 3 && strcmp(at + n - 3, "...") == 0)) {
+        line = cutune_json_path_line(L->text, L->textlen, at, &steps);
+        if (steps == 0) /* a top-level member the file lacks: the line of the root object */
+            line = strchr(at, '.') || strchr(at, '[') ? 0 : root_line(L);
     }
+    if (line && !(path && *path))
+        return cutune_err(L->err, L->errlen, code, "%s:%zu: %s", L->file, line, reason);
     if (line)
         return cutune_err(L->err, L->errlen, code, "%s:%zu: %s: %s", L->file, line, path, reason);
     if (path && *path)
         return cutune_err(L->err, L->errlen, code, "%s: %s: %s", L->file, path, reason);
     return cutune_err(L->err, L->errlen, code, "%s: %s", L->file, reason);
 }
+
+static int vfail(loader *L, int code, const char *path, int locate, const char *fmt, va_list ap)
+{
+    return vfail_at(L, code, path, path, locate, fmt, ap);
+}
+
+/* fail() about member key of the object at path: the message names path, the line is the
+ * member's (an unknown or repeated field) */
+static int fail_member(loader *L, int code, const char *path, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 static int fail(loader *L, int code, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -85,6 +113,17 @@ static int fail(loader *L, int code, const char *path, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     int rc = vfail(L, code, path, 1, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+static int fail_member(loader *L, int code, const char *path, const char *key, const char *fmt, ...)
+{
+    char at[MSG_LEN];
+    path_member(at, sizeof at, path, key);
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = vfail_at(L, code, path, at, 1, fmt, ap);
     va_end(ap);
     return rc;
 }
@@ -395,13 +434,14 @@ static int check_members(loader *L, const cJSON *obj, const char *path, const ch
         if (k == nallowed) {
             char list[MSG_LEN / 2];
             join_names(list, sizeof list, allowed, nallowed);
-            return fail(L, CUTUNE_EINVAL, path, "unknown field '%s' (valid fields: %s)", c->string,
-                        list);
+            return fail_member(L, CUTUNE_EINVAL, path, c->string,
+                               "unknown field '%s' (valid fields: %s)", c->string, list);
         }
         /* every earlier sibling is a distinct allowed name: at most nallowed compares */
         for (const cJSON *p = obj->child; p != c; p = p->next)
             if (strcmp(p->string, c->string) == 0)
-                return fail(L, CUTUNE_EINVAL, path, "field '%s' given twice", c->string);
+                return fail_member(L, CUTUNE_EINVAL, path, c->string, "field '%s' given twice",
+                                   c->string);
     }
     return 0;
 }

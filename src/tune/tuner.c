@@ -227,6 +227,7 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
                 .budget = opt->budget,
                 .batch = batch,
                 .deterministic = opt->deterministic_clock,
+                .cartesian = opt->cartesian,
             };
             rc = cutune_journal_create(opt->journal_path, &jh, space, &journal, err, errlen);
         }

@@ -125,7 +125,28 @@ else bad "SIGINT: exit $rc" "$(cat int.txt)"; fi
 
 # Resume refuses a journal from another space.
 "$exe" --searcher=random --budget=5 --journal=small.jsonl small.json >/dev/null 2>&1
-expect_fail "resume with a journal of another space" "another spec" --resume=small.jsonl bowl.json.gz
+expect_fail "resume with a journal of another space" "space differs from this run's" --resume=small.jsonl bowl.json.gz
+
+# The space mode (--cartesian) is part of the run: resume restores it, and refuses the other
+# one (a journal resumed in the other mode once went on with the other space's ids).
+python3 -c "
+import json
+d = json.load(open('small.json'))
+for k in sorted(d['cache'])[::3]:
+    del d['cache'][k]
+json.dump(d, open('partial.json', 'w'))"
+"$exe" --searcher=random --seed=4 --cartesian --budget=20 --journal=pc.jsonl --no-progress partial.json >/dev/null 2>&1
+head -n 8 pc.jsonl >pcc.jsonl
+"$exe" --resume=pcc.jsonl --no-progress partial.json >/dev/null 2>&1 && cmp -s pc.jsonl pcc.jsonl \
+    && ok "resume restores --cartesian" || bad "resume restores --cartesian" "$(wc -l pc.jsonl pcc.jsonl)"
+"$exe" --searcher=random --seed=4 --budget=10 --journal=pn.jsonl --no-progress partial.json >/dev/null 2>&1
+head -n 5 pn.jsonl >pnc.jsonl
+expect_fail "resume with --cartesian of a constraint-aware run" "started without --cartesian" --resume=pnc.jsonl --cartesian partial.json
+[ "$(wc -l <pnc.jsonl)" -eq 5 ] && ok "refused --cartesian resume left the journal alone" || bad "refused --cartesian resume left the journal alone"
+gzip -c pnc.jsonl >pnc.jsonl.gz
+expect_fail "resume of a gzipped journal" "gzip-compressed journal cannot be appended" --resume=pnc.jsonl.gz partial.json
+sed '1s/"budget":10,/"budget":-5,/' pnc.jsonl >pneg.jsonl
+expect_fail "journal header with a negative budget" "pneg.jsonl:1: header.budget: -5 is not a count" --resume=pneg.jsonl partial.json
 
 # Resume keeps the searcher's arguments, and refuses to change the run.
 "$exe" --searcher=genetic:pop=10,mut=0.9 --seed=3 --budget=60 --journal=g.jsonl bowl.json.gz >/dev/null 2>&1
