@@ -85,6 +85,14 @@ size_t cutune_searcher_uniform(gsl_rng *r, size_t n);
  *  before a long run. */
 int cutune_searcher_check_args(const char *name, const char *args, char *err, size_t errlen);
 
+/**
+ * Check a searcher's arguments fully, as its alloc would, before any run: allocates it
+ * once on a two-point space and frees it again. Returns 0, or the alloc's error with err
+ * set (an unknown key, a value out of range).
+ */
+int cutune_searcher_validate(const cutune_searcher_type *t, const char *args, char *err,
+                             size_t errlen);
+
 /** Look up by name; on a miss the message lists every valid name. */
 const cutune_searcher_type *cutune_searcher_find(const char *name, char *err, size_t errlen);
 

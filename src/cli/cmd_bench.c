@@ -28,7 +28,8 @@ static void bench_usage(FILE *f)
             "usage: cutune bench [OPTIONS] [RECORDING|FOLDER ...]\n"
             "\n"
             "Compare searchers offline on recorded tuning spaces (Kernel Tuner caches, .json or\n"
-            ".json.gz; a folder means every such file in it). Without recordings it reads\n"
+            ".json.gz, and cutune journals, .jsonl or .jsonl.gz; a folder means every such file\n"
+            "in it). Without recordings it reads\n"
             "$CUTUNE_SHARED_DATA/kt-caches, else ../shared/data/kt-caches beside the source.\n"
             "\n"
             "  --searchers=LIST     comma-separated names (default %s)\n"
@@ -110,7 +111,8 @@ static int add_recordings(const char *path, char **out, size_t *n)
     int rc = 0;
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.' ||
-            !(has_suffix(e->d_name, ".json") || has_suffix(e->d_name, ".json.gz")))
+            !(has_suffix(e->d_name, ".json") || has_suffix(e->d_name, ".json.gz") ||
+              has_suffix(e->d_name, ".jsonl") || has_suffix(e->d_name, ".jsonl.gz")))
             continue;
         if (*n >= BENCH_MAX) {
             fprintf(stderr, "cutune bench: more than %d recordings\n", BENCH_MAX);
@@ -128,7 +130,10 @@ static int add_recordings(const char *path, char **out, size_t *n)
     }
     closedir(d);
     if (rc == 0 && *n == first) {
-        fprintf(stderr, "cutune bench: %s: no *.json or *.json.gz in this folder\n", path);
+        fprintf(stderr,
+                "cutune bench: %s: no recording (*.json, *.json.gz, *.jsonl, *.jsonl.gz) in this "
+                "folder\n",
+                path);
         return -1;
     }
     qsort(out + first, *n - first, sizeof *out, cmp_str);
@@ -202,7 +207,7 @@ static int add_searcher(const char *spec, const cutune_searcher_type **types, co
         free(label);
         return -1;
     }
-    if (cutune_searcher_check_args(name, colon ? colon + 1 : NULL, err, sizeof err) < 0) {
+    if (cutune_searcher_validate(t, colon ? colon + 1 : NULL, err, sizeof err) < 0) {
         fprintf(stderr, "cutune bench: %s\n", err); /* now, not inside the first run */
         free(label);
         return -1;

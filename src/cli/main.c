@@ -76,9 +76,13 @@ int main(int argc, char **argv)
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            static char prog[64]; /* getopt's messages name it: "cutune bench: ..." */
+            snprintf(prog, sizeof prog, "cutune %s", commands[i].name);
+            argv[1] = prog;
             return commands[i].fn(argc - 1, argv + 1);
+        }
     /* No command named: `cutune [opts] KERNEL` is `cutune tune [opts] KERNEL`. */
-    argv[0] = "tune";
+    argv[0] = "cutune"; /* getopt's messages name the program */
     return cutune_cmd_tune(argc, argv);
 }

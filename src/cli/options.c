@@ -1,6 +1,7 @@
 /* Shared helpers of the subcommands (see options.h). */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,9 @@ int cli_parse_ulong(const char *opt, const char *text, unsigned long *out, char 
     if (*text == '-')
         return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: must not be negative", opt, text);
     unsigned long v = strtoul(text, &end, 10); /* decimal: 010 is ten, as in --size */
+    if (end != text && !*end && errno == ERANGE)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: out of range (at most %lu)", opt,
+                          text, ULONG_MAX);
     if (end == text || *end || errno)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: not an integer", opt, text);
     *out = v;

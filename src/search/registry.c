@@ -61,6 +61,25 @@ int cutune_searcher_check_args(const char *name, const char *args, char *err, si
     }
 }
 
+int cutune_searcher_validate(const cutune_searcher_type *t, const char *args, char *err,
+                             size_t errlen)
+{
+    cutune_space *s = cutune_space_alloc();
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    cutune_value v[2] = {{.type = CUTUNE_VALUE_INT, .i = 1}, {.type = CUTUNE_VALUE_INT, .i = 2}};
+    int rc = !s || !rng ? cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory") : 0;
+    if (rc == 0 && (rc = cutune_space_add_param(s, "x", v, 2, err, errlen)) == 0 &&
+        (rc = cutune_space_enumerate(s, err, errlen)) == 0) {
+        cutune_searcher_ctx ctx = {.space = s, .budget = 60, .rng = rng, .args = args};
+        cutune_searcher *sr = NULL;
+        rc = cutune_searcher_alloc(t, &ctx, &sr, err, errlen);
+        cutune_searcher_free(sr);
+    }
+    gsl_rng_free(rng);
+    cutune_space_free(s);
+    return rc;
+}
+
 int cutune_searcher_alloc(const cutune_searcher_type *t, const cutune_searcher_ctx *ctx,
                           cutune_searcher **out, char *err, size_t errlen)
 {

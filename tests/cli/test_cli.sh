@@ -320,6 +320,12 @@ out=$("$exe" bench --searchers=nosuch --seeds=1 --budgets=5 --no-plots --out=bo_
 out=$("$exe" bench --searcher=bo:xi=1,xi=2 --seeds=1 --budgets=5 --no-plots --out=bo_out bowl.json.gz 2>&1 >/dev/null)
 [ $? -eq 2 ] && grep -q "^cutune bench: --searcher=bo:xi=1,xi=2: option 'xi' given twice" <<<"$out" && [ ! -e bo_out ] \
     && ok "bench: a repeated searcher key is refused up front" || bad "bench: a repeated searcher key is refused up front" "$out"
+out=$("$exe" bench --searcher=bo:foo=1 --seeds=1 --budgets=5 --no-plots --out=bo_out bowl.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "^cutune bench: bo: unknown option 'foo'" <<<"$out" && ! grep -q "seeds," <<<"$out" && [ ! -e bo_out ] \
+    && ok "bench: an unknown searcher option is refused before the run" || bad "bench: an unknown searcher option is refused before the run" "$out"
+mkdir -p jdir && cp r1.jsonl jdir/
+"$exe" bench --searchers=random --seeds=2 --budgets=5 --no-plots --quiet --out=jd_out jdir >/dev/null 2>&1 && grep -q "r1" jd_out/results.md \
+    && ok "bench: a folder's journals are recordings too" || bad "bench: a folder's journals are recordings too"
 
 # bench --per-seed: every run's best at every budget; their means are results.csv's, and
 # seed s at budget B is the CLI's --seed=s --budget=B run (bo plans by its budget: 20 is
