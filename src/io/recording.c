@@ -679,8 +679,15 @@ static int load_kt(recording_impl *ri, const char *file, const char *text, size_
         size_t line, col;
         cutune_json_arena_end(&arena);
         line_col(text, off, &line, &col);
-        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s: malformed JSON at line %zu, column %zu",
-                          file, line, col);
+        /* Python's json.dump writes NaN and Infinity, which JSON does not have */
+        const char *at = off < len ? text + off : "";
+        size_t left = off < len ? len - off : 0;
+        int py = (left >= 3 && memcmp(at, "NaN", 3) == 0) ||
+                 (left >= 8 && memcmp(at, "Infinity", 8) == 0) ||
+                 (left >= 9 && memcmp(at, "-Infinity", 9) == 0);
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s: malformed JSON at line %zu, column %zu%s", file, line, col,
+                          py ? " (NaN or Infinity: not JSON; write null or a string instead)" : "");
     }
     if (!cJSON_IsObject(root)) {
         rc = cutune_err(err, errlen, CUTUNE_EPARSE, "%s: expected a JSON object", file);
@@ -1095,6 +1102,10 @@ int cutune_recording_space(const cutune_recording *r, const char *const *restric
     *out = NULL;
     if (!r)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "no recording");
+    if (recorded_only && n == 0 && r->nrecords == 0) /* not "the filter excludes all" */
+        return cutune_err(err, errlen, CUTUNE_EEMPTY,
+                          "the recording holds no configurations (its measurements are empty; "
+                          "--cartesian gives its parameters' whole product)");
     s = cutune_space_alloc();
     if (!s)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");

@@ -292,7 +292,7 @@ expect_fail "empty restriction" "^cutune: --restrict: empty expression" --restri
 printf '{"device_name": "x", "tune_params_keys": ["a"], "cache": {}}' > noparams.json
 expect_fail "a KT cache without tune_params is read as one" "noparams.json.*tune_params" noparams.json
 printf '{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}, "cache": {}}' > emptycache.json
-expect_fail "an empty cache names the file" "emptycache.json: no valid configuration" emptycache.json
+expect_fail "an empty cache names the file and says it is empty" "emptycache.json: the recording holds no configurations" emptycache.json
 
 # Two spellings of one output file are one file too.
 rm -f x.jsonl
