@@ -438,6 +438,9 @@ int cutune_cmd_tune(int argc, char **argv)
                  resume->searcher ? resume->searcher : "", resume->searcher_args ? ":" : "",
                  resume->searcher_args ? resume->searcher_args : "");
         snprintf(given, sizeof given, "%s", searcher_opt ? searcher_opt : "");
+        size_t glen = strlen(given);
+        if (glen && given[glen - 1] == ':') /* "bo:" is "bo" with no arguments */
+            given[glen - 1] = '\0';
         if (have_seed && seed != resume->seed)
             rc = cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
                             "--resume=%s: --seed=%lu differs from the journal's seed %lu "

@@ -174,6 +174,7 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
                 cutune_history *hist, cutune_stop_reason *reason, char *err, size_t errlen)
 {
     int rc = 0;
+    int metric_warned = 0; /* a spec metric failed somewhere (said once) */
     size_t batch = opt->batch ? opt->batch : 1;
     size_t *ids = NULL, *fresh = NULL;
     cutune_eval_result *results = NULL;
@@ -344,8 +345,19 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
                 }
                 for (size_t m = 0; m < spec->nmetrics; m++)
                     e->spec_metrics[m] = NAN;
-                if (e->r.status == CUTUNE_STATUS_OK)
-                    cutune_spec_metrics(spec, e->id, e->r.time_ms, e->spec_metrics, NULL, 0);
+                char merr[512];
+                /* a metric that cannot be computed at some configuration (a division by zero)
+                 * is left out of that line; said once per run, not silently */
+                if (e->r.status == CUTUNE_STATUS_OK &&
+                    cutune_spec_metrics(spec, e->id, e->r.time_ms, e->spec_metrics, merr,
+                                        sizeof merr) < 0 &&
+                    !metric_warned) {
+                    metric_warned = 1;
+                    fprintf(stderr,
+                            "cutune: warning: %s (evaluation %zu; such a metric is left out of "
+                            "the lines where it cannot be computed)\n",
+                            merr, hist->n);
+                }
             }
             if (e->r.status < CUTUNE_STATUS_COUNT)
                 hist->counts[e->r.status]++;
