@@ -19,7 +19,7 @@
 #define BO_CACHE_MAX 536870912.0 /* bytes the exhaustive prediction cache may reach (512 MiB) */
 #define BO_BLOCK 1024u           /* candidates scored per block */
 #define BO_MAXIMIN_TRIES 64u     /* random candidates per maximin design point */
-#define BO_REFIT_ALL 30u         /* refit after every observation up to this many */
+#define BO_REFIT_ALL 60u         /* refit after every observation up to this many */
 #define BO_REFIT_GROWTH 1.4      /* then when the count grew by this factor */
 #define BO_FULL_GROWTH 2.0       /* multi-start fit when the count doubled since the last */
 #define BO_FULL_MAX 40u          /* ... and only up to this many observations */
