@@ -53,11 +53,13 @@
  * targets (cutune_gp_set_targets, O(n^2), and O(m n) for the prediction cache). Before
  * (multi-start after every observation up to 30, every 15 % after): ~4.5 s per
  * 200-evaluation run on GEMM; then ~0.3 s, same quality. Refitting after every observation
- * up to 60 instead of 30 (stop 17) keeps the model current through the 60 evaluations the
- * bars are set at: all 15 recordings, 150 seeds, mean 0.9778 vs 0.9765 at B = 60 (0.9518
- * vs 0.9502 at 40, 0.9965 vs 0.9960 at 200, the same at 20; convolution_GTX_1080Ti 0.958 vs
- * 0.950, convolution_milo_A4000 0.955 vs 0.964, 11 of 15 level or up), nowhere below
- * random search (benchmarks/bo/README.md, section 17).
+ * up to 45 instead of 30 (stop 17), with 10-iteration warm refits from 30 points on
+ * (BO_WARM_LATE, was 64), keeps the model current further into the 60 evaluations the bars
+ * are set at: all 15 recordings, 150 seeds, mean 0.9769 vs 0.9765 at B = 60 (0.9516 vs
+ * 0.9502 at 40, 0.9965 vs 0.9960 at 200, the same at 20; convolution_GTX_1080Ti 0.952 vs
+ * 0.950, gemm_AMD_Vega 0.969 vs 0.968, convolution_milo_A4000 0.960 vs 0.964), nowhere below
+ * random search. Up to 60 measured better (0.9783) but made benchmarks/searchers/run.sh
+ * 1.3-1.4x as long, past its 10-minute target (benchmarks/bo/README.md, section 17).
  *
  * Batches. propose(k) returns k distinct configurations by the Kriging believer: after
  * each choice the GP gets a fantasy observation at its own posterior mean (O(n^2) factor

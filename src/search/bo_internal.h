@@ -19,13 +19,13 @@
 #define BO_CACHE_MAX 536870912.0 /* bytes the exhaustive prediction cache may reach (512 MiB) */
 #define BO_BLOCK 1024u           /* candidates scored per block */
 #define BO_MAXIMIN_TRIES 64u     /* random candidates per maximin design point */
-#define BO_REFIT_ALL 60u         /* refit after every observation up to this many */
+#define BO_REFIT_ALL 45u         /* refit after every observation up to this many (was 30) */
 #define BO_REFIT_GROWTH 1.4      /* then when the count grew by this factor */
 #define BO_FULL_GROWTH 2.0       /* multi-start fit when the count doubled since the last */
 #define BO_FULL_MAX 40u          /* ... and only up to this many observations */
 #define BO_WARM_ITER 25u         /* BFGS iterations of a warm-started refit */
 #define BO_WARM_ITER_LATE 10u    /* ... above BO_WARM_LATE observations (O(n^3) each) */
-#define BO_WARM_LATE 64u         /* observations above which refits get fewer iterations */
+#define BO_WARM_LATE 30u         /* refits above this many get fewer iterations (was 64) */
 #define BO_MIN_GAIN 1.0          /* nats a warm refit must gain to replace the model */
 #define BO_FEAS_ALL 20u          /* feasibility bandwidths after every evaluation up to this */
 #define BO_FEAS_GROWTH 1.2       /* then when the evaluations grew by this factor */
