@@ -45,7 +45,7 @@
  * random starts from ctx->rng, data rewarped) at the first fit and whenever the ok count
  * has doubled, up to BO_FULL_MAX; otherwise warm refits: one BFGS run from the current optimum
  * (BO_WARM_ITER iterations, BO_WARM_ITER_LATE above BO_WARM_LATE points, where each
- * likelihood costs O(n^3)), after every observation up to BO_REFIT_ALL = 60, then whenever
+ * likelihood costs O(n^3)), after every observation up to BO_REFIT_ALL = 45, then whenever
  * the count grew by BO_REFIT_GROWTH. In the safe phase a warm refit replaces the model only
  * when it gains more than BO_MIN_GAIN nats (refit=gain, see refit_warm); in the edge phase
  * it always does. Between refits new observations extend the Cholesky factor in O(n^2)
