@@ -434,9 +434,11 @@ int cutune_cmd_tune(int argc, char **argv)
          * journal's header must keep describing every line under it. */
         static char started_searcher[512];
         char given[512];
+        /* "NAME:" (empty arguments, recorded as "") is NAME, on either side */
+        int sa = resume->searcher_args && *resume->searcher_args;
         snprintf(started_searcher, sizeof started_searcher, "%s%s%s",
-                 resume->searcher ? resume->searcher : "", resume->searcher_args ? ":" : "",
-                 resume->searcher_args ? resume->searcher_args : "");
+                 resume->searcher ? resume->searcher : "", sa ? ":" : "",
+                 sa ? resume->searcher_args : "");
         snprintf(given, sizeof given, "%s", searcher_opt ? searcher_opt : "");
         size_t glen = strlen(given);
         if (glen && given[glen - 1] == ':') /* "bo:" is "bo" with no arguments */

@@ -875,7 +875,8 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
      * (a hand-edited budget of -5 once became the default 60) */
     static const char *const names[] = {"seed", "budget", "batch", "valid"};
     const double two64 = 18446744073709551616.0; /* ULONG_MAX reads as 2^64 */
-    const double vals[] = {seed, budget, batch, valid}, maxv[] = {two64, two64, 1e6, two64};
+    /* batch: cutune's --batch range (1..1024; 0 or absent: not recorded) */
+    const double vals[] = {seed, budget, batch, valid}, maxv[] = {two64, two64, 1024, two64};
     for (size_t i = 0; i < 4; i++)
         if (!(vals[i] >= 0 && vals[i] <= maxv[i] && vals[i] == floor(vals[i])))
             return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.%s: %g is not a count", where,

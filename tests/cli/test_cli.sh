@@ -143,6 +143,12 @@ head -n 8 pc.jsonl >pcc.jsonl
 head -n 5 pn.jsonl >pnc.jsonl
 expect_fail "resume with --cartesian of a constraint-aware run" "started without --cartesian" --resume=pnc.jsonl --cartesian partial.json
 [ "$(wc -l <pnc.jsonl)" -eq 5 ] && ok "refused --cartesian resume left the journal alone" || bad "refused --cartesian resume left the journal alone"
+# A run started with --searcher=NAME: (empty arguments) resumes with NAME: or NAME.
+"$exe" --searcher=random: --seed=3 --budget=20 --journal=sc.jsonl --no-progress partial.json >/dev/null 2>&1
+head -n 6 sc.jsonl >sc1.jsonl && head -n 6 sc.jsonl >sc2.jsonl
+"$exe" --resume=sc1.jsonl --searcher=random: --no-progress partial.json >/dev/null 2>&1 && cmp -s sc.jsonl sc1.jsonl \
+    && "$exe" --resume=sc2.jsonl --searcher=random --no-progress partial.json >/dev/null 2>&1 && cmp -s sc.jsonl sc2.jsonl \
+    && ok "resume of a NAME: run with NAME: or NAME" || bad "resume of a NAME: run with NAME: or NAME"
 gzip -c pnc.jsonl >pnc.jsonl.gz
 expect_fail "resume of a gzipped journal" "gzip-compressed journal cannot be appended" --resume=pnc.jsonl.gz partial.json
 sed '1s/"budget":10,/"budget":-5,/' pnc.jsonl >pneg.jsonl
