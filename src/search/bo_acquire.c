@@ -83,14 +83,8 @@ static int score_block(bo_state *s, const cutune_gp *gp, size_t nb, double fbest
 
 static int pool_add(bo_state *s, size_t id)
 {
-    if (s->npool == s->cappool) {
-        size_t nc = s->cappool ? 2 * s->cappool : 1024;
-        size_t *p = realloc(s->pool, nc * sizeof *p);
-        if (!p)
-            return CUTUNE_ENOMEM;
-        s->pool = p;
-        s->cappool = nc;
-    }
+    if (bo_reserve_ids(&s->pool, &s->cappool, s->npool + 1) < 0)
+        return CUTUNE_ENOMEM;
     s->pool[s->npool++] = id;
     return 0;
 }
@@ -151,11 +145,10 @@ int bo_build_pool(bo_state *s)
                 break;
             }
         size_t nn = cutune_space_neighbours(s->space, id, CUTUNE_NEIGHBOUR_ANY, NULL, 0);
-        size_t base = s->npool;
-        for (size_t i = 0; i < nn; i++)
-            if (pool_add(s, 0) < 0)
-                return CUTUNE_ENOMEM;
-        cutune_space_neighbours(s->space, id, CUTUNE_NEIGHBOUR_ANY, s->pool + base, nn);
+        if (bo_reserve_ids(&s->pool, &s->cappool, s->npool + nn) < 0)
+            return CUTUNE_ENOMEM;
+        cutune_space_neighbours(s->space, id, CUTUNE_NEIGHBOUR_ANY, s->pool + s->npool, nn);
+        s->npool += nn;
     }
     qsort(s->pool, s->npool, sizeof *s->pool, cmp_size);
     size_t w = 0;
@@ -222,14 +215,8 @@ int bo_build_local(bo_state *s)
     for (size_t t = 0; t < ntop; t++) {
         size_t id = s->obs_id[top[t]];
         size_t nn = cutune_space_neighbours(s->space, id, CUTUNE_NEIGHBOUR_ANY, NULL, 0);
-        if (s->nlocal + nn > s->caplocal) {
-            size_t nc = 2 * (s->nlocal + nn);
-            size_t *p = realloc(s->local, nc * sizeof *p);
-            if (!p)
-                return CUTUNE_ENOMEM;
-            s->local = p;
-            s->caplocal = nc;
-        }
+        if (bo_reserve_ids(&s->local, &s->caplocal, s->nlocal + nn) < 0)
+            return CUTUNE_ENOMEM;
         cutune_space_neighbours(s->space, id, CUTUNE_NEIGHBOUR_ANY, s->local + s->nlocal, nn);
         s->nlocal += nn;
     }

@@ -108,16 +108,25 @@ double bo_sqdist(const double *a, const double *b, size_t d)
     return r;
 }
 
+int bo_reserve_ids(size_t **ids, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return 0;
+    size_t nc = *cap ? *cap : 16;
+    while (nc < need)
+        nc *= 2;
+    size_t *p = realloc(*ids, nc * sizeof *p);
+    if (!p)
+        return CUTUNE_ENOMEM;
+    *ids = p;
+    *cap = nc;
+    return 0;
+}
+
 int bo_push_pending(bo_state *s, size_t id)
 {
-    if (s->npending == s->cappending) {
-        size_t nc = s->cappending ? 2 * s->cappending : 16;
-        size_t *p = realloc(s->pending, nc * sizeof *p);
-        if (!p)
-            return CUTUNE_ENOMEM;
-        s->pending = p;
-        s->cappending = nc;
-    }
+    if (bo_reserve_ids(&s->pending, &s->cappending, s->npending + 1) < 0)
+        return CUTUNE_ENOMEM;
     s->pending[s->npending++] = id;
     return 0;
 }

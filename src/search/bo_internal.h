@@ -151,6 +151,9 @@ void bo_encode(bo_state *s, size_t id, double *x);
 size_t bo_uniform_below(gsl_rng *r, size_t n);
 long long bo_random_available(bo_state *s);
 double bo_sqdist(const double *a, const double *b, size_t d);
+/* Room for need ids in *ids (capacity *cap, doubled from 16): 0 or CUTUNE_ENOMEM. The
+ * pending, pool and local id lists all grow through it. */
+int bo_reserve_ids(size_t **ids, size_t *cap, size_t need);
 int bo_push_pending(bo_state *s, size_t id);
 
 /* bo_feas.c: the feasibility model */
