@@ -723,6 +723,16 @@ static void cache_finish(cutune_gp_cache *c, const cutune_gp *gp)
     }
 }
 
+/* z = L^-1 (y - mean) over the GP's first n points (a rebuild, a retarget). */
+static void cache_z(cutune_gp_cache *c, const cutune_gp *gp, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        c->z[i] = gp->y[i] - gp->mean;
+    if (n)
+        cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)n, gp->L,
+                    (int)gp->cap, c->z, 1);
+}
+
 /* Full rebuild: V = K(Xc, X) L^-T by blocks of candidates, then mean and s2. */
 static int cache_rebuild(cutune_gp_cache *c, const cutune_gp *gp)
 {
@@ -735,11 +745,7 @@ static int cache_rebuild(cutune_gp_cache *c, const cutune_gp *gp)
         return CUTUNE_ENOMEM;
     if (n)
         memcpy(c->row_id, gp->row_id, n * sizeof *c->row_id);
-    for (size_t i = 0; i < n; i++)
-        c->z[i] = gp->y[i] - gp->mean;
-    if (n)
-        cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)n, gp->L,
-                    (int)gp->cap, c->z, 1);
+    cache_z(c, gp, n);
     if (gp->lin > 0.0) /* the candidates are fixed until the next rebuild */
         for (size_t i = 0; i < m; i++)
             c->uu[i] = lin_dot(d, c->Xc + i * d, c->Xc + i * d);
@@ -869,17 +875,12 @@ static int cache_append(cutune_gp_cache *c, const cutune_gp *gp)
 static void cache_retarget(cutune_gp_cache *c, const cutune_gp *gp)
 {
     size_t n = c->n, m = c->m;
-    for (size_t i = 0; i < n; i++)
-        c->z[i] = gp->y[i] - gp->mean;
+    cache_z(c, gp, n);
     for (size_t b = 0; b < m; b++)
         c->mean[b] = gp->mean;
-    if (n) {
-        cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)n, gp->L,
-                    (int)gp->cap, c->z, 1);
-        if (m)
-            cblas_dgemv(CblasColMajor, CblasNoTrans, (int)m, (int)n, 1.0, c->V, (int)m, c->z, 1,
-                        1.0, c->mean, 1);
-    }
+    if (n && m)
+        cblas_dgemv(CblasColMajor, CblasNoTrans, (int)m, (int)n, 1.0, c->V, (int)m, c->z, 1, 1.0,
+                    c->mean, 1);
     c->ystamp = gp->ystamp;
 }
 
