@@ -41,7 +41,11 @@ typedef struct cutune_journal_header {
 /** Create (truncate) path and write the header line. */
 int cutune_journal_create(const char *path, const cutune_journal_header *h, const cutune_space *s,
                           cutune_journal **out, char *err, size_t errlen);
-/** Open an existing journal for appending (resume); drops a partial last line. */
+/** Whether the file at path is gzip-compressed (a journal that cannot be appended to);
+ *  0 when it cannot be read. */
+int cutune_journal_is_compressed(const char *path);
+/** Open an existing journal for appending (resume); drops a partial last line. Refuses a
+ *  gzip-compressed file. */
 int cutune_journal_append(const char *path, cutune_journal **out, char *err, size_t errlen);
 /** Write one eval line for history entry e (index n), flush and fsync. */
 int cutune_journal_write_eval(cutune_journal *j, const cutune_space *s,

@@ -131,18 +131,6 @@ static int check_writable(const char *opt, const char *path, char *err, size_t e
 }
 
 /* Is path the same file as other (both existing)? */
-/* The file starts with gzip's magic bytes. */
-static int is_gzip(const char *path)
-{
-    unsigned char m[2] = {0, 0};
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    size_t n = fread(m, 1, 2, f);
-    fclose(f);
-    return n == 2 && m[0] == 0x1f && m[1] == 0x8b;
-}
-
 static int same_file(const char *path, const char *other)
 {
     struct stat a, b;
@@ -411,7 +399,7 @@ int cutune_cmd_tune(int argc, char **argv)
                        resume_path);
             goto bad_input;
         }
-        if (is_gzip(resume_path)) {
+        if (cutune_journal_is_compressed(resume_path)) {
             cutune_err(err, sizeof err, CUTUNE_EINVAL,
                        "--resume=%s: a gzip-compressed journal cannot be appended to "
                        "(gunzip it, then resume from the plain file)",

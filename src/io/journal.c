@@ -187,6 +187,17 @@ out_close:
     return rc;
 }
 
+int cutune_journal_is_compressed(const char *path)
+{
+    char m[2];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(m, 1, sizeof m, f);
+    fclose(f);
+    return cutune_io_is_gzip(m, n);
+}
+
 int cutune_journal_append(const char *path, cutune_journal **out, char *err, size_t errlen)
 {
     int rc = 0, fd = -1;
@@ -199,6 +210,12 @@ int cutune_journal_append(const char *path, cutune_journal **out, char *err, siz
         return cutune_err(err, errlen, CUTUNE_EINVAL, "journal: no path");
     if ((rc = cutune_read_file(path, &data, &len, err, errlen)) < 0)
         return rc;
+    if (cutune_io_is_gzip(data, len)) {
+        rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                        "%s: a gzip-compressed journal cannot be appended to (gunzip it first)",
+                        path);
+        goto out_free;
+    }
     const char *nl = memchr(data, '\n', len);
     first = nl ? cJSON_ParseWithLength(data, (size_t)(nl - data)) : NULL;
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(first, "kind");

@@ -244,6 +244,13 @@ static void test_errors(void **state)
     assert_non_null(strstr(err, "notjournal.json:1: not a cutune journal header"));
     write_text(path, "");
     assert_int_equal(cutune_journal_append(path, &j, err, sizeof err), CUTUNE_EPARSE);
+    /* a gzip-compressed journal: named as such, never appended to */
+    path_in(path, sizeof path, f->dir, "zipped.jsonl.gz");
+    write_text(path, "\x1f\x8b\x08 rest of a gzip stream\n");
+    assert_true(cutune_journal_is_compressed(path));
+    assert_false(cutune_journal_is_compressed(f->path));
+    assert_int_equal(cutune_journal_append(path, &j, err, sizeof err), CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "zipped.jsonl.gz: a gzip-compressed journal cannot be appended"));
 
     assert_int_equal(cutune_journal_create(f->path, &HEADER, f->space, &j, err, sizeof err), 0);
     cutune_history_entry bad = f->hist.e[0];
