@@ -5,6 +5,8 @@
 #define CUTUNE_GP_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 #include "cutune/gp.h"
 
 struct cutune_gp {
@@ -36,5 +38,63 @@ struct cutune_gp {
 
 /** Kernel value divided by sf2 at scaled distance r (r >= 0). */
 double cutune_gp_kfun(cutune_gp_kernel k, double r);
+
+/** buf[i] <- scale * k(sqrt(buf[i])) / sf2, in place, for n squared scaled distances
+ * (negative ones, from rounding, count as 0). The same values as cutune_gp_kfun, bit for
+ * bit, at several per instruction where the CPU has vectors for it (gp_kvec.c). */
+void cutune_gp_kfun_r2(cutune_gp_kernel k, double scale, double *buf, size_t n);
+
+/** out[b] = sum_j ((X[b][j] - x[j]) inv_ell[j])^2 for the m rows of X (m x d, row-major):
+ * squared scaled distances from x, several rows per instruction (gp_kvec.c). */
+void cutune_gp_sqdist(const double *X, size_t m, size_t d, const double *x, const double *inv_ell,
+                      double *out);
+
+/* exp(x) for x <= 0, within one ulp of the C library's; below -708 (and for NaN) exp(-708),
+ * 3e-308: a kernel value that small is 0 to every sum it enters, and no select at the end
+ * keeps the loops vectorisable on SSE2. The library's exp is a call that a loop
+ * cannot vectorise; this one is straight-line code, so cutune_gp_kfun_r2's loops run
+ * 2-4 values per instruction (about 3x faster with AVX2), and it rounds the same in
+ * every lane and in scalar code, so proposals do not depend on the vector width.
+ * The reduction and the rational approximation are fdlibm's e_exp.c (Sun, 1993):
+ * x = k ln2 + r, |r| <= ln2 / 2 (ln2 split into a 32-bit head and a tail, so k ln2_hi is
+ * exact), exp(r) = 1 + r + r c / (2 - c) with c = r - r^2 P(r^2), then 2^k by the
+ * exponent bits. k comes from the 1.5 * 2^52 shifter: adding it rounds x / ln2 to an
+ * integer that sits in the low bits of the sum. */
+static inline double cutune_gp_exp_nonpos(double x)
+{
+    const double invln2 = 1.44269504088896338700e+00, ln2hi = 6.93147180369123816490e-01,
+                 ln2lo = 1.90821492927058770002e-10, shifter = 0x1.8p52;
+    const double P1 = 1.66666666666666019037e-01, P2 = -2.77777777770155933842e-03,
+                 P3 = 6.61375632143793436117e-05, P4 = -1.65339022054652515390e-06,
+                 P5 = 4.13813679705723846039e-08;
+    double xc = x > -708.0 ? x : -708.0;
+    double t = xc * invln2 + shifter, k = t - shifter;
+    uint64_t tb, sb;
+    double scale;
+    memcpy(&tb, &t, sizeof tb);
+    sb = (tb - UINT64_C(0x4338000000000000) + 1023) << 52; /* 2^k, k in [-1022, 0] */
+    memcpy(&scale, &sb, sizeof scale);
+    double hi = xc - k * ln2hi, lo = k * ln2lo, r = hi - lo, r2 = r * r;
+    double c = r - r2 * (P1 + r2 * (P2 + r2 * (P3 + r2 * (P4 + r2 * P5))));
+    double y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
+    return y * scale;
+}
+
+/* k(r) / sf2 of the three families, on cutune_gp_exp_nonpos. */
+static inline double cutune_gp_kfun_inline(cutune_gp_kernel k, double r)
+{
+    switch (k) {
+    case CUTUNE_GP_MATERN32: {
+        double s = 1.7320508075688772 * r;
+        return (1.0 + s) * cutune_gp_exp_nonpos(-s);
+    }
+    case CUTUNE_GP_SE: return cutune_gp_exp_nonpos(-0.5 * r * r);
+    case CUTUNE_GP_MATERN52:
+    default: {
+        double s = 2.23606797749979 * r;
+        return (1.0 + s + s * s / 3.0) * cutune_gp_exp_nonpos(-s);
+    }
+    }
+}
 
 #endif

@@ -42,18 +42,7 @@ int cutune_gp_kernel_from_name(const char *name)
 
 double cutune_gp_kfun(cutune_gp_kernel k, double r)
 {
-    switch (k) {
-    case CUTUNE_GP_MATERN32: {
-        double s = sqrt(3.0) * r;
-        return (1.0 + s) * exp(-s);
-    }
-    case CUTUNE_GP_SE: return exp(-0.5 * r * r);
-    case CUTUNE_GP_MATERN52:
-    default: {
-        double s = sqrt(5.0) * r;
-        return (1.0 + s + s * s / 3.0) * exp(-s);
-    }
-    }
+    return cutune_gp_kfun_inline(k, r);
 }
 
 /* d k / d log ell_j = sf2 * kgrad(r) * (dx_j / ell_j)^2, with kgrad(r) computed from the
@@ -271,14 +260,35 @@ int cutune_gp_factorize(cutune_gp *gp, char *err, size_t errlen)
         return 0;
     }
     double diag = gp->sf2 + gp->sn2;
+    size_t d = gp->dim;
+    double inv_ell[d];
+    for (size_t j = 0; j < d; j++)
+        inv_ell[j] = 1.0 / gp->ell[j];
     for (size_t c = 0; c < n; c++) {
-        const double *xc = gp->X + c * gp->dim;
+        const double *xc = gp->X + c * d;
         gp->R[c + c * ld] = 0.0;
         gp->Kf[c + c * ld] = kself(gp, xc);
-        for (size_t r = c + 1; r < n; r++) {
-            double rr;
-            gp->Kf[r + c * ld] = kval(gp, xc, gp->X + r * gp->dim, &rr);
-            gp->R[r + c * ld] = rr;
+        if (gp->add > 0.0) { /* the additive term needs each parameter's distance: kval */
+            for (size_t r = c + 1; r < n; r++) {
+                double rr;
+                gp->Kf[r + c * ld] = kval(gp, xc, gp->X + r * d, &rr);
+                gp->R[r + c * ld] = rr;
+            }
+            continue;
+        }
+        /* the column below the diagonal at once: squared distances, kernel values (several
+         * per instruction), then the distances the likelihood's gradient reads */
+        size_t nr = n - c - 1;
+        if (nr == 0)
+            continue;
+        double *Rc = gp->R + (c + 1) + c * ld, *Kc = gp->Kf + (c + 1) + c * ld;
+        cutune_gp_sqdist(gp->X + (c + 1) * d, nr, d, xc, inv_ell, Rc);
+        memcpy(Kc, Rc, nr * sizeof *Kc);
+        cutune_gp_kfun_r2(gp->kernel, 1.0, Kc, nr);
+        for (size_t r = 0; r < nr; r++) {
+            Rc[r] = sqrt(Rc[r]);
+            if (gp->lin > 0.0)
+                Kc[r] += gp->lin * lin_dot(d, xc, gp->X + (c + 1 + r) * d);
         }
     }
     for (int attempt = 0; attempt <= GP_JITTER_TRIES; attempt++) {
@@ -489,10 +499,9 @@ int cutune_gp_predict(const cutune_gp *gp, const double *Xs, size_t m, double *m
                         (int)d, Zs, (int)d, 0.0, C, (int)n);
             for (size_t b = 0; b < nb; b++) {
                 double *c = C + b * n;
-                for (size_t i = 0; i < n; i++) {
-                    double r2 = xn[i] + zn[b] - 2.0 * c[i];
-                    c[i] = gp->sf2 * cutune_gp_kfun(gp->kernel, r2 > 0.0 ? sqrt(r2) : 0.0);
-                }
+                for (size_t i = 0; i < n; i++)
+                    c[i] = xn[i] + zn[b] - 2.0 * c[i];
+                cutune_gp_kfun_r2(gp->kernel, gp->sf2, c, n);
                 if (gp->lin > 0.0)
                     for (size_t i = 0; i < n; i++)
                         c[i] += gp->sf2 * gp->lin * lin_dot(d, Xs + (b0 + b) * d, gp->X + i * d);
@@ -798,11 +807,12 @@ static int cache_rebuild(cutune_gp_cache *c, const cutune_gp *gp)
             }
             cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)nb, (int)n, (int)d, 1.0, Zs,
                         (int)d, Xt, (int)d, 0.0, Vb, (int)m);
-            for (size_t i = 0; i < n; i++)
-                for (size_t b = 0; b < nb; b++) {
-                    double r2 = xn[i] + zn[b] - 2.0 * Vb[b + i * m];
-                    Vb[b + i * m] = gp->sf2 * cutune_gp_kfun(gp->kernel, r2 > 0.0 ? sqrt(r2) : 0.0);
-                }
+            for (size_t i = 0; i < n; i++) {
+                double *col = Vb + i * m;
+                for (size_t b = 0; b < nb; b++)
+                    col[b] = xn[i] + zn[b] - 2.0 * col[b];
+                cutune_gp_kfun_r2(gp->kernel, gp->sf2, col, nb);
+            }
             if (Uc) { /* Vb += sf2 lin Uc Ux^T */
                 for (size_t i = 0; i < nb * d; i++)
                     Uc[i] = c->Xc[b0 * d + i] - 0.5;
@@ -842,9 +852,18 @@ static int cache_append(cutune_gp_cache *c, const cutune_gp *gp)
         return CUTUNE_ENOMEM;
     const double *xk = gp->X + k * d;
     double *col = c->V + k * m;
-    for (size_t b = 0; b < m; b++) {
-        const double *xc = c->Xc + b * d;
-        col[b] = gp->sf2 * kval(gp, xc, xk, NULL);
+    if (gp->add > 0.0) { /* the additive term needs each parameter's distance: kval */
+        for (size_t b = 0; b < m; b++)
+            col[b] = gp->sf2 * kval(gp, c->Xc + b * d, xk, NULL);
+    } else {
+        double inv_ell[d];
+        for (size_t j = 0; j < d; j++)
+            inv_ell[j] = 1.0 / gp->ell[j];
+        cutune_gp_sqdist(c->Xc, m, d, xk, inv_ell, col);
+        cutune_gp_kfun_r2(gp->kernel, gp->sf2, col, m);
+        if (gp->lin > 0.0)
+            for (size_t b = 0; b < m; b++)
+                col[b] += gp->sf2 * gp->lin * lin_dot(d, c->Xc + b * d, xk);
     }
     /* row k of L: L[k + i*ld], i < k; copy it contiguous */
     double *l = c->lrow;

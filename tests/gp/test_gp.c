@@ -1,4 +1,5 @@
 /* Unit tests of the Gaussian-process surrogate (src/gp). */
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "cutune/gp.h"
+#include "src/gp/gp_internal.h"
 
 /* cmocka's assert_float_equal compares floats (its arguments are cast to float), so a
  * tolerance like 1e-12 would mean "equal as floats": these tests compare doubles. */
@@ -574,6 +576,64 @@ static void test_fit(void **state)
 }
 
 /* The prediction cache follows appends, truncations (fantasies) and refits exactly. */
+/* The inline exp of the kernel loops (gp_internal.h) against the C library's: within one
+ * ulp over [-708, 0] (a dense grid, the ends, values next to multiples of ln 2 where the
+ * reduction switches k), and exp(-708) below. Then the vector kernel loops against the
+ * scalar cutune_gp_kfun, bit for bit, for every family and for lengths that leave a tail
+ * after the vector part; and the squared distances against their definition. */
+static void test_kernel_loops(void **state)
+{
+    double worst = 0.0;
+    for (int i = 0; i <= 2000000; i++) {
+        double x = -708.0 * i / 2000000.0;
+        double ref = exp(x), rel = fabs(cutune_gp_exp_nonpos(x) - ref) / ref;
+        worst = rel > worst ? rel : worst;
+    }
+    for (int k = 0; k <= 1021; k++)
+        for (int e = -2; e <= 2; e++) {
+            double x = nextafter(-k * M_LN2, 0.0) + e * 1e-15;
+            if (x > 0.0)
+                continue;
+            double ref = exp(x), rel = fabs(cutune_gp_exp_nonpos(x) - ref) / ref;
+            worst = rel > worst ? rel : worst;
+        }
+    assert_true(worst <= DBL_EPSILON); /* <= 1 ulp: 2^-52 relative at most */
+    assert_true(cutune_gp_exp_nonpos(0.0) == 1.0);
+    assert_true(cutune_gp_exp_nonpos(-0.0) == 1.0);
+    assert_near(cutune_gp_exp_nonpos(-1000.0), exp(-708.0), 1e-320);
+    assert_near(cutune_gp_exp_nonpos(-INFINITY), exp(-708.0), 1e-320);
+
+    const cutune_gp_kernel kinds[] = {CUTUNE_GP_MATERN52, CUTUNE_GP_MATERN32, CUTUNE_GP_SE};
+    enum { N = 37 };
+    double r2[N], buf[N];
+    for (int i = 0; i < N; i++)
+        r2[i] = i == 3 ? -1e-17 : 0.013 * i * i; /* one rounding-negative distance */
+    for (size_t k = 0; k < 3; k++)
+        for (size_t n = 0; n <= N; n += 5) {
+            memcpy(buf, r2, sizeof buf);
+            cutune_gp_kfun_r2(kinds[k], 1.7, buf, n);
+            for (size_t i = 0; i < N; i++) {
+                double want =
+                    i < n ? 1.7 * cutune_gp_kfun(kinds[k], sqrt(r2[i] > 0 ? r2[i] : 0)) : r2[i];
+                assert_true(memcmp(&buf[i], &want, sizeof want) == 0);
+            }
+        }
+    assert_near(cutune_gp_kfun(CUTUNE_GP_MATERN52, 0.7), k52(0.7), 1e-15);
+    assert_near(cutune_gp_kfun(CUTUNE_GP_MATERN32, 0.7),
+                (1 + sqrt(3.0) * 0.7) * exp(-sqrt(3.0) * 0.7), 1e-15);
+    assert_near(cutune_gp_kfun(CUTUNE_GP_SE, 0.7), exp(-0.245), 1e-15);
+
+    double X[4 * 3] = {0, 0, 0, 1, 0.5, 0.25, 0.2, 0.9, 1, 1, 1, 1};
+    double x[3] = {0.5, 0.5, 0.5}, inv[3] = {2.0, 1.0, 4.0}, out[4];
+    cutune_gp_sqdist(X, 4, 3, x, inv, out);
+    for (int b = 0; b < 4; b++) {
+        double want = 0.0;
+        for (int j = 0; j < 3; j++)
+            want += pow((X[b * 3 + j] - x[j]) * inv[j], 2);
+        assert_near(out[b], want, 1e-14);
+    }
+}
+
 static void test_cache(void **state)
 {
     char err[256];
@@ -860,14 +920,15 @@ static void test_warp(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_one_point),    cmocka_unit_test(test_two_points),
-        cmocka_unit_test(test_lml_gradient), cmocka_unit_test(test_ei_quadrature),
-        cmocka_unit_test(test_rank_update),  cmocka_unit_test(test_degenerate),
-        cmocka_unit_test(test_fit),          cmocka_unit_test(test_fit_min_gain),
-        cmocka_unit_test(test_cache),        cmocka_unit_test(test_set_targets),
-        cmocka_unit_test(test_names),        cmocka_unit_test(test_warp),
-        cmocka_unit_test(test_additive),     cmocka_unit_test(test_linear),
-        cmocka_unit_test(test_linear_fit),   cmocka_unit_test(test_additive_fit),
+        cmocka_unit_test(test_kernel_loops),  cmocka_unit_test(test_one_point),
+        cmocka_unit_test(test_two_points),    cmocka_unit_test(test_lml_gradient),
+        cmocka_unit_test(test_ei_quadrature), cmocka_unit_test(test_rank_update),
+        cmocka_unit_test(test_degenerate),    cmocka_unit_test(test_fit),
+        cmocka_unit_test(test_fit_min_gain),  cmocka_unit_test(test_cache),
+        cmocka_unit_test(test_set_targets),   cmocka_unit_test(test_names),
+        cmocka_unit_test(test_warp),          cmocka_unit_test(test_additive),
+        cmocka_unit_test(test_linear),        cmocka_unit_test(test_linear_fit),
+        cmocka_unit_test(test_additive_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
