@@ -241,10 +241,31 @@ int bo_maximise(bo_state *s, const cutune_gp *gp, const size_t *ids, size_t nids
         const double *mu = cutune_gp_cache_mean(s->cache), *var = cutune_gp_cache_var(s->cache);
         /* candidate index c: id c (exhaustive) or pool[c] (ascending), ids[i] (local) */
         size_t total = ids ? nids : s->cm;
+        /* log EI's erfc, exp and logs are most of a pass over 10^4 candidates; most of them
+         * cannot win. For z = (fbest - xi - mu) / sd <= 0, EI = sd h(z) with
+         * h(z) = z Phi(z) + phi(z) <= phi(z), and P(success) <= 1, so the score is at most
+         * log(sd_max) - z^2 / 2 - log sqrt(2 pi): a candidate whose bound is below the best
+         * score so far (less a margin far above the rounding of either side) is skipped
+         * without changing the pick. */
+        double lsd_max = -INFINITY;
+        if (s->acq == ACQ_EI) {
+            double vmax = 0.0;
+            for (size_t i = 0; i < total; i++) {
+                size_t c = ids ? ids[i] : i;
+                vmax = var[c] > vmax ? var[c] : vmax;
+            }
+            lsd_max = vmax > 0.0 ? 0.5 * log(vmax) : -INFINITY;
+        }
         for (size_t i = 0; i < total; i++) {
             size_t id = ids ? ids[i] : s->pooled ? s->pool[i] : i, c = ids ? id : i;
             if (bo_excluded(s, id))
                 continue;
+            if (lsd_max > -INFINITY && bp->id >= 0 && bp->score > -INFINITY) {
+                double z = (fbest - s->xi - mu[c]) / sqrt(var[c]);
+                double ub = lsd_max - 0.5 * z * z - 0.91893853320467274;
+                if (z <= 0.0 && ub < bp->score - 1e-9 * (1.0 + fabs(bp->score)))
+                    continue;
+            }
             double p = s->feas_on ? bo_feas_cached(s, c) : 1.0;
             double sc = acq_score(s, mu[c], var[c], p, fbest);
             if (isnan(sc))

@@ -576,6 +576,24 @@ static void test_fit(void **state)
 }
 
 /* The prediction cache follows appends, truncations (fantasies) and refits exactly. */
+/* The bound bo's maximiser prunes with (bo_acquire.c): for z = (best - xi - mu) / sd <= 0,
+ * log EI <= log(sd) - z^2 / 2 - log sqrt(2 pi), as computed, in both of log EI's branches
+ * (z > -25 and the asymptotic tail), with equality approached at z = 0 only from below. */
+static void test_log_ei_bound(void **state)
+{
+    const double sds[] = {1e-6, 0.01, 0.3, 1.0, 7.0};
+    for (size_t k = 0; k < sizeof sds / sizeof sds[0]; k++)
+        for (int i = 0; i <= 4000; i++) {
+            double z = -40.0 * i / 4000.0, sd = sds[k], mu = 0.25 - 0.01 - z * sd;
+            double lei = cutune_gp_log_ei(mu, sd, 0.25, 0.01);
+            double zz = (0.25 - 0.01 - mu) / sd;
+            double ub = log(sd) - 0.5 * zz * zz - 0.91893853320467274;
+            assert_true(lei <= ub + 1e-12 * (1.0 + fabs(ub)));
+            if (i > 0) /* h(z) < phi(z) strictly for z < 0: the bound is not an identity */
+                assert_true(lei < ub);
+        }
+}
+
 /* The inline exp of the kernel loops (gp_internal.h) against the C library's: within one
  * ulp over [-708, 0] (a dense grid, the ends, values next to multiples of ln 2 where the
  * reduction switches k), and exp(-708) below. Then the vector kernel loops against the
@@ -920,15 +938,15 @@ static void test_warp(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kernel_loops),  cmocka_unit_test(test_one_point),
-        cmocka_unit_test(test_two_points),    cmocka_unit_test(test_lml_gradient),
-        cmocka_unit_test(test_ei_quadrature), cmocka_unit_test(test_rank_update),
-        cmocka_unit_test(test_degenerate),    cmocka_unit_test(test_fit),
-        cmocka_unit_test(test_fit_min_gain),  cmocka_unit_test(test_cache),
-        cmocka_unit_test(test_set_targets),   cmocka_unit_test(test_names),
-        cmocka_unit_test(test_warp),          cmocka_unit_test(test_additive),
-        cmocka_unit_test(test_linear),        cmocka_unit_test(test_linear_fit),
-        cmocka_unit_test(test_additive_fit),
+        cmocka_unit_test(test_kernel_loops), cmocka_unit_test(test_log_ei_bound),
+        cmocka_unit_test(test_one_point),    cmocka_unit_test(test_two_points),
+        cmocka_unit_test(test_lml_gradient), cmocka_unit_test(test_ei_quadrature),
+        cmocka_unit_test(test_rank_update),  cmocka_unit_test(test_degenerate),
+        cmocka_unit_test(test_fit),          cmocka_unit_test(test_fit_min_gain),
+        cmocka_unit_test(test_cache),        cmocka_unit_test(test_set_targets),
+        cmocka_unit_test(test_names),        cmocka_unit_test(test_warp),
+        cmocka_unit_test(test_additive),     cmocka_unit_test(test_linear),
+        cmocka_unit_test(test_linear_fit),   cmocka_unit_test(test_additive_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
