@@ -166,35 +166,40 @@ void bo_feas_sync(bo_state *s)
                 }
         }
     }
-    const double *rows[64];
+    /* Candidate by candidate over a chunk of new observations (not observation by
+     * observation over the candidates): a candidate's indices and sums stay in registers,
+     * and each sum still adds the observations in their order, so the sums are the same to
+     * the bit. off[i d + j]: where observation i's row of dimension j's table starts (the
+     * table is symmetric: row co_j, indexed by the candidate's value). Chunks keep the
+     * scratch on the stack (at most 4096 offsets). */
+    size_t cm = s->cm, chunk = d < 4096 / 64 ? 64 : 4096 / d > 0 ? 4096 / d : 1;
+    size_t off[chunk * d];
+    double okv[chunk];
+    const double *restrict tab = s->ftab;
     double *restrict fnum = s->fnum, *restrict fden = s->fden;
-    const uint16_t *restrict ci = s->cidx;
-    size_t cm = s->cm;
-    for (; s->fe_n < s->nobs; s->fe_n++) {
-        const uint16_t *co = cutune_space_config(s->space, s->obs_id[s->fe_n]);
-        double ok = s->obs_ok[s->fe_n];
-        if (d <= 64) {
-            /* T is symmetric: row co of dimension j, indexed by the candidate's value */
+    while (s->fe_n < s->nobs) {
+        size_t nnew = s->nobs - s->fe_n < chunk ? s->nobs - s->fe_n : chunk;
+        for (size_t i = 0; i < nnew; i++) {
+            const uint16_t *co = cutune_space_config(s->space, s->obs_id[s->fe_n + i]);
             for (size_t j = 0; j < d; j++)
-                rows[j] = s->ftab + s->ftoff[j] + (size_t)co[s->active[j]] * s->nv[j];
-            for (size_t c = 0; c < cm; c++) {
-                const uint16_t *cc = ci + c * d;
-                double w = 1.0;
-                for (size_t j = 0; j < d; j++)
-                    w *= rows[j][cc[j]];
-                fnum[c] += w * ok;
-                fden[c] += w;
-            }
-        } else {
-            for (size_t c = 0; c < cm; c++) {
-                const uint16_t *cc = ci + c * d;
-                double w = 1.0;
-                for (size_t j = 0; j < d; j++)
-                    w *= s->ftab[s->ftoff[j] + (size_t)cc[j] * s->nv[j] + co[s->active[j]]];
-                fnum[c] += w * ok;
-                fden[c] += w;
-            }
+                off[i * d + j] = s->ftoff[j] + (size_t)co[s->active[j]] * s->nv[j];
+            okv[i] = s->obs_ok[s->fe_n + i];
         }
+        for (size_t c = 0; c < cm; c++) {
+            const uint16_t *restrict cc = s->cidx + c * d;
+            double num = fnum[c], den = fden[c];
+            for (size_t i = 0; i < nnew; i++) {
+                const size_t *oi = off + i * d;
+                double w = 1.0;
+                for (size_t j = 0; j < d; j++)
+                    w *= tab[oi[j] + cc[j]];
+                num += w * okv[i];
+                den += w;
+            }
+            fnum[c] = num;
+            fden[c] = den;
+        }
+        s->fe_n += nnew;
     }
 }
 
