@@ -26,7 +26,7 @@ static cutune_space *make_space(size_t np, size_t nv, const char *restr)
     for (size_t i = 0; i < nv; i++)
         v[i] = (cutune_value){.type = CUTUNE_VALUE_INT, .i = (long long)(1u << i)};
     for (size_t p = 0; p < np; p++) {
-        char name[8];
+        char name[24]; /* "p" and any size_t: no truncation warning */
         snprintf(name, sizeof name, "p%zu", p);
         cutune_space_add_param(s, name, v, nv, err, sizeof err);
     }
