@@ -43,6 +43,10 @@ double cutune_gp_kfun(cutune_gp_kernel k, double r);
  * (negative ones, from rounding, count as 0). The same values as cutune_gp_kfun, bit for
  * bit, at several per instruction where the CPU has vectors for it (gp_kvec.c). */
 void cutune_gp_kfun_r2(cutune_gp_kernel k, double scale, double *buf, size_t n);
+/** The same, always by the baseline loops (tests compare the two). */
+void cutune_gp_kfun_r2_base(cutune_gp_kernel k, double scale, double *buf, size_t n);
+/** 1 when cutune_gp_kfun_r2 runs the AVX2 loops on this CPU. */
+int cutune_gp_kfun_r2_vector(void);
 
 /** out[b] = sum_j ((X[b][j] - x[j]) inv_ell[j])^2 for the m rows of X (m x d, row-major):
  * squared scaled distances from x, several rows per instruction (gp_kvec.c). */
@@ -86,12 +90,14 @@ static inline double cutune_gp_kfun_inline(cutune_gp_kernel k, double r)
     switch (k) {
     case CUTUNE_GP_MATERN32: {
         double s = 1.7320508075688772 * r;
+        s = s < 708.0 ? s : 708.0; /* and NaN, inf: the polynomial stays finite */
         return (1.0 + s) * cutune_gp_exp_nonpos(-s);
     }
     case CUTUNE_GP_SE: return cutune_gp_exp_nonpos(-0.5 * r * r);
     case CUTUNE_GP_MATERN52:
     default: {
         double s = 2.23606797749979 * r;
+        s = s < 708.0 ? s : 708.0;
         return (1.0 + s + s * s / 3.0) * cutune_gp_exp_nonpos(-s);
     }
     }

@@ -94,7 +94,7 @@ static double kval(const cutune_gp *gp, const double *a, const double *b, double
     size_t D = gp->dim;
     double r2 = 0.0, e1 = 0.0, q = 0.0;
     for (size_t j = 0; j < D; j++) {
-        double t = (a[j] - b[j]) / gp->ell[j];
+        double t = (a[j] - b[j]) * (1.0 / gp->ell[j]); /* as cutune_gp_sqdist: same bits */
         r2 += t * t;
         if (gp->add > 0.0) {
             double k1 = exp(-0.5 * t * t);

@@ -171,7 +171,7 @@ void bo_feas_sync(bo_state *s)
      * and each sum still adds the observations in their order, so the sums are the same to
      * the bit. off[i d + j]: where observation i's row of dimension j's table starts (the
      * table is symmetric: row co_j, indexed by the candidate's value). Chunks keep the
-     * scratch on the stack (at most 4096 offsets). */
+     * scratch on the stack (4096 offsets at most, or d where one observation has more). */
     size_t cm = s->cm, chunk = d < 4096 / 64 ? 64 : 4096 / d > 0 ? 4096 / d : 1;
     size_t off[chunk * d];
     double okv[chunk];

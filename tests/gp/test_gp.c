@@ -575,7 +575,6 @@ static void test_fit(void **state)
     gsl_rng_free(r);
 }
 
-/* The prediction cache follows appends, truncations (fantasies) and refits exactly. */
 /* The bound bo's maximiser prunes with (bo_acquire.c): for z = (best - xi - mu) / sd <= 0,
  * log EI <= log(sd) - z^2 / 2 - log sqrt(2 pi), as computed, in both of log EI's branches
  * (z > -25 and the asymptotic tail), with equality approached at z = 0 only from below. */
@@ -594,27 +593,31 @@ static void test_log_ei_bound(void **state)
         }
 }
 
-/* The inline exp of the kernel loops (gp_internal.h) against the C library's: within one
- * ulp over [-708, 0] (a dense grid, the ends, values next to multiples of ln 2 where the
- * reduction switches k), and exp(-708) below. Then the vector kernel loops against the
- * scalar cutune_gp_kfun, bit for bit, for every family and for lengths that leave a tail
- * after the vector part; and the squared distances against their definition. */
+/* The inline exp of the kernel loops (gp_internal.h) against the long-double exp: within
+ * one ulp over [-708, 0] (a dense grid, and 4 ulps either side of every multiple of ln 2,
+ * where the reduction switches k), and exp(-708) below. Then both kernel loops (AVX2 where
+ * this CPU has it, the baseline) against the scalar cutune_gp_kfun, bit for bit, for every
+ * family and for lengths that leave a tail after the vector part; far-apart points give
+ * tiny finite values; and the squared distances against their definition. */
 static void test_kernel_loops(void **state)
 {
     double worst = 0.0;
     for (int i = 0; i <= 2000000; i++) {
         double x = -708.0 * i / 2000000.0;
-        double ref = exp(x), rel = fabs(cutune_gp_exp_nonpos(x) - ref) / ref;
+        long double ref = expl((long double)x);
+        double rel = (double)(fabsl((long double)cutune_gp_exp_nonpos(x) - ref) / ref);
         worst = rel > worst ? rel : worst;
     }
-    for (int k = 0; k <= 1021; k++)
-        for (int e = -2; e <= 2; e++) {
-            double x = nextafter(-k * M_LN2, 0.0) + e * 1e-15;
-            if (x > 0.0)
-                continue;
-            double ref = exp(x), rel = fabs(cutune_gp_exp_nonpos(x) - ref) / ref;
+    for (int k = 0; k <= 1021; k++) {
+        double x = -k * M_LN2;
+        for (int e = 0; e < 4; e++)
+            x = nextafter(x, -INFINITY);
+        for (int e = 0; e < 9 && x <= 0.0; e++, x = nextafter(x, INFINITY)) {
+            long double ref = expl((long double)x);
+            double rel = (double)(fabsl((long double)cutune_gp_exp_nonpos(x) - ref) / ref);
             worst = rel > worst ? rel : worst;
         }
+    }
     assert_true(worst <= DBL_EPSILON); /* <= 1 ulp: 2^-52 relative at most */
     assert_true(cutune_gp_exp_nonpos(0.0) == 1.0);
     assert_true(cutune_gp_exp_nonpos(-0.0) == 1.0);
@@ -622,19 +625,30 @@ static void test_kernel_loops(void **state)
     assert_near(cutune_gp_exp_nonpos(-INFINITY), exp(-708.0), 1e-320);
 
     const cutune_gp_kernel kinds[] = {CUTUNE_GP_MATERN52, CUTUNE_GP_MATERN32, CUTUNE_GP_SE};
+    void (*loops[2])(cutune_gp_kernel, double, double *, size_t) = {cutune_gp_kfun_r2,
+                                                                    cutune_gp_kfun_r2_base};
     enum { N = 37 };
     double r2[N], buf[N];
     for (int i = 0; i < N; i++)
         r2[i] = i == 3 ? -1e-17 : 0.013 * i * i; /* one rounding-negative distance */
-    for (size_t k = 0; k < 3; k++)
-        for (size_t n = 0; n <= N; n += 5) {
-            memcpy(buf, r2, sizeof buf);
-            cutune_gp_kfun_r2(kinds[k], 1.7, buf, n);
-            for (size_t i = 0; i < N; i++) {
-                double want =
-                    i < n ? 1.7 * cutune_gp_kfun(kinds[k], sqrt(r2[i] > 0 ? r2[i] : 0)) : r2[i];
-                assert_true(memcmp(&buf[i], &want, sizeof want) == 0);
+    for (size_t v = 0; v < 2; v++)
+        for (size_t k = 0; k < 3; k++)
+            for (size_t n = 0; n <= N; n += 5) {
+                memcpy(buf, r2, sizeof buf);
+                loops[v](kinds[k], 1.7, buf, n);
+                for (size_t i = 0; i < N; i++) {
+                    double want =
+                        i < n ? 1.7 * cutune_gp_kfun(kinds[k], sqrt(r2[i] > 0 ? r2[i] : 0)) : r2[i];
+                    assert_true(memcmp(&buf[i], &want, sizeof want) == 0);
+                }
             }
+    print_message("kernel loops: %s\n", cutune_gp_kfun_r2_vector() ? "AVX2" : "baseline only");
+    for (size_t v = 0; v < 2; v++)
+        for (size_t k = 0; k < 3; k++) {
+            double far[3] = {1e300, INFINITY, 1e6};
+            loops[v](kinds[k], 1.0, far, 3);
+            for (int i = 0; i < 3; i++)
+                assert_true(far[i] >= 0.0 && far[i] < 1e-290);
         }
     assert_near(cutune_gp_kfun(CUTUNE_GP_MATERN52, 0.7), k52(0.7), 1e-15);
     assert_near(cutune_gp_kfun(CUTUNE_GP_MATERN32, 0.7),
@@ -652,6 +666,7 @@ static void test_kernel_loops(void **state)
     }
 }
 
+/* The prediction cache follows appends, truncations (fantasies) and refits exactly. */
 static void test_cache(void **state)
 {
     char err[256];
