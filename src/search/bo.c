@@ -646,7 +646,9 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     /* Exhaustive scoring reads the cached encoding (a pool= above BO_ENCODE_CACHE / dim
      * would otherwise leave the cache without candidates), and its prediction cache grows
      * with the observations: a budget that would take it past BO_CACHE_MAX scores a pool
-     * instead. */
+     * instead. A batch's fantasies stay inside that bound: the loop asks propose(k) for at
+     * most the budget left (tuner.c), so while a batch is built the GP holds at most
+     * (evaluations so far) + k - 1 <= budget - 1 points. */
     if (s->size <= s->exact_m && s->enc &&
         cutune_gp_cache_bytes(s->size, s->budget) <= BO_CACHE_MAX) {
         s->cache = cutune_gp_cache_alloc(s->enc, s->size, s->D);
