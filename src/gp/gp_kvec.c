@@ -21,31 +21,24 @@
 #define KVEC_INLINE static inline
 #endif
 
+/* One family's loop; inlined with k a constant, so the switch in cutune_gp_kfun_inline
+ * folds away and the loop vectorises. */
+KVEC_INLINE void kfun_r2_loop(cutune_gp_kernel k, double scale, double *buf, size_t n)
+{
+#pragma omp simd
+    for (size_t i = 0; i < n; i++) {
+        double q = buf[i] > 0.0 ? buf[i] : 0.0;
+        buf[i] = scale * cutune_gp_kfun_inline(k, sqrt(q));
+    }
+}
+
 KVEC_INLINE void kfun_r2_body(cutune_gp_kernel k, double scale, double *buf, size_t n)
 {
     switch (k) {
-    case CUTUNE_GP_MATERN32:
-#pragma omp simd
-        for (size_t i = 0; i < n; i++) {
-            double q = buf[i] > 0.0 ? buf[i] : 0.0;
-            buf[i] = scale * cutune_gp_kfun_inline(CUTUNE_GP_MATERN32, sqrt(q));
-        }
-        break;
-    case CUTUNE_GP_SE:
-#pragma omp simd
-        for (size_t i = 0; i < n; i++) {
-            double q = buf[i] > 0.0 ? buf[i] : 0.0;
-            buf[i] = scale * cutune_gp_kfun_inline(CUTUNE_GP_SE, sqrt(q));
-        }
-        break;
+    case CUTUNE_GP_MATERN32: kfun_r2_loop(CUTUNE_GP_MATERN32, scale, buf, n); break;
+    case CUTUNE_GP_SE: kfun_r2_loop(CUTUNE_GP_SE, scale, buf, n); break;
     case CUTUNE_GP_MATERN52:
-    default:
-#pragma omp simd
-        for (size_t i = 0; i < n; i++) {
-            double q = buf[i] > 0.0 ? buf[i] : 0.0;
-            buf[i] = scale * cutune_gp_kfun_inline(CUTUNE_GP_MATERN52, sqrt(q));
-        }
-        break;
+    default: kfun_r2_loop(CUTUNE_GP_MATERN52, scale, buf, n); break;
     }
 }
 
