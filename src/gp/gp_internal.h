@@ -49,7 +49,8 @@ void cutune_gp_kfun_r2_base(cutune_gp_kernel k, double scale, double *buf, size_
 int cutune_gp_kfun_r2_vector(void);
 
 /** out[b] = sum_j ((X[b][j] - x[j]) inv_ell[j])^2 for the m rows of X (m x d, row-major):
- * squared scaled distances from x, several rows per instruction (gp_kvec.c). */
+ * squared scaled distances from x (gp_kvec.c; scalar, by products with 1 / ell like kval,
+ * so either path gives the same bits). */
 void cutune_gp_sqdist(const double *X, size_t m, size_t d, const double *x, const double *inv_ell,
                       double *out);
 

@@ -67,7 +67,7 @@ int cutune_gp_kfun_r2_vector(void)
 void cutune_gp_kfun_r2(cutune_gp_kernel k, double scale, double *buf, size_t n)
 {
 #if KVEC_AVX2
-    if (__builtin_cpu_supports("avx2")) {
+    if (cutune_gp_kfun_r2_vector()) {
         kfun_r2_avx2(k, scale, buf, n);
         return;
     }
