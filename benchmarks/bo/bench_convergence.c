@@ -278,23 +278,6 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
-/* A CSV field, quoted (RFC 4180) when it holds a comma, a quote or a line break: a
- * searcher with options (bo:starts=10,local=0.25) would otherwise shift the columns. */
-static void csv_field(FILE *f, const char *v)
-{
-    if (!strpbrk(v, ",\"\r\n")) {
-        fputs(v, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *v; v++) {
-        if (*v == '"')
-            fputc('"', f);
-        fputc(*v, f);
-    }
-    fputc('"', f);
-}
-
 int main(int argc, char **argv)
 {
     size_t seeds = 50, jobs = 2;
@@ -455,7 +438,8 @@ int main(int argc, char **argv)
                 }
             secs[w] = sec;
             fprintf(csv, "%s,%zu,%zu,%zu,", bname, N, nok, np);
-            csv_field(csv, w ? "random" : searcher);
+            /* quoted when needed: options may hold commas (bo:starts=10,local=0.25) */
+            cutune_csv_text(csv, w ? "random" : searcher, 0);
             fprintf(csv, ",%zu,%.4f,%.4f,%.4f,%.3f,%.3f,%.4f\n", bud, mean, p5, p95, hit, sec, se);
             fprintf(js,
                     "%s{\"searcher\": \"%s\", \"budget\": %zu, \"mean\": %.4f, \"p5\": %.4f, "

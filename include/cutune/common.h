@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define CUTUNE_VERSION "0.1.0"
 
@@ -86,5 +87,11 @@ uint64_t cutune_fnv1a(uint64_t h, const void *data, size_t n);
  * "read error", "out of memory") in err; errno is left as the failure set it.
  */
 int cutune_read_file(const char *path, char **out, size_t *len, char *err, size_t errlen);
+
+/**
+ * Write text (NULL: empty) as one CSV field (RFC 4180): in quotes, quotes doubled, when
+ * always is set or the text holds a comma, a quote or a line break; as it is otherwise.
+ */
+void cutune_csv_text(FILE *f, const char *text, int always);
 
 #endif

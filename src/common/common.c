@@ -169,3 +169,20 @@ uint64_t cutune_fnv1a(uint64_t h, const void *data, size_t n)
     }
     return h;
 }
+
+void cutune_csv_text(FILE *f, const char *text, int always)
+{
+    if (!text)
+        text = "";
+    if (!always && !text[strcspn(text, ",\"\r\n")]) {
+        fputs(text, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *text; text++) {
+        if (*text == '"')
+            fputc('"', f);
+        fputc(*text, f);
+    }
+    fputc('"', f);
+}

@@ -100,22 +100,13 @@ int cutune_export_summary(const char *path, const cutune_space *s, const struct 
 
 /* --------------------------------------------------------------------- CSV */
 
-/* Append a CSV field, quoted when it holds a separator, quote or newline. */
+/* Append a CSV field (a comma before it unless first; cutune_csv_text quotes it when
+ * needed). */
 static void csv_field(FILE *f, const char *text, int first)
 {
     if (!first)
         fputc(',', f);
-    if (!strpbrk(text, ",\"\n\r")) {
-        fputs(text, f);
-        return;
-    }
-    fputc('"', f);
-    for (const char *c = text; *c; c++) {
-        if (*c == '"')
-            fputc('"', f);
-        fputc(*c, f);
-    }
-    fputc('"', f);
+    cutune_csv_text(f, text, 0);
 }
 
 static void csv_number(FILE *f, double x)

@@ -1074,25 +1074,6 @@ static void write_md(FILE *f, const cutune_bench_result *r, const char *command)
     }
 }
 
-/* A CSV text field: quoted (quotes doubled) when always is set or the text needs it (a
- * comma, quote or line break: --searcher=genetic:pop=20,mut=0.2 is one label). */
-static void csv_text(FILE *f, const char *s, int always)
-{
-    if (!s)
-        s = "";
-    if (!always && !s[strcspn(s, ",\"\r\n")]) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void write_csv(FILE *f, const cutune_bench_result *r)
 {
     fprintf(f, "convention,recording,device,kernel,space_size,valid,t_opt_ms,searcher,"
@@ -1109,15 +1090,15 @@ static void write_csv(FILE *f, const cutune_bench_result *r)
                     fmt_p(p1, sizeof p1, r->p_evals[cell]);
                     fmt_p(p2, sizeof p2, r->p_time[cell]);
                     fprintf(f, "%s,", cutune_bench_convention_name(r->conv[ci]));
-                    csv_text(f, r->rec[ri].name, 0);
+                    cutune_csv_text(f, r->rec[ri].name, 0);
                     fputc(',', f);
-                    csv_text(f, r->rec[ri].device, 1);
+                    cutune_csv_text(f, r->rec[ri].device, 1);
                     fputc(',', f);
-                    csv_text(f, r->rec[ri].kernel, 1);
+                    cutune_csv_text(f, r->rec[ri].kernel, 1);
                     fprintf(f, ",%zu,%zu,%.6g,", info->size, info->nok, info->t_opt);
-                    csv_text(f, r->searchers[si], 0);
+                    cutune_csv_text(f, r->searchers[si], 0);
                     fputc(',', f);
-                    csv_text(f, r->searcher_args[si], 1);
+                    cutune_csv_text(f, r->searcher_args[si], 1);
                     fprintf(f, ",%zu,%zu,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%s,%s\n", r->budgets[bi],
                             r->nseeds, c->mean, c->median, c->p05, c->p95, c->success, c->evals,
                             strcmp(p1, "-") ? p1 : "", strcmp(p2, "-") ? p2 : "");
@@ -1148,11 +1129,11 @@ int cutune_bench_write_runs(const cutune_bench_result *r, const char *dir, char 
                         if (isfinite(b))
                             snprintf(bt, sizeof bt, "%.9g", b);
                         fprintf(f, "%s,", cutune_bench_convention_name(r->conv[ci]));
-                        csv_text(f, r->rec[ri].name, 0);
+                        cutune_csv_text(f, r->rec[ri].name, 0);
                         fputc(',', f);
-                        csv_text(f, r->searchers[si], 0);
+                        cutune_csv_text(f, r->searchers[si], 0);
                         fputc(',', f);
-                        csv_text(f, r->searcher_args[si], 1);
+                        cutune_csv_text(f, r->searcher_args[si], 1);
                         /* the fraction to 6 decimals: 0.99996 is not 1 (success = 1 exactly) */
                         fprintf(f, ",%zu,%zu,%s,%.6f\n", k + 1, r->budgets[bi], bt,
                                 fraction_of_optimum(t_opt, b));
