@@ -49,9 +49,10 @@
  */
 #include "bo_internal.h"
 
-static double acq_score(const bo_state *s, double mu, double var, double p, double fbest)
+/* sd: the predictive standard deviation (the caller has it: the pruning below needs it) */
+static double acq_score(const bo_state *s, double mu, double sd, double p, double fbest)
 {
-    double sd = sqrt(var), sc;
+    double sc;
     switch (s->acq) {
     case ACQ_PI: sc = log(cutune_gp_pi(mu, sd, fbest, s->xi) + 1e-300); break;
     case ACQ_LCB: sc = -cutune_gp_lcb(mu, sd, s->beta); break;
@@ -69,7 +70,7 @@ static int score_block(bo_state *s, const cutune_gp *gp, size_t nb, double fbest
         return rc;
     for (size_t b = 0; b < nb; b++) {
         double p = s->feas_on ? bo_feas_at(s, s->bx + b * s->D, (size_t)-1) : 1.0;
-        double sc = acq_score(s, s->bmu[b], s->bvar[b], p, fbest);
+        double sc = acq_score(s, s->bmu[b], sqrt(s->bvar[b]), p, fbest);
         if (sc > bp->score || (sc == bp->score && (long long)s->bid[b] < bp->id) || bp->id < 0) {
             if (!isnan(sc) || bp->id < 0) {
                 bp->score = isnan(sc) ? -INFINITY : sc;
@@ -260,14 +261,15 @@ int bo_maximise(bo_state *s, const cutune_gp *gp, const size_t *ids, size_t nids
             size_t id = ids ? ids[i] : s->pooled ? s->pool[i] : i, c = ids ? id : i;
             if (bo_excluded(s, id))
                 continue;
+            double sd = sqrt(var[c]);
             if (lsd_max > -INFINITY && bp->id >= 0 && bp->score > -INFINITY) {
-                double z = (fbest - s->xi - mu[c]) / sqrt(var[c]);
+                double z = (fbest - s->xi - mu[c]) / sd;
                 double ub = lsd_max - 0.5 * z * z - 0.91893853320467274;
                 if (z <= 0.0 && ub < bp->score - 1e-9 * (1.0 + fabs(bp->score)))
                     continue;
             }
             double p = s->feas_on ? bo_feas_cached(s, c) : 1.0;
-            double sc = acq_score(s, mu[c], var[c], p, fbest);
+            double sc = acq_score(s, mu[c], sd, p, fbest);
             if (isnan(sc))
                 sc = -INFINITY;
             if (bp->id < 0 || sc > bp->score) {
