@@ -5,13 +5,16 @@
  * (time NAN) are observed as runtime_error.
  *
  *   bench_convergence [--seeds N] [--seed0 S] [--jobs J] [--searcher NAME[:ARGS]] [--out DIR]
- *                     [--budgets 20,40,60,100,200] [--each] FILE.json.gz ...
+ *                     [--budgets 20,40,60,100,200] [--each] [--runs] FILE.json.gz ...
  *
  * Without --each one run per seed goes to the largest budget and the smaller ones are
  * read off it; with --each every budget is a run of its own, as `cutune --budget=B` makes
  * it (bo's early phase depends on the budget: early=auto), except that budgets with the
  * same plan (cutune_searcher_type.plan, as in `cutune bench`) are read off the run of the
  * largest of them, which makes the same proposals as far as the smaller one goes.
+ *
+ * --runs also writes runs.csv: recording, searcher, seed, budget and fraction of every run
+ * (for paired comparisons, bootstrap intervals, or the distribution behind a mean).
  *
  * One process per recording (fork, J at a time); each child writes its numbers to a
  * temporary file that the parent folds into convergence.{json,csv,md}. */
@@ -161,6 +164,24 @@ static unsigned long seed0 = 1000; /* first seed (--seed0) */
 
 static int each; /* --each: one run per budget instead of checkpoints */
 
+static int want_runs;             /* --runs: also write runs.csv (one row per run and budget) */
+static const char *searcher_full; /* --searcher as given, options included */
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* A recording's name: its file name without the directory and ".json[.gz]". */
+static void recording_name(const char *path, char *out, size_t len)
+{
+    snprintf(out, len, "%s", base_name(path));
+    char *dot = strstr(out, ".json");
+    if (dot)
+        *dot = '\0';
+}
+
 /* Child: all seeds of one recording for bo and random; writes lines to outpath:
  * "searcher budget mean p5 p95 hit_rate secs_per_run se" */
 static int bench_file(const char *path, const char *sname, const char *sargs, size_t seeds,
@@ -189,7 +210,19 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
             if (table[i] < topt)
                 topt = table[i];
         }
-    FILE *f = fopen(outpath, "w");
+    FILE *f = fopen(outpath, "w"), *runs_f = NULL;
+    if (!f) {
+        rc = cutune_err(err, sizeof err, CUTUNE_EIO, "cannot write %s", outpath);
+        goto fail;
+    }
+    char rec_name[256], runs_path[600];
+    recording_name(path, rec_name, sizeof rec_name);
+    snprintf(runs_path, sizeof runs_path, "%s.runs", outpath);
+    if (want_runs && !(runs_f = fopen(runs_path, "w"))) {
+        fclose(f);
+        rc = cutune_err(err, sizeof err, CUTUNE_EIO, "cannot write %s", runs_path);
+        goto fail;
+    }
     fprintf(f, "# %zu %zu %zu\n", N, nok, cutune_space_nparams(sp));
     const char *names[2] = {sname, "random"};
     const char *argv2[2] = {sargs, NULL};
@@ -199,6 +232,8 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
         if (!t) {
             rc = -1;
             fclose(f);
+            if (runs_f)
+                fclose(runs_f);
             goto fail;
         }
         /* lead[b]: the budget whose run serves budget b under --each (the largest with
@@ -207,6 +242,8 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
         if (each && (rc = cutune_searcher_plan_leads(t, sp, argv2[which], bs->budgets, bs->nb, lead,
                                                      err, sizeof err)) < 0) {
             fclose(f);
+            if (runs_f)
+                fclose(runs_f);
             goto fail;
         }
         double *fr = malloc(seeds * bs->nb * sizeof *fr), tot = 0;
@@ -236,10 +273,21 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
             if (rc < 0) {
                 free(fr);
                 fclose(f);
+                if (runs_f)
+                    fclose(runs_f);
                 goto fail;
             }
             tot += secs;
         }
+        if (runs_f) /* --runs: every run's fraction, for paired or bootstrap comparisons */
+            for (size_t sd = 0; sd < seeds; sd++)
+                for (size_t b = 0; b < bs->nb; b++) {
+                    cutune_csv_text(runs_f, rec_name, 0);
+                    fputc(',', runs_f);
+                    cutune_csv_text(runs_f, which ? "random" : searcher_full, 0);
+                    fprintf(runs_f, ",%lu,%zu,%.6f\n", seed0 + sd, bs->budgets[b],
+                            fr[sd * bs->nb + b]);
+                }
         for (size_t b = 0; b < bs->nb; b++) {
             double *col = malloc(seeds * sizeof *col), mean = 0, hit = 0, ss = 0;
             for (size_t sd = 0; sd < seeds; sd++) {
@@ -260,6 +308,10 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
         free(fr);
     }
     fclose(f);
+    if (runs_f && fclose(runs_f) != 0) {
+        rc = cutune_err(err, sizeof err, CUTUNE_EIO, "cannot write %s", runs_path);
+        goto fail;
+    }
     free(table);
     cutune_space_free(sp);
     cutune_recording_free(r);
@@ -270,12 +322,6 @@ fail:
     cutune_space_free(sp);
     cutune_recording_free(r);
     return 1;
-}
-
-static const char *base_name(const char *p)
-{
-    const char *s = strrchr(p, '/');
-    return s ? s + 1 : p;
 }
 
 int main(int argc, char **argv)
@@ -292,6 +338,8 @@ int main(int argc, char **argv)
             seed0 = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--each"))
             each = 1;
+        else if (!strcmp(argv[i], "--runs"))
+            want_runs = 1;
         else if (!strcmp(argv[i], "--jobs") && i + 1 < argc)
             jobs = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--searcher") && i + 1 < argc)
@@ -328,7 +376,7 @@ int main(int argc, char **argv)
     if (!nf || !seeds || !bs.nb) {
         fprintf(stderr,
                 "usage: bench_convergence [--seeds N] [--seed0 S] [--jobs J] [--searcher S[:ARGS]] "
-                "[--out DIR] [--budgets a,b,...] [--each] FILE...\n");
+                "[--out DIR] [--budgets a,b,...] [--each] [--runs] FILE...\n");
         return 2;
     }
     /* the output directory must take the results: find out now, not after the run */
@@ -347,6 +395,7 @@ int main(int argc, char **argv)
         }
         fclose(pf);
     }
+    searcher_full = searcher;
     char sname[64], *sargs = NULL;
     snprintf(sname, sizeof sname, "%s", searcher);
     char *colon = strchr(sname, ':');
@@ -419,10 +468,7 @@ int main(int argc, char **argv)
         size_t bud;
         double mean, p5, p95, hit, sec, se, vals[2][MAXB][4], secs[2] = {0, 0};
         char bname[256];
-        snprintf(bname, sizeof bname, "%s", base_name(files[i]));
-        char *dot = strstr(bname, ".json");
-        if (dot)
-            *dot = '\0';
+        recording_name(files[i], bname, sizeof bname);
         fprintf(js, "%s\n {\"recording\": \"%s\", \"configs\": %zu, \"valid\": %zu, \"results\": [",
                 i ? "," : "", bname, N, nok);
         int first = 1;
@@ -459,6 +505,31 @@ int main(int argc, char **argv)
         remove(tmp[i]);
     }
     fprintf(js, "\n]}\n");
+    if (want_runs) { /* the children's rows, in the order of the files */
+        snprintf(p, sizeof p, "%s/runs.csv", outdir);
+        FILE *rf = fopen(p, "w");
+        if (!rf) {
+            fprintf(stderr, "bench_convergence: cannot write %s: %s\n", p, strerror(errno));
+            return 1;
+        }
+        fprintf(rf, "recording,searcher,seed,budget,fraction\n");
+        for (size_t i = 0; i < nf; i++) {
+            char rp[600];
+            snprintf(rp, sizeof rp, "%s.runs", tmp[i]);
+            FILE *f = fopen(rp, "r");
+            if (!f)
+                continue;
+            char line[512];
+            while (fgets(line, sizeof line, f))
+                fputs(line, rf);
+            fclose(f);
+            remove(rp);
+        }
+        if (fclose(rf) != 0) {
+            fprintf(stderr, "bench_convergence: cannot write %s/runs.csv\n", outdir);
+            return 1;
+        }
+    }
     fclose(csv);
     fclose(js);
     fclose(md);

@@ -97,10 +97,14 @@ void cutune_space_encode(const cutune_space *s, size_t id, double *x);
 enum cutune_neighbour_mode {
     CUTUNE_NEIGHBOUR_ADJACENT = 0, /**< one parameter moved to an adjacent value */
     CUTUNE_NEIGHBOUR_ANY = 1,      /**< one parameter moved to any other value */
+    /** two parameters, each moved to an adjacent value: the coupled moves (a block's x and
+     *  y sizes together) that single moves cannot make when both halves alone are slow */
+    CUTUNE_NEIGHBOUR_ADJACENT_PAIRS = 2,
 };
 /**
  * Valid neighbours of id. Writes at most max ids to out (in parameter order,
- * then value order); returns the total count (may exceed max).
+ * then value order; pairs by the first parameter, then the second, then their values);
+ * returns the total count (may exceed max).
  */
 size_t cutune_space_neighbours(const cutune_space *s, size_t id, int mode, size_t *out, size_t max);
 

@@ -537,6 +537,7 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->exact_m = BO_EXACT;
     s->pool_m = BO_POOL;
     s->pow2 = 0;
+    s->pairs = 1;
     s->warp_kind = CUTUNE_GP_WARP_BOXCOX;
     s->lprior_mode = BO_LPRIOR_AUTO;
     s->lprior_now = -1;

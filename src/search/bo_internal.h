@@ -108,6 +108,7 @@ typedef struct bo_state {
     double *ftab;            /**< sum nv_j^2: exp(-fw_j (u_j(a) - u_j(b))^2) */
     uint16_t *cidx;          /**< cm x d value indices of the cached candidates */
     int pow2;                /**< add power-of-two indicator inputs */
+    int pairs;               /**< local steps also try adjacent pair moves of the best */
     int design_lhs;          /**< design=lhs: maximin Latin hypercube targets */
     double *lhs;             /**< n_init x d design targets (design=lhs), lazily made */
     int lprior_mode;         /**< BO_LPRIOR_WEAK, _DIM or _AUTO (lprior=weak|dim|auto) */

@@ -4,23 +4,23 @@
  * default 2), kernel=matern52|matern32|se, init= (design size), starts= (random starts
  * of the multi-start fits, default 3), local= (share of local steps, default 1/3),
  * pool= (exhaustive up to / pool size above, default 32768 / 4096), pow2=0|1 (power-of-two
- * inputs, default 0), warp=boxcox|copula|none (output warping, default boxcox),
- * design=maximin|lhs (initial design, default maximin),
- * lprior=auto|dim|weak (length-scale prior, default auto: weak while the successful
- * points are fewer than the model's inputs, then dim), add=fit|W (weight of the
- * second-order additive kernel term, cutune_gp_lml; default 0: off), lin=fit|W (weight of
- * the linear-trend term, cutune_gp_lml; default 0: off), lweak=N (successful points up to
- * which the local steps use the weak-prior model; default 20, 0: off), refit=gain|always
- * (a warm refit replaces the model only when it gains BO_MIN_GAIN nats, or always; default
- * gain), early=auto|safe|edge (the early phase: safe = the defaults above, edge = lin=0.1,
- * lprior=dim, lweak=0, refit=always, auto = edge when the budget is at least
+ * inputs, default 0), pairs=0|1 (local steps also try moving two parameters of the best
+ * configuration one value each, default 1), warp=boxcox|copula|none (output warping, default
+ * boxcox), design=maximin|lhs (initial design, default maximin), lprior=auto|dim|weak (length-scale
+ * prior, default auto: weak while the successful points are fewer than the model's inputs, then
+ * dim), add=fit|W (weight of the second-order additive kernel term, cutune_gp_lml; default 0: off),
+ * lin=fit|W (weight of the linear-trend term, cutune_gp_lml; default 0: off), lweak=N (successful
+ * points up to which the local steps use the weak-prior model; default 20, 0: off),
+ * refit=gain|always (a warm refit replaces the model only when it gains BO_MIN_GAIN nats, or
+ * always; default gain), early=auto|safe|edge (the early phase: safe = the defaults above, edge =
+ * lin=0.1, lprior=dim, lweak=0, refit=always, auto = edge when the budget is at least
  * BO_EDGE_BUDGET; options given explicitly win).
  */
 #include "bo_internal.h"
 
 static const char valid_keys[] =
-    "acq, xi, beta, kernel, init, starts, local, pool, pow2, warp, lprior, design, add, lin, "
-    "lweak, early, refit";
+    "acq, xi, beta, kernel, init, starts, local, pool, pow2, pairs, warp, lprior, design, add, "
+    "lin, lweak, early, refit";
 
 /* A kernel-term weight option (add=, lin=): "fit" fits it in [fit_min, max], a number in
  * [0, max] fixes it. */
@@ -128,10 +128,13 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                 s->xi = v;
             else
                 s->beta = v;
-        } else if (strcmp(key, "pow2") == 0) {
+        } else if (strcmp(key, "pow2") == 0 || strcmp(key, "pairs") == 0) {
             if (strcmp(val, "0") && strcmp(val, "1"))
-                return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: pow2=%s is not 0 or 1", val);
-            s->pow2 = val[0] == '1';
+                return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: %s=%s is not 0 or 1", key, val);
+            if (strcmp(key, "pow2") == 0)
+                s->pow2 = val[0] == '1';
+            else
+                s->pairs = val[0] == '1';
         } else if (strcmp(key, "pool") == 0) {
             long v = strtol(val, &end, 10);
             if (end == val || *end || v < 16 || v > 100000000)

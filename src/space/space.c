@@ -566,23 +566,26 @@ const uint16_t *cutune_space_config(const cutune_space *s, size_t id)
 }
 
 /* Lexicographic comparison of row with idx, where idx[p] reads as v. */
-static int compare_row(const uint16_t *row, const uint16_t *idx, size_t np, size_t p, uint16_t v)
+static int compare_row(const uint16_t *row, const uint16_t *idx, size_t np, size_t p, uint16_t v,
+                       size_t q, uint16_t w)
 {
     for (size_t k = 0; k < np; k++) {
-        uint16_t b = k == p ? v : idx[k];
+        uint16_t b = k == p ? v : k == q ? w : idx[k];
         if (row[k] != b)
             return row[k] < b ? -1 : 1;
     }
     return 0;
 }
 
-/* Binary search for idx with position p replaced by v (p >= np: no change). */
-static long long find_with(const cutune_space *s, const uint16_t *idx, size_t p, uint16_t v)
+/* Binary search for idx with position p replaced by v and q by w (p, q >= np: no
+ * change). */
+static long long find_with2(const cutune_space *s, const uint16_t *idx, size_t p, uint16_t v,
+                            size_t q, uint16_t w)
 {
     size_t lo = 0, hi = s->size, np = s->nparams;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int c = compare_row(s->configs + mid * np, idx, np, p, v);
+        int c = compare_row(s->configs + mid * np, idx, np, p, v, q, w);
         if (c == 0)
             return (long long)mid;
         if (c < 0)
@@ -591,6 +594,12 @@ static long long find_with(const cutune_space *s, const uint16_t *idx, size_t p,
             hi = mid;
     }
     return -1;
+}
+
+/* Binary search for idx with position p replaced by v (p >= np: no change). */
+static long long find_with(const cutune_space *s, const uint16_t *idx, size_t p, uint16_t v)
+{
+    return find_with2(s, idx, p, v, SIZE_MAX, 0);
 }
 
 long long cutune_space_find(const cutune_space *s, const uint16_t *idx)
@@ -658,12 +667,42 @@ void cutune_space_encode(const cutune_space *s, size_t id, double *x)
     }
 }
 
+/* Whether parameter p of row has a value one step in direction d (-1 or +1). */
+static int has_step(const cutune_space *s, const uint16_t *row, size_t p, int d)
+{
+    return d < 0 ? row[p] > 0 : (size_t)row[p] + 1 < s->params[p].n;
+}
+
+/* Neighbours of row with two parameters p < q each one value up or down (values in
+ * ascending order), for cutune_space_neighbours. */
+static size_t adjacent_pairs(const cutune_space *s, const uint16_t *row, size_t *out, size_t max)
+{
+    size_t np = s->nparams, count = 0;
+    for (size_t p = 0; p < np; p++)
+        for (size_t q = p + 1; q < np; q++)
+            for (int dp = -1; dp <= 1; dp += 2)
+                for (int dq = -1; dq <= 1; dq += 2) {
+                    if (!has_step(s, row, p, dp) || !has_step(s, row, q, dq))
+                        continue;
+                    long long j =
+                        find_with2(s, row, p, (uint16_t)(row[p] + dp), q, (uint16_t)(row[q] + dq));
+                    if (j < 0)
+                        continue;
+                    if (out && count < max)
+                        out[count] = (size_t)j;
+                    count++;
+                }
+    return count;
+}
+
 size_t cutune_space_neighbours(const cutune_space *s, size_t id, int mode, size_t *out, size_t max)
 {
     const uint16_t *row = cutune_space_config(s, id);
     size_t count = 0;
     if (!row)
         return 0;
+    if (mode == CUTUNE_NEIGHBOUR_ADJACENT_PAIRS)
+        return adjacent_pairs(s, row, out, max);
     for (size_t p = 0; p < s->nparams; p++) {
         size_t n = s->params[p].n;
         for (size_t v = 0; v < n; v++) {

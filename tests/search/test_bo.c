@@ -167,6 +167,24 @@ static void test_branin(void **state)
     cutune_space_free(s);
 }
 
+/* pairs (default 1): the local steps also consider the adjacent pair moves of the best
+ * configuration. The option changes the run, the default is pairs=1, and the bowl's
+ * optimum is found either way. (What it is for, a ridge that only a move of two
+ * parameters at once can climb, is measured in benchmarks/bo/README.md, section 20.) */
+static void test_pairs(void **state)
+{
+    (void)state;
+    cutune_space *s = grid_space(3, 15);
+    run_result d, on, off;
+    run(s, bowl, 40, 1, 3, NULL, &d);
+    run(s, bowl, 40, 1, 3, "pairs=1", &on);
+    run(s, bowl, 40, 1, 3, "pairs=0", &off);
+    assert_memory_equal(d.seq, on.seq, sizeof d.seq);
+    assert_memory_not_equal(on.seq, off.seq, 40 * sizeof on.seq[0]);
+    assert_true(on.evals_to_opt > 0 && off.evals_to_opt > 0);
+    cutune_space_free(s);
+}
+
 /* Same seed, same proposals; batches of k are distinct; every acquisition and output warp
  * runs. */
 static void test_determinism_and_batches(void **state)
@@ -418,10 +436,11 @@ static void test_options(void **state)
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     cutune_searcher_ctx ctx = {.space = s, .budget = 10, .rng = rng, .visited = visited};
     cutune_searcher *sr = NULL;
-    const char *bad[] = {"foo=1", "acq=xx",   "kernel=cubic", "xi=-1",      "xi=abc",
-                         "init",  "init=-3",  "warp=yj",      "warp=",      "lprior=no",
-                         "add=1", "add=-0.1", "add=fits",     "lin=-1",     "lin=11",
-                         "lin=x", "lweak=-1", "lweak=x",      "early=late", "early="};
+    const char *bad[] = {
+        "foo=1",      "acq=xx",  "kernel=cubic", "xi=-1",     "xi=abc",   "init",
+        "init=-3",    "warp=yj", "warp=",        "lprior=no", "add=1",    "add=-0.1",
+        "add=fits",   "lin=-1",  "lin=11",       "lin=x",     "lweak=-1", "lweak=x",
+        "early=late", "early=",  "pairs=2",      "pairs="};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ctx.args = bad[i];
         assert_true(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err) < 0);
@@ -430,13 +449,14 @@ static void test_options(void **state)
     ctx.args = "foo=1";
     cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err);
     assert_non_null(
-        strstr(err, "acq, xi, beta, kernel, init, starts, local, pool, pow2, warp, lprior"));
+        strstr(err, "acq, xi, beta, kernel, init, starts, local, pool, pow2, pairs, warp, lprior"));
     const char *good[] = {"acq=ei,xi=0.01,kernel=matern52",
                           "warp=none,lprior=weak",
                           "warp=copula,lprior=dim",
                           "warp=boxcox",
                           "lprior=auto",
                           "design=lhs,init=7",
+                          "pairs=0",
                           "add=fit",
                           "add=0.5",
                           "lin=fit",
@@ -563,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_determinism_and_batches),
         cmocka_unit_test(test_lprior_auto),
         cmocka_unit_test(test_lweak),
+        cmocka_unit_test(test_pairs),
         cmocka_unit_test(test_early_phase),
         cmocka_unit_test(test_failures),
         cmocka_unit_test(test_bowl),

@@ -303,6 +303,63 @@ static void test_neighbours(void **state)
     assert_true(id >= 0);
     assert_int_equal(cutune_space_neighbours(s, (size_t)id, CUTUNE_NEIGHBOUR_ADJACENT, NULL, 0), 3);
     assert_int_equal(cutune_space_neighbours(s, (size_t)id, CUTUNE_NEIGHBOUR_ANY, NULL, 0), 4);
+    /* adjacent pairs of (a,b,c) = (2,2,0): the four (a,b) = (1|3, 1|3) with c = 0 are
+     * valid; with c = 1, (1,2,1) and (3,2,1) are not (a == 1 && c == 1; a*b = 6), (2,1,1)
+     * is and (2,3,1) is not (a*b = 6): five in all */
+    size_t pr[16];
+    size_t npr = cutune_space_neighbours(s, (size_t)id, CUTUNE_NEIGHBOUR_ADJACENT_PAIRS, pr, 16);
+    assert_int_equal(npr, 5);
+    size_t diag = 0;
+    for (size_t k = 0; k < npr; k++)
+        diag += cutune_space_config(s, pr[k])[2] == 0;
+    assert_int_equal(diag, 4);
+    cutune_space_free(s);
+}
+
+/* CUTUNE_NEIGHBOUR_ADJACENT_PAIRS against a brute force: every valid configuration with
+ * exactly two parameters one value away, in the documented order (p, q, then values). */
+static void test_adjacent_pairs(void **state)
+{
+    (void)state;
+    cutune_space *s = small_space();
+    enumerate(s);
+    size_t n = cutune_space_size(s), np = 3, total = 0;
+    for (size_t id = 0; id < n; id++) {
+        const uint16_t *row = cutune_space_config(s, id);
+        size_t want[32], nwant = 0, got[32];
+        for (size_t p = 0; p < np; p++)
+            for (size_t q = p + 1; q < np; q++)
+                for (int dp = -1; dp <= 1; dp += 2)
+                    for (int dq = -1; dq <= 1; dq += 2) {
+                        int vp = row[p] + dp, vq = row[q] + dq;
+                        if (vp < 0 || vq < 0 || (size_t)vp >= cutune_space_param(s, p)->nvalues ||
+                            (size_t)vq >= cutune_space_param(s, q)->nvalues)
+                            continue;
+                        uint16_t v[3];
+                        memcpy(v, row, sizeof v);
+                        v[p] = (uint16_t)vp;
+                        v[q] = (uint16_t)vq;
+                        if (cutune_space_check(s, v, err, sizeof err) == 1)
+                            want[nwant++] = (size_t)cutune_space_find(s, v);
+                    }
+        size_t cnt = cutune_space_neighbours(s, id, CUTUNE_NEIGHBOUR_ADJACENT_PAIRS, got, 32);
+        assert_int_equal(cnt, nwant);
+        for (size_t k = 0; k < cnt; k++) {
+            assert_int_equal(got[k], want[k]);
+            const uint16_t *c = cutune_space_config(s, got[k]);
+            size_t moved = 0;
+            for (size_t p = 0; p < np; p++)
+                moved += c[p] != row[p];
+            assert_int_equal(moved, 2);
+        }
+        /* max caps what is written, not what is counted */
+        size_t one[2] = {99, 99};
+        assert_int_equal(cutune_space_neighbours(s, id, CUTUNE_NEIGHBOUR_ADJACENT_PAIRS, one, 1),
+                         nwant);
+        assert_int_equal(one[1], 99);
+        total += cnt;
+    }
+    assert_true(total > 0);
     cutune_space_free(s);
 }
 
@@ -565,13 +622,21 @@ static void test_hash(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_xgemm_count),      cmocka_unit_test(test_convolution_count),
-        cmocka_unit_test(test_pnpoly_count),     cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_find_invalid),     cmocka_unit_test(test_neighbours),
-        cmocka_unit_test(test_encode),           cmocka_unit_test(test_empty_space),
-        cmocka_unit_test(test_div_by_zero),      cmocka_unit_test(test_definition_errors),
-        cmocka_unit_test(test_constants),        cmocka_unit_test(test_filter),
-        cmocka_unit_test(test_texts_and_format), cmocka_unit_test(test_hash),
+        cmocka_unit_test(test_xgemm_count),
+        cmocka_unit_test(test_convolution_count),
+        cmocka_unit_test(test_pnpoly_count),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_find_invalid),
+        cmocka_unit_test(test_neighbours),
+        cmocka_unit_test(test_adjacent_pairs),
+        cmocka_unit_test(test_encode),
+        cmocka_unit_test(test_empty_space),
+        cmocka_unit_test(test_div_by_zero),
+        cmocka_unit_test(test_definition_errors),
+        cmocka_unit_test(test_constants),
+        cmocka_unit_test(test_filter),
+        cmocka_unit_test(test_texts_and_format),
+        cmocka_unit_test(test_hash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
