@@ -119,6 +119,10 @@
  * than half of at least n_init evaluations have failed (then 0.920). Measured with a run
  * of each budget, as `cutune --budget=B` makes it (cutune bench and
  * benchmarks/bo/bench_convergence --each do so): benchmarks/bo/README.md, section 15.
+ * The edge phase also gives the local steps the pair moves of the best configuration
+ * (pairs=1, bo_acquire.c); at 20 evaluations they cost convolution_GTX_TitanX_Maxwell its
+ * margin over random search (0.818 vs 0.822 on one seed set of three; 0.839 without), so
+ * the safe phase keeps the single moves (section 20).
  *
  * Files. bo.c: the searcher (alloc, propose, observe) and the model upkeep (warp, fits, the
  * early phase); bo_ids.c: the observed and pending ids, encodings, uniform draws;
@@ -238,6 +242,8 @@ static void set_phase(bo_state *s, int edge)
         s->lweak_max = edge ? 0 : BO_LOCAL_WEAK;
     if (!s->set_refit)
         s->warm_gain = edge ? 0.0 : BO_MIN_GAIN;
+    if (!s->set_pairs)
+        s->pairs = edge;
 }
 
 static int sync_model(bo_state *s, char *err, size_t errlen)
@@ -537,7 +543,7 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->exact_m = BO_EXACT;
     s->pool_m = BO_POOL;
     s->pow2 = 0;
-    s->pairs = 1;
+    s->pairs = 0; /* the safe phase's; the edge phase sets 1 (set_phase) */
     s->warp_kind = CUTUNE_GP_WARP_BOXCOX;
     s->lprior_mode = BO_LPRIOR_AUTO;
     s->lprior_now = -1;

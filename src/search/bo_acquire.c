@@ -47,14 +47,15 @@
  * evaluations, 0.005 lower at 60 on the six hardest recordings (benchmarks/bo/README.md,
  * section 12).
  *
- * Pair moves (pairs=1, the default). The local candidates also hold the configurations two
- * adjacent steps from the best one (two parameters, each one value up or down). Single
- * moves cannot cross a ridge: on gemm_AMD_Vega, 52 of 250 runs of 60 evaluations ended at
- * MDIMC = NDIMC = 8 (0.956 of the optimum), where each of MDIMC = 16 and NDIMC = 16 alone
- * is 0.78 and both together are the optimum. Measured (250 seeds, B = 60, 15 recordings,
- * three seed sets): gemm_AMD_Vega 0.964 / 0.964 / 0.967 -> 0.976 / 0.973 / 0.974, the mean
- * of the 15 +0.0005 / +0.0016 / +0.0002; pairs of any two values, or of the three best,
- * gained less (benchmarks/bo/README.md, section 20).
+ * Pair moves (pairs=1, the default in the edge phase: budgets of 60 and more). The local
+ * candidates also hold the configurations two adjacent steps from the best one (two
+ * parameters, each one value up or down). Single moves cannot cross a ridge: on
+ * gemm_AMD_Vega, 52 of 250 runs of 60 evaluations ended at MDIMC = NDIMC = 8 (0.956 of the
+ * optimum), where each of MDIMC = 16 and NDIMC = 16 alone is 0.78 and both together are
+ * the optimum. Measured (250 seeds, B = 60, 15 recordings, three seed sets): gemm_AMD_Vega
+ * 0.964 / 0.964 / 0.967 -> 0.976 / 0.973 / 0.974, the mean of the 15 +0.0005 / +0.0016 /
+ * +0.0002; pairs of any two values, or of the three best, gained less
+ * (benchmarks/bo/README.md, section 20).
  */
 #include "bo_internal.h"
 

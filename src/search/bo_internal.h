@@ -108,7 +108,7 @@ typedef struct bo_state {
     double *ftab;            /**< sum nv_j^2: exp(-fw_j (u_j(a) - u_j(b))^2) */
     uint16_t *cidx;          /**< cm x d value indices of the cached candidates */
     int pow2;                /**< add power-of-two indicator inputs */
-    int pairs;               /**< local steps also try adjacent pair moves of the best */
+    int pairs;               /**< local steps also try adjacent pair moves of the best (edge) */
     int design_lhs;          /**< design=lhs: maximin Latin hypercube targets */
     double *lhs;             /**< n_init x d design targets (design=lhs), lazily made */
     int lprior_mode;         /**< BO_LPRIOR_WEAK, _DIM or _AUTO (lprior=weak|dim|auto) */
@@ -133,7 +133,8 @@ typedef struct bo_state {
     double local_frac; /**< share of model-based proposals restricted to local */
     int early;         /**< early=: BO_EARLY_AUTO, _SAFE or _EDGE */
     int edge;          /**< the edge phase is in force */
-    int set_lin, set_lprior, set_lweak, set_refit; /**< given explicitly (early= leaves them) */
+    int set_lin, set_lprior, set_lweak, set_refit,
+        set_pairs;    /**< given explicitly (early= leaves them) */
     double warm_gain; /**< refit=: nats a warm refit must gain to replace the model (0: always) */
     size_t nmodel;    /**< model-based proposals made */
 } bo_state;

@@ -5,16 +5,17 @@
  * of the multi-start fits, default 3), local= (share of local steps, default 1/3),
  * pool= (exhaustive up to / pool size above, default 32768 / 4096), pow2=0|1 (power-of-two
  * inputs, default 0), pairs=0|1 (local steps also try moving two parameters of the best
- * configuration one value each, default 1), warp=boxcox|copula|none (output warping, default
- * boxcox), design=maximin|lhs (initial design, default maximin), lprior=auto|dim|weak (length-scale
- * prior, default auto: weak while the successful points are fewer than the model's inputs, then
- * dim), add=fit|W (weight of the second-order additive kernel term, cutune_gp_lml; default 0: off),
- * lin=fit|W (weight of the linear-trend term, cutune_gp_lml; default 0: off), lweak=N (successful
- * points up to which the local steps use the weak-prior model; default 20, 0: off),
- * refit=gain|always (a warm refit replaces the model only when it gains BO_MIN_GAIN nats, or
- * always; default gain), early=auto|safe|edge (the early phase: safe = the defaults above, edge =
- * lin=0.1, lprior=dim, lweak=0, refit=always, auto = edge when the budget is at least
- * BO_EDGE_BUDGET; options given explicitly win).
+ * configuration one value each; default: 1 in the edge phase, 0 in the safe one),
+ * warp=boxcox|copula|none (output warping, default boxcox), design=maximin|lhs (initial design,
+ * default maximin), lprior=auto|dim|weak (length-scale prior, default auto: weak while the
+ * successful points are fewer than the model's inputs, then dim), add=fit|W (weight of the
+ * second-order additive kernel term, cutune_gp_lml; default 0: off), lin=fit|W (weight of the
+ * linear-trend term, cutune_gp_lml; default 0: off), lweak=N (successful points up to which the
+ * local steps use the weak-prior model; default 20, 0: off), refit=gain|always (a warm refit
+ * replaces the model only when it gains BO_MIN_GAIN nats, or always; default gain),
+ * early=auto|safe|edge (the early phase: safe = the defaults above, edge = lin=0.1, lprior=dim,
+ * lweak=0, refit=always, pairs=1, auto = edge when the budget is at least BO_EDGE_BUDGET; options
+ * given explicitly win).
  */
 #include "bo_internal.h"
 
@@ -133,8 +134,10 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                 return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: %s=%s is not 0 or 1", key, val);
             if (strcmp(key, "pow2") == 0)
                 s->pow2 = val[0] == '1';
-            else
+            else {
                 s->pairs = val[0] == '1';
+                s->set_pairs = 1;
+            }
         } else if (strcmp(key, "pool") == 0) {
             long v = strtol(val, &end, 10);
             if (end == val || *end || v < 16 || v > 100000000)
