@@ -19,7 +19,7 @@ echo "== proposal latency (median ms of propose(1))"
 if ls "$DATA"/*.json.gz >/dev/null 2>&1; then
   echo "== convergence on the recordings in $DATA"
   "$BUILD/bench_convergence" --seeds "${SEEDS:-50}" --jobs "${JOBS:-2}" --out "$OUT" \
-    --budgets 20,40,60,100,200 --each "$DATA"/*.json.gz
+    --budgets 20,40,60,100,200 --each --runs "$DATA"/*.json.gz
 else
   echo "convergence: no recordings in $DATA (skipped)"
 fi

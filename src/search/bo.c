@@ -706,7 +706,11 @@ static uint64_t bo_plan(const void *state)
 static const cutune_searcher_type bo_type = {
     .version = CUTUNE_SEARCHER_TYPE_VERSION,
     .name = "bo",
-    .help = "Bayesian optimisation: GP (Matern 5/2, ARD) on Box-Cox-warped time, EI x P(success)",
+    .help = "Bayesian optimisation: GP (Matern 5/2, ARD) on Box-Cox-warped time, EI x P(success) "
+            "(args: acq=ei|pi|lcb, xi=X, beta=B, kernel=matern52|matern32|se, init=N, starts=N, "
+            "local=F, pool=N, pow2=0|1, pairs=0|1, warp=boxcox|copula|none, "
+            "design=maximin|lhs, lprior=auto|dim|weak, add=fit|W, lin=fit|W, lweak=N, "
+            "early=auto|safe|edge, refit=gain|always)",
     .size = sizeof(bo_state),
     .alloc = bo_alloc,
     .propose = bo_propose,
