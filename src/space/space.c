@@ -565,7 +565,7 @@ const uint16_t *cutune_space_config(const cutune_space *s, size_t id)
     return id < s->size ? s->configs + id * s->nparams : NULL;
 }
 
-/* Lexicographic comparison of row with idx, where idx[p] reads as v. */
+/* Lexicographic comparison of row with idx, where idx[p] reads as v and idx[q] as w. */
 static int compare_row(const uint16_t *row, const uint16_t *idx, size_t np, size_t p, uint16_t v,
                        size_t q, uint16_t w)
 {
