@@ -14,7 +14,9 @@
  * largest of them, which makes the same proposals as far as the smaller one goes.
  *
  * --runs also writes runs.csv: recording, searcher, seed, budget and fraction of every run
- * (for paired comparisons, bootstrap intervals, or the distribution behind a mean).
+ * (for paired comparisons, bootstrap intervals, or the distribution behind a mean); a
+ * recording that failed has no rows there, and a run without --runs removes an older
+ * runs.csv from the output directory, which would not match its results.
  *
  * One process per recording (fork, J at a time); each child writes its numbers to a
  * temporary file that the parent folds into convergence.{json,csv,md}. */
@@ -187,7 +189,7 @@ static void recording_name(const char *path, char *out, size_t len)
 static int bench_file(const char *path, const char *sname, const char *sargs, size_t seeds,
                       const budgets_t *bs, const char *outpath)
 {
-    char err[1024];
+    char err[1024], runs_path[600] = ""; /* runs_path: set while this child's rows exist */
     cutune_recording *r = NULL;
     cutune_space *sp = NULL;
     double *table = NULL;
@@ -215,9 +217,10 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
         rc = cutune_err(err, sizeof err, CUTUNE_EIO, "cannot write %s", outpath);
         goto fail;
     }
-    char rec_name[256], runs_path[600];
+    char rec_name[256];
     recording_name(path, rec_name, sizeof rec_name);
-    snprintf(runs_path, sizeof runs_path, "%s.runs", outpath);
+    if (want_runs)
+        snprintf(runs_path, sizeof runs_path, "%s.runs", outpath);
     if (want_runs && !(runs_f = fopen(runs_path, "w"))) {
         fclose(f);
         rc = cutune_err(err, sizeof err, CUTUNE_EIO, "cannot write %s", runs_path);
@@ -318,6 +321,8 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
     return 0;
 fail:
     fprintf(stderr, "%s: %s\n", path, err);
+    if (runs_path[0]) /* a failed recording's rows would look like a finished run's */
+        remove(runs_path);
     free(table);
     cutune_space_free(sp);
     cutune_recording_free(r);
@@ -505,14 +510,14 @@ int main(int argc, char **argv)
         remove(tmp[i]);
     }
     fprintf(js, "\n]}\n");
+    snprintf(p, sizeof p, "%s/runs.csv", outdir);
     if (want_runs) { /* the children's rows, in the order of the files */
-        snprintf(p, sizeof p, "%s/runs.csv", outdir);
         FILE *rf = fopen(p, "w");
         if (!rf) {
             fprintf(stderr, "bench_convergence: cannot write %s: %s\n", p, strerror(errno));
-            return 1;
-        }
-        fprintf(rf, "recording,searcher,seed,budget,fraction\n");
+            failed = 1;
+        } else
+            fprintf(rf, "recording,searcher,seed,budget,fraction\n");
         for (size_t i = 0; i < nf; i++) {
             char rp[600];
             snprintf(rp, sizeof rp, "%s.runs", tmp[i]);
@@ -520,16 +525,17 @@ int main(int argc, char **argv)
             if (!f)
                 continue;
             char line[512];
-            while (fgets(line, sizeof line, f))
+            while (rf && fgets(line, sizeof line, f))
                 fputs(line, rf);
             fclose(f);
             remove(rp);
         }
-        if (fclose(rf) != 0) {
-            fprintf(stderr, "bench_convergence: cannot write %s/runs.csv\n", outdir);
-            return 1;
+        if (rf && fclose(rf) != 0) {
+            fprintf(stderr, "bench_convergence: cannot write %s\n", p);
+            failed = 1;
         }
-    }
+    } else
+        remove(p); /* an earlier run's rows would not match these results */
     fclose(csv);
     fclose(js);
     fclose(md);

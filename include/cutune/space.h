@@ -104,7 +104,8 @@ enum cutune_neighbour_mode {
 /**
  * Valid neighbours of id. Writes at most max ids to out (in parameter order,
  * then value order; pairs by the first parameter, then the second, then their values);
- * returns the total count (may exceed max).
+ * returns the total count (may exceed max). An id outside the space or a mode not in
+ * enum cutune_neighbour_mode has no neighbours (0).
  */
 size_t cutune_space_neighbours(const cutune_space *s, size_t id, int mode, size_t *out, size_t max);
 

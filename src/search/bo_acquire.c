@@ -51,7 +51,7 @@
  * candidates also hold the configurations two adjacent steps from the best one (two
  * parameters, each one value up or down). Single moves cannot cross a ridge: on
  * gemm_AMD_Vega, 52 of 250 runs of 60 evaluations ended at MDIMC = NDIMC = 8 (0.956 of the
- * optimum), where each of MDIMC = 16 and NDIMC = 16 alone is 0.78 and both together are
+ * optimum), where MDIMC = 16 or NDIMC = 16 alone is 0.78 / 0.77 and both together are
  * the optimum. Measured (250 seeds, B = 60, 15 recordings, three seed sets): gemm_AMD_Vega
  * 0.964 / 0.964 / 0.967 -> 0.976 / 0.973 / 0.974, the mean of the 15 +0.0005 / +0.0016 /
  * +0.0002; pairs of any two values, or of the three best, gained less

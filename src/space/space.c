@@ -703,6 +703,8 @@ size_t cutune_space_neighbours(const cutune_space *s, size_t id, int mode, size_
         return 0;
     if (mode == CUTUNE_NEIGHBOUR_ADJACENT_PAIRS)
         return adjacent_pairs(s, row, out, max);
+    if (mode != CUTUNE_NEIGHBOUR_ADJACENT && mode != CUTUNE_NEIGHBOUR_ANY)
+        return 0;
     for (size_t p = 0; p < s->nparams; p++) {
         size_t n = s->params[p].n;
         for (size_t v = 0; v < n; v++) {

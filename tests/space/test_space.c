@@ -309,6 +309,8 @@ static void test_neighbours(void **state)
     size_t pr[16];
     size_t npr = cutune_space_neighbours(s, (size_t)id, CUTUNE_NEIGHBOUR_ADJACENT_PAIRS, pr, 16);
     assert_int_equal(npr, 5);
+    assert_int_equal(cutune_space_neighbours(s, (size_t)id, 3, NULL, 0), 0); /* no such mode */
+    assert_int_equal(cutune_space_neighbours(s, (size_t)id, -1, NULL, 0), 0);
     size_t diag = 0;
     for (size_t k = 0; k < npr; k++)
         diag += cutune_space_config(s, pr[k])[2] == 0;
