@@ -667,6 +667,17 @@ void cutune_space_encode(const cutune_space *s, size_t id, double *x)
     }
 }
 
+/* A neighbour search's hit j (< 0: not in the space): written while out has room,
+ * counted always. */
+static void add_found(long long j, size_t *out, size_t max, size_t *count)
+{
+    if (j < 0)
+        return;
+    if (out && *count < max)
+        out[*count] = (size_t)j;
+    (*count)++;
+}
+
 /* Whether parameter p of row has a value one step in direction d (-1 or +1). */
 static int has_step(const cutune_space *s, const uint16_t *row, size_t p, int d)
 {
@@ -684,13 +695,9 @@ static size_t adjacent_pairs(const cutune_space *s, const uint16_t *row, size_t 
                 for (int dq = -1; dq <= 1; dq += 2) {
                     if (!has_step(s, row, p, dp) || !has_step(s, row, q, dq))
                         continue;
-                    long long j =
-                        find_with2(s, row, p, (uint16_t)(row[p] + dp), q, (uint16_t)(row[q] + dq));
-                    if (j < 0)
-                        continue;
-                    if (out && count < max)
-                        out[count] = (size_t)j;
-                    count++;
+                    add_found(
+                        find_with2(s, row, p, (uint16_t)(row[p] + dp), q, (uint16_t)(row[q] + dq)),
+                        out, max, &count);
                 }
     return count;
 }
@@ -712,12 +719,7 @@ size_t cutune_space_neighbours(const cutune_space *s, size_t id, int mode, size_
                 continue;
             if (mode == CUTUNE_NEIGHBOUR_ADJACENT && v + 1 != row[p] && v != (size_t)row[p] + 1)
                 continue;
-            long long j = find_with(s, row, p, (uint16_t)v);
-            if (j < 0)
-                continue;
-            if (out && count < max)
-                out[count] = (size_t)j;
-            count++;
+            add_found(find_with(s, row, p, (uint16_t)v), out, max, &count);
         }
     }
     return count;
