@@ -155,11 +155,9 @@ int bo_build_pool(bo_state *s)
                 id = s->obs_id[i];
                 break;
             }
-        size_t nn = cutune_space_neighbours(s->space, id, CUTUNE_NEIGHBOUR_ANY, NULL, 0);
-        if (bo_reserve_ids(&s->pool, &s->cappool, s->npool + nn) < 0)
+        if (bo_append_neighbours(s->space, id, CUTUNE_NEIGHBOUR_ANY, &s->pool, &s->npool,
+                                 &s->cappool) < 0)
             return CUTUNE_ENOMEM;
-        cutune_space_neighbours(s->space, id, CUTUNE_NEIGHBOUR_ANY, s->pool + s->npool, nn);
-        s->npool += nn;
     }
     qsort(s->pool, s->npool, sizeof *s->pool, cmp_size);
     size_t w = 0;
@@ -224,23 +222,14 @@ int bo_build_local(bo_state *s)
         }
         top[pos] = i;
     }
-    for (size_t t = 0; t < ntop; t++) {
-        size_t id = s->obs_id[top[t]];
-        size_t nn = cutune_space_neighbours(s->space, id, CUTUNE_NEIGHBOUR_ANY, NULL, 0);
-        if (bo_reserve_ids(&s->local, &s->caplocal, s->nlocal + nn) < 0)
+    for (size_t t = 0; t < ntop; t++)
+        if (bo_append_neighbours(s->space, s->obs_id[top[t]], CUTUNE_NEIGHBOUR_ANY, &s->local,
+                                 &s->nlocal, &s->caplocal) < 0)
             return CUTUNE_ENOMEM;
-        cutune_space_neighbours(s->space, id, CUTUNE_NEIGHBOUR_ANY, s->local + s->nlocal, nn);
-        s->nlocal += nn;
-    }
-    if (s->pairs && ntop) {
-        size_t id = s->obs_id[top[0]];
-        size_t nn = cutune_space_neighbours(s->space, id, CUTUNE_NEIGHBOUR_ADJACENT_PAIRS, NULL, 0);
-        if (bo_reserve_ids(&s->local, &s->caplocal, s->nlocal + nn) < 0)
-            return CUTUNE_ENOMEM;
-        cutune_space_neighbours(s->space, id, CUTUNE_NEIGHBOUR_ADJACENT_PAIRS, s->local + s->nlocal,
-                                nn);
-        s->nlocal += nn;
-    }
+    if (s->pairs && ntop &&
+        bo_append_neighbours(s->space, s->obs_id[top[0]], CUTUNE_NEIGHBOUR_ADJACENT_PAIRS,
+                             &s->local, &s->nlocal, &s->caplocal) < 0)
+        return CUTUNE_ENOMEM;
     return 0;
 }
 

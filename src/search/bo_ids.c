@@ -123,6 +123,17 @@ int bo_reserve_ids(size_t **ids, size_t *cap, size_t need)
     return 0;
 }
 
+int bo_append_neighbours(const cutune_space *sp, size_t id, int mode, size_t **ids, size_t *n,
+                         size_t *cap)
+{
+    size_t nn = cutune_space_neighbours(sp, id, mode, NULL, 0);
+    if (bo_reserve_ids(ids, cap, *n + nn) < 0)
+        return CUTUNE_ENOMEM;
+    cutune_space_neighbours(sp, id, mode, *ids + *n, nn);
+    *n += nn;
+    return 0;
+}
+
 int bo_push_pending(bo_state *s, size_t id)
 {
     if (bo_reserve_ids(&s->pending, &s->cappending, s->npending + 1) < 0)

@@ -156,6 +156,10 @@ double bo_sqdist(const double *a, const double *b, size_t d);
 /* Room for need ids in *ids (capacity *cap, doubled from 16): 0 or CUTUNE_ENOMEM. The
  * pending, pool and local id lists all grow through it. */
 int bo_reserve_ids(size_t **ids, size_t *cap, size_t need);
+/* Append id's neighbours (cutune_space_neighbours' mode) to the list *ids of *n (capacity
+ * *cap): 0 or CUTUNE_ENOMEM. The pool and the local steps gather their candidates so. */
+int bo_append_neighbours(const cutune_space *sp, size_t id, int mode, size_t **ids, size_t *n,
+                         size_t *cap);
 int bo_push_pending(bo_state *s, size_t id);
 
 /* bo_feas.c: the feasibility model */
