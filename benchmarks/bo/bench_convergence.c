@@ -190,6 +190,7 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
                       const budgets_t *bs, const char *outpath)
 {
     char err[1024], runs_path[600] = ""; /* runs_path: set while this child's rows exist */
+    FILE *f = NULL, *runs_f = NULL;      /* closed on every path out */
     cutune_recording *r = NULL;
     cutune_space *sp = NULL;
     double *table = NULL;
@@ -212,8 +213,7 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
             if (table[i] < topt)
                 topt = table[i];
         }
-    FILE *f = fopen(outpath, "w"), *runs_f = NULL;
-    if (!f) {
+    if (!(f = fopen(outpath, "w"))) {
         rc = cutune_err(err, sizeof err, CUTUNE_EIO, "cannot write %s", outpath);
         goto fail;
     }
@@ -222,7 +222,6 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
     if (want_runs)
         snprintf(runs_path, sizeof runs_path, "%s.runs", outpath);
     if (want_runs && !(runs_f = fopen(runs_path, "w"))) {
-        fclose(f);
         rc = cutune_err(err, sizeof err, CUTUNE_EIO, "cannot write %s", runs_path);
         goto fail;
     }
@@ -234,21 +233,14 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
             which ? &urandom_type : cutune_searcher_find(names[which], err, sizeof err);
         if (!t) {
             rc = -1;
-            fclose(f);
-            if (runs_f)
-                fclose(runs_f);
             goto fail;
         }
         /* lead[b]: the budget whose run serves budget b under --each (the largest with
          * the same plan; the plan does not depend on the seed, so it is asked once) */
         size_t lead[MAXB];
         if (each && (rc = cutune_searcher_plan_leads(t, sp, argv2[which], bs->budgets, bs->nb, lead,
-                                                     err, sizeof err)) < 0) {
-            fclose(f);
-            if (runs_f)
-                fclose(runs_f);
+                                                     err, sizeof err)) < 0)
             goto fail;
-        }
         double *fr = malloc(seeds * bs->nb * sizeof *fr), tot = 0;
         for (size_t sd = 0; sd < seeds; sd++) {
             double secs;
@@ -275,9 +267,6 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
                              &secs, err, sizeof err);
             if (rc < 0) {
                 free(fr);
-                fclose(f);
-                if (runs_f)
-                    fclose(runs_f);
                 goto fail;
             }
             tot += secs;
@@ -311,7 +300,10 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
         free(fr);
     }
     fclose(f);
-    if (runs_f && fclose(runs_f) != 0) {
+    f = NULL;
+    int runs_bad = runs_f && fclose(runs_f) != 0;
+    runs_f = NULL;
+    if (runs_bad) {
         rc = cutune_err(err, sizeof err, CUTUNE_EIO, "cannot write %s", runs_path);
         goto fail;
     }
@@ -321,6 +313,10 @@ static int bench_file(const char *path, const char *sname, const char *sargs, si
     return 0;
 fail:
     fprintf(stderr, "%s: %s\n", path, err);
+    if (f)
+        fclose(f);
+    if (runs_f)
+        fclose(runs_f);
     if (runs_path[0]) /* a failed recording's rows would look like a finished run's */
         remove(runs_path);
     free(table);
