@@ -8,7 +8,8 @@
 #include "cutune/common.h"
 #include "cutune/space.h"
 
-#define CUTUNE_EVALUATOR_TYPE_VERSION 1
+/* 2: asynchronous evaluation (submit / wait_any / slots / worker_name) */
+#define CUTUNE_EVALUATOR_TYPE_VERSION 2
 #define CUTUNE_MAX_METRICS 24
 
 struct cutune_spec;
@@ -63,13 +64,33 @@ typedef struct cutune_evaluator_type {
     const char *(*device)(void *state);
     /** Optional hint: these ids come next (start compiling them). */
     void (*prefetch)(void *state, const size_t *ids, size_t k);
+    /* ---- Appended in version 2: asynchronous evaluation (all optional). ---- */
+    /** Start evaluating id and return at once. Never given an id already in flight. */
+    int (*submit)(void *state, size_t id, char *err, size_t errlen);
+    /** Block until one submitted evaluation finishes (any order): *id gets which, *worker
+     *  the worker (GPU) that ran it, res (zeroed by the caller) its outcome. Called only
+     *  while at least one evaluation is in flight. */
+    int (*wait_any)(void *state, size_t *id, int *worker, cutune_eval_result *res, char *err,
+                    size_t errlen);
+    /** Evaluations worth keeping in flight by default (--parallel): 1 when NULL. */
+    size_t (*slots)(void *state);
+    /** What worker w is (a GPU's index, name and UUID), or NULL. */
+    const char *(*worker_name)(void *state, int w);
 } cutune_evaluator_type;
 
 #define CUTUNE_EVALUATOR_NEEDS_GPU 1u
+/** Answers at once from recorded measurements: the tuner loop plays each evaluation's
+ *  recorded compile + benchmark time on a virtual clock with N simulated workers, so a
+ *  parallel run's schedule is reproducible (same seed and N: the same journal). */
+#define CUTUNE_EVALUATOR_SIMULATED 2u
 
 typedef struct cutune_evaluator {
     const cutune_evaluator_type *type;
     void *state;
+    /* For a type without submit / wait_any: submitted ids, evaluated one at a time in
+     * submission order when waited for. */
+    size_t *queue;
+    size_t qhead, qlen, qcap;
 } cutune_evaluator;
 
 /** NULL-terminated table of built-in evaluators. */
@@ -84,6 +105,16 @@ int cutune_evaluator_evaluate(cutune_evaluator *e, const size_t *ids, size_t k,
                               cutune_eval_result *results, char *err, size_t errlen);
 const char *cutune_evaluator_device(cutune_evaluator *e);
 void cutune_evaluator_prefetch(cutune_evaluator *e, const size_t *ids, size_t k);
+/** Submit one evaluation (an evaluator without submit queues it and evaluates it, in
+ *  submission order, when waited for). */
+int cutune_evaluator_submit(cutune_evaluator *e, size_t id, char *err, size_t errlen);
+/** Wait for one submitted evaluation to finish (see the type's wait_any). */
+int cutune_evaluator_wait_any(cutune_evaluator *e, size_t *id, int *worker, cutune_eval_result *res,
+                              char *err, size_t errlen);
+/** The evaluator's default number of evaluations in flight (>= 1). */
+size_t cutune_evaluator_slots(cutune_evaluator *e);
+/** Worker w's description, or NULL. */
+const char *cutune_evaluator_worker_name(cutune_evaluator *e, int w);
 void cutune_evaluator_free(cutune_evaluator *e);
 
 #endif

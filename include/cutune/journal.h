@@ -5,12 +5,16 @@
  * Journal lines (interface others read; version "format": 1):
  *   {"kind":"header","format":1,"cutune":VERSION,"spec":NAME,"spec_hash":HEX,
  *    "space_hash":HEX,"searcher":..,"searcher_args":..,"seed":N,"evaluator":..,
- *    "evaluator_arg":..,"target":PATH,"device":..,"budget":N,"batch":K,"started":ISO (not in
- *    replay runs),
- *    "params":{name:[values...]} (in order),"restrictions":[...],"sizes":{name:value}}
+ *    "evaluator_arg":..,"target":PATH,"device":..,"budget":N,"batch":K,"parallel":N,"started":ISO
+ * (not in replay runs), "params":{name:[values...]} (in
+ * order),"restrictions":[...],"sizes":{name:value}}
  *   {"kind":"eval","n":I,"config":{name:value},"status":"ok","time_ms":X,
  *    "times_ms":[...],"metrics":{name:value},"compile_ms":X,"bench_ms":X,
- *    "log":"...","timestamp":ISO (not in replay runs),"elapsed_s":X}
+ *    "log":"...","timestamp":ISO (not in replay runs),"elapsed_s":X,
+ *    "worker":W,"submitted":S}
+ *   n is the completion order (the sequence number), submitted the order in which the
+ *   evaluation was started, worker the slot or GPU that ran it (see "workers" in the
+ *   header when several GPUs ran the run).
  */
 #ifndef CUTUNE_JOURNAL_H
 #define CUTUNE_JOURNAL_H
@@ -34,6 +38,7 @@ typedef struct cutune_journal_header {
     const char *device;
     size_t budget;
     size_t batch;      /**< proposals per round (it shapes what the searcher proposes) */
+    size_t parallel;   /**< evaluations in flight (it shapes them too) */
     int deterministic; /**< leave out "started" (replay: byte-identical journals) */
     int cartesian;     /**< a recording's whole Cartesian product (--cartesian) */
 } cutune_journal_header;

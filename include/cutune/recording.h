@@ -45,6 +45,8 @@ typedef struct cutune_recording {
     unsigned long seed;  /**< header "seed" */
     size_t budget;       /**< header "budget" */
     size_t batch;        /**< header "batch" (0: a journal written before it was recorded) */
+    size_t parallel;     /**< header "parallel" (0: not recorded; such a run had 1 in flight
+                              unless its batch was larger) */
     int cartesian;       /**< header "cartesian": 1, 0, or -1 when a journal lacks it */
     size_t valid;        /**< header "valid": configurations of its space (0: not recorded) */
     int truncated_tail;  /**< a final partial line was ignored (crash mid-write) */

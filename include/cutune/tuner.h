@@ -20,7 +20,10 @@ typedef struct cutune_history_entry {
     size_t id;            /**< dense id in the space */
     cutune_eval_result r; /**< owned */
     double *spec_metrics; /**< spec->nmetrics derived metrics (NAN when not OK), or NULL */
-    double wall_s;        /**< seconds since the run started when it finished */
+    double wall_s;        /**< seconds since the run started when it finished (the virtual
+                               clock's under a simulated evaluator with recorded times) */
+    int worker;           /**< the worker (slot or GPU) that ran it; -1 when unknown */
+    size_t proposed;      /**< 0-based order in which it was submitted */
     char timestamp[32];   /**< ISO 8601 UTC, or "" under deterministic_clock */
 } cutune_history_entry;
 
@@ -44,7 +47,10 @@ typedef struct cutune_tuner_options {
     size_t budget;            /**< unique evaluations (> 0) */
     double time_limit_s;      /**< 0 = none; wall or simulated time */
     int charge_recorded_time; /**< count replayed compile+bench time against time_limit */
-    size_t batch;             /**< proposals per round (>= 1) */
+    size_t batch;             /**< proposals per round (>= 1): the loop asks the searcher
+                                   again once this many slots are free */
+    size_t parallel;          /**< evaluations in flight (0: the evaluator's default; at
+                                   least batch) */
     const char *journal_path; /**< NULL = no journal */
     const struct cutune_recording *resume; /**< journal being resumed, or NULL */
     int progress;                          /**< print a progress line to stderr (terminals only) */
@@ -60,7 +66,11 @@ typedef struct cutune_tuner_options {
 
 /**
  * Run the loop until the budget, the time limit, a stop request or the
- * searcher runs out. The history (caller-owned, zero-initialised) gets every
+ * searcher runs out. Up to opt->parallel evaluations are in flight; results are
+ * observed in completion order (under a simulated evaluator, the order of a virtual
+ * clock that plays each evaluation's recorded compile + benchmark time). A stop
+ * request or the time limit stops proposing; evaluations in flight are finished and
+ * journaled. The history (caller-owned, zero-initialised) gets every
  * evaluation, resumed ones included; *reason why it stopped. visited
  * (cutune_space_size bytes, zeroed) is the array given to the searcher in
  * its ctx: the loop marks each evaluated id.

@@ -42,7 +42,10 @@ static void usage(FILE *f)
         "                           else replay of the kernel's recording, announced first)\n"
         "  --time-limit=SECONDS     stop after this much wall time (replay: recorded compile +\n"
         "                           benchmark time where the recording holds it, else wall)\n"
-        "  --batch=K                proposals evaluated per round (default 1)\n"
+        "  --parallel=N             evaluations in flight, 1..1024 (default: replay 1; cuda\n"
+        "                           enough to keep the GPU busy: one per compile thread + 1)\n"
+        "  --batch=K                ask the searcher for K proposals at a time, once K slots\n"
+        "                           are free (default 1; --parallel is at least K)\n"
         "  --size NAME=VALUE        override a problem size of the spec (repeatable)\n"
         "  --restrict EXPR          restriction on a recording's space (repeatable; then the "
         "space\n"
@@ -255,6 +258,7 @@ enum {
     OPT_EVALUATOR,
     OPT_TIME_LIMIT,
     OPT_BATCH,
+    OPT_PARALLEL,
     OPT_SIZE,
     OPT_RESTRICT,
     OPT_CARTESIAN,
@@ -276,6 +280,7 @@ int cutune_cmd_tune(int argc, char **argv)
         {"evaluator", required_argument, NULL, OPT_EVALUATOR},
         {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
         {"batch", required_argument, NULL, OPT_BATCH},
+        {"parallel", required_argument, NULL, OPT_PARALLEL},
         {"size", required_argument, NULL, OPT_SIZE},
         {"restrict", required_argument, NULL, OPT_RESTRICT},
         {"cartesian", no_argument, NULL, OPT_CARTESIAN},
@@ -293,7 +298,7 @@ int cutune_cmd_tune(int argc, char **argv)
     char err[1024] = "";
     const char *searcher_opt = NULL, *evaluator_opt = NULL, *journal_opt = NULL;
     const char *resume_path = NULL, *output = NULL, *csv = NULL, *kt = NULL, *header = NULL;
-    unsigned long budget = 0, seed = 1, batch = 1;
+    unsigned long budget = 0, seed = 1, batch = 1, parallel = 0;
     int have_budget = 0, have_seed = 0, have_batch = 0, progress = 1, quiet = 0;
     double time_limit = 0;
     cli_space_opts so = {0};
@@ -340,6 +345,12 @@ int cutune_cmd_tune(int argc, char **argv)
             rc = cli_parse_double("time-limit", optarg, &time_limit, err, sizeof err);
             if (!rc && !(time_limit > 0))
                 rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--time-limit=%s: must be > 0",
+                                optarg);
+            break;
+        case OPT_PARALLEL:
+            rc = cli_parse_ulong("parallel", optarg, &parallel, err, sizeof err);
+            if (!rc && (parallel < 1 || parallel > 1024))
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--parallel=%s: must be 1..1024",
                                 optarg);
             break;
         case OPT_BATCH:
@@ -446,6 +457,11 @@ int cutune_cmd_tune(int argc, char **argv)
                             "--resume=%s: --batch=%lu differs from the journal's batch %zu "
                             "(a resumed run continues as it was started)",
                             resume_path, batch, resume->batch);
+        else if (parallel && resume->parallel && parallel != resume->parallel)
+            rc = cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
+                            "--resume=%s: --parallel=%lu differs from the journal's parallel %zu "
+                            "(a resumed run continues as it was started)",
+                            resume_path, parallel, resume->parallel);
         else if (searcher_opt && strcmp(given, started_searcher) != 0)
             rc = cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
                             "--resume=%s: --searcher=%s differs from the journal's searcher %s",
@@ -457,6 +473,10 @@ int cutune_cmd_tune(int argc, char **argv)
         seed = resume->seed;
         if (resume->budget)
             budget = resume->budget;
+        if (resume->parallel)
+            parallel = resume->parallel;
+        else if (!parallel) /* a journal from before "parallel": one in flight per round */
+            parallel = resume->batch ? resume->batch : batch;
         if (resume->batch)
             batch = resume->batch;
         else /* a journal from before the header had "batch" */
@@ -477,6 +497,12 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     if (!budget)
         budget = 60;
+    if (parallel > budget) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                   "--parallel=%lu: more evaluations in flight than the budget of %lu", parallel,
+                   budget);
+        goto bad_input;
+    }
 
     rc = cli_target_load(target_arg, &so, &t, err, sizeof err);
     if (rc < 0)
@@ -685,6 +711,7 @@ int cutune_cmd_tune(int argc, char **argv)
         .time_limit_s = time_limit,
         .charge_recorded_time = replay,
         .batch = batch,
+        .parallel = parallel,
         .journal_path = journal,
         .resume = resume,
         .progress = progress && !quiet,

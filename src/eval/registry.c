@@ -75,10 +75,62 @@ void cutune_evaluator_prefetch(cutune_evaluator *e, const size_t *ids, size_t k)
         e->type->prefetch(e->state, ids, k);
 }
 
+static int has_async(const cutune_evaluator *e)
+{
+    return e->type->version >= 2 && e->type->submit && e->type->wait_any;
+}
+
+int cutune_evaluator_submit(cutune_evaluator *e, size_t id, char *err, size_t errlen)
+{
+    if (has_async(e))
+        return e->type->submit(e->state, id, err, errlen);
+    if (e->qhead + e->qlen == e->qcap) {
+        if (e->qhead) { /* slide the live part to the front before growing */
+            memmove(e->queue, e->queue + e->qhead, e->qlen * sizeof *e->queue);
+            e->qhead = 0;
+        }
+        if (e->qlen == e->qcap) {
+            size_t nc = e->qcap ? 2 * e->qcap : 16;
+            size_t *q = realloc(e->queue, nc * sizeof *q);
+            if (!q)
+                return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+            e->queue = q;
+            e->qcap = nc;
+        }
+    }
+    e->queue[e->qhead + e->qlen++] = id;
+    return 0;
+}
+
+int cutune_evaluator_wait_any(cutune_evaluator *e, size_t *id, int *worker, cutune_eval_result *res,
+                              char *err, size_t errlen)
+{
+    *worker = 0;
+    if (has_async(e))
+        return e->type->wait_any(e->state, id, worker, res, err, errlen);
+    if (!e->qlen)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "wait_any: nothing in flight");
+    *id = e->queue[e->qhead++];
+    e->qlen--;
+    return e->type->evaluate(e->state, id, 1, res, err, errlen);
+}
+
+size_t cutune_evaluator_slots(cutune_evaluator *e)
+{
+    size_t n = e->type->version >= 2 && e->type->slots ? e->type->slots(e->state) : 1;
+    return n ? n : 1;
+}
+
+const char *cutune_evaluator_worker_name(cutune_evaluator *e, int w)
+{
+    return e->type->version >= 2 && e->type->worker_name ? e->type->worker_name(e->state, w) : NULL;
+}
+
 void cutune_evaluator_free(cutune_evaluator *e)
 {
     if (!e)
         return;
+    free(e->queue);
     if (e->type->free)
         e->type->free(e->state);
     free(e->state);

@@ -146,7 +146,7 @@ static const cutune_evaluator_type replay_type = {
     .help = "answer from a recording (Kernel Tuner cache .json/.json.gz or cutune journal): "
             "replay:FILE",
     .size = sizeof(replay_state),
-    .flags = 0,
+    .flags = CUTUNE_EVALUATOR_SIMULATED,
     .alloc = replay_alloc,
     .evaluate = replay_evaluate,
     .free = replay_free,

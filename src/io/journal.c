@@ -109,6 +109,7 @@ static cJSON *header_json(const cutune_journal_header *h, const cutune_space *s)
     bad = bad || cutune_io_add(o, "device", str_or_null(h->device)) < 0;
     bad = bad || cutune_io_add(o, "budget", ulong_json(h->budget)) < 0;
     bad = bad || cutune_io_add(o, "batch", ulong_json(h->batch ? h->batch : 1)) < 0;
+    bad = bad || cutune_io_add(o, "parallel", ulong_json(h->parallel ? h->parallel : 1)) < 0;
     /* what the space was built from beyond its definition (resume restores and checks it) */
     bad = bad || cutune_io_add(o, "cartesian", cJSON_CreateBool(h->cartesian != 0)) < 0;
     bad = bad || cutune_io_add(o, "valid", ulong_json(cutune_space_size(s))) < 0;
@@ -295,6 +296,9 @@ int cutune_journal_write_eval(cutune_journal *j, const cutune_space *s,
     if (e->timestamp[0])
         bad = bad || cutune_io_add(o, "timestamp", cJSON_CreateString(e->timestamp)) < 0;
     bad = bad || cutune_io_add(o, "elapsed_s", cutune_io_number_json(e->wall_s)) < 0;
+    if (e->worker >= 0)
+        bad = bad || cutune_io_add(o, "worker", ulong_json((size_t)e->worker)) < 0;
+    bad = bad || cutune_io_add(o, "submitted", ulong_json(e->proposed)) < 0;
     if (bad)
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", j->path);
     else

@@ -863,25 +863,29 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
             r->size_values[r->nsizes++] = it->valuedouble;
         }
     }
-    double seed = 0, budget = 0, batch = 0, valid = 0;
+    double seed = 0, budget = 0, batch = 0, valid = 0, parallel = 0;
     char where[512];
     snprintf(where, sizeof where, "%s:1: header", file);
     if ((rc = opt_number(h, "seed", &seed, NULL, where, err, errlen)) < 0 ||
         (rc = opt_number(h, "budget", &budget, NULL, where, err, errlen)) < 0 ||
         (rc = opt_number(h, "batch", &batch, NULL, where, err, errlen)) < 0 ||
-        (rc = opt_number(h, "valid", &valid, NULL, where, err, errlen)) < 0)
+        (rc = opt_number(h, "valid", &valid, NULL, where, err, errlen)) < 0 ||
+        (rc = opt_number(h, "parallel", &parallel, NULL, where, err, errlen)) < 0)
         return rc;
     /* a value out of range is an error, not "unknown": resume would run on under a default
      * (a hand-edited budget of -5 once became the default 60) */
-    static const char *const names[] = {"seed", "budget", "batch", "valid"};
+    static const char *const names[] = {"seed", "budget", "batch", "valid", "parallel"};
     const double two64 = 18446744073709551616.0; /* ULONG_MAX reads as 2^64 */
-    /* batch: cutune's --batch range (1..1024; 0 or absent: not recorded) */
-    const double vals[] = {seed, budget, batch, valid}, maxv[] = {two64, two64, 1024, two64};
-    for (size_t i = 0; i < 4; i++)
+    /* batch, parallel: cutune's --batch and --parallel range (1..1024; 0 or absent: not
+     * recorded) */
+    const double vals[] = {seed, budget, batch, valid, parallel},
+                 maxv[] = {two64, two64, 1024, two64, 1024};
+    for (size_t i = 0; i < 5; i++)
         if (!(vals[i] >= 0 && vals[i] <= maxv[i] && vals[i] == floor(vals[i])))
             return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.%s: %g is not a count", where,
                               names[i], vals[i]);
     r->batch = (size_t)batch;
+    r->parallel = (size_t)parallel;
     r->seed = seed < two64 ? (unsigned long)seed : ULONG_MAX;
     if (seed >= 9007199254740992.0) /* from 2^53 the double may have lost digits: the text */
         r->seed = exact_member_ulong(text, len, "seed", r->seed);

@@ -314,28 +314,46 @@ static int prepare_model(bo_state *s, size_t left, char *err, size_t errlen)
     return 0;
 }
 
+/* The Kriging believer for the first npre pending ids: each gets a fantasy observation
+ * at the model's posterior mean, as a batch's earlier picks do. */
+static int believe_pending(bo_state *s, size_t npre, char *err, size_t errlen)
+{
+    for (size_t p = 0; p < npre; p++) {
+        double *x = s->bx, mu;
+        bo_encode(s, s->pending[p], x);
+        int rc = cutune_gp_predict(s->gp, x, 1, &mu, NULL, err, errlen);
+        if (rc < 0 || (rc = cutune_gp_add(s->gp, x, mu, err, errlen)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
 static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, size_t errlen)
 {
     bo_state *s = state;
     int rc = 0;
     *n = 0;
-    s->npending = 0;                  /* earlier proposals are answered by now (or abandoned) */
+    /* Proposals of earlier calls still unanswered (evaluations in flight, when the loop
+     * keeps several): the design counts them, the model believes a fantasy for each. */
+    size_t npre = s->npending;
     size_t base = cutune_gp_n(s->gp); /* fantasies beyond it are dropped on every exit */
     int ready = 0;                    /* the model is up to date for this batch */
     for (size_t j = 0; j < k; j++) {
         long long id;
-        if (s->nok < 2 || s->nobs + j < s->n_init) {
-            id = s->design_lhs && s->nobs + j < s->n_init ? bo_lhs_pick(s, s->nobs + j)
-                                                          : bo_maximin_pick(s);
+        size_t at = s->nobs + npre + j; /* this proposal's place in the run */
+        if (s->nok < 2 || at < s->n_init) {
+            id = s->design_lhs && at < s->n_init ? bo_lhs_pick(s, at) : bo_maximin_pick(s);
         } else {
             /* before the batch's first model-based pick, which in a batch that ends the
              * design comes after its last design points (it once scored with an empty GP
              * and an infinite incumbent there: every candidate tied, the lowest ids won) */
             if (!ready) {
                 ready = 1;
-                if ((rc = prepare_model(s, k - j, err, errlen)) < 0)
+                if ((rc = prepare_model(s, k - j + npre, err, errlen)) < 0)
                     return rc; /* no fantasy yet; the sync may have appended real points */
                 base = cutune_gp_n(s->gp);
+                if ((rc = believe_pending(s, npre, err, errlen)) < 0)
+                    goto out_truncate;
             }
             /* best observed so far (fantasies are believed, not counted as found) */
             double fbest = INFINITY;

@@ -1,12 +1,23 @@
-/* The tuner loop: searcher.propose(k) -> evaluator.evaluate(batch) ->
- * searcher.observe(), owning the budget, de-duplication, the journal, resume
- * and progress (DESIGN.md, data flow).
+/* The tuner loop: it keeps up to N evaluations in flight (evaluator submit /
+ * wait_any), asks the searcher for a proposal whenever enough slots are free (the
+ * searcher knows what is still pending: bo believes fantasies for it, genetic and
+ * random exclude it), and observes results in completion order. It owns the budget
+ * (unique evaluations, in flight ones included), de-duplication (an id is never in
+ * flight twice), the journal, resume and progress (DESIGN.md, data flow).
  *
- * Resume works by replaying: the run restarts from the same seed, and every
- * proposal already in the resumed journal is answered from it instead of being
- * evaluated again. Searchers are deterministic given the seed and the answers,
- * so an interrupted and resumed run ends with exactly the evaluations of an
- * uninterrupted one, and nothing is measured twice.
+ * Under a simulated evaluator (replay) the completion order comes from a virtual
+ * clock: each evaluation occupies its worker for its recorded compile + benchmark
+ * time, the earliest finish completes first, ties go to the earlier submission. The
+ * schedule is then a function of the seed and N alone: same seed and N, the same
+ * journal; N = 1 is the sequential loop.
+ *
+ * Resume works by replaying: the run restarts from the same seed and N, and every
+ * submission already in the resumed journal is answered from it instead of being
+ * evaluated again; journaled evaluations complete in the journal's order (before any
+ * new one), which is the order the interrupted run saw. Searchers are deterministic
+ * given the seed and the answers, so an interrupted and resumed run ends with exactly
+ * the evaluations of an uninterrupted one; what was in flight at the interruption is
+ * proposed again and evaluated, and nothing journaled is measured twice.
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +34,13 @@
 /* Consecutive already-visited proposals after which a searcher is taken to
  * have nothing new to offer. */
 #define MAX_DUPLICATE_STREAK 10000
+
+/* The virtual clock's model of an evaluation a recording holds no cost for (a
+ * configuration absent from it, or a recording without compile and benchmark times):
+ * a compile of SIM_COMPILE_MS, then SIM_BENCH_MS plus SIM_BENCH_REPS timed runs. */
+#define SIM_COMPILE_MS 1000.0
+#define SIM_BENCH_MS 50.0
+#define SIM_BENCH_REPS 32.0
 
 /* id -> history index, open addressing (spaces can have 10^7 ids; runs have
  * few evaluations, so no dense array). */
@@ -169,232 +187,381 @@ static void progress_line(const cutune_history *h, size_t budget, double elapsed
     fflush(stderr);
 }
 
+/* One evaluation in flight. */
+typedef struct {
+    int busy;
+    size_t id;
+    size_t proposed;      /* submission order */
+    long rec;             /* the resumed journal's record of it, or -1 */
+    int have;             /* r is known (simulated, or from the resumed journal) */
+    int worker;           /* who ran it, once known */
+    cutune_eval_result r; /* owned while have */
+    double finish;        /* simulated: virtual clock at completion */
+    size_t repeats;       /* proposed again while in flight: observed again when it ends */
+} flight;
+
+/* Seconds one simulated evaluation occupies its worker: the recorded compile and
+ * benchmark times, the model above where nothing is recorded. */
+static double sim_seconds(const cutune_eval_result *r)
+{
+    if (r->compile_ms < 0 && r->bench_ms < 0) {
+        double reps = r->status == CUTUNE_STATUS_OK && isfinite(r->time_ms) && r->time_ms > 0
+                          ? SIM_BENCH_REPS * r->time_ms
+                          : 0;
+        return (SIM_COMPILE_MS + SIM_BENCH_MS + reps) / 1000.0;
+    }
+    return ((r->compile_ms > 0 ? r->compile_ms : 0) + (r->bench_ms > 0 ? r->bench_ms : 0)) / 1000.0;
+}
+
+typedef struct {
+    const cutune_space *space;
+    const cutune_spec *spec;
+    cutune_searcher *searcher;
+    uint8_t *visited;
+    cutune_evaluator *ev;
+    const cutune_tuner_options *opt;
+    cutune_history *hist;
+    char *err;
+    size_t errlen;
+    int simulated;  /* the evaluator's answers are played on the virtual clock */
+    double vclock;  /* simulated seconds */
+    int have_costs; /* some answer carried a recorded compile or benchmark time */
+    double start;   /* wall clock at the start */
+    flight *fl;     /* [nslots] */
+    size_t nslots, inflight, nsubmitted;
+    long *resume_map; /* id -> record of the resumed journal, or -1 */
+    cutune_journal *journal;
+    idmap seen;        /* id -> history index */
+    int metric_warned; /* a spec metric failed somewhere (said once) */
+} run;
+
+static double run_elapsed(const run *u)
+{
+    /* a recording without compile/benchmark times charges nothing: wall time then */
+    return u->opt->charge_recorded_time && u->have_costs ? u->vclock : cutune_now() - u->start;
+}
+
+static int run_oom(run *u)
+{
+    return cutune_err(u->err, u->errlen, CUTUNE_ENOMEM, "out of memory");
+}
+
+/* Put id in a free slot: answered from the resumed journal, simulated now, or
+ * submitted to the evaluator. */
+static int submit(run *u, size_t id)
+{
+    size_t w = 0;
+    while (u->fl[w].busy)
+        w++;
+    flight *f = &u->fl[w];
+    memset(f, 0, sizeof *f);
+    f->busy = 1;
+    f->id = id;
+    f->proposed = u->nsubmitted++;
+    f->worker = (int)w;
+    f->rec = u->resume_map ? u->resume_map[id] : -1;
+    int rc;
+    if (f->rec >= 0) {
+        if ((rc = result_from_record(&u->opt->resume->records[f->rec], &f->r)) < 0)
+            return run_oom(u);
+        f->have = 1;
+    } else if (u->simulated) {
+        if ((rc = cutune_evaluator_evaluate(u->ev, &id, 1, &f->r, u->err, u->errlen)) < 0) {
+            cutune_eval_result_clear(&f->r);
+            return rc;
+        }
+        f->have = 1;
+    } else if ((rc = cutune_evaluator_submit(u->ev, id, u->err, u->errlen)) < 0) {
+        return rc;
+    }
+    if (u->simulated)
+        f->finish = u->vclock + sim_seconds(&f->r);
+    u->inflight++;
+    return 0;
+}
+
+/* The slot holding id in flight, or -1 (a scan: there are few slots). */
+static long flying(const run *u, size_t id)
+{
+    for (size_t i = 0; i < u->nslots; i++)
+        if (u->fl[i].busy && u->fl[i].id == id)
+            return (long)i;
+    return -1;
+}
+
+/* Which in-flight evaluation completes next; its result is in u->fl[*w].r. */
+static int complete_next(run *u, size_t *w)
+{
+    long pick = -1;
+    for (size_t i = 0; i < u->nslots; i++) {
+        const flight *f = &u->fl[i];
+        if (!f->busy)
+            continue;
+        if (u->simulated) {
+            /* the virtual clock: earliest finish, ties to the earlier submission */
+            if (pick < 0 || f->finish < u->fl[pick].finish ||
+                (f->finish == u->fl[pick].finish && f->proposed < u->fl[pick].proposed))
+                pick = (long)i;
+        } else if (f->rec >= 0 && (pick < 0 || f->rec < u->fl[pick].rec)) {
+            pick = (long)i; /* journaled ones first, in the journal's order */
+        }
+    }
+    if (pick >= 0) {
+        *w = (size_t)pick;
+        if (u->simulated && u->fl[pick].finish > u->vclock)
+            u->vclock = u->fl[pick].finish;
+        return 0;
+    }
+    size_t id;
+    int worker = -1;
+    cutune_eval_result r;
+    memset(&r, 0, sizeof r);
+    int rc = cutune_evaluator_wait_any(u->ev, &id, &worker, &r, u->err, u->errlen);
+    long slot = rc < 0 ? -1 : flying(u, id);
+    if (rc >= 0 && (slot < 0 || u->fl[slot].have))
+        rc = cutune_err(u->err, u->errlen, CUTUNE_EINVAL,
+                        "evaluator %s answered configuration %zu, which is not in flight",
+                        u->ev->type->name, id);
+    if (rc < 0) {
+        cutune_eval_result_clear(&r);
+        return rc;
+    }
+    flight *f = &u->fl[slot];
+    f->r = r;
+    f->have = 1;
+    f->worker = worker;
+    *w = (size_t)slot;
+    return 0;
+}
+
+/* Move slot w's result into the history, the journal and the searcher. */
+static int finish(run *u, size_t w)
+{
+    flight *f = &u->fl[w];
+    cutune_history *hist = u->hist;
+    const cutune_spec *spec = u->spec;
+    cutune_history_entry *e;
+    int rc = history_push(hist, &e);
+    if (rc < 0)
+        return run_oom(u);
+    e->id = f->id;
+    e->r = f->r;
+    memset(&f->r, 0, sizeof f->r);
+    e->worker = f->worker;
+    e->proposed = f->proposed;
+    int from_journal = f->rec >= 0;
+    size_t repeats = f->repeats;
+    f->busy = 0;
+    u->inflight--;
+    if (e->r.compile_ms >= 0 || e->r.bench_ms >= 0)
+        u->have_costs = 1;
+    e->wall_s = u->opt->charge_recorded_time && u->simulated ? u->vclock : cutune_now() - u->start;
+    if (!u->opt->deterministic_clock)
+        iso_now(e->timestamp, sizeof e->timestamp);
+    if (spec && spec->nmetrics) {
+        e->spec_metrics = malloc(spec->nmetrics * sizeof *e->spec_metrics);
+        if (!e->spec_metrics)
+            return run_oom(u);
+        for (size_t m = 0; m < spec->nmetrics; m++)
+            e->spec_metrics[m] = NAN;
+        char merr[512];
+        /* a metric that cannot be computed at some configuration (a division by zero)
+         * is left out of that line; said once per run, not silently */
+        if (e->r.status == CUTUNE_STATUS_OK &&
+            cutune_spec_metrics(spec, e->id, e->r.time_ms, e->spec_metrics, merr, sizeof merr) <
+                0 &&
+            !u->metric_warned) {
+            u->metric_warned = 1;
+            fprintf(stderr,
+                    "cutune: warning: %s (evaluation %zu; such a metric is left out of "
+                    "the lines where it cannot be computed)\n",
+                    merr, hist->n);
+        }
+    }
+    if (e->r.status < CUTUNE_STATUS_COUNT)
+        hist->counts[e->r.status]++;
+    if (e->r.status == CUTUNE_STATUS_OK && isfinite(e->r.time_ms) &&
+        (hist->best < 0 || e->r.time_ms < hist->e[hist->best].r.time_ms))
+        hist->best = (long)(hist->n - 1);
+    u->visited[e->id] = 1;
+    if ((rc = idmap_put(&u->seen, e->id, (long)(hist->n - 1))) < 0)
+        return run_oom(u);
+    if (u->journal && !from_journal &&
+        (rc = cutune_journal_write_eval(u->journal, u->space, spec, hist->n - 1, e, u->err,
+                                        u->errlen)) < 0)
+        return rc;
+    cutune_observation o = {e->id, e->r.status, e->r.time_ms};
+    for (size_t i = 0; i <= repeats; i++)
+        if ((rc = cutune_searcher_observe(u->searcher, &o, 1, u->err, u->errlen)) < 0)
+            return rc;
+    return 0;
+}
+
+/* Ask the searcher for up to k proposals and submit the new ones. *fresh gets how many
+ * were submitted, *got how many were proposed. */
+static int propose(run *u, size_t k, size_t *ids, size_t *got, size_t *fresh)
+{
+    size_t n = 0;
+    *fresh = 0;
+    int rc = cutune_searcher_propose(u->searcher, k, ids, &n, u->err, u->errlen);
+    if (rc < 0)
+        return rc;
+    *got = n;
+    for (size_t i = 0; i < n; i++) {
+        long h = idmap_get(&u->seen, ids[i]);
+        long w = flying(u, ids[i]);
+        if (h >= 0) {
+            /* evaluated before: answered from the history, free of charge */
+            cutune_observation o = {ids[i], u->hist->e[h].r.status, u->hist->e[h].r.time_ms};
+            if ((rc = cutune_searcher_observe(u->searcher, &o, 1, u->err, u->errlen)) < 0)
+                return rc;
+        } else if (w >= 0) {
+            u->fl[w].repeats++; /* in flight: answered when it completes */
+        } else {
+            if ((rc = submit(u, ids[i])) < 0)
+                return rc;
+            (*fresh)++;
+        }
+    }
+    return 0;
+}
+
+static int open_journal(run *u, size_t batch)
+{
+    const cutune_tuner_options *opt = u->opt;
+    if (!opt->journal_path)
+        return 0;
+    if (opt->resume)
+        return cutune_journal_append(opt->journal_path, &u->journal, u->err, u->errlen);
+    cutune_journal_header jh = {
+        .spec_name = u->spec ? u->spec->name : opt->evaluator_arg,
+        .spec_hash = u->spec ? u->spec->hash : NULL,
+        .searcher = opt->searcher_name,
+        .searcher_args = opt->searcher_args,
+        .seed = opt->seed,
+        .evaluator = opt->evaluator_name,
+        .evaluator_arg = opt->evaluator_arg,
+        .target = opt->target,
+        .device = cutune_evaluator_device(u->ev),
+        .budget = opt->budget,
+        .batch = batch,
+        .parallel = u->nslots,
+        .deterministic = opt->deterministic_clock,
+        .cartesian = opt->cartesian,
+    };
+    return cutune_journal_create(opt->journal_path, &jh, u->space, &u->journal, u->err, u->errlen);
+}
+
 int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searcher *searcher,
                 uint8_t *visited, cutune_evaluator *ev, const cutune_tuner_options *opt,
                 cutune_history *hist, cutune_stop_reason *reason, char *err, size_t errlen)
 {
     int rc = 0;
-    int metric_warned = 0; /* a spec metric failed somewhere (said once) */
     size_t batch = opt->batch ? opt->batch : 1;
-    size_t *ids = NULL, *fresh = NULL;
-    cutune_eval_result *results = NULL;
-    cutune_observation *obs = NULL;
-    long *resume_map = NULL;
-    cutune_journal *journal = NULL;
-    idmap seen = {0};
+    size_t *ids = NULL;
     size_t dup_streak = 0;
-    double start = cutune_now(), simulated_s = 0;
+    run u = {.space = space,
+             .spec = spec,
+             .searcher = searcher,
+             .visited = visited,
+             .ev = ev,
+             .opt = opt,
+             .hist = hist,
+             .err = err,
+             .errlen = errlen,
+             .simulated = (ev->type->flags & CUTUNE_EVALUATOR_SIMULATED) != 0,
+             .start = cutune_now()};
     int progress = opt->progress && isatty(STDERR_FILENO);
+    int stopping = 0, dry = 0; /* no more proposals; the searcher had nothing new */
 
     hist->best = -1;
     *reason = CUTUNE_STOP_BUDGET;
     if (opt->budget == 0)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "budget must be at least 1");
+    u.nslots = opt->parallel ? opt->parallel : cutune_evaluator_slots(ev);
+    if (u.nslots < batch)
+        u.nslots = batch;
+    if (u.nslots > opt->budget)
+        u.nslots = opt->budget;
+    if (batch > u.nslots)
+        batch = u.nslots;
 
-    ids = malloc(batch * sizeof *ids);
-    fresh = malloc(batch * sizeof *fresh);
-    results = calloc(batch, sizeof *results);
-    obs = malloc(batch * sizeof *obs);
-    if (!ids || !fresh || !results || !obs) {
-        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    ids = malloc(u.nslots * sizeof *ids);
+    u.fl = calloc(u.nslots, sizeof *u.fl);
+    if (!ids || !u.fl) {
+        rc = run_oom(&u);
         goto out;
     }
-
     if (opt->resume) {
-        resume_map = malloc(cutune_space_size(space) * sizeof *resume_map);
-        if (!resume_map) {
-            rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        u.resume_map = malloc(cutune_space_size(space) * sizeof *u.resume_map);
+        if (!u.resume_map) {
+            rc = run_oom(&u);
             goto out;
         }
-        rc = cutune_recording_map(opt->resume, space, resume_map, err, errlen);
+        rc = cutune_recording_map(opt->resume, space, u.resume_map, err, errlen);
         if (rc < 0)
             goto out;
     }
+    if ((rc = open_journal(&u, batch)) < 0)
+        goto out;
 
-    if (opt->journal_path) {
-        if (opt->resume) {
-            rc = cutune_journal_append(opt->journal_path, &journal, err, errlen);
-        } else {
-            cutune_journal_header jh = {
-                .spec_name = spec ? spec->name : opt->evaluator_arg,
-                .spec_hash = spec ? spec->hash : NULL,
-                .searcher = opt->searcher_name,
-                .searcher_args = opt->searcher_args,
-                .seed = opt->seed,
-                .evaluator = opt->evaluator_name,
-                .evaluator_arg = opt->evaluator_arg,
-                .target = opt->target,
-                .device = cutune_evaluator_device(ev),
-                .budget = opt->budget,
-                .batch = batch,
-                .deterministic = opt->deterministic_clock,
-                .cartesian = opt->cartesian,
-            };
-            rc = cutune_journal_create(opt->journal_path, &jh, space, &journal, err, errlen);
-        }
-        if (rc < 0)
-            goto out;
-    }
-
-    while (hist->n < opt->budget) {
-        if (opt->stop && *opt->stop) {
+    for (;;) {
+        if (!stopping && opt->stop && *opt->stop) {
             *reason = CUTUNE_STOP_SIGNAL;
-            break;
+            stopping = 1;
         }
-        /* a recording without compile/benchmark times charges nothing: wall time then */
-        double elapsed =
-            opt->charge_recorded_time && simulated_s > 0 ? simulated_s : cutune_now() - start;
-        if (opt->time_limit_s > 0 && elapsed >= opt->time_limit_s) {
+        if (!stopping && opt->time_limit_s > 0 && run_elapsed(&u) >= opt->time_limit_s) {
             *reason = CUTUNE_STOP_TIME;
-            break;
+            stopping = 1;
         }
-        size_t k = batch < opt->budget - hist->n ? batch : opt->budget - hist->n;
-        size_t n = 0;
-        rc = cutune_searcher_propose(searcher, k, ids, &n, err, errlen);
-        if (rc < 0)
-            goto out;
-        if (n == 0) {
-            *reason = CUTUNE_STOP_EXHAUSTED;
-            break;
-        }
-
-        /* Duplicates are answered from the history, free of charge. */
-        size_t nfresh = 0, nobs = 0;
-        for (size_t i = 0; i < n; i++) {
-            long h = idmap_get(&seen, ids[i]);
-            int again = h >= 0;
-            for (size_t j = 0; j < nfresh && !again; j++)
-                again = fresh[j] == ids[i];
-            if (h >= 0) {
-                obs[nobs++] =
-                    (cutune_observation){ids[i], hist->e[h].r.status, hist->e[h].r.time_ms};
-            } else if (!again) {
-                fresh[nfresh++] = ids[i];
-            }
-        }
-        if (nobs) {
-            rc = cutune_searcher_observe(searcher, obs, nobs, err, errlen);
-            if (rc < 0)
+        size_t left = opt->budget - hist->n - u.inflight;
+        size_t room = u.nslots - u.inflight;
+        /* a round of `batch` proposals once that many slots are free (or nothing is left
+         * in flight to wait for) */
+        if (!stopping && !dry && left && room && (room >= batch || u.inflight == 0)) {
+            size_t k = room < left ? room : left, got, fresh;
+            if ((rc = propose(&u, k, ids, &got, &fresh)) < 0)
                 goto out;
-        }
-        if (nfresh == 0) {
-            if (++dup_streak >= MAX_DUPLICATE_STREAK) {
-                *reason = CUTUNE_STOP_EXHAUSTED;
-                break;
-            }
-            continue;
-        }
-        dup_streak = 0;
-
-        /* Evaluate what the resumed journal does not already hold. */
-        size_t toeval[batch], neval = 0;
-        for (size_t i = 0; i < nfresh; i++) {
-            memset(&results[i], 0, sizeof results[i]);
-            long rec = resume_map ? resume_map[fresh[i]] : -1;
-            if (rec >= 0) {
-                rc = result_from_record(&opt->resume->records[rec], &results[i]);
-                if (rc < 0) {
-                    cutune_err(err, errlen, rc, "out of memory");
-                    goto out;
+            if (got == 0) {
+                dry = 1; /* nothing new now; perhaps once the pending ones are answered */
+            } else if (fresh == 0) {
+                /* all answered from the history or already in flight: ask again, up to a
+                 * streak after which the searcher is taken to have nothing new (until an
+                 * evaluation in flight completes) */
+                if (++dup_streak >= MAX_DUPLICATE_STREAK) {
+                    dup_streak = 0;
+                    dry = 1;
                 }
+                continue;
             } else {
-                toeval[neval++] = i;
+                dup_streak = 0;
+                continue; /* fill the remaining slots before waiting */
             }
         }
-        if (neval) {
-            size_t evids[batch];
-            cutune_eval_result evres[batch];
-            memset(evres, 0, sizeof evres);
-            for (size_t i = 0; i < neval; i++)
-                evids[i] = fresh[toeval[i]];
-            rc = cutune_evaluator_evaluate(ev, evids, neval, evres, err, errlen);
-            if (rc < 0) {
-                for (size_t i = 0; i < neval; i++)
-                    cutune_eval_result_clear(&evres[i]);
-                goto out;
-            }
-            for (size_t i = 0; i < neval; i++)
-                results[toeval[i]] = evres[i];
+        if (u.inflight == 0) {
+            if (dry && hist->n < opt->budget && !stopping)
+                *reason = CUTUNE_STOP_EXHAUSTED;
+            break;
         }
-
-        for (size_t i = 0; i < nfresh; i++) {
-            cutune_history_entry *e;
-            rc = history_push(hist, &e);
-            if (rc < 0) {
-                cutune_err(err, errlen, rc, "out of memory");
-                for (size_t j = i; j < nfresh; j++)
-                    cutune_eval_result_clear(&results[j]);
-                goto out;
-            }
-            e->id = fresh[i];
-            e->r = results[i];
-            memset(&results[i], 0, sizeof results[i]);
-            int from_journal = resume_map && resume_map[fresh[i]] >= 0;
-            if (e->r.compile_ms > 0)
-                simulated_s += e->r.compile_ms / 1000.0;
-            if (e->r.bench_ms > 0)
-                simulated_s += e->r.bench_ms / 1000.0;
-            e->wall_s = opt->charge_recorded_time ? simulated_s : cutune_now() - start;
-            if (!opt->deterministic_clock)
-                iso_now(e->timestamp, sizeof e->timestamp);
-            if (spec && spec->nmetrics) {
-                e->spec_metrics = malloc(spec->nmetrics * sizeof *e->spec_metrics);
-                if (!e->spec_metrics) {
-                    rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
-                    goto out;
-                }
-                for (size_t m = 0; m < spec->nmetrics; m++)
-                    e->spec_metrics[m] = NAN;
-                char merr[512];
-                /* a metric that cannot be computed at some configuration (a division by zero)
-                 * is left out of that line; said once per run, not silently */
-                if (e->r.status == CUTUNE_STATUS_OK &&
-                    cutune_spec_metrics(spec, e->id, e->r.time_ms, e->spec_metrics, merr,
-                                        sizeof merr) < 0 &&
-                    !metric_warned) {
-                    metric_warned = 1;
-                    fprintf(stderr,
-                            "cutune: warning: %s (evaluation %zu; such a metric is left out of "
-                            "the lines where it cannot be computed)\n",
-                            merr, hist->n);
-                }
-            }
-            if (e->r.status < CUTUNE_STATUS_COUNT)
-                hist->counts[e->r.status]++;
-            if (e->r.status == CUTUNE_STATUS_OK && isfinite(e->r.time_ms) &&
-                (hist->best < 0 || e->r.time_ms < hist->e[hist->best].r.time_ms))
-                hist->best = (long)(hist->n - 1);
-            visited[e->id] = 1;
-            rc = idmap_put(&seen, e->id, (long)(hist->n - 1));
-            if (rc < 0) {
-                cutune_err(err, errlen, rc, "out of memory");
-                goto out;
-            }
-            if (journal && !from_journal) {
-                rc = cutune_journal_write_eval(journal, space, spec, hist->n - 1, e, err, errlen);
-                if (rc < 0)
-                    goto out;
-            }
-            obs[i] = (cutune_observation){e->id, e->r.status, e->r.time_ms};
-        }
-        rc = cutune_searcher_observe(searcher, obs, nfresh, err, errlen);
-        if (rc < 0)
+        size_t w;
+        if ((rc = complete_next(&u, &w)) < 0)
             goto out;
+        if ((rc = finish(&u, w)) < 0)
+            goto out;
+        dry = 0; /* the searcher knows more now */
         if (progress)
-            progress_line(hist, opt->budget, cutune_now() - start, 0);
+            progress_line(hist, opt->budget, cutune_now() - u.start, 0);
     }
     if (progress)
-        progress_line(hist, opt->budget, cutune_now() - start, 1);
+        progress_line(hist, opt->budget, cutune_now() - u.start, 1);
 
 out:
-    for (size_t i = 0; results && i < batch; i++)
-        cutune_eval_result_clear(&results[i]);
-    cutune_journal_close(journal);
-    idmap_free(&seen);
-    free(resume_map);
-    free(obs);
-    free(results);
-    free(fresh);
+    for (size_t i = 0; u.fl && i < u.nslots; i++)
+        cutune_eval_result_clear(&u.fl[i].r);
+    cutune_journal_close(u.journal);
+    idmap_free(&u.seen);
+    free(u.resume_map);
+    free(u.fl);
     free(ids);
     return rc;
 }

@@ -536,6 +536,19 @@ void cutune_cuda_pool_wait(cutune_cuda_pool *p, cutune_cuda_job *j)
     pthread_mutex_unlock(&p->mu);
 }
 
+size_t cutune_cuda_pool_wait_any(cutune_cuda_pool *p, cutune_cuda_job *const *jobs, size_t n)
+{
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        for (size_t i = 0; i < n; i++)
+            if (jobs[i]->state == 3) {
+                pthread_mutex_unlock(&p->mu);
+                return i;
+            }
+        pthread_cond_wait(&p->done, &p->mu);
+    }
+}
+
 void cutune_cuda_pool_free(cutune_cuda_pool *p)
 {
     if (!p)

@@ -39,12 +39,15 @@ typedef struct cuda_state {
     cutune_cuda_session sess;
     int sess_ready;
     cutune_cuda_pool *pool;
+    size_t nthreads; /**< compile threads of the pool */
     job_entry *jobs;
     cutune_value *vars;
     size_t nvars;
     char **size_defs; /**< -DNAME=VALUE of every size */
     size_t nsize_defs;
     cutune_cuda_compiled ref; /**< reference kernel CUBIN */
+    job_entry **fly;          /**< submitted, not yet answered, in submission order */
+    size_t nfly, capfly;
 } cuda_state;
 
 static const char *const arg_keys =
@@ -591,11 +594,13 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
     if (st->pipeline) {
         long n = st->threads;
         if (n <= 0) {
+            /* one core for the tuner and the worker; NVRTC scales to about 16 */
             n = sysconf(_SC_NPROCESSORS_ONLN) - 1;
-            n = n < 1 ? 1 : n > 8 ? 8 : n;
+            n = n < 1 ? 1 : n > 16 ? 16 : n;
         }
         if ((rc = cutune_cuda_pool_alloc((size_t)n, &st->pool, err, errlen)) < 0)
             goto out_fail;
+        st->nthreads = (size_t)n;
     }
     return 0;
 out_fail:
@@ -609,62 +614,127 @@ static void config_text(const cuda_state *st, size_t id, char *buf, size_t len)
         snprintf(buf, len, "#%zu", id);
 }
 
+/* Compile (or wait for the pool's compile of) entry e, then verify and time it on the
+ * GPU; e is removed either way. */
+static int measure(cuda_state *st, job_entry *e, cutune_eval_result *res, char *err,
+                   size_t errlen)
+{
+    int rc;
+    char cfg[1024];
+    config_text(st, e->id, cfg, sizeof cfg);
+    res->compile_ms = -1;
+    res->bench_ms = -1;
+    if (e->plan_rc < 0) {
+        res->status = CUTUNE_STATUS_LAUNCH_ERROR;
+        size_t n = strlen(cfg) + strlen(e->plan_err) + 16;
+        if ((res->log = malloc(n)))
+            snprintf(res->log, n, "config %s: %s", cfg, e->plan_err);
+        entry_remove(st, e);
+        return 0;
+    }
+    if (e->submitted)
+        cutune_cuda_pool_wait(st->pool, &e->job);
+    else
+        cutune_cuda_job_run(&e->job);
+    if (e->job.rc < 0) {
+        rc = cutune_err(err, errlen, e->job.rc, "compiling %s: %s", cfg, e->job.err);
+        entry_remove(st, e);
+        return rc;
+    }
+    cutune_cuda_compiled *c = &e->job.out;
+    res->compile_ms = c->ms;
+    if (c->status != CUTUNE_STATUS_OK) {
+        res->status = CUTUNE_STATUS_COMPILE_ERROR;
+        const char *log = c->log ? c->log : "(no log)";
+        size_t n = strlen(cfg) + strlen(log) + 32;
+        if ((res->log = malloc(n)))
+            snprintf(res->log, n, "config %s: compile error\n%s", cfg, log);
+    } else {
+        e->launch.cubin = c->cubin;
+        e->launch.cubin_size = c->cubin_size;
+        rc = cutune_cuda_session_eval(&st->sess, &e->launch, cfg, res, err, errlen);
+        if (rc < 0) {
+            entry_remove(st, e);
+            return rc;
+        }
+    }
+    cutune_eval_result_add_metric(res, "compile_cached", c->cache_hit);
+    entry_remove(st, e);
+    return 0;
+}
+
 static int cuda_evaluate(void *state, const size_t *ids, size_t k, cutune_eval_result *results,
                          char *err, size_t errlen)
 {
     cuda_state *st = state;
     job_entry *e;
     int rc;
-    char cfg[1024];
     /* Queue the whole batch first so that its members compile in parallel. */
     for (size_t i = 0; i < k; i++)
         if ((rc = entry_get(st, ids[i], &e, err, errlen)) < 0)
             return rc;
     for (size_t i = 0; i < k; i++) {
-        cutune_eval_result *res = &results[i];
-        if ((rc = entry_get(st, ids[i], &e, err, errlen)) < 0)
+        if ((rc = entry_get(st, ids[i], &e, err, errlen)) < 0 ||
+            (rc = measure(st, e, &results[i], err, errlen)) < 0)
             return rc;
-        config_text(st, ids[i], cfg, sizeof cfg);
-        res->compile_ms = -1;
-        res->bench_ms = -1;
-        if (e->plan_rc < 0) {
-            res->status = CUTUNE_STATUS_LAUNCH_ERROR;
-            size_t n = strlen(cfg) + strlen(e->plan_err) + 16;
-            if ((res->log = malloc(n)))
-                snprintf(res->log, n, "config %s: %s", cfg, e->plan_err);
-            entry_remove(st, e);
-            continue;
-        }
-        if (e->submitted)
-            cutune_cuda_pool_wait(st->pool, &e->job);
-        else
-            cutune_cuda_job_run(&e->job);
-        if (e->job.rc < 0) {
-            rc = cutune_err(err, errlen, e->job.rc, "compiling %s: %s", cfg, e->job.err);
-            entry_remove(st, e);
-            return rc;
-        }
-        cutune_cuda_compiled *c = &e->job.out;
-        res->compile_ms = c->ms;
-        if (c->status != CUTUNE_STATUS_OK) {
-            res->status = CUTUNE_STATUS_COMPILE_ERROR;
-            const char *log = c->log ? c->log : "(no log)";
-            size_t n = strlen(cfg) + strlen(log) + 32;
-            if ((res->log = malloc(n)))
-                snprintf(res->log, n, "config %s: compile error\n%s", cfg, log);
-        } else {
-            e->launch.cubin = c->cubin;
-            e->launch.cubin_size = c->cubin_size;
-            rc = cutune_cuda_session_eval(&st->sess, &e->launch, cfg, res, err, errlen);
-            if (rc < 0) {
-                entry_remove(st, e);
-                return rc;
-            }
-        }
-        cutune_eval_result_add_metric(res, "compile_cached", c->cache_hit);
-        entry_remove(st, e);
     }
     return 0;
+}
+
+/* Asynchronous evaluation: a submitted configuration starts compiling on the pool at
+ * once; wait_any measures, one at a time on the GPU, whichever compile finished first,
+ * while the pool goes on compiling the others. */
+static int cuda_submit(void *state, size_t id, char *err, size_t errlen)
+{
+    cuda_state *st = state;
+    job_entry *e;
+    if (st->nfly == st->capfly) {
+        size_t nc = st->capfly ? 2 * st->capfly : 16;
+        job_entry **f = realloc(st->fly, nc * sizeof *f);
+        if (!f)
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        st->fly = f;
+        st->capfly = nc;
+    }
+    int rc = entry_get(st, id, &e, err, errlen);
+    if (rc < 0)
+        return rc;
+    st->fly[st->nfly++] = e;
+    return 0;
+}
+
+static int cuda_wait_any(void *state, size_t *id, int *worker, cutune_eval_result *res,
+                         char *err, size_t errlen)
+{
+    cuda_state *st = state;
+    if (!st->nfly)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "cuda: nothing in flight");
+    size_t pick = 0;
+    int ready = 0; /* an entry that needs no pool: planning failed, or no pool */
+    for (size_t i = 0; i < st->nfly && !ready; i++)
+        if (!st->fly[i]->submitted) {
+            pick = i;
+            ready = 1;
+        }
+    if (!ready) {
+        cutune_cuda_job *jobs[st->nfly];
+        for (size_t i = 0; i < st->nfly; i++)
+            jobs[i] = &st->fly[i]->job;
+        pick = cutune_cuda_pool_wait_any(st->pool, jobs, st->nfly);
+    }
+    job_entry *e = st->fly[pick];
+    memmove(st->fly + pick, st->fly + pick + 1, (st->nfly - pick - 1) * sizeof *st->fly);
+    st->nfly--;
+    *id = e->id;
+    *worker = 0;
+    return measure(st, e, res, err, errlen);
+}
+
+/* Keep every compile thread busy and one compiled configuration waiting for the GPU. */
+static size_t cuda_slots(void *state)
+{
+    cuda_state *st = state;
+    return st->pool ? st->nthreads + 1 : 1;
 }
 
 static void cuda_prefetch(void *state, const size_t *ids, size_t k)
@@ -701,6 +771,9 @@ static void cuda_free(void *state)
     free(st->vars);
     st->vars = NULL;
     cutune_cuda_compiled_clear(&st->ref);
+    free(st->fly);
+    st->fly = NULL;
+    st->nfly = st->capfly = 0;
 }
 
 static const cutune_evaluator_type cuda_type = {
@@ -717,6 +790,9 @@ static const cutune_evaluator_type cuda_type = {
     .free = cuda_free,
     .device = cuda_device,
     .prefetch = cuda_prefetch,
+    .submit = cuda_submit,
+    .wait_any = cuda_wait_any,
+    .slots = cuda_slots,
 };
 
 const cutune_evaluator_type *const cutune_evaluator_cuda = &cuda_type;

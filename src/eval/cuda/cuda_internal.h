@@ -397,6 +397,9 @@ int cutune_cuda_pool_alloc(size_t nthreads, cutune_cuda_pool **out, char *err, s
 void cutune_cuda_pool_submit(cutune_cuda_pool *p, cutune_cuda_job *j);
 /** Wait for a job; a job still queued is taken off the queue and run by the caller. */
 void cutune_cuda_pool_wait(cutune_cuda_pool *p, cutune_cuda_job *j);
+/** Wait until one of jobs[0..n) is done (each queued, running or done) and return the
+ *  index of the first done one in array order. */
+size_t cutune_cuda_pool_wait_any(cutune_cuda_pool *p, cutune_cuda_job *const *jobs, size_t n);
 /** Run a job in the calling thread (no pool). */
 void cutune_cuda_job_run(cutune_cuda_job *j);
 /** Join the threads; queued jobs are left undone. */
