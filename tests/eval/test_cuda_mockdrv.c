@@ -11,11 +11,20 @@
  *                  "NAME gx gy gz bx by bz smem n seed"
  *   add_gen        add, but first checks that a and b hold gen_a's and gen_b's values
  *                  (else c[0] = NaN: a wrong result)
+ *   add_half       writes only c[0 .. n/2)    add_late   c[n-1] one off
+ *   add_clobber    add, then scribbles on a and b (its own result stays right)
+ *   ref_nan, add_nan   add with c[5] = NaN
+ *   slow           add, 5 ms in the launch
  * MOCK_CUDA_ELAPSED=MS sets what every timed pair of events reads (default 0.25).
+ * MOCK_CUDA_LOG=FILE appends one line per allocation and transfer ("alloc BYTES", "free",
+ * "hostalloc BYTES", "hostfree", "htod BYTES", "dtoh BYTES", "memset BYTES VALUE") and per
+ * launch of a ref_* kernel or of slow ("launch NAME"), from every worker process;
+ * MOCK_CUDA_NOPIN=1 refuses page-locked host memory (the worker falls back to malloc).
  * MOCK_CUDA=nodevice makes cuInit fail; MOCK_CUDA=real loads the real driver
  * (tests set CUTUNE_LIBCUDA to a missing file to get "no CUDA driver"). */
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,41 +173,89 @@ static cu_result m_occ(int *n, cu_function f, int b, size_t s)
     *n = 2048 / (b > 0 ? b : 1);
     return 0;
 }
-/* "Device" allocations stay reachable from here: a worker that exits after a
- * fault frees nothing through the driver (its context is gone), as designed. */
+static void mock_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void mock_log(const char *fmt, ...)
+{
+    const char *path = getenv("MOCK_CUDA_LOG");
+    FILE *f = path && *path ? fopen(path, "a") : NULL;
+    if (!f)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fputc('\n', f);
+    fclose(f);
+}
+
+/* "Device" allocations (and page-locked host ones) stay reachable from here: a worker
+ * that exits after a fault frees nothing through the driver (its context is gone), as
+ * designed. */
 static void *mock_allocs[256];
-static cu_result m_alloc(cu_deviceptr *p, size_t n)
+static void *mock_hold(size_t n)
 {
     size_t i = 0;
     while (i < 256 && mock_allocs[i])
         i++;
     void *h = i < 256 ? calloc(1, n) : NULL;
+    if (h)
+        mock_allocs[i] = h;
+    return h;
+}
+static void mock_release(void *p)
+{
+    for (size_t i = 0; i < 256; i++)
+        if (mock_allocs[i] == p)
+            mock_allocs[i] = NULL;
+    free(p);
+}
+static cu_result m_alloc(cu_deviceptr *p, size_t n)
+{
+    void *h = mock_hold(n);
     if (!h)
         return CU_ERROR_OUT_OF_MEMORY;
-    mock_allocs[i] = h;
+    mock_log("alloc %zu", n);
     *p = (cu_deviceptr)(uintptr_t)h;
     return 0;
 }
 static cu_result m_free(cu_deviceptr p)
 {
-    for (size_t i = 0; i < 256; i++)
-        if (mock_allocs[i] == (void *)(uintptr_t)p)
-            mock_allocs[i] = NULL;
-    free((void *)(uintptr_t)p);
+    mock_log("free");
+    mock_release((void *)(uintptr_t)p);
+    return 0;
+}
+static cu_result m_alloc_host(void **p, size_t n)
+{
+    const char *nopin = getenv("MOCK_CUDA_NOPIN");
+    void *h = nopin && *nopin == '1' ? NULL : mock_hold(n);
+    if (!h)
+        return CU_ERROR_OUT_OF_MEMORY;
+    mock_log("hostalloc %zu", n);
+    *p = h;
+    return 0;
+}
+static cu_result m_free_host(void *p)
+{
+    mock_log("hostfree");
+    mock_release(p);
     return 0;
 }
 static cu_result m_htod(cu_deviceptr d, const void *s, size_t n)
 {
+    mock_log("htod %zu", n);
     memcpy((void *)(uintptr_t)d, s, n);
     return 0;
 }
 static cu_result m_dtoh(void *d, cu_deviceptr s, size_t n)
 {
+    mock_log("dtoh %zu", n);
     memcpy(d, (void *)(uintptr_t)s, n);
     return 0;
 }
 static cu_result m_memset(cu_deviceptr p, unsigned char v, size_t n)
 {
+    mock_log("memset %zu %u", n, (unsigned)v);
     memset((void *)(uintptr_t)p, v, n);
     return 0;
 }
@@ -255,15 +312,27 @@ static cu_result m_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, 
         abort();
     if (!strncmp(mf->name, "gen_", 4))
         return mock_generate(mf, gx, gy, gz, bx, by, bz, smem, params);
+    if (!strncmp(mf->name, "ref_", 4) || !strcmp(mf->name, "slow"))
+        mock_log("launch %s", mf->name);
+    if (!strcmp(mf->name, "slow"))
+        usleep(5000);
     float *c = (float *)(uintptr_t) * (cu_deviceptr *)params[0];
-    const float *a = (const float *)(uintptr_t) * (cu_deviceptr *)params[1];
-    const float *b = (const float *)(uintptr_t) * (cu_deviceptr *)params[2];
+    float *a = (float *)(uintptr_t) * (cu_deviceptr *)params[1];
+    float *b = (float *)(uintptr_t) * (cu_deviceptr *)params[2];
     int n = *(int *)params[3];
     long long total = (long long)gx * bx;
-    for (long long i = 0; i < n && i < total; i++)
+    long long upto = !strcmp(mf->name, "add_half") ? n / 2 : n;
+    for (long long i = 0; i < upto && i < total; i++)
         c[i] = a[i] + b[i];
     if (!strcmp(mf->name, "add_wrong") && n > 7)
         c[7] += 1.0f;
+    if (!strcmp(mf->name, "add_late") && n > 0)
+        c[n - 1] += 1.0f;
+    if ((!strcmp(mf->name, "ref_nan") || !strcmp(mf->name, "add_nan")) && n > 5)
+        c[5] = NAN;
+    if (!strcmp(mf->name, "add_clobber"))
+        for (long long i = 0; i < n && i < total; i++)
+            a[i] = b[i] = 1000.0f + (float)i;
     if (!strcmp(mf->name, "add_gen"))
         for (long long i = 0; i < n && i < total; i++)
             if (a[i] != mock_gen_value("gen_a", (unsigned long long)i) ||
@@ -353,6 +422,8 @@ static const cutune_cuda_drv mock_drv = {
     .occupancy_max_active_blocks = m_occ,
     .mem_alloc = m_alloc,
     .mem_free = m_free,
+    .mem_alloc_host = m_alloc_host,
+    .mem_free_host = m_free_host,
     .memcpy_htod = m_htod,
     .memcpy_dtoh = m_dtoh,
     .memset_d8 = m_memset,

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_cuda_mockdrv.c"
 
@@ -18,6 +19,8 @@
 typedef struct fixture {
     cutune_cuda_session s;
     cutune_cuda_launch l;
+    cutune_cuda_setup su; /**< as encoded into s.setup */
+    char log[256];        /**< MOCK_CUDA_LOG */
 } fixture;
 
 static int setup(void **state)
@@ -26,9 +29,14 @@ static int setup(void **state)
     cutune_cuda_setup su = {0};
     unsetenv("MOCK_CUDA");
     unsetenv("CUTUNE_WORKER");
+    unsetenv("MOCK_CUDA_NOPIN");
     cutune_cuda_session_init(&f->s, NULL);
     f->s.kernel_timeout_s = 0.3;
     f->s.setup_timeout_s = 10;
+    snprintf(f->log, sizeof f->log, "%s/cutune-test-worker-%d.log",
+             getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+    unlink(f->log);
+    setenv("MOCK_CUDA_LOG", f->log, 1);
     su.seed = 42;
     su.warmup = 2;
     su.min_reps = 10;
@@ -51,6 +59,7 @@ static int setup(void **state)
     su.ref_cubin_size = 5;
     su.rtol = 1e-6;
     su.atol = 1e-5;
+    f->su = su;
     assert_int_equal(cutune_cuda_encode_setup(&f->s.setup, &su), 0);
 
     cutune_cuda_launch *l = &f->l;
@@ -74,11 +83,45 @@ static int teardown(void **state)
 {
     fixture *f = *state;
     cutune_cuda_session_free(&f->s);
+    unlink(f->log);
     free(f);
     unsetenv("MOCK_CUDA");
     unsetenv("MOCK_CUDA_ELAPSED");
+    unsetenv("MOCK_CUDA_LOG");
+    unsetenv("MOCK_CUDA_NOPIN");
     unsetenv("CUTUNE_LIBCUDA");
     return 0;
+}
+
+/* f->su encoded again (before the worker starts: it is sent at the start). */
+static void setup_again(fixture *f)
+{
+    f->s.setup.len = 0;
+    assert_int_equal(cutune_cuda_encode_setup(&f->s.setup, &f->su), 0);
+}
+
+/* n elements in c, a and b (grid to match); the other counts stay. */
+static void set_n(fixture *f, uint64_t n)
+{
+    f->l.count[0] = f->l.count[1] = f->l.count[2] = n;
+    f->l.grid[0] = f->l.ref_grid[0] = (int64_t)((n + 255) / 256);
+    int32_t n32 = (int32_t)n;
+    memcpy(&f->l.bits[3], &n32, 4);
+}
+
+/* Lines of the mock's log that begin with the words of what (all workers so far). */
+static size_t log_count(const fixture *f, const char *what)
+{
+    FILE *fp = fopen(f->log, "r");
+    char line[256];
+    size_t n = 0, len = strlen(what);
+    if (!fp)
+        return 0;
+    while (fgets(line, sizeof line, fp))
+        if (!strncmp(line, what, len) && (line[len] == '\n' || line[len] == ' '))
+            n++;
+    fclose(fp);
+    return n;
 }
 
 static double metric_of(const cutune_eval_result *r, const char *name)
@@ -314,6 +357,194 @@ static void test_other_protocol(void **state)
     cutune_eval_result_clear(&r);
 }
 
+/* The phases' times are reported, and add up to no more than the worker's total. */
+static void check_phases(const cutune_eval_result *r)
+{
+    static const char *const parts[] = {"worker_load_ms",   "worker_setup_ms",  "worker_restore_ms",
+                                        "worker_launch_ms", "worker_verify_ms", "worker_warmup_ms",
+                                        "worker_timing_ms"};
+    double sum = 0, total = metric_of(r, "worker_total_ms");
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        double v = metric_of(r, parts[i]);
+        if (!(v >= 0))
+            fail_msg("metric %s = %g", parts[i], v);
+        sum += v;
+    }
+    assert_true(total >= 0);
+    assert_true(sum <= total + 1e-6);
+}
+
+/* Buffers, inputs and the reference belong to the worker, not the configuration: two
+ * evaluations of the same sizes allocate once and run the reference once; a restarted
+ * worker builds them again. */
+static void test_cached(void **state)
+{
+    fixture *f = *state;
+    cutune_eval_result r;
+    assert_int_equal(run(f, "add", &r), CUTUNE_STATUS_OK);
+    check_phases(&r);
+    assert_true(metric_of(&r, "worker_cached") == 0);
+    cutune_eval_result_clear(&r);
+    assert_int_equal(log_count(f, "alloc"), 3);
+    assert_int_equal(log_count(f, "hostalloc"), 3); /* a's and b's inputs, c's download */
+    assert_int_equal(log_count(f, "launch ref_add"), 1);
+    assert_int_equal(log_count(f, "htod 4000"), 4); /* a and b, before the reference and the run */
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(run(f, k == 1 ? "add_wrong" : "add", &r),
+                         k == 1 ? CUTUNE_STATUS_WRONG_RESULT : CUTUNE_STATUS_OK);
+        assert_true(metric_of(&r, "worker_cached") == 1);
+        if (k != 1)
+            check_phases(&r);
+        cutune_eval_result_clear(&r);
+    }
+    assert_int_equal(log_count(f, "alloc"), 3);
+    assert_int_equal(log_count(f, "free"), 0);
+    assert_int_equal(log_count(f, "hostalloc"), 3);
+    assert_int_equal(log_count(f, "launch ref_add"), 1);
+    assert_int_equal(log_count(f, "htod 4000"), 10);      /* inputs restored before each run */
+    assert_int_equal(log_count(f, "memset 4000 255"), 5); /* and the output poisoned */
+    assert_int_equal(log_count(f, "dtoh 4000"), 5);       /* the reference's, and one a run */
+
+    /* a fault kills the worker; the next one starts empty and builds it all again */
+    assert_int_equal(run(f, "fault", &r), CUTUNE_STATUS_RUNTIME_ERROR);
+    cutune_eval_result_clear(&r);
+    assert_int_equal(run(f, "add", &r), CUTUNE_STATUS_OK);
+    assert_true(metric_of(&r, "worker_cached") == 0);
+    assert_int_equal(f->s.restarts, 1);
+    cutune_eval_result_clear(&r);
+    assert_int_equal(log_count(f, "alloc"), 6);
+    assert_int_equal(log_count(f, "hostalloc"), 6);
+    assert_int_equal(log_count(f, "launch ref_add"), 2);
+    assert_int_equal(run(f, "add", &r), CUTUNE_STATUS_OK);
+    assert_true(metric_of(&r, "worker_cached") == 1);
+    cutune_eval_result_clear(&r);
+    assert_int_equal(log_count(f, "launch ref_add"), 2);
+}
+
+/* A scratch buffer (zeros, not an output) sized by the configuration is reallocated when
+ * its size changes, and cleared by a memset rather than an upload, but the reference
+ * (which reads zeros at any size) is not run again; a new problem size runs it again. */
+static void test_scratch(void **state)
+{
+    fixture *f = *state;
+    cutune_eval_result r;
+    cutune_cuda_argdesc *a = &f->su.args[4];
+    snprintf(a->name, sizeof a->name, "scratch");
+    a->kind = CUTUNE_ARG_BUFFER;
+    a->type = CUTUNE_ELEM_FLOAT;
+    a->init = CUTUNE_INIT_ZEROS;
+    f->su.nargs = f->l.nargs = 5;
+    setup_again(f);
+    f->l.count[4] = 100;
+    assert_int_equal(run(f, "add", &r), CUTUNE_STATUS_OK);
+    cutune_eval_result_clear(&r);
+    f->l.count[4] = 200;
+    assert_int_equal(run(f, "add", &r), CUTUNE_STATUS_OK);
+    assert_true(metric_of(&r, "worker_cached") == 0); /* scratch reallocated */
+    cutune_eval_result_clear(&r);
+    f->l.count[4] = 100;
+    assert_int_equal(run(f, "add", &r), CUTUNE_STATUS_OK);
+    cutune_eval_result_clear(&r);
+    assert_int_equal(log_count(f, "launch ref_add"), 1);
+    assert_int_equal(log_count(f, "alloc"), 6);
+    assert_int_equal(log_count(f, "free"), 2);
+    assert_int_equal(log_count(f, "hostalloc"), 3); /* no host copy of zeros */
+    assert_int_equal(log_count(f, "htod 400"), 0);
+    assert_int_equal(log_count(f, "htod 800"), 0);
+    assert_int_equal(log_count(f, "memset 400 0"), 3); /* before the reference and 2 runs */
+    assert_int_equal(log_count(f, "memset 800 0"), 1);
+
+    set_n(f, 500); /* the reference's sizes changed: run again, once */
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(run(f, "add", &r), CUTUNE_STATUS_OK);
+        cutune_eval_result_clear(&r);
+    }
+    assert_int_equal(log_count(f, "launch ref_add"), 2);
+}
+
+/* Isolation between configurations: a kernel that scribbles on its inputs leaves the next
+ * configuration the generated ones; one that writes half its output is caught even after a
+ * configuration left a right output on the device (outputs are poisoned before each run). */
+static void test_isolation(void **state)
+{
+    fixture *f = *state;
+    cutune_eval_result r;
+    static const struct {
+        const char *kernel;
+        cutune_status want;
+    } seq[] = {{"add", CUTUNE_STATUS_OK},         {"add_clobber", CUTUNE_STATUS_OK},
+               {"add", CUTUNE_STATUS_OK},         {"add_half", CUTUNE_STATUS_WRONG_RESULT},
+               {"add_clobber", CUTUNE_STATUS_OK}, {"add_half", CUTUNE_STATUS_WRONG_RESULT},
+               {"add", CUTUNE_STATUS_OK}};
+    for (int pin = 0; pin < 2; pin++) { /* page-locked host copies, then malloc'd ones */
+        if (pin)
+            setenv("MOCK_CUDA_NOPIN", "1", 1);
+        cutune_cuda_session_stop(&f->s);
+        unlink(f->log);
+        for (size_t k = 0; k < sizeof seq / sizeof seq[0]; k++) {
+            cutune_status st = run(f, seq[k].kernel, &r);
+            if (st != seq[k].want)
+                fail_msg("%s (step %zu, %s): status %d: %s", seq[k].kernel, k,
+                         pin ? "malloc" : "pinned", (int)st, r.log ? r.log : "");
+            if (seq[k].want == CUTUNE_STATUS_WRONG_RESULT)
+                assert_non_null(strstr(r.log, "500 NaN/unwritten"));
+            else
+                assert_true(metric_of(&r, "rel_err") == 0);
+            cutune_eval_result_clear(&r);
+        }
+        assert_int_equal(log_count(f, "launch ref_add"), 1);
+        assert_int_equal(log_count(f, "hostalloc"), pin ? 0 : 3);
+    }
+}
+
+/* Outputs are compared bytewise by chunks, then element by element where they differ:
+ * a difference anywhere is found and named, and a NaN in the reference still fails even
+ * where the output has the same bytes. */
+static void test_verify_chunks(void **state)
+{
+    fixture *f = *state;
+    cutune_eval_result r;
+    set_n(f, 10000); /* over two chunks */
+    assert_int_equal(run(f, "add", &r), CUTUNE_STATUS_OK);
+    assert_true(metric_of(&r, "rel_err") == 0 && metric_of(&r, "max_abs_err") == 0);
+    cutune_eval_result_clear(&r);
+    assert_int_equal(run(f, "add_late", &r), CUTUNE_STATUS_WRONG_RESULT);
+    assert_non_null(strstr(r.log, "first bad element 9999"));
+    assert_true(metric_of(&r, "max_abs_err") > 0.9 && metric_of(&r, "max_abs_err") < 1.1);
+    cutune_eval_result_clear(&r);
+    assert_int_equal(run(f, "add_wrong", &r), CUTUNE_STATUS_WRONG_RESULT);
+    assert_non_null(strstr(r.log, "first bad element 7"));
+    cutune_eval_result_clear(&r);
+
+    cutune_cuda_session_stop(&f->s);
+    snprintf(f->su.ref_name, sizeof f->su.ref_name, "ref_nan");
+    setup_again(f);
+    assert_int_equal(run(f, "add_nan", &r), CUTUNE_STATUS_WRONG_RESULT);
+    assert_non_null(strstr(r.log, "1 NaN/unwritten; first bad element 5"));
+    cutune_eval_result_clear(&r);
+    assert_int_equal(run(f, "add", &r), CUTUNE_STATUS_WRONG_RESULT);
+    assert_non_null(strstr(r.log, "first bad element 5"));
+    cutune_eval_result_clear(&r);
+}
+
+/* The warm-up gives a kernel at least WARMUP_S (50 ms) of launches, but a long kernel no
+ * more than that needs: 3 launches of 5 ms and 7 more, where a batch of 10 was 13. */
+static void test_warmup_bounded(void **state)
+{
+    fixture *f = *state;
+    cutune_eval_result r;
+    f->su.warmup = 3;
+    setup_again(f);
+    assert_int_equal(run(f, "slow", &r), CUTUNE_STATUS_OK);
+    size_t reps = r.ntimes, launches = log_count(f, "launch slow");
+    assert_true(metric_of(&r, "worker_warmup_ms") >= 50);
+    cutune_eval_result_clear(&r);
+    assert_true(reps >= 10 && reps < launches);
+    size_t warm = launches - 1 - reps;
+    if (warm < 4 || warm > 11)
+        fail_msg("%zu warm-up launches", warm);
+}
+
 int main(int argc, char **argv)
 {
     mock_worker_maybe(argc, argv);
@@ -331,6 +562,11 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_no_driver, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_worker, setup, teardown),
         cmocka_unit_test_setup_teardown(test_other_protocol, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cached, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_scratch, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_isolation, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_verify_chunks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_warmup_bounded, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

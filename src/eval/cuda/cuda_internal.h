@@ -110,6 +110,8 @@ typedef struct cutune_cuda_drv {
     cu_result (*occupancy_max_active_blocks)(int *n, cu_function f, int block, size_t dsmem);
     cu_result (*mem_alloc)(cu_deviceptr *p, size_t bytes);
     cu_result (*mem_free)(cu_deviceptr p);
+    cu_result (*mem_alloc_host)(void **p, size_t bytes); /**< page-locked; NULL: malloc only */
+    cu_result (*mem_free_host)(void *p);
     cu_result (*memcpy_htod)(cu_deviceptr dst, const void *src, size_t bytes);
     cu_result (*memcpy_dtoh)(void *dst, cu_deviceptr src, size_t bytes);
     cu_result (*memset_d8)(cu_deviceptr p, unsigned char v, size_t n);

@@ -82,6 +82,8 @@ int cutune_cuda_drv_load(cutune_cuda_drv *d, char *err, size_t errlen)
     LOAD(occupancy_max_active_blocks, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
     LOAD(mem_alloc, "cuMemAlloc_v2");
     LOAD(mem_free, "cuMemFree_v2");
+    LOAD(mem_alloc_host, "cuMemAllocHost_v2");
+    LOAD(mem_free_host, "cuMemFreeHost");
     LOAD(memcpy_htod, "cuMemcpyHtoD_v2");
     LOAD(memcpy_dtoh, "cuMemcpyDtoH_v2");
     LOAD(memset_d8, "cuMemsetD8_v2");

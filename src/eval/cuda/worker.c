@@ -4,14 +4,21 @@
  *
  * One LAUNCH = load the CUBIN, check the launch against the device's limits
  * (over a limit: launch_error, never launched), verify once against the
- * reference on freshly uploaded inputs with poisoned outputs, then time with
- * events until the median is known to ci_rel.
+ * reference on restored inputs with poisoned outputs, then time with events
+ * until the median is known to ci_rel.
  *
- * Inputs are generated once per allocation: on the host (random, range, ...)
- * or on the device by a generator kernel of the sizes-only module ("init":
- * "kernel:NAME", read back once); either way the host copy is uploaded again
- * before every reference run and verification, so every configuration sees
- * the same contents even after a kernel that scribbled on its inputs. */
+ * What no configuration changes is kept for the worker's life: the device
+ * buffers (per element count), their generated inputs (per allocation: on the
+ * host, random, range, ..., or on the device by a generator kernel of the
+ * sizes-only module, "init": "kernel:NAME", read back once) and the reference
+ * outputs (per the sizes and scalars the reference sees). The inputs are kept
+ * in host memory (page-locked where the driver gives it, so that uploads run at
+ * DMA speed), where no kernel can reach them: before every run they are
+ * uploaded again (zeros: a device memset) and outputs are poisoned, so every
+ * configuration sees the same contents even after a kernel that scribbled on
+ * its buffers or past their ends. A new worker (after a fault) starts empty and
+ * builds all of it again. Each LAUNCH's reply carries the time of each phase
+ * (worker_*_ms metrics). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,16 +28,24 @@
 
 #include "cuda_internal.h"
 
-#define BATCH 10      /* timed launches per synchronisation */
-#define WARMUP_S 0.05 /* least warm-up time before timing */
+#define BATCH 10                     /* timed launches per synchronisation */
+#define WARMUP_S 0.05                /* least warm-up time before timing */
+#define CHUNK 4096                   /* elements compared bytewise before any arithmetic */
+#define PINNED_MAX ((size_t)8 << 30) /* page-locked host bytes at most; beyond: malloc */
 
 typedef struct wbuf {
     cu_deviceptr d; /**< device allocation, or 0 */
     size_t count;   /**< elements */
     size_t bytes;
-    void *host_in;  /**< generated contents uploaded before each verification, or NULL */
-    void *host_ref; /**< reference output (outputs only) */
-    void *host_out; /**< downloaded output (outputs only) */
+    int in;          /**< holds inputs at this launch (not an output, or C read with beta != 0) */
+    int zeros;       /**< the inputs are all zeros: restored by a device memset, no host copy */
+    void *host_in;   /**< generated inputs, uploaded before each run (non-zero inputs), or NULL */
+    void *host_ref;  /**< reference output (outputs only) */
+    void *host_out;  /**< downloaded output (outputs only) */
+    int in_pinned;   /**< host_in is page-locked (cuMemAllocHost) */
+    int out_pinned;  /**< host_out is page-locked */
+    double ref_den;  /**< sum of the finite reference elements' squares (outputs) */
+    size_t ref_nans; /**< NaN elements of the reference (outputs) */
 } wbuf;
 
 typedef struct worker {
@@ -45,7 +60,8 @@ typedef struct worker {
     cutune_cuda_setup setup;
     int have_setup;
     wbuf bufs[CUTUNE_CUDA_MAX_ARGS];
-    int ref_valid; /**< host_ref matches ref_count/ref_bits */
+    size_t pinned_bytes; /**< page-locked host bytes held by bufs */
+    int ref_valid;       /**< host_ref matches the key ref_count/ref_bits */
     uint64_t ref_count[CUTUNE_CUDA_MAX_ARGS], ref_bits[CUTUNE_CUDA_MAX_ARGS];
     cu_module ref_mod; /**< the sizes-only module: reference and generator kernels */
     cu_function ref_fn;
@@ -55,6 +71,7 @@ typedef struct worker {
     size_t flush_bytes;
     cu_event ev[2 * BATCH];
     int nev;
+    int cold; /**< this launch allocated or generated buffers or ran the reference */
 } worker;
 
 /* ---- small helpers ---- */
@@ -233,22 +250,58 @@ static void generate(const cutune_cuda_setup *su, uint32_t idx, void *p, size_t 
     }
 }
 
-/* Free one buffer: it is allocated and generated again at the next launch. */
-static void buffer_drop(worker *w, wbuf *b)
+/* A buffer the reference cannot depend on: an input of zeros (scratch space), which
+ * reads the same at any element count, so its count is no part of the reference's key. */
+static int is_scratch(const cutune_cuda_setup *su, uint32_t i)
 {
+    return !su->args[i].output && su->args[i].init == CUTUNE_INIT_ZEROS;
+}
+
+/* Page-locked host memory where the driver gives it (within PINNED_MAX), else malloc. */
+static void *host_alloc(worker *w, size_t bytes, int *pinned)
+{
+    void *p = NULL;
+    *pinned = 0;
+    if (w->drv.mem_alloc_host && w->drv.mem_free_host && w->pinned_bytes + bytes <= PINNED_MAX &&
+        w->drv.mem_alloc_host(&p, bytes) == CU_SUCCESS && p) {
+        *pinned = 1;
+        w->pinned_bytes += bytes;
+        return p;
+    }
+    return malloc(bytes);
+}
+
+static void host_free(worker *w, void *p, int pinned, size_t bytes)
+{
+    if (!p)
+        return;
+    if (!pinned) {
+        free(p);
+        return;
+    }
+    w->drv.mem_free_host(p);
+    w->pinned_bytes -= bytes;
+}
+
+/* Free buffer i: it is allocated and generated again at the next launch. */
+static void buffer_drop(worker *w, uint32_t i)
+{
+    wbuf *b = &w->bufs[i];
+    size_t alloc = b->bytes ? b->bytes : 1;
     if (b->d)
         w->drv.mem_free(b->d);
-    free(b->host_in);
+    host_free(w, b->host_in, b->in_pinned, alloc);
+    host_free(w, b->host_out, b->out_pinned, alloc);
     free(b->host_ref);
-    free(b->host_out);
+    if (b->d && (i >= w->setup.nargs || !is_scratch(&w->setup, i)))
+        w->ref_valid = 0;
     memset(b, 0, sizeof *b);
-    w->ref_valid = 0;
 }
 
 static void buffers_free(worker *w)
 {
-    for (int i = 0; i < CUTUNE_CUDA_MAX_ARGS; i++)
-        buffer_drop(w, &w->bufs[i]);
+    for (uint32_t i = 0; i < CUTUNE_CUDA_MAX_ARGS; i++)
+        buffer_drop(w, i);
     w->ref_valid = 0;
 }
 
@@ -346,7 +399,8 @@ static int gemm_c_is_input(const worker *w, const cutune_cuda_launch *l, uint32_
     return beta != 0.0;
 }
 
-/* (Re)allocate buffers whose element count changed and regenerate inputs. */
+/* (Re)allocate buffers whose element count changed and generate their inputs, once per
+ * allocation. */
 static int buffers_ensure(worker *w, const cutune_cuda_launch *l, cutune_cuda_reply *r)
 {
     const cutune_cuda_setup *su = &w->setup;
@@ -354,67 +408,81 @@ static int buffers_ensure(worker *w, const cutune_cuda_launch *l, cutune_cuda_re
     for (i = 0; i < su->nargs; i++) {
         const cutune_cuda_argdesc *a = &su->args[i];
         wbuf *b = &w->bufs[i];
-        if (a->kind != CUTUNE_ARG_BUFFER || (b->d && b->count == l->count[i]))
+        if (a->kind != CUTUNE_ARG_BUFFER)
             continue;
-        buffer_drop(w, b);
-        b->count = l->count[i];
-        b->bytes = b->count * cutune_cuda_elem_size(a->type);
-        size_t alloc = b->bytes ? b->bytes : 1;
-        cu_result rc = w->drv.mem_alloc(&b->d, alloc);
-        if (rc != CU_SUCCESS) {
-            char eb[256];
-            b->d = 0;
-            r->status = CUTUNE_STATUS_LAUNCH_ERROR;
-            log_append(r, "buffer '%s' (%zu bytes): %s", a->name, b->bytes,
-                       cuerr(w, rc, eb, sizeof eb));
-            buffer_drop(w, b);
-            return -1;
+        size_t alloc = l->count[i] * cutune_cuda_elem_size(a->type);
+        alloc = alloc ? alloc : 1;
+        if (!b->d || b->count != l->count[i]) {
+            buffer_drop(w, i);
+            w->cold = 1;
+            b->count = l->count[i];
+            b->bytes = b->count * cutune_cuda_elem_size(a->type);
+            b->zeros = a->init == CUTUNE_INIT_ZEROS;
+            cu_result rc = w->drv.mem_alloc(&b->d, alloc);
+            if (rc != CU_SUCCESS) {
+                char eb[256];
+                b->d = 0;
+                r->status = CUTUNE_STATUS_LAUNCH_ERROR;
+                log_append(r, "buffer '%s' (%zu bytes): %s", a->name, b->bytes,
+                           cuerr(w, rc, eb, sizeof eb));
+                buffer_drop(w, i);
+                return -1;
+            }
+            if (a->output) {
+                b->host_ref = malloc(alloc);
+                b->host_out = host_alloc(w, alloc, &b->out_pinned);
+                if (!b->host_ref || !b->host_out)
+                    goto oom;
+            }
         }
-        int want_in = !a->output || gemm_c_is_input(w, l, i);
-        if (want_in) {
-            b->host_in = malloc(alloc);
+        b->in = !a->output || gemm_c_is_input(w, l, i);
+        if (b->in && !b->zeros && !b->host_in) {
+            w->cold = 1;
+            b->host_in = host_alloc(w, alloc, &b->in_pinned);
             if (!b->host_in)
                 goto oom;
             if (a->init == CUTUNE_INIT_KERNEL && !a->output) {
                 if (generate_on_device(w, i, b, r) < 0) {
                     if (!r->fatal) /* generated again at the next launch */
-                        buffer_drop(w, b);
+                        buffer_drop(w, i);
                     return -1;
                 }
             } else {
                 generate(su, i, b->host_in, b->count);
             }
         }
-        if (a->output) {
-            b->host_ref = malloc(alloc);
-            b->host_out = malloc(alloc);
-            if (!b->host_ref || !b->host_out)
-                goto oom;
-        }
     }
     return 0;
 oom:
-    buffer_drop(w, &w->bufs[i]);
+    buffer_drop(w, i);
     r->status = CUTUNE_STATUS_LAUNCH_ERROR;
     log_append(r, "out of host memory for the buffers");
     return -1;
 }
 
-/* Upload inputs and poison outputs: 0xFF bytes are NaN in float, double and
- * half, and an unlikely value in integers, so unwritten elements show. */
-static cu_result buffers_prepare(worker *w)
+/* Before each run (the reference's or a configuration's): inputs uploaded again from
+ * their host copies (zeros: a memset), outputs poisoned with 0xFF bytes (NaN in float,
+ * double and half, an unlikely value in integers, so unwritten elements show); then a
+ * synchronisation, so that the first launch's time is the kernel's alone. The pristine
+ * copies stay on the host rather than in device memory, where a kernel writing past its
+ * buffers' ends could change them without a fault for every later configuration; from
+ * page-locked memory the upload runs at the link's DMA speed. */
+static cu_result buffers_restore(worker *w)
 {
     const cutune_cuda_setup *su = &w->setup;
-    for (uint32_t i = 0; i < su->nargs; i++) {
+    cu_result rc = CU_SUCCESS;
+    for (uint32_t i = 0; i < su->nargs && rc == CU_SUCCESS; i++) {
         wbuf *b = &w->bufs[i];
         if (su->args[i].kind != CUTUNE_ARG_BUFFER || !b->bytes)
             continue;
-        cu_result rc = b->host_in ? w->drv.memcpy_htod(b->d, b->host_in, b->bytes)
-                                  : w->drv.memset_d8(b->d, 0xFF, b->bytes);
-        if (rc != CU_SUCCESS)
-            return rc;
+        if (b->in && !b->zeros)
+            rc = w->drv.memcpy_htod(b->d, b->host_in, b->bytes);
+        else
+            rc = w->drv.memset_d8_async(b->d, b->in ? 0x00 : 0xFF, b->bytes, NULL);
     }
-    return CU_SUCCESS;
+    if (rc == CU_SUCCESS)
+        rc = w->drv.ctx_synchronize();
+    return rc;
 }
 
 static cu_result buffers_download(worker *w, int into_ref)
@@ -458,18 +526,60 @@ static double scalar_double(const cutune_cuda_setup *su, const cutune_cuda_launc
     return f;
 }
 
-/* Reference outputs for this launch's sizes and scalars, computed once. */
+/* What the reference's outputs depend on: every buffer's element count but the
+ * scratch buffers' (is_scratch), and every scalar. */
+static void reference_key(const worker *w, const cutune_cuda_launch *l, uint64_t *count,
+                          uint64_t *bits)
+{
+    const cutune_cuda_setup *su = &w->setup;
+    memset(count, 0, CUTUNE_CUDA_MAX_ARGS * sizeof *count);
+    memset(bits, 0, CUTUNE_CUDA_MAX_ARGS * sizeof *bits);
+    for (uint32_t i = 0; i < su->nargs; i++) {
+        if (su->args[i].kind != CUTUNE_ARG_BUFFER)
+            bits[i] = l->bits[i];
+        else if (!is_scratch(su, i))
+            count[i] = l->count[i];
+    }
+}
+
+/* The reference's NaN elements and the sum of its finite elements' squares, once per
+ * reference: verify's norm denominator, and whether its bytewise shortcut holds. */
+static void reference_stats(worker *w)
+{
+    const cutune_cuda_setup *su = &w->setup;
+    for (uint32_t i = 0; i < su->nargs; i++) {
+        wbuf *b = &w->bufs[i];
+        if (su->args[i].kind != CUTUNE_ARG_BUFFER || !su->args[i].output)
+            continue;
+        double den = 0;
+        size_t nans = 0;
+        for (size_t k = 0; k < b->count; k++) {
+            double v = elem_get(b->host_ref, su->args[i].type, k);
+            if (isnan(v))
+                nans++;
+            else if (!isinf(v))
+                den += v * v;
+        }
+        b->ref_den = den;
+        b->ref_nans = nans;
+    }
+}
+
+/* Reference outputs for this launch's sizes and scalars (reference_key), computed once. */
 static int reference_ensure(worker *w, const cutune_cuda_launch *l, cutune_cuda_reply *r)
 {
     cutune_cuda_setup *su = &w->setup;
-    if (w->ref_valid && memcmp(w->ref_count, l->count, sizeof w->ref_count) == 0 &&
-        memcmp(w->ref_bits, l->bits, sizeof w->ref_bits) == 0)
+    uint64_t kc[CUTUNE_CUDA_MAX_ARGS], kb[CUTUNE_CUDA_MAX_ARGS];
+    reference_key(w, l, kc, kb);
+    if (w->ref_valid && memcmp(w->ref_count, kc, sizeof kc) == 0 &&
+        memcmp(w->ref_bits, kb, sizeof kb) == 0)
         return 0;
     char eb[256];
     cu_result rc;
     if (su->ref_kind == CUTUNE_REF_NONE)
         goto out_valid;
-    if ((rc = buffers_prepare(w)) != CU_SUCCESS) {
+    w->cold = 1;
+    if ((rc = buffers_restore(w)) != CU_SUCCESS) {
         runtime_fail(w, r, "reference: preparing buffers", rc);
         return -1;
     }
@@ -536,16 +646,72 @@ static int reference_ensure(worker *w, const cutune_cuda_launch *l, cutune_cuda_
         runtime_fail(w, r, "reference: reading outputs", rc);
         return -1;
     }
+    reference_stats(w);
 out_valid:
-    memcpy(w->ref_count, l->count, sizeof w->ref_count);
-    memcpy(w->ref_bits, l->bits, sizeof w->ref_bits);
+    memcpy(w->ref_count, kc, sizeof kc);
+    memcpy(w->ref_bits, kb, sizeof kb);
     w->ref_valid = 1;
     return 0;
 }
 
+/* Running sums of one output's comparison with its reference. */
+typedef struct cmp_acc {
+    double num;         /**< sum of squared differences */
+    double maxabs;      /**< largest absolute difference */
+    double skipped_den; /**< squares of the finite reference elements left out (NaN, inf) */
+    size_t nans;        /**< NaN or unwritten elements, infinities where none belong */
+    size_t first_bad;   /**< index of the first bad element, or (size_t)-1 */
+} cmp_acc;
+
+static inline void cmp_one(cmp_acc *c, double o, double ref, size_t k, double atol)
+{
+    if (isnan(o) || isnan(ref) || isinf(o) != isinf(ref)) {
+        if (!c->nans++)
+            c->first_bad = k;
+        if (!isnan(ref) && !isinf(ref))
+            c->skipped_den += ref * ref;
+        return;
+    }
+    double d = isinf(o) && o == ref ? 0.0 : o - ref;
+    if (fabs(d) > c->maxabs) {
+        c->maxabs = fabs(d);
+        if (atol >= 0 && c->maxabs > atol && c->first_bad == (size_t)-1)
+            c->first_bad = k;
+    }
+    c->num += d * d;
+}
+
+/* Elements [lo, hi) of out against ref (ref NULL: only NaN counts), one loop per type. */
+static void cmp_range(cmp_acc *acc, const void *out, const void *ref, int type, size_t lo,
+                      size_t hi, double atol)
+{
+    cmp_acc c = *acc;
+    if (!ref) {
+        for (size_t k = lo; k < hi; k++)
+            if (isnan(elem_get(out, type, k)) && !c.nans++)
+                c.first_bad = k;
+    } else if (type == CUTUNE_ELEM_FLOAT) {
+        const float *o = out, *e = ref;
+        for (size_t k = lo; k < hi; k++)
+            cmp_one(&c, o[k], e[k], k, atol);
+    } else if (type == CUTUNE_ELEM_DOUBLE) {
+        const double *o = out, *e = ref;
+        for (size_t k = lo; k < hi; k++)
+            cmp_one(&c, o[k], e[k], k, atol);
+    } else {
+        for (size_t k = lo; k < hi; k++)
+            cmp_one(&c, elem_get(out, type, k), elem_get(ref, type, k), k, atol);
+    }
+    *acc = c;
+}
+
 /* Compare outputs with the reference: relative L2 error norm within rtol and
  * max abs error within atol; any NaN fails. Without a reference only the
- * poison check (no NaN left in float outputs) applies. */
+ * poison check (no NaN left in float outputs) applies. Chunks whose bytes equal
+ * the reference's add nothing to any sum (a difference of 0, no NaN when the
+ * reference has none), so only the others are compared element by element; the
+ * norm's denominator is the reference's own (reference_stats), less the elements
+ * left out. */
 static int verify(worker *w, cutune_cuda_reply *r)
 {
     const cutune_cuda_setup *su = &w->setup;
@@ -556,32 +722,21 @@ static int verify(worker *w, cutune_cuda_reply *r)
         wbuf *b = &w->bufs[i];
         if (a->kind != CUTUNE_ARG_BUFFER || !a->output)
             continue;
-        double num = 0, den = 0, maxabs = 0;
-        size_t nans = 0, first_bad = (size_t)-1;
-        for (size_t k = 0; k < b->count; k++) {
-            double o = elem_get(b->host_out, a->type, k);
-            if (su->ref_kind == CUTUNE_REF_NONE) {
-                if (isnan(o)) {
-                    if (!nans++)
-                        first_bad = k;
-                }
+        int has_ref = su->ref_kind != CUTUNE_REF_NONE;
+        size_t es = cutune_cuda_elem_size(a->type);
+        int bytewise = has_ref && b->ref_nans == 0;
+        cmp_acc c = {.first_bad = (size_t)-1};
+        for (size_t lo = 0; lo < b->count; lo += CHUNK) {
+            size_t hi = b->count - lo < CHUNK ? b->count : lo + CHUNK;
+            if (bytewise && memcmp((const char *)b->host_out + lo * es,
+                                   (const char *)b->host_ref + lo * es, (hi - lo) * es) == 0)
                 continue;
-            }
-            double ref = elem_get(b->host_ref, a->type, k);
-            if (isnan(o) || isnan(ref) || isinf(o) != isinf(ref)) {
-                if (!nans++)
-                    first_bad = k;
-                continue;
-            }
-            double d = isinf(o) && o == ref ? 0.0 : o - ref;
-            if (fabs(d) > maxabs) {
-                maxabs = fabs(d);
-                if (su->atol >= 0 && maxabs > su->atol && first_bad == (size_t)-1)
-                    first_bad = k;
-            }
-            num += d * d;
-            den += isinf(ref) ? 0.0 : ref * ref;
+            cmp_range(&c, b->host_out, has_ref ? b->host_ref : NULL, a->type, lo, hi, su->atol);
         }
+        size_t nans = c.nans, first_bad = c.first_bad;
+        double num = c.num, maxabs = c.maxabs;
+        double den = has_ref ? b->ref_den - c.skipped_den : 0;
+        den = den > 0 ? den : 0;
         double rel = den > 0 ? sqrt(num / den) : sqrt(num);
         if (rel > worst_rel)
             worst_rel = rel;
@@ -591,7 +746,7 @@ static int verify(worker *w, cutune_cuda_reply *r)
             nans > 0 || (su->rtol >= 0 && rel > su->rtol) || (su->atol >= 0 && maxabs > su->atol);
         if (bad) {
             ok = 0;
-            if (first_bad != (size_t)-1 && su->ref_kind != CUTUNE_REF_NONE)
+            if (first_bad != (size_t)-1 && has_ref)
                 log_append(r,
                            "output '%s': rel L2 error %.3g (rtol %g), max abs error %.3g "
                            "(atol %g), %zu NaN/unwritten; first bad element %zu: %.9g, "
@@ -605,7 +760,7 @@ static int verify(worker *w, cutune_cuda_reply *r)
                            "(atol %g), %zu NaN/unwritten elements%s",
                            a->name, rel, su->rtol, maxabs, su->atol, nans,
                            first_bad != (size_t)-1 ? " (first at " : "");
-            if (first_bad != (size_t)-1 && su->ref_kind == CUTUNE_REF_NONE)
+            if (first_bad != (size_t)-1 && !has_ref)
                 log_append(r, "element %zu)", first_bad);
         }
     }
@@ -660,10 +815,14 @@ static int time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
         rc = w->drv.ctx_synchronize();
     /* Short kernels also get WARMUP_S of launches: an idle GPU's clocks
      * ramp up over tens of milliseconds, and the first repetitions would
-     * otherwise time a slower chip. */
+     * otherwise time a slower chip. A batch holds no more launches than the
+     * time left needs (at the first launch's time each), so that a long kernel
+     * does not run ten more when one would reach WARMUP_S. */
     for (int i = 0; rc == CU_SUCCESS && su->warmup > 0 && i < 100 && cutune_now() - t0 < WARMUP_S;
          i++) {
-        for (int j = 0; j < BATCH && rc == CU_SUCCESS; j++)
+        double left = WARMUP_S - (cutune_now() - t0);
+        int m = verify_s > 0 && left / verify_s < BATCH ? (int)ceil(left / verify_s) : BATCH;
+        for (int j = 0; j < (m < 1 ? 1 : m) && rc == CU_SUCCESS; j++)
             rc = launch(w, f, l->grid, l->block, l->smem, params);
         if (rc == CU_SUCCESS)
             rc = w->drv.ctx_synchronize();
@@ -672,6 +831,7 @@ static int time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
         runtime_fail(w, r, "warm-up launch", rc);
         goto out_fail;
     }
+    metric(r, "worker_warmup_ms", (cutune_now() - t0) * 1e3);
     t0 = cutune_now();
     /* Long kernels get small batches so the time bound holds. */
     int batch = verify_s > 0 ? (int)(0.05 / verify_s) : BATCH;
@@ -717,6 +877,7 @@ static int time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
         if (cutune_now() - t0 >= su->max_time_s)
             break;
     }
+    metric(r, "worker_timing_ms", (cutune_now() - t0) * 1e3);
     if (!(r->time_ms > 0.0)) { /* below the event timer's resolution: not a measurement (a
                                   zero time would also be refused by every recording loader) */
         r->status = CUTUNE_STATUS_RUNTIME_ERROR;
@@ -745,7 +906,9 @@ static void evaluate(worker *w, const cutune_cuda_launch *l, cutune_cuda_reply *
     char eb[256];
     cutune_cuda_buf pb = {0};
     void *image = NULL;
+    double t_all = cutune_now(), t = t_all;
     r->status = CUTUNE_STATUS_OK;
+    w->cold = 0;
 
     if (!w->have_setup || l->nargs != su->nargs) {
         r->status = CUTUNE_STATUS_RUNTIME_ERROR;
@@ -826,14 +989,25 @@ static void evaluate(worker *w, const cutune_cuda_launch *l, cutune_cuda_reply *
         w->threads_sm > 0)
         metric(r, "occupancy", (double)nb * (double)threads / w->threads_sm);
 
-    if (buffers_ensure(w, l, r) < 0 || reference_ensure(w, l, r) < 0)
+    metric(r, "worker_load_ms", (cutune_now() - t) * 1e3);
+
+    /* Buffers, inputs and the reference: cached, so all but free after the first launch. */
+    t = cutune_now();
+    int setup_rc = buffers_ensure(w, l, r);
+    if (setup_rc == 0)
+        setup_rc = reference_ensure(w, l, r);
+    metric(r, "worker_setup_ms", (cutune_now() - t) * 1e3);
+    metric(r, "worker_cached", !w->cold);
+    if (setup_rc < 0)
         goto out;
 
-    /* Verification: fresh inputs, poisoned outputs, one launch. */
-    if ((rc = buffers_prepare(w)) != CU_SUCCESS) {
+    /* Verification: restored inputs, poisoned outputs, one launch. */
+    t = cutune_now();
+    if ((rc = buffers_restore(w)) != CU_SUCCESS) {
         runtime_fail(w, r, "preparing buffers", rc);
         goto out;
     }
+    metric(r, "worker_restore_ms", (cutune_now() - t) * 1e3);
     void *params[CUTUNE_CUDA_MAX_ARGS];
     params_fill(w, l, params);
     if (cutune_cuda_encode_progress(&pb, CUTUNE_CUDA_PHASE_VERIFY) < 0 ||
@@ -857,6 +1031,7 @@ static void evaluate(worker *w, const cutune_cuda_launch *l, cutune_cuda_reply *
         goto out;
     }
     tv = cutune_now() - tv;
+    metric(r, "worker_launch_ms", tv * 1e3);
     /* The kernel is done; copying large outputs back and comparing them on the host
      * can take longer than a kernel is allowed, so say so (setup time limit again). */
     pb.len = 0;
@@ -865,11 +1040,14 @@ static void evaluate(worker *w, const cutune_cuda_launch *l, cutune_cuda_reply *
         r->fatal = 1;
         goto out;
     }
+    t = cutune_now();
     if ((rc = buffers_download(w, 0)) != CU_SUCCESS) {
         runtime_fail(w, r, "reading outputs", rc);
         goto out;
     }
-    if (!verify(w, r)) {
+    int verified = verify(w, r);
+    metric(r, "worker_verify_ms", (cutune_now() - t) * 1e3);
+    if (!verified) {
         r->status = CUTUNE_STATUS_WRONG_RESULT;
         goto out;
     }
@@ -900,6 +1078,7 @@ out:
         w->drv.module_unload(mod);
     free(image);
     cutune_cuda_buf_free(&pb);
+    metric(r, "worker_total_ms", (cutune_now() - t_all) * 1e3);
 }
 
 /* ---- start-up and the loop ---- */
@@ -1056,12 +1235,15 @@ out_hello:
         int fatal = r.fatal;
         cutune_cuda_reply_clear(&r);
         if (rc < 0 || fatal) {
-            /* Poisoned context: no cleanup through the driver, just leave. */
+            /* Poisoned context: no cleanup through the driver, just leave (page-locked
+             * host buffers go with the process). */
             status = fatal ? 3 : 1;
             for (int i = 0; i < CUTUNE_CUDA_MAX_ARGS; i++) {
-                free(w->bufs[i].host_in);
+                if (!w->bufs[i].in_pinned)
+                    free(w->bufs[i].host_in);
+                if (!w->bufs[i].out_pinned)
+                    free(w->bufs[i].host_out);
                 free(w->bufs[i].host_ref);
-                free(w->bufs[i].host_out);
             }
             h.rc = 0;
             w->ctx = NULL;
