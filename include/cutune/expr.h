@@ -2,18 +2,23 @@
  * @file expr.h
  * @brief The restriction / geometry / metric expression language.
  *
- * A small C-like language, parsed once and evaluated many times:
- *   literals   42, 0x20, 1.5, 1e-3, "str", true/false
+ * C's expression syntax and Python's (Kernel Tuner restrictions are Python), in one
+ * grammar with one evaluator; docs/expressions.md is the full description.
+ *   literals   42, 0x20, 1.5, 1e-3, "str", true/false, True/False
  *   variables  names resolved at parse time against a symbol table (slots)
- *   operators  unary - + !, * / %, + -, < <= > >=, == !=, &&, ||, ?:, ( )
+ *   operators  by precedence, tightest first: ( ); **; unary - + !; * / // %; + -;
+ *              comparisons < <= > >= == != in, not in (chained as in Python);
+ *              not; && and; || or; ?:
  *   functions  min(a,b,...), max(a,b,...), ceil, floor, log2, pow(a,b), abs
- *   membership x in (a, b, c)
+ *   membership x in (a, b, c), x in [a, b, c], x not in (...)
  * Arithmetic: INT op INT stays INT (64-bit); any REAL operand makes it REAL.
- * `/` on two INTs divides and truncates toward zero as in C; `%` on two INTs is
- * C's remainder (sign of the dividend); on REALs `/` is real division and `%`
- * is fmod. Division or remainder by zero is CUTUNE_EMATH. Comparisons and
- * logic yield INT 0/1; && and || short-circuit. Strings compare with == != and
- * `in` only.
+ * `/` on two INTs divides and truncates toward zero as in C; `//` is Python's
+ * floor division (toward minus infinity; a REAL when either operand is); `%` on two INTs
+ * is C's remainder (sign of the dividend); on REALs `/` is real division and `%`
+ * is fmod. Division or remainder by zero is CUTUNE_EMATH. `a < b < c` is
+ * `a < b and b < c` with b evaluated once; a chain mixing == != with < <= > >= in
+ * is a syntax error (C and Python read it differently). Comparisons and logic
+ * yield INT 0/1; && || and or short-circuit. Strings compare with == != and `in` only.
  */
 #ifndef CUTUNE_EXPR_H
 #define CUTUNE_EXPR_H
@@ -57,5 +62,11 @@ int cutune_expr_uses(const cutune_expr *e, size_t slot);
 
 /** The source text as given to parse. */
 const char *cutune_expr_text(const cutune_expr *e);
+
+/**
+ * Whether name is a word of the language (in, not, and, or, true, false, True, False):
+ * such a name cannot be read as a parameter. NULL is no keyword.
+ */
+int cutune_expr_is_keyword(const char *name);
 
 #endif

@@ -1,4 +1,6 @@
-/* The expression language of restrictions, launch geometry and metrics.
+/* The expression language of restrictions, launch geometry and metrics
+ * (docs/expressions.md): C's operators and Python's (Kernel Tuner restrictions
+ * are Python expressions) in one grammar with one evaluator.
  *
  * Text is parsed once by recursive descent straight into bytecode for a small
  * stack machine; evaluation is one loop over the instructions. Names are
@@ -29,7 +31,8 @@ enum op {
     OP_ADD,
     OP_SUB,
     OP_MUL,
-    OP_DIV,
+    OP_DIV,  /* C's: INT / INT truncates toward zero */
+    OP_IDIV, /* Python's //: floors toward minus infinity */
     OP_MOD,
     OP_LT,
     OP_LE,
@@ -37,6 +40,8 @@ enum op {
     OP_GE,
     OP_EQ,
     OP_NE,
+    OP_CHAIN,  /* a link of a chained comparison, sub the comparison: pop b, a; if a sub b
+                  push b, else push 0 and jump to arg (the end of the chain) */
     OP_AND,    /* pop a; if a is false push 0 and jump to arg */
     OP_OR,     /* pop a; if a is true push 1 and jump to arg */
     OP_BOOL,   /* top = (top != 0) */
@@ -65,6 +70,7 @@ typedef struct sval {
 
 typedef struct insn {
     uint8_t op;   /* enum op */
+    uint8_t sub;  /* OP_CHAIN: the comparison op */
     int32_t arg;  /* pool index, slot or jump target */
     uint32_t col; /* 1-based column of the source token, for messages */
 } insn;
@@ -92,23 +98,35 @@ enum tok {
     T_PLUS,
     T_MINUS,
     T_STAR,
+    T_STARSTAR, /* ** */
     T_SLASH,
+    T_SLASHSLASH, /* // */
     T_PERCENT,
-    T_NOT,
+    T_NOT,    /* ! */
+    T_KW_NOT, /* not (the keyword: looser than the comparisons) */
     T_LT,
     T_LE,
     T_GT,
     T_GE,
     T_EQ,
     T_NE,
-    T_AND,
-    T_OR,
+    T_AND, /* && and the keyword and */
+    T_OR,  /* || and the keyword or */
     T_QUESTION,
     T_COLON,
     T_LPAREN,
     T_RPAREN,
+    T_LBRACKET,
+    T_RBRACKET,
     T_COMMA,
 };
+
+/* Words the lexer takes as operators; with the constants they are no names. */
+static const struct {
+    const char *text;
+    int tok;
+} keywords[] = {{"in", T_IN}, {"not", T_KW_NOT}, {"and", T_AND}, {"or", T_OR}};
+static const char *const constant_names[] = {"true", "false", "True", "False"};
 
 typedef struct parser {
     const char *src;
@@ -282,16 +300,22 @@ static int next(parser *p)
         while (isalnum((unsigned char)s[k]) || s[k] == '_')
             k++;
         p->pos += k;
-        p->tok = (k == 2 && memcmp(s, "in", 2) == 0) ? T_IN : T_IDENT;
+        p->tok = T_IDENT;
+        for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
+            if (strlen(keywords[i].text) == k && memcmp(s, keywords[i].text, k) == 0)
+                p->tok = keywords[i].tok;
     } else {
         static const struct {
             const char *text;
             int tok;
         } ops[] = {
-            {"<=", T_LE},     {">=", T_GE},    {"==", T_EQ},    {"!=", T_NE},   {"&&", T_AND},
-            {"||", T_OR},     {"+", T_PLUS},   {"-", T_MINUS},  {"*", T_STAR},  {"/", T_SLASH},
-            {"%", T_PERCENT}, {"!", T_NOT},    {"<", T_LT},     {">", T_GT},    {"?", T_QUESTION},
-            {":", T_COLON},   {"(", T_LPAREN}, {")", T_RPAREN}, {",", T_COMMA},
+            /* two-character operators first */
+            {"<=", T_LE},      {">=", T_GE},      {"==", T_EQ},       {"!=", T_NE},
+            {"&&", T_AND},     {"||", T_OR},      {"**", T_STARSTAR}, {"//", T_SLASHSLASH},
+            {"+", T_PLUS},     {"-", T_MINUS},    {"*", T_STAR},      {"/", T_SLASH},
+            {"%", T_PERCENT},  {"!", T_NOT},      {"<", T_LT},        {">", T_GT},
+            {"?", T_QUESTION}, {":", T_COLON},    {"(", T_LPAREN},    {")", T_RPAREN},
+            {"[", T_LBRACKET}, {"]", T_RBRACKET}, {",", T_COMMA},
         };
         size_t i;
         for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
@@ -507,15 +531,41 @@ static int parse_primary(parser *p)
                 return emit(p, OP_LOAD, (int32_t)i, off);
             }
         }
-        if ((len == 4 && memcmp(name, "true", 4) == 0) ||
-            (len == 5 && memcmp(name, "false", 5) == 0))
-            return emit_const(p, (sval){.t = CUTUNE_VALUE_INT, .i = len == 4}, off);
+        for (size_t i = 0; i < sizeof constant_names / sizeof constant_names[0]; i++)
+            if (strlen(constant_names[i]) == len && memcmp(name, constant_names[i], len) == 0)
+                return emit_const(p, (sval){.t = CUTUNE_VALUE_INT, .i = len == 4}, off);
         return cutune_err(p->err, p->errlen, CUTUNE_ENOTFOUND,
                           "unknown parameter '%.*s' at column %d in '%s'", (int)len, name,
                           col_of(p, off), p->src);
     }
     default: return syntax_error(p, off, "expected a value");
     }
+}
+
+/* One more level of recursion, refused past EXPR_MAX_DEPTH. */
+static int enter(parser *p, size_t off)
+{
+    if (++p->depth > EXPR_MAX_DEPTH)
+        return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
+                          "expression nested too deeply at column %d (limit %d) in '%s'",
+                          col_of(p, off), EXPR_MAX_DEPTH, p->src);
+    return 0;
+}
+
+static int parse_unary(parser *p);
+
+/* a ** b, as in Python: right-associative (2 ** 3 ** 2 is 2 ** 9), tighter than a unary
+ * operator on its left (-2 ** 2 is -4) and looser than one on its right (2 ** -1 is 0.5). */
+static int parse_power(parser *p)
+{
+    int rc = parse_primary(p);
+    if (rc || p->tok != T_STARSTAR)
+        return rc;
+    size_t off = p->tstart;
+    if (!(rc = enter(p, off)) && !(rc = next(p)) && !(rc = parse_unary(p)))
+        rc = emit(p, OP_POW, 0, off);
+    p->depth--;
+    return rc;
 }
 
 static int parse_unary(parser *p)
@@ -525,14 +575,12 @@ static int parse_unary(parser *p)
     case T_MINUS: op = OP_NEG; break;
     case T_PLUS: op = OP_POS; break;
     case T_NOT: op = OP_NOT; break;
-    default: return parse_primary(p);
+    default: return parse_power(p);
     }
     size_t off = p->tstart;
-    if (++p->depth > EXPR_MAX_DEPTH)
-        return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
-                          "expression nested too deeply at column %d (limit %d) in '%s'",
-                          col_of(p, off), EXPR_MAX_DEPTH, p->src);
-    int rc = next(p);
+    int rc = enter(p, off);
+    if (!rc)
+        rc = next(p);
     if (!rc)
         rc = parse_unary(p);
     if (!rc)
@@ -544,8 +592,12 @@ static int parse_unary(parser *p)
 static int parse_mul(parser *p)
 {
     int rc = parse_unary(p);
-    while (!rc && (p->tok == T_STAR || p->tok == T_SLASH || p->tok == T_PERCENT)) {
-        int op = p->tok == T_STAR ? OP_MUL : p->tok == T_SLASH ? OP_DIV : OP_MOD;
+    while (!rc && (p->tok == T_STAR || p->tok == T_SLASH || p->tok == T_SLASHSLASH ||
+                   p->tok == T_PERCENT)) {
+        int op = p->tok == T_STAR         ? OP_MUL
+                 : p->tok == T_SLASH      ? OP_DIV
+                 : p->tok == T_SLASHSLASH ? OP_IDIV
+                                          : OP_MOD;
         size_t off = p->tstart;
         if (!(rc = next(p)) && !(rc = parse_unary(p)))
             rc = emit(p, op, 0, off);
@@ -565,17 +617,30 @@ static int parse_add(parser *p)
     return rc;
 }
 
-/* x in (a, b, ...) binds like the relational operators (as in Python). */
-static int parse_in_list(parser *p, size_t off)
+/* x in (a, b, ...), x in [a, b, ...], x not in (...): membership in a literal list, which
+ * may end in a comma as Python's (32,) does. At the 'in' or the 'not' of 'not in'. */
+static int parse_in_list(parser *p)
 {
-    int rc;
+    int rc, close;
+    size_t off = p->tstart;
+    int negate = p->tok == T_KW_NOT;
+    if (negate) {
+        if ((rc = next(p)))
+            return rc;
+        if (p->tok != T_IN)
+            return syntax_error(p, p->tstart, "expected 'in' after 'not'");
+    }
     if ((rc = next(p)))
         return rc;
-    if (p->tok != T_LPAREN)
-        return syntax_error(p, p->tstart, "expected '(' after 'in'");
+    if (p->tok == T_LPAREN)
+        close = T_RPAREN;
+    else if (p->tok == T_LBRACKET)
+        close = T_RBRACKET;
+    else
+        return syntax_error(p, p->tstart, "expected '(' or '[' after 'in'");
     if ((rc = next(p)))
         return rc;
-    if (p->tok == T_RPAREN)
+    if (p->tok == close)
         return syntax_error(p, p->tstart, "expected a value in the list after 'in'");
     if ((rc = emit(p, OP_IN_BEGIN, 0, off)))
         return rc;
@@ -586,42 +651,99 @@ static int parse_in_list(parser *p, size_t off)
             break;
         if ((rc = next(p)))
             return rc;
+        if (p->tok == close)
+            break;
     }
-    if ((rc = expect(p, T_RPAREN, "expected ',' or ')' in the list after 'in'")))
+    if ((rc = expect(p, close,
+                     close == T_RPAREN ? "expected ',' or ')' in the list after 'in'"
+                                       : "expected ',' or ']' in the list after 'in'")) ||
+        (rc = emit(p, OP_IN_END, 0, off)))
         return rc;
-    return emit(p, OP_IN_END, 0, off);
+    return negate ? emit(p, OP_NOT, 0, off) : 0;
 }
 
-static int parse_rel(parser *p)
+static int comparison_op(int tok)
 {
-    int rc = parse_add(p);
-    while (!rc && (p->tok == T_LT || p->tok == T_LE || p->tok == T_GT || p->tok == T_GE ||
-                   p->tok == T_IN)) {
+    switch (tok) {
+    case T_LT: return OP_LT;
+    case T_LE: return OP_LE;
+    case T_GT: return OP_GT;
+    case T_GE: return OP_GE;
+    case T_EQ: return OP_EQ;
+    case T_NE: return OP_NE;
+    default: return -1;
+    }
+}
+
+/* Comparisons chain as in Python: a < b <= c is a < b and b <= c, with b evaluated once and
+ * c not at all when a < b is false. Each link but the last is an OP_CHAIN whose jump to the
+ * end of the chain is patched afterwards (until then arg links to the previous OP_CHAIN).
+ * A chain orders (< <= > >= in, not in) or tests equality (== !=), never both: C reads
+ * a < b == c as (a < b) == c and Python as a < b and b == c, so the mix is refused rather
+ * than read one way. A list after 'in' cannot be compared on, so 'in' ends a chain. */
+static int parse_compare(parser *p)
+{
+    enum { CHAIN_NONE, CHAIN_ORDER, CHAIN_EQUALITY };
+    int rc = parse_add(p), kind = CHAIN_NONE, pending = -1, after_in = 0;
+    size_t pending_off = 0;
+    int32_t chain = -1;
+    while (!rc) {
+        int op = comparison_op(p->tok), in = p->tok == T_IN || p->tok == T_KW_NOT;
+        if (op < 0 && !in)
+            break;
         size_t off = p->tstart;
-        if (p->tok == T_IN) {
-            rc = parse_in_list(p, off);
-            continue;
+        int k = (op == OP_EQ || op == OP_NE) ? CHAIN_EQUALITY : CHAIN_ORDER;
+        if (after_in)
+            return syntax_error(p, off, "a comparison cannot follow an 'in' list: add parentheses");
+        if (kind != CHAIN_NONE && k != kind)
+            return syntax_error(p, off,
+                                "'==' and '!=' do not chain with '<', '<=', '>', '>=' or 'in' "
+                                "(C and Python read this differently: add parentheses)");
+        kind = k;
+        if (pending >= 0) {
+            if ((rc = emit(p, OP_CHAIN, chain, pending_off)))
+                return rc;
+            chain = (int32_t)(p->e->ncode - 1);
+            p->e->code[chain].sub = (uint8_t)pending;
+            pending = -1;
         }
-        int op = p->tok == T_LT ? OP_LT : p->tok == T_LE ? OP_LE : p->tok == T_GT ? OP_GT : OP_GE;
-        if (!(rc = next(p)) && !(rc = parse_add(p)))
-            rc = emit(p, op, 0, off);
+        if (in) {
+            rc = parse_in_list(p);
+            after_in = 1;
+        } else if (!(rc = next(p)) && !(rc = parse_add(p))) {
+            pending = op;
+            pending_off = off;
+        }
+    }
+    if (!rc && pending >= 0)
+        rc = emit(p, pending, 0, pending_off);
+    while (!rc && chain >= 0) {
+        int32_t prev = p->e->code[chain].arg;
+        p->e->code[chain].arg = (int32_t)p->e->ncode;
+        chain = prev;
     }
     return rc;
 }
 
-static int parse_eq(parser *p)
+/* not x, Python's: looser than the comparisons (not a == b is not (a == b)) and tighter
+ * than and/&&; C's ! stays a unary operator, tighter than every binary one. */
+static int parse_not(parser *p)
 {
-    int rc = parse_rel(p);
-    while (!rc && (p->tok == T_EQ || p->tok == T_NE)) {
-        int op = p->tok == T_EQ ? OP_EQ : OP_NE;
-        size_t off = p->tstart;
-        if (!(rc = next(p)) && !(rc = parse_rel(p)))
-            rc = emit(p, op, 0, off);
-    }
+    if (p->tok != T_KW_NOT)
+        return parse_compare(p);
+    size_t off = p->tstart;
+    int rc = enter(p, off);
+    if (!rc)
+        rc = next(p);
+    if (!rc)
+        rc = parse_not(p);
+    if (!rc)
+        rc = emit(p, OP_NOT, 0, off);
+    p->depth--;
     return rc;
 }
 
-/* && and || : a conditional jump over the right operand, patched afterwards. */
+/* && / and, || / or: a conditional jump over the right operand, patched afterwards. */
 static int parse_logic(parser *p, int tok, int op, int (*operand)(parser *))
 {
     int rc = operand(p);
@@ -638,7 +760,7 @@ static int parse_logic(parser *p, int tok, int op, int (*operand)(parser *))
 
 static int parse_and(parser *p)
 {
-    return parse_logic(p, T_AND, OP_AND, parse_eq);
+    return parse_logic(p, T_AND, OP_AND, parse_not);
 }
 
 static int parse_or(parser *p)
@@ -649,15 +771,9 @@ static int parse_or(parser *p)
 /* cond ? a : b, right-associative; lowest precedence. */
 static int parse_ternary(parser *p)
 {
-    int rc;
     size_t off = p->tstart;
-    if (++p->depth > EXPR_MAX_DEPTH) {
-        rc = cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
-                        "expression nested too deeply at column %d (limit %d) in '%s'",
-                        col_of(p, off), EXPR_MAX_DEPTH, p->src);
-        goto out;
-    }
-    if ((rc = parse_or(p)) || p->tok != T_QUESTION)
+    int rc = enter(p, off);
+    if (rc || (rc = parse_or(p)) || p->tok != T_QUESTION)
         goto out;
     off = p->tstart;
     size_t jfalse = p->e->ncode;
@@ -739,14 +855,16 @@ static const char *op_name(int op)
     case OP_SUB: return "-";
     case OP_MUL: return "*";
     case OP_DIV: return "/";
+    case OP_IDIV: return "//";
     case OP_MOD: return "%";
     case OP_LT: return "<";
     case OP_LE: return "<=";
     case OP_GT: return ">";
     case OP_GE: return ">=";
+    case OP_EQ: return "==";
+    case OP_NE: return "!=";
     case OP_AND: return "&&";
     case OP_OR: return "||";
-    case OP_BOOL: return "&& or ||";
     case OP_JFALSE: return "?:";
     case OP_MIN: return "min()";
     case OP_MAX: return "max()";
@@ -759,6 +877,23 @@ static const char *op_name(int op)
     }
 }
 
+/* The operator as the source spells it: 'and' for &&, '**' for pow(), the comparison of a
+ * chain's link. */
+static const char *op_label(const cutune_expr *e, const insn *in)
+{
+    const char *at = e->text + in->col - 1;
+    switch (in->op) {
+    case OP_NOT: return *at == 'n' ? "not" : "!";
+    case OP_AND:
+    case OP_OR:
+    case OP_BOOL: /* at the && or || whose right operand it tests */
+        return *at == 'a' ? "and" : *at == 'o' ? "or" : *at == '&' ? "&&" : "||";
+    case OP_POW: return *at == '*' ? "**" : "pow()";
+    case OP_CHAIN: return op_name(in->sub);
+    default: return op_name(in->op);
+    }
+}
+
 static double num(const sval *v)
 {
     return v->t == CUTUNE_VALUE_INT ? (double)v->i : v->r;
@@ -768,7 +903,7 @@ static int type_error(const cutune_expr *e, const insn *in, char *err, size_t er
 {
     return cutune_err(err, errlen, CUTUNE_EINVAL,
                       "type error at column %u: string operand to '%s' in '%s'", in->col,
-                      op_name(in->op), e->text);
+                      op_label(e, in), e->text);
 }
 
 static int math_error(const cutune_expr *e, const insn *in, const char *what, char *err,
@@ -809,6 +944,44 @@ static int real_to_int(double r, long long *out)
         return 1;
     *out = (long long)r;
     return 0;
+}
+
+/* a OP b for a comparison op into *out (0 or 1); a string may only be tested for equality. */
+static int compare(const cutune_expr *e, const insn *in, int op, const sval *a, const sval *b,
+                   int *out, char *err, size_t errlen)
+{
+    if (op == OP_EQ || op == OP_NE) {
+        *out = equal(a, b) ^ (op == OP_NE);
+        return 0;
+    }
+    if (a->t == CUTUNE_VALUE_STRING || b->t == CUTUNE_VALUE_STRING)
+        return type_error(e, in, err, errlen);
+    int c; /* -1, 0, 1; 2 when unordered (NaN) */
+    if (a->t == CUTUNE_VALUE_INT && b->t == CUTUNE_VALUE_INT)
+        c = (a->i > b->i) - (a->i < b->i);
+    else {
+        double x = num(a), y = num(b);
+        c = x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;
+    }
+    *out = op == OP_LT   ? c == -1
+           : op == OP_LE ? (c == -1 || c == 0)
+           : op == OP_GT ? c == 1
+                         : (c == 1 || c == 0);
+    return 0;
+}
+
+/* Python's float floor division x // y, y != 0: floor of the exact quotient, computed as
+ * CPython does (Objects/floatobject.c, _float_div_mod) so that the result is the one Python
+ * prints, e.g. 1 // 0.1 is 9.0 (0.1 is a little above 1/10). */
+static double floor_div(double x, double y)
+{
+    double mod = fmod(x, y), div = (x - mod) / y;
+    if (mod != 0 && (y < 0) != (mod < 0))
+        div -= 1.0;
+    if (div == 0)
+        return copysign(0.0, x / y);
+    double f = floor(div);
+    return div - f > 0.5 ? f + 1.0 : f;
 }
 
 static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *err, size_t errlen)
@@ -861,6 +1034,7 @@ static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *
         case OP_SUB:
         case OP_MUL:
         case OP_DIV:
+        case OP_IDIV:
         case OP_MOD:
         case OP_POW:
             b = &stack[sp--];
@@ -875,15 +1049,18 @@ static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *
                 case OP_SUB: ovf = __builtin_sub_overflow(x, y, &r); break;
                 case OP_MUL: ovf = __builtin_mul_overflow(x, y, &r); break;
                 case OP_DIV:
+                case OP_IDIV:
                 case OP_MOD:
                     if (y == 0)
                         return math_error(
-                            e, in, in->op == OP_DIV ? "division by zero" : "remainder by zero", err,
+                            e, in, in->op == OP_MOD ? "remainder by zero" : "division by zero", err,
                             errlen);
                     if (x == LLONG_MIN && y == -1)
-                        ovf = in->op == OP_DIV; /* x % -1 is 0, but C traps on it */
-                    else
-                        r = in->op == OP_DIV ? x / y : x % y;
+                        ovf = in->op != OP_MOD; /* x % -1 is 0, but C traps on it */
+                    else if (in->op == OP_MOD)
+                        r = x % y;
+                    else /* C truncates; // floors: one less when inexact with mixed signs */
+                        r = x / y - (in->op == OP_IDIV && x % y != 0 && (x < 0) != (y < 0));
                     break;
                 default: /* OP_POW: negative exponents leave the integers, as in Python */
                     if (y < 0) {
@@ -906,9 +1083,10 @@ static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *
                 case OP_SUB: r = x - y; break;
                 case OP_MUL: r = x * y; break;
                 case OP_DIV:
+                case OP_IDIV:
                     if (y == 0)
                         return math_error(e, in, "division by zero", err, errlen);
-                    r = x / y;
+                    r = in->op == OP_DIV ? x / y : floor_div(x, y);
                     break;
                 case OP_MOD:
                     if (y == 0)
@@ -930,32 +1108,25 @@ static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *
         case OP_LT:
         case OP_LE:
         case OP_GT:
-        case OP_GE: {
-            b = &stack[sp--];
-            a = &stack[sp];
-            if (a->t == CUTUNE_VALUE_STRING || b->t == CUTUNE_VALUE_STRING)
-                return type_error(e, in, err, errlen);
-            int c; /* -1, 0, 1; 2 when unordered (NaN) */
-            if (a->t == CUTUNE_VALUE_INT && b->t == CUTUNE_VALUE_INT)
-                c = (a->i > b->i) - (a->i < b->i);
-            else {
-                double x = num(a), y = num(b);
-                c = x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;
-            }
-            a->t = CUTUNE_VALUE_INT;
-            a->i = in->op == OP_LT   ? c == -1
-                   : in->op == OP_LE ? (c == -1 || c == 0)
-                   : in->op == OP_GT ? c == 1
-                                     : (c == 1 || c == 0);
-            break;
-        }
+        case OP_GE:
         case OP_EQ:
         case OP_NE:
+        case OP_CHAIN: {
+            int op = in->op == OP_CHAIN ? in->sub : in->op, truth, rc;
             b = &stack[sp--];
             a = &stack[sp];
-            a->i = equal(a, b) ^ (in->op == OP_NE);
+            if ((rc = compare(e, in, op, a, b, &truth, err, errlen)))
+                return rc;
+            if (in->op == OP_CHAIN && truth) {
+                *a = *b; /* the left operand of the next link */
+                break;
+            }
             a->t = CUTUNE_VALUE_INT;
+            a->i = truth;
+            if (in->op == OP_CHAIN)
+                pc = (size_t)in->arg;
             break;
+        }
         case OP_AND:
         case OP_OR: {
             a = &stack[sp];
@@ -1101,4 +1272,17 @@ int cutune_expr_uses(const cutune_expr *e, size_t slot)
 const char *cutune_expr_text(const cutune_expr *e)
 {
     return e->text;
+}
+
+int cutune_expr_is_keyword(const char *name)
+{
+    if (!name)
+        return 0;
+    for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
+        if (strcmp(name, keywords[i].text) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof constant_names / sizeof constant_names[0]; i++)
+        if (strcmp(name, constant_names[i]) == 0)
+            return 1;
+    return 0;
 }

@@ -648,7 +648,7 @@ static int check_symbol_name(loader *L, const char *path, const char *name, cons
     if (!is_ident(name))
         return fail(L, CUTUNE_EINVAL, path,
                     "%s name '%s' is not an identifier (letters, digits, '_')", what, name);
-    if (strcmp(name, "in") == 0 || strcmp(name, "true") == 0 || strcmp(name, "false") == 0)
+    if (cutune_expr_is_keyword(name))
         return fail(L, CUTUNE_EINVAL, path, "%s name '%s' is a keyword", what, name);
     for (size_t k = 0; k < 2; k++)
         if (strcmp(name, time_names[k]) == 0)

@@ -52,6 +52,14 @@ expect_fail "wrong type names the JSON path" "wrongtype.json.*time" wrongtype.js
 expect_fail "empty space after restrictions" "no valid|empty" --restrict "a > 100" bowl.json.gz
 expect_fail "unknown parameter in a restriction" "unknown.*zz" --restrict "zz > 1" bowl.json.gz
 expect_fail "division by zero in a restriction" "zero" --restrict "a / (c - c) > 1" bowl.json.gz
+# Kernel Tuner's (Python) restriction syntax: 2 a x 5 b x 4 c
+out=$("$exe" space --restrict "a in [1, 2] and not c > 3" --restrict "4 <= b <= 64" bowl.json.gz 2>&1)
+grep -q "valid configurations: 40$" <<<"$out" && ok "Python-style restrictions (and, not, in [...], a chain)" \
+    || bad "Python-style restrictions (and, not, in [...], a chain)" "$out"
+expect_fail "a chain mixing == and < is refused at its column" "column 7: '==' and '!=' do not chain" \
+    --restrict "a < b == c" bowl.json.gz
+expect_fail "floor division by zero in a restriction" "division by zero at column 3 in 'a // \(c - c\)" \
+    --restrict "a // (c - c) > 1" bowl.json.gz
 
 # A run: summary, exports, and the same seed twice gives byte-identical journals.
 if "$exe" --searcher=random --seed=7 --budget=40 --journal=r1.jsonl --output=s.json \

@@ -1,4 +1,5 @@
 /* Unit tests of the expression language (src/space/expr.c). */
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -89,6 +90,8 @@ static void test_literals(void **state)
     check_real("1E+2", 100.0);
     check_int("true", 1);
     check_int("false", 0);
+    check_int("True", 1);
+    check_int("False", 0);
     check_int("  7\t", 7);
     /* a STRING result points into the expression: check it before the free */
     static const char *const lits[][2] = {
@@ -124,7 +127,7 @@ static void test_precedence(void **state)
     check_int("+3", 3);
     check_int("!0 + 1", 2);
     check_int("!a", 0);
-    check_int("1 < 2 == 1", 1);
+    check_int("(1 < 2) == 1", 1);
     check_int("2 == 1 + 1", 1);
     check_int("1 + 1 < 3", 1);
     check_int("1 || 0 && 0", 1);
@@ -134,7 +137,7 @@ static void test_precedence(void **state)
     check_int("0 ? 2 : 3 + 4", 7);
     check_int("a in (7) && 1", 1);
     check_int("a + 1 in (8, 9)", 1);
-    check_int("a in (7) == 1", 1);
+    check_int("(a in (7)) == 1", 1);
 }
 
 static void test_associativity(void **state)
@@ -148,7 +151,8 @@ static void test_associativity(void **state)
     check_int("0 ? 2 : 0 ? 3 : 4", 4);
     check_int("0 ? 2 : 1 ? 3 : 4", 3);
     check_int("1 ? 0 ? 5 : 6 : 7", 6);
-    check_int("3 > 2 > 1", 0); /* (3 > 2) > 1 as in C */
+    check_int("3 > 2 > 1", 1);   /* 3 > 2 and 2 > 1, as in Python */
+    check_int("(3 > 2) > 1", 0); /* C's reading, spelled out */
 }
 
 static void test_division(void **state)
@@ -168,6 +172,86 @@ static void test_division(void **state)
     check_real("-7.5 % 2", -1.5);
     check_real("7 % 2.5", 2.0);
     check_int("(-9223372036854775807 - 1) % -1", 0);
+    /* % is C's (sign of the dividend), not Python's: Python gives -7 % 3 == 2, 7 % -3 == -2 */
+    check_int("-7 % 3 == 2", 0);
+}
+
+/* Python's floor division: toward minus infinity, where C's / truncates toward zero. */
+static void test_floor_division(void **state)
+{
+    check_int("7 // 2", 3);
+    check_int("-7 // 2", -4);
+    check_int("7 // -2", -4);
+    check_int("-7 // -2", 3);
+    check_int("6 // -3", -2);
+    check_int("-6 // 3", -2);
+    check_int("0 // -5", 0);
+    check_int("a // b", -3); /* 7 // -3: -2.33 floors to -3 */
+    check_int("b // 2", -2);
+    check_int("a / b", -2); /* C's / beside it */
+    check_int("-7 / 2 == -7 // 2", 0);
+    check_int("(-9223372036854775807 - 1) // 1", LLONG_MIN);
+    check_int("(-9223372036854775807 - 1) // 2", LLONG_MIN / 2);
+    check_int("9223372036854775807 // -1", -LLONG_MAX);
+    /* a REAL operand gives a REAL, floored as Python floors it */
+    check_real("7.5 // 2", 3.0);
+    check_real("-7.5 // 2", -4.0);
+    check_real("7 // 2.0", 3.0);
+    check_real("7.0 // -2", -4.0);
+    check_real("r // 1", 2.0);
+    check_real("-0.5 // 1", -1.0);
+    check_real("0.5 // -1", -1.0);
+    check_real("1 // 0.1", 9.0); /* 0.1 is a little more than 1/10: Python says 9.0 too */
+    /* same precedence as * / %, left to right */
+    check_int("2 * 7 // 4", 3);
+    check_int("7 // 2 * 2", 6);
+    check_int("100 // 10 // 3", 3);
+    check_int("1 + 7 // 2", 4);
+    check_int("7 // 2 % 2", 1);
+    check_int("a // 2 * 2 + a % 2 == a", 1);
+    check_error("a // z", CUTUNE_EMATH, "division by zero", "column 3");
+    check_error("1.0 // 0", CUTUNE_EMATH, "division by zero", "column 5");
+    check_error("r // 0.0", CUTUNE_EMATH, "division by zero", NULL);
+    check_error("(-9223372036854775807 - 1) // -1", CUTUNE_EMATH, "overflow", "column 28");
+    check_error("s // 2", CUTUNE_EINVAL, "'//'", "column 3");
+    check_error("7 // // 2", CUTUNE_EPARSE, "column 6", NULL);
+    check_error("7 /// 2", CUTUNE_EPARSE, "column 5", NULL);
+}
+
+/* ** as in Python: right-associative, above unary minus on its left, below it on its right. */
+static void test_power(void **state)
+{
+    check_int("2 ** 10", 1024);
+    check_int("2**10", 1024);
+    check_int("2 ** 3 ** 2", 512);
+    check_int("(2 ** 3) ** 2", 64);
+    check_int("-2 ** 2", -4);
+    check_int("-2**2 == -4", 1);
+    check_int("(-2) ** 2", 4);
+    check_int("- -2 ** 2", 4);
+    check_int("2 * 3 ** 2", 18);
+    check_int("2 ** 2 * 3", 12);
+    check_int("2 ** 3 // 3", 2);
+    check_int("1 + 2 ** 2", 5);
+    check_int("a ** 2", 49);
+    check_int("b ** 3", -27);
+    check_int("0 ** 0", 1);
+    check_int("2 ** 62", 4611686018427387904LL);
+    check_int("!0 ** 2", 1); /* ! is unary too: !(0 ** 2) */
+    check_int("2 ** 2 ** 0", 2);
+    check_real("2 ** -1", 0.5);
+    check_real("2 ** -2 ** 2", 0.0625); /* 2 ** -(2 ** 2) */
+    check_real("-2 ** -2", -0.25);
+    check_real("r ** 2", 6.25);
+    check_real("4 ** 0.5", 2.0);
+    check_real("2.0 ** 3", 8.0);
+    check_int("pow(2, 10) == 2 ** 10", 1);
+    check_error("2 ** 64", CUTUNE_EMATH, "overflow", "column 3");
+    check_error("0 ** -1", CUTUNE_EMATH, "negative power", NULL);
+    check_error("(-8.0) ** 0.5", CUTUNE_EMATH, "domain", NULL);
+    check_error("s ** 2", CUTUNE_EINVAL, "'**'", "column 3");
+    check_error("2 ** * 3", CUTUNE_EPARSE, "column 6", NULL);
+    check_error("2 **", CUTUNE_EPARSE, "column 5", "end of input");
 }
 
 static void test_ternary_and_in(void **state)
@@ -190,6 +274,154 @@ static void test_ternary_and_in(void **state)
     check_int("s == 1", 0);
     check_int("s != 1", 1);
     check_int("!(a in (1, 2))", 1);
+}
+
+/* Python's and / or / not beside C's && / || / !; both pairs give 0 or 1. */
+static void test_python_logic(void **state)
+{
+    check_int("1 and 1", 1);
+    check_int("1 and 0", 0);
+    check_int("0 or 1", 1);
+    check_int("0 or 0", 0);
+    check_int("3 and 5", 1); /* Python gives 5; only the truth counts in a restriction */
+    check_int("0 or 2.5", 1);
+    check_int("not 0", 1);
+    check_int("not a", 0);
+    check_int("not not a", 1);
+    check_int("not r", 0);
+    check_int("a > 5 and b < 0", 1);
+    check_int("a > 5 and not b < 0", 0);
+    check_int("a > 5 && b < 0 or z", 1);
+    check_int("z || not z", 1);
+    check_int("!z and not z", 1);
+    check_int("True and not False", 1);
+    check_int("True + True", 2);
+    check_int("a == 7 and True", 1);
+    /* and binds tighter than or, as && binds tighter than || */
+    check_int("1 or 0 and 0", 1);
+    check_int("0 and 1 or 1", 1);
+    check_int("(1 or 0) and 0", 0);
+    check_int("1 || 0 and 0", 1);
+    check_int("0 and 1 || 1", 1);
+    /* not binds looser than the comparisons and arithmetic, tighter than and */
+    check_int("not 1 == 2", 1);
+    check_int("not a == 7", 0);
+    check_int("not z + 1", 0); /* not (z + 1) */
+    check_int("!z + 1", 2);    /* (!z) + 1: C's ! is unary */
+    check_int("not a < 5", 1);
+    check_int("not 0 and 0", 0); /* (not 0) and 0 */
+    check_int("not (0 and 0)", 1);
+    check_int("not 0 or 0", 1);
+    check_int("not a in (7,)", 0); /* not (a in (7,)) */
+    check_int("not 1 < a < 5", 1); /* not (1 < a and a < 5) */
+    check_int("not z ? 10 : 20", 10);
+    /* short-circuit */
+    check_int("z and 1 / 0", 0);
+    check_int("1 or 1 / 0", 1);
+    check_int("0 and s + 1", 0);
+    check_int("z and a / z or 3", 1);
+    /* keywords are not names */
+    check_error("and", CUTUNE_EPARSE, "column 1", "expected a value");
+    check_error("a and", CUTUNE_EPARSE, "column 6", "end of input");
+    check_error("not", CUTUNE_EPARSE, "column 4", NULL);
+    check_error("a or or b", CUTUNE_EPARSE, "column 6", NULL);
+    check_error("a not b", CUTUNE_EPARSE, "column 7", "expected 'in' after 'not'");
+    check_error("a + not b", CUTUNE_EPARSE, "column 5", "expected a value");
+    check_error("a andb", CUTUNE_EPARSE, "column 3", NULL); /* andb is a name, not and */
+    check_error("notz", CUTUNE_ENOTFOUND, "unknown parameter 'notz'", NULL);
+    check_error("s and 1", CUTUNE_EINVAL, "'and'", "column 3");
+    check_error("0 or s", CUTUNE_EINVAL, "'or'", "column 3");
+    check_error("not s", CUTUNE_EINVAL, "'not'", "column 1");
+    check_error("s && 1", CUTUNE_EINVAL, "'&&'", NULL);
+
+    assert_true(cutune_expr_is_keyword("and"));
+    assert_true(cutune_expr_is_keyword("not"));
+    assert_true(cutune_expr_is_keyword("in"));
+    assert_true(cutune_expr_is_keyword("True"));
+    assert_true(cutune_expr_is_keyword("false"));
+    assert_false(cutune_expr_is_keyword("AND"));
+    assert_false(cutune_expr_is_keyword("none"));
+    assert_false(cutune_expr_is_keyword(NULL));
+}
+
+/* x in [...], x in (...), x not in ...: literal lists, as Python writes them. */
+static void test_python_membership(void **state)
+{
+    check_int("a in [1, 7]", 1);
+    check_int("a in [1, 2]", 0);
+    check_int("a not in [1, 2]", 1);
+    check_int("a not in (7, 8)", 0);
+    check_int("a in (7,)", 1); /* a one-element tuple */
+    check_int("a in [1, 7,]", 1);
+    check_int("a in [7]", 1);
+    check_int("s in [\"x\", \"abc\"]", 1);
+    check_int("s not in ('abc',)", 0);
+    check_int("a + 1 not in [8]", 0);
+    check_int("a in [1, 2] or a in (7, 8)", 1);
+    check_int("a in [b + 10, 2 ** 3 - 1]", 1);
+    check_int("r in [2.5]", 1);
+    check_int("True in [1]", 1);
+    check_int("a in [1, 2] ? 10 : 20", 20);
+    check_error("a in [1, 2)", CUTUNE_EPARSE, "column 11", "']'");
+    check_error("a in (1, 2]", CUTUNE_EPARSE, "column 11", "')'");
+    check_error("a in []", CUTUNE_EPARSE, "column 7", "a value in the list");
+    check_error("a in [,]", CUTUNE_EPARSE, "column 7", NULL);
+    check_error("a in [1,,]", CUTUNE_EPARSE, "column 9", NULL);
+    check_error("a in 7", CUTUNE_EPARSE, "column 6", "'(' or '['");
+    check_error("a not (1, 2)", CUTUNE_EPARSE, "column 7", "expected 'in' after 'not'");
+    check_error("a not", CUTUNE_EPARSE, "column 6", "'in'");
+    check_error("a in [1, s + 1]", CUTUNE_EINVAL, "type error", "column 12");
+}
+
+/* Chained comparisons: a < b < c is a < b and b < c, b evaluated once. */
+static void test_chained_comparisons(void **state)
+{
+    check_int("1 < 2 < 3", 1);
+    check_int("1 < 3 < 2", 0);
+    check_int("3 > 2 > 1", 1);
+    check_int("1 <= 1 < 2", 1);
+    check_int("1 < 1 <= 2", 0);
+    check_int("32 <= a * 8 <= 1024", 1);   /* 56 */
+    check_int("32 <= a * 2 <= 1024", 0);   /* 14 */
+    check_int("32 <= a * 256 <= 1024", 0); /* 1792 */
+    check_int("0 < a < 10 < 100", 1);
+    check_int("0 < a < 10 < 5", 0);
+    check_int("b < z < a", 1);
+    check_int("1 < r < 3", 1);
+    check_int("1 < r * 2 < 5", 0);
+    check_int("2 < r <= 2.5", 1);
+    /* equality chains as Python's too: a == b == c is a == b and b == c */
+    check_int("2 == 2 == 2", 1);
+    check_int("a == 7 == 7", 1);
+    check_int("a == 7 == 1", 0); /* C's (a == 7) == 1 would be 1 */
+    check_int("1 != 2 != 1", 1); /* 1 != 2 and 2 != 1 */
+    check_int("s == \"abc\" == s", 1);
+    check_int("s != \"x\" != 1", 1);
+    /* a chain may end in a membership test on its last operand */
+    check_int("0 < a in (7, 8)", 1);
+    check_int("8 < a in (7, 8)", 0);
+    check_int("b < a not in (1, 2)", 1);
+    check_int("0 < a < 9 in [9]", 1);
+    /* the chain binds like one comparison */
+    check_int("1 < a < 10 and a < 8", 1);
+    check_int("1 < a < 5 || 1", 1);
+    check_int("1 < a < 10 ? 5 : 6", 5);
+    check_int("1 + 1 < a - 1 < 2 * 5", 1);
+    /* a false link skips the rest, as Python's does */
+    check_int("1 > 2 > 1 / 0", 0);
+    check_int("1 < 0 < s", 0);
+    check_error("1 < 2 < 1 / 0", CUTUNE_EMATH, "division by zero", "column 11");
+    check_error("1 < s < 3", CUTUNE_EINVAL, "'<'", "column 3");
+    check_error("1 < 2 <= s", CUTUNE_EINVAL, "'<='", "column 7");
+    /* == and < in one chain: C and Python disagree, so it is refused */
+    check_error("1 < 2 == 1", CUTUNE_EPARSE, "column 7", "add parentheses");
+    check_error("a == b < 1", CUTUNE_EPARSE, "column 8", "'=='");
+    check_error("a != b in (1, 2)", CUTUNE_EPARSE, "column 8", "add parentheses");
+    check_error("1 < a < 9 != 0", CUTUNE_EPARSE, "column 11", NULL);
+    check_error("a in (7) == 1", CUTUNE_EPARSE, "column 10", "'in' list");
+    check_error("a in [7] < 2", CUTUNE_EPARSE, "column 10", "'in' list");
+    check_error("a < < 2", CUTUNE_EPARSE, "column 5", NULL);
+    check_error("1 < 2 <", CUTUNE_EPARSE, "column 8", "end of input");
 }
 
 static void test_functions(void **state)
@@ -336,8 +568,9 @@ static void test_nesting_limit(void **state)
 {
     char buf[4096];
     cutune_value v;
+    size_t n;
     for (int depth = 50; depth <= 1000; depth += 950) {
-        size_t n = 0;
+        n = 0;
         for (int i = 0; i < depth; i++)
             buf[n++] = '(';
         buf[n++] = '1';
@@ -355,8 +588,31 @@ static void test_nesting_limit(void **state)
     memset(buf, '!', 40);
     strcpy(buf + 40, "1");
     check_int(buf, 1);
+    /* the right operand of ** and the operand of not recurse too */
+    n = 0;
+    for (int i = 0; i < 1000; i++)
+        n += (size_t)sprintf(buf + n, "1**");
+    strcpy(buf + n, "1");
+    check_error(buf, CUTUNE_EPARSE, "nested too deeply", NULL);
+    n = 0;
+    for (int i = 0; i < 1000; i++)
+        n += (size_t)sprintf(buf + n, "not ");
+    strcpy(buf + n, "1");
+    check_error(buf, CUTUNE_EPARSE, "nested too deeply", NULL);
+    n = 0;
+    for (int i = 0; i < 40; i++)
+        n += (size_t)sprintf(buf + n, "not ");
+    strcpy(buf + n, "1");
+    check_int(buf, 1);
+    /* a long chain is flat: every link jumps to its end */
+    n = (size_t)sprintf(buf, "0");
+    for (int i = 1; i <= 300; i++)
+        n += (size_t)sprintf(buf + n, " < %d", i);
+    check_int(buf, 1);
+    strcpy(buf + n, " < 0");
+    check_int(buf, 0);
     /* long flat expressions are not nesting: they must still parse */
-    size_t n = 0;
+    n = 0;
     n += (size_t)sprintf(buf + n, "min(1");
     for (int i = 0; i < 600; i++)
         n += (size_t)sprintf(buf + n, ",%d", i + 2);
@@ -419,6 +675,11 @@ int main(void)
         cmocka_unit_test_setup(test_precedence, setup),
         cmocka_unit_test_setup(test_associativity, setup),
         cmocka_unit_test_setup(test_division, setup),
+        cmocka_unit_test_setup(test_floor_division, setup),
+        cmocka_unit_test_setup(test_power, setup),
+        cmocka_unit_test_setup(test_python_logic, setup),
+        cmocka_unit_test_setup(test_python_membership, setup),
+        cmocka_unit_test_setup(test_chained_comparisons, setup),
         cmocka_unit_test_setup(test_ternary_and_in, setup),
         cmocka_unit_test_setup(test_functions, setup),
         cmocka_unit_test_setup(test_short_circuit, setup),

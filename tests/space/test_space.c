@@ -1,6 +1,7 @@
 /* Unit tests of parameter spaces (src/space/space.c). The spaces of published
  * benchmarks are hard-coded here; each expected count is recomputed with plain
  * nested loops so the test does not trust the enumerator it checks. */
+#include <dirent.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "cutune/recording.h"
 #include "cutune/space.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -178,6 +180,300 @@ static void test_pnpoly_count(void **state)
     assert_int_equal(cutune_space_size(s), want);
     assert_true(cutune_space_cartesian_size(s) == 8184.0);
     cutune_space_free(s);
+}
+
+/* ---- Kernel Tuner's restrictions, as its users write them -------------------- */
+
+/* Restriction strings and value lists copied from the tuning scripts behind published
+ * spaces, and the Python-only operators on such lists; each want is the count Python 3
+ * gives with eval() of the same strings over the same lists, as Kernel Tuner evaluates
+ * restrictions (the one exception, INT / INT, says so). */
+#define KT_VALUES 32
+
+typedef struct kt_param {
+    const char *name;
+    size_t n;
+    long long v[KT_VALUES];
+} kt_param;
+
+static const kt_param kt_dedisp[] = {
+    {"block_size_x", 6, {1, 2, 4, 8, 16, 32}},
+    {"block_size_y", 29, {32,  40,  48,  56,  64,  72,  80,  88,  96,  104, 112, 120, 128, 136, 144,
+                          152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232, 240, 248, 256}},
+    {"block_size_z", 1, {1}},
+    {"tile_size_x", 4, {1, 2, 3, 4}},
+    {"tile_size_y", 8, {1, 2, 3, 4, 5, 6, 7, 8}},
+    {"tile_stride_x", 2, {0, 1}},
+    {"tile_stride_y", 2, {0, 1}},
+    {"loop_unroll_factor_channel", 1, {0}},
+};
+static const kt_param kt_unroll_channel[] = {
+    {"loop_unroll_factor_channel", 17, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}},
+};
+static const kt_param kt_unroll_x[] = {
+    {"tile_size_x", 4, {1, 2, 3, 4}},
+    {"loop_unroll_factor_x", 4, {1, 2, 3, 4}},
+};
+static const kt_param kt_conv_milo[] = {
+    {"block_size_x",
+     16,
+     {16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256}},
+    {"block_size_y", 5, {1, 2, 4, 8, 16}},
+    {"tile_size_x", 4, {1, 2, 3, 4}},
+    {"tile_size_y", 4, {1, 2, 3, 4}},
+    {"read_only", 2, {0, 1}},
+    {"use_padding", 2, {0, 1}},
+    {"use_shmem", 2, {0, 1}},
+    {"use_cmem", 1, {1}},
+    {"filter_height", 1, {15}},
+    {"filter_width", 1, {15}},
+};
+static const kt_param kt_conv[] = {
+    {"block_size_x",
+     16,
+     {16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256}},
+    {"block_size_y", 5, {1, 2, 4, 8, 16}},
+    {"tile_size_x", 4, {1, 2, 3, 4}},
+    {"tile_size_y", 4, {1, 2, 3, 4}},
+    {"read_only", 2, {0, 1}},
+};
+static const kt_param kt_matmul[] = {
+    {"block_size_x", 3, {16, 32, 64}},
+    {"block_size_y", 6, {1, 2, 4, 8, 16, 32}},
+    {"tile_size_x", 4, {1, 2, 4, 8}},
+    {"tile_size_y", 4, {1, 2, 4, 8}},
+};
+static const kt_param kt_xgemm[] = {
+    {"MWG", 3, {16, 32, 64}},  {"NWG", 3, {16, 32, 64}},  {"KWG", 1, {32}},
+    {"MDIMC", 3, {8, 16, 32}}, {"NDIMC", 3, {8, 16, 32}}, {"MDIMA", 3, {8, 16, 32}},
+    {"NDIMB", 3, {8, 16, 32}}, {"KWI", 1, {2}},           {"VWM", 3, {1, 2, 4}},
+    {"VWN", 3, {1, 2, 4}},     {"STRM", 1, {0}},          {"STRN", 1, {0}},
+    {"SA", 2, {0, 1}},         {"SB", 2, {0, 1}},         {"PRECISION", 1, {32}},
+};
+static const kt_param kt_xy[] = {
+    {"x", 12, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}},
+    {"y", 12, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}},
+};
+
+typedef struct kt_case {
+    const char *what;
+    const kt_param *p;
+    size_t np;
+    const char *r[8];
+    size_t want;
+} kt_case;
+
+#define KT_PARAMS(a) a, N_OF(a) /* a kt_case's p and np */
+
+static const kt_case kt_cases[] = {
+    /* AutoTuningAssociation/benchmark_hub kernels/dedisp_milo/dedispersion_milo.py */
+    {"dedispersion",
+     KT_PARAMS(kt_dedisp),
+     {"32 <= block_size_x * block_size_y <= 1024", "tile_size_x > 1 or tile_stride_x == 0",
+      "tile_size_y > 1 or tile_stride_y == 0"},
+     11130},
+    {"dedispersion, C spelling",
+     KT_PARAMS(kt_dedisp),
+     {"block_size_x * block_size_y >= 32 && block_size_x * block_size_y <= 1024",
+      "!(tile_size_x == 1 && tile_stride_x == 1)", "tile_size_y > 1 || tile_stride_y == 0"},
+     11130},
+    /* the same script's unused checks: `and 0` stops before `1536 % 0` */
+    {"dedispersion loop_unroll_factor_channel",
+     KT_PARAMS(kt_unroll_channel),
+     {"loop_unroll_factor_channel <= 1536 and loop_unroll_factor_channel and 1536 % "
+      "loop_unroll_factor_channel == 0"},
+     8},
+    {"dedispersion loop_unroll_factor_x",
+     KT_PARAMS(kt_unroll_x),
+     {"loop_unroll_factor_x <= tile_size_x and tile_size_x % loop_unroll_factor_x == 0"},
+     8},
+    /* AutoTuningAssociation/benchmark_hub kernels/convolution_milo.py */
+    {"convolution_milo",
+     KT_PARAMS(kt_conv_milo),
+     {"use_padding==0 or block_size_x % 32 != 0", "block_size_x*block_size_y<=1024",
+      "use_padding==0 or use_shmem != 0",
+      "use_shmem == 0 or "
+      "(((block_size_x*tile_size_x+(filter_width-1)))*((block_size_y*tile_size_y+("
+      "filter_height-1)))) < 12*1024"},
+     4362},
+    /* benvanwerkhoven/kernel_tuner_paper convolution/convolution.py (17x17 filter) */
+    {"convolution (Kernel Tuner paper)",
+     KT_PARAMS(kt_conv),
+     {"((block_size_x*tile_size_x+16)*(block_size_y*tile_size_y+16)) < 12*1024"},
+     1724},
+    /* the Python-only operators on the same lists */
+    {"convolution, // ** in not in",
+     KT_PARAMS(kt_conv),
+     {"block_size_x // 32 * 32 == block_size_x", "2 ** tile_size_x <= 8",
+      "block_size_y in [1, 2, 4]", "block_size_x not in (64, 96)"},
+     432},
+    {"convolution, not and chain",
+     KT_PARAMS(kt_conv),
+     {"not (block_size_x > 128 and tile_size_x * tile_size_y > 4)",
+      "64 <= block_size_x * block_size_y < 1024", "tile_size_x ** 2 // 3 != 1", "True"},
+     996},
+    /* KernelTuner/kernel_tuner examples/opencl/matmul.py */
+    {"matmul", KT_PARAMS(kt_matmul), {"block_size_x==block_size_y*tile_size_y"}, 44},
+    /* benvanwerkhoven/tuning_kernels transpose.py */
+    {"transpose", KT_PARAMS(kt_matmul), {"block_size_x*tile_size_x==block_size_y*tile_size_y"}, 29},
+    /* benvanwerkhoven/kernel_tuner_paper gemm/xgemm.py: every / there divides exactly, so
+     * C's truncating / and Python's true division agree, and so does // */
+    {"Xgemm (Kernel Tuner paper)",
+     KT_PARAMS(kt_xgemm),
+     {"KWG % KWI == 0", "MWG % (MDIMC * VWM) == 0", "NWG % (NDIMC * VWN) == 0",
+      "MWG % (MDIMA * VWM) == 0", "NWG % (NDIMB * VWN) == 0", "KWG % ((MDIMC * NDIMC)/MDIMA) == 0",
+      "KWG % ((MDIMC * NDIMC)/NDIMB) == 0"},
+     5788},
+    {"Xgemm, //",
+     KT_PARAMS(kt_xgemm),
+     {"KWG % KWI == 0", "MWG % (MDIMC * VWM) == 0", "NWG % (NDIMC * VWN) == 0",
+      "MWG % (MDIMA * VWM) == 0", "NWG % (NDIMB * VWN) == 0", "KWG % ((MDIMC * NDIMC)//MDIMA) == 0",
+      "KWG % ((MDIMC * NDIMC)//NDIMB) == 0"},
+     5788},
+    /* where the two divisions part: Python's true division counts 30 for x / y > 2; cutune's
+     * INT / INT truncates (backwards compatible), which for positive operands is // */
+    {"x // y > 2", KT_PARAMS(kt_xy), {"x // y > 2"}, 22},
+    {"x / y > 2 (truncating)", KT_PARAMS(kt_xy), {"x / y > 2"}, 22},
+    {"x / y > 2 (true division)", KT_PARAMS(kt_xy), {"x * 1.0 / y > 2"}, 30},
+};
+
+static cutune_space *kt_space(const kt_case *c)
+{
+    cutune_space *s = cutune_space_alloc();
+    assert_non_null(s);
+    for (size_t p = 0; p < c->np; p++)
+        add_ints(s, c->p[p].name, c->p[p].v, c->p[p].n);
+    for (size_t r = 0; r < N_OF(c->r) && c->r[r]; r++)
+        restrict_(s, c->r[r]);
+    enumerate(s);
+    return s;
+}
+
+/* Number of Cartesian points that cutune_space_check accepts (1 valid, 0 not, never an error). */
+static size_t count_checked(const cutune_space *s)
+{
+    size_t np = cutune_space_nparams(s), valid = 0;
+    uint16_t idx[16] = {0};
+    assert_true(np <= N_OF(idx));
+    for (;;) {
+        int ok = cutune_space_check(s, idx, err, sizeof err);
+        if (ok != 0 && ok != 1)
+            fail_msg("check: %d %s", ok, err);
+        assert_int_equal(ok, cutune_space_find(s, idx) >= 0);
+        valid += (size_t)ok;
+        size_t p = np;
+        while (p-- > 0) {
+            if (++idx[p] < cutune_space_param(s, p)->nvalues)
+                break;
+            idx[p] = 0;
+        }
+        if (p == (size_t)-1)
+            return valid;
+    }
+}
+
+static void test_kernel_tuner_restrictions(void **state)
+{
+    for (size_t k = 0; k < N_OF(kt_cases); k++) {
+        cutune_space *s = kt_space(&kt_cases[k]);
+        if (cutune_space_size(s) != kt_cases[k].want)
+            fail_msg("%s: %zu valid configurations, Python counts %zu", kt_cases[k].what,
+                     cutune_space_size(s), kt_cases[k].want);
+        /* the same expressions check one configuration at a time */
+        assert_int_equal(count_checked(s), kt_cases[k].want);
+        cutune_space_free(s);
+    }
+}
+
+/* The recorded Kernel Tuner caches of ../shared/data against the restrictions of the
+ * scripts that made them (the caches do not store them): the cache of a complete
+ * brute-force run holds exactly the configurations its restrictions let through (failed
+ * ones marked), so cutune must find that set; where failed configurations were left out
+ * (Schoonhoven et al.), every recorded one must pass and the count is Python's. */
+static const struct {
+    const char *prefix; /* first match wins */
+    const char *r[8];
+    size_t want; /* 0: as many as the cache records */
+} kt_files[] = {
+    /* schoonhovenrichard/GPU_benchmarking_paper generate_cache_scripts/GEMM.py */
+    {"GEMM_",
+     {"KWG % KWI == 0", "MWG % (MDIMC * VWM) == 0", "NWG % (NDIMC * VWN) == 0",
+      "MWG % (MDIMA * VWM) == 0", "NWG % (NDIMB * VWN) == 0", "KWG % ((MDIMC * NDIMC)/MDIMA) == 0",
+      "KWG % ((MDIMC * NDIMC)/NDIMB) == 0"},
+     0},
+    /* benvanwerkhoven/kernel_tuner_paper gemm/xgemm.py, gemm_amd/xgemm.py */
+    {"gemm_",
+     {"KWG % KWI == 0", "MWG % (MDIMC * VWM) == 0", "NWG % (NDIMC * VWN) == 0",
+      "MWG % (MDIMA * VWM) == 0", "NWG % (NDIMB * VWN) == 0", "KWG % ((MDIMC * NDIMC)/MDIMA) == 0",
+      "KWG % ((MDIMC * NDIMC)/NDIMB) == 0"},
+     0},
+    /* AutoTuningAssociation/benchmark_hub kernels/convolution_milo.py */
+    {"convolution_milo_",
+     {"use_padding==0 or block_size_x % 32 != 0", "block_size_x*block_size_y<=1024",
+      "use_padding==0 or use_shmem != 0",
+      "use_shmem == 0 or "
+      "(((block_size_x*tile_size_x+(filter_width-1)))*((block_size_y*tile_size_y+("
+      "filter_height-1)))) < 12*1024"},
+     0},
+    /* benvanwerkhoven/kernel_tuner_paper convolution/convolution.py */
+    {"convolution_GTX_TitanX_Maxwell",
+     {"((block_size_x*tile_size_x+16)*(block_size_y*tile_size_y+16)) < 12*1024"},
+     0},
+    /* schoonhovenrichard/GPU_benchmarking_paper generate_cache_scripts/convolution.py */
+    {"convolution_", {"block_size_x*block_size_y>=64", "tile_size_x*tile_size_y<30"}, 9400},
+    /* AutoTuningAssociation/benchmark_hub kernels/dedisp_milo/dedispersion_milo.py */
+    {"dedispersion_milo_",
+     {"32 <= block_size_x * block_size_y <= 1024", "tile_size_x > 1 or tile_stride_x == 0",
+      "tile_size_y > 1 or tile_stride_y == 0"},
+     0},
+    /* pnpoly: no restrictions */
+    {"pnpoly_", {NULL}, 8184},
+};
+
+static void test_kernel_tuner_caches(void **state)
+{
+    char dir[4096], path[4400];
+    const char *data = getenv("CUTUNE_SHARED_DATA");
+    snprintf(dir, sizeof dir, "%s/kt-caches", data ? data : "../shared/data");
+    DIR *d = opendir(dir);
+    if (!d) {
+        printf("# %s absent: skipped\n", dir);
+        skip();
+    }
+    struct dirent *de;
+    size_t files = 0;
+    while ((de = readdir(d))) {
+        size_t k = 0;
+        while (k < N_OF(kt_files) &&
+               strncmp(de->d_name, kt_files[k].prefix, strlen(kt_files[k].prefix)) != 0)
+            k++;
+        size_t len = strlen(de->d_name);
+        if (k == N_OF(kt_files) || len < 8 || strcmp(de->d_name + len - 8, ".json.gz") != 0)
+            continue;
+        size_t nr = 0;
+        while (nr < N_OF(kt_files[k].r) && kt_files[k].r[nr])
+            nr++;
+        cutune_recording *rec = NULL;
+        cutune_space *s = NULL;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (cutune_recording_load(path, &rec, err, sizeof err) ||
+            cutune_recording_space(rec, kt_files[k].r, nr, 0, &s, err, sizeof err))
+            fail_msg("%s: %s", de->d_name, err);
+        size_t want = kt_files[k].want ? kt_files[k].want : rec->nrecords;
+        if (cutune_space_size(s) != want)
+            fail_msg("%s: %zu valid configurations, want %zu", de->d_name, cutune_space_size(s),
+                     want);
+        for (size_t i = 0; i < rec->nrecords; i++)
+            if (cutune_space_check(s, rec->records[i].idx, err, sizeof err) != 1)
+                fail_msg("%s: recorded configuration %zu fails the restrictions", de->d_name, i);
+        printf("# %-40s %6zu valid, %6zu recorded\n", de->d_name, cutune_space_size(s),
+               rec->nrecords);
+        cutune_space_free(s);
+        cutune_recording_free(rec);
+        files++;
+    }
+    closedir(d);
+    assert_true(files > 0);
 }
 
 /* ---- ids, find, check ------------------------------------------------------ */
@@ -627,6 +923,8 @@ int main(void)
         cmocka_unit_test(test_xgemm_count),
         cmocka_unit_test(test_convolution_count),
         cmocka_unit_test(test_pnpoly_count),
+        cmocka_unit_test(test_kernel_tuner_restrictions),
+        cmocka_unit_test(test_kernel_tuner_caches),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_find_invalid),
         cmocka_unit_test(test_neighbours),

@@ -630,6 +630,10 @@ static void test_wrong_types(void **state)
               CUTUNE_EINVAL, "parameters", "'bs' given twice");
     bad_field("parameters", "{\"bs\": [32], \"ipt\": [1], \"reg\": [0], \"time_ms\": [1]}",
               CUTUNE_EINVAL, "parameters.time_ms", "reserved");
+    bad_field("parameters", "{\"bs\": [32], \"ipt\": [1], \"reg\": [0], \"and\": [1]}",
+              CUTUNE_EINVAL, "parameters.and", "keyword");
+    bad_field("parameters", "{\"bs\": [32], \"ipt\": [1], \"reg\": [0], \"True\": [1]}",
+              CUTUNE_EINVAL, "parameters.True", "keyword");
     bad_field("parameters", "{\"bs\": [32], \"ipt\": [1], \"reg\": [0], \"a-b\": [1]}",
               CUTUNE_EINVAL, "parameters[\"a-b\"]", "not an identifier");
     bad_field("parameters", "{\"bs\": [32], \"ipt\": [99999999999999999999], \"reg\": [0]}",
@@ -638,6 +642,9 @@ static void test_wrong_types(void **state)
     bad_field("restrictions", "[5]", CUTUNE_EINVAL, "restrictions[0]", "expected an expression");
     bad_field("restrictions", "[\"bs > 1\", \"\"]", CUTUNE_EINVAL, "restrictions[1]", "empty");
     bad_field("restrictions", "[\"bs > 1\", \"bs >\"]", CUTUNE_EPARSE, "restrictions[1]", NULL);
+    bad_field("restrictions", "[\"bs > 1 and ipt < 4\", \"1 < bs == 1\"]", CUTUNE_EPARSE,
+              "restrictions[1]", "column 8");
+    bad_field("sizes", "{\"N\": 1, \"M\": 8, \"not\": 3}", CUTUNE_EINVAL, "sizes.not", "keyword");
     bad_field("sizes", "[]", CUTUNE_EINVAL, "sizes", "expected an object");
     bad_field("sizes", "{\"N\": \"big\", \"M\": 8}", CUTUNE_EINVAL, "sizes.N", "expected a number");
     bad_field("sizes", "{\"N\": 1, \"M\": 8, \"bs\": 3}", CUTUNE_EINVAL, "sizes.bs",
