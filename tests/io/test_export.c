@@ -55,6 +55,7 @@ static void test_summary(void **state)
         cutune_export_summary(f->path, f->space, &f->spec, &f->hist, "budget", err, sizeof err), 0);
     snprintf(tmp, sizeof tmp, "%s.tmp", f->path);
     assert_false(file_exists(tmp));
+    assert_int_equal(count_hidden(f->dir), 0); /* the temporary is gone */
     char *text = read_text(f->path, NULL);
     cJSON *doc = cJSON_Parse(text);
     assert_non_null(doc);
@@ -234,7 +235,7 @@ static void test_errors_leave_no_file(void **state)
     path_in(f->path, sizeof f->path, f->dir, "missing-dir/out.json");
     assert_int_equal(cutune_export_summary(f->path, f->space, NULL, &f->hist, "x", err, sizeof err),
                      CUTUNE_EIO);
-    assert_non_null(strstr(err, "out.json.tmp: cannot create"));
+    assert_non_null(strstr(err, "out.json: cannot create a temporary in"));
     assert_int_equal(cutune_export_csv(f->path, f->space, NULL, &f->hist, err, sizeof err),
                      CUTUNE_EIO);
     assert_int_equal(
@@ -242,15 +243,16 @@ static void test_errors_leave_no_file(void **state)
         CUTUNE_EIO);
     assert_int_equal(cutune_export_header(f->path, f->space, NULL, NULL, &f->hist, err, sizeof err),
                      CUTUNE_EIO);
-    /* a directory in the way of the rename: the old path stays, the tmp goes */
+    /* a directory in the way: refused, the directory stays, no temporary is left */
     path_in(f->path, sizeof f->path, f->dir, "adir");
     assert_int_equal(mkdir(f->path, 0755), 0);
     snprintf(tmp, sizeof tmp, "%s/inside", f->path);
     write_text(tmp, "x");
     assert_int_equal(cutune_export_summary(f->path, f->space, NULL, &f->hist, "x", err, sizeof err),
-                     CUTUNE_EIO);
-    snprintf(tmp, sizeof tmp, "%s.tmp", f->path);
-    assert_false(file_exists(tmp));
+                     CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "adir: is a directory"));
+    assert_int_equal(count_hidden(f->dir), 0);
+    assert_true(file_exists(tmp));
     snprintf(tmp, sizeof tmp, "%s/inside", f->path);
     unlink(tmp);
     rmdir(f->path);
