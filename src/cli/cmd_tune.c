@@ -391,6 +391,10 @@ int cutune_cmd_tune(int argc, char **argv)
     const char *target_arg = argv[optind];
 
     if (resume_path) {
+        /* one writer per journal: a run holding it refuses the resume before anything */
+        rc = cutune_journal_check_free(resume_path, err, sizeof err);
+        if (rc < 0)
+            goto bad_input;
         rc = cutune_recording_load(resume_path, &resume, err, sizeof err);
         if (rc < 0)
             goto bad_input;
@@ -701,7 +705,7 @@ int cutune_cmd_tune(int argc, char **argv)
     cutune_stop_reason why;
     rc = cutune_tune(t.space, t.spec, searcher, visited, ev, &opt, &hist, &why, err, sizeof err);
     if (rc < 0) {
-        status = 1;
+        status = rc == CUTUNE_EBUSY ? 2 : 1; /* the journal is another run's: refused */
         if (hist.n) /* what was measured before the failure is in the journal */
             print_summary(&t, kt_times, &hist, "error", journal, quiet);
         goto fail;
