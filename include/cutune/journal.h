@@ -74,8 +74,17 @@ int cutune_export_kt_cache(const char *path, const cutune_space *s, const struct
                            const char *device_name, const cutune_history *h, char *err,
                            size_t errlen);
 /** C header of #define NAME VALUE for the best configuration, named (comment, include
- *  guard) after the spec, else after name (e.g. a recording's kernel_name), else "kernel". */
+ *  guard) after the spec, else after name (e.g. a recording's kernel_name), else "kernel".
+ *  Writes only proved C tokens (docs/hardening.md): a name that is not a C identifier
+ *  (cutune_export_header_check), and a best value that is neither an identifier nor a
+ *  number (nor such tokens separated by single spaces), are refused (CUTUNE_EINVAL, the
+ *  name and the value in err), and nothing is written. */
 int cutune_export_header(const char *path, const cutune_space *s, const struct cutune_spec *spec,
                          const char *name, const cutune_history *h, char *err, size_t errlen);
+/** The names cutune_export_header would write (its own, every parameter's) checked before
+ *  a run: 0, or CUTUNE_EINVAL naming the first that is not a C identifier. */
+int cutune_export_header_check(const char *path, const cutune_space *s,
+                               const struct cutune_spec *spec, const char *name, char *err,
+                               size_t errlen);
 
 #endif
