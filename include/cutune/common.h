@@ -29,6 +29,7 @@ enum cutune_error {
     CUTUNE_EMISMATCH = -9, /**< e.g. a journal from another spec given to --resume */
     CUTUNE_EINTR = -10,    /**< interrupted by a signal */
     CUTUNE_EUNSUPPORTED = -11,
+    CUTUNE_EBUSY = -12, /**< a journal belongs to another run: locked, or already there */
 };
 
 /** Status of one evaluation. Only OK is a candidate for best. */
@@ -93,5 +94,57 @@ int cutune_read_file(const char *path, char **out, size_t *len, char *err, size_
  * always is set or the text holds a comma, a quote or a line break; as it is otherwise.
  */
 void cutune_csv_text(FILE *f, const char *text, int always);
+
+/**
+ * A file being written without destroying anything (outfile.c, docs/hardening.md): the
+ * bytes go to a temporary created exclusively (O_CREAT|O_EXCL|O_NOFOLLOW) under an
+ * unpredictable name ".NAME.XXXXXXXXXX" in the final path's folder, which
+ * cutune_outfile_commit fsyncs and renames onto the path. Every file cutune writes goes
+ * through it: a failure leaves the old file (or none), and no link planted at the
+ * temporary or the final path is ever written through.
+ */
+typedef struct cutune_outfile cutune_outfile;
+
+/** cutune_outfile_open flags. */
+enum cutune_outfile_flags {
+    CUTUNE_OUTFILE_NOREPLACE = 1u, /**< commit fails (CUTUNE_EBUSY) where path exists */
+};
+
+/**
+ * Start writing path: creates the temporary (mode, less the umask; an existing regular
+ * file's permissions are kept when it is replaced). Refused, naming path: a path that is
+ * a directory, a symbolic link, or anything but a regular file (CUTUNE_EINVAL); one that
+ * exists under CUTUNE_OUTFILE_NOREPLACE (CUTUNE_EBUSY); a folder the temporary cannot be
+ * made in (CUTUNE_EIO).
+ * @param out receives the handle, freed by cutune_outfile_commit or _abort.
+ */
+int cutune_outfile_open(const char *path, unsigned flags, int mode, cutune_outfile **out, char *err,
+                        size_t errlen);
+/** A stdio stream on the temporary (made on first call; owned by o). NULL: out of memory. */
+FILE *cutune_outfile_stream(cutune_outfile *o);
+/** The temporary's descriptor, for write(2) (do not mix with the stream). */
+int cutune_outfile_fd(const cutune_outfile *o);
+/** The temporary's path (for tests and messages). */
+const char *cutune_outfile_tmp_path(const cutune_outfile *o);
+
+/**
+ * Flush and fsync the temporary, then put it at its path: rename(2) (replacing the
+ * regular file there, never writing through a link), or under CUTUNE_OUTFILE_NOREPLACE a
+ * rename that fails where anything exists. The path is checked again first (a directory,
+ * link or special file that appeared since _open is refused). Frees o whatever happens;
+ * on failure the temporary is removed and the path left as it was.
+ * @param keep_fd NULL, or receives the descriptor, left open (the caller closes it; only
+ *        when no stream was made): a journal keeps writing, and keeps its lock.
+ */
+int cutune_outfile_commit(cutune_outfile *o, int *keep_fd, char *err, size_t errlen);
+/** Remove the temporary and free o (NULL: a no-op); the path is left as it was. */
+void cutune_outfile_abort(cutune_outfile *o);
+
+/**
+ * Whether paths a and b name one file: the same real folder and name, or (where both
+ * exist) the same device and inode. Spellings ("./x", "d/../x", a linked folder) and
+ * links to a file count as the file itself.
+ */
+int cutune_path_same(const char *a, const char *b);
 
 #endif

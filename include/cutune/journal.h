@@ -43,14 +43,23 @@ typedef struct cutune_journal_header {
     int cartesian;     /**< a recording's whole Cartesian product (--cartesian) */
 } cutune_journal_header;
 
-/** Create (truncate) path and write the header line. */
+/**
+ * Create the journal path with its header line, and lock it (flock) for this run until
+ * cutune_journal_close. Never truncates nor replaces anything: CUTUNE_EBUSY where
+ * anything exists at path (the header is written to an exclusive temporary, fsync'd, and
+ * renamed there only if nothing is; see cutune_outfile_open for the paths refused).
+ */
 int cutune_journal_create(const char *path, const cutune_journal_header *h, const cutune_space *s,
                           cutune_journal **out, char *err, size_t errlen);
+/** CUTUNE_EBUSY ("PATH: in use: ...") where a run holds the journal at path, else 0 (a
+ *  check before a run; cutune_journal_append takes the lock itself). */
+int cutune_journal_check_free(const char *path, char *err, size_t errlen);
 /** Whether the file at path is gzip-compressed (a journal that cannot be appended to);
  *  0 when it cannot be read. */
 int cutune_journal_is_compressed(const char *path);
-/** Open an existing journal for appending (resume); drops a partial last line. Refuses a
- *  gzip-compressed file. */
+/** Open an existing journal for appending (resume) and lock it until cutune_journal_close;
+ *  drops a partial last line. Refuses a gzip-compressed file, a symbolic link, and a
+ *  journal another run holds (CUTUNE_EBUSY, "PATH: in use: ..."). */
 int cutune_journal_append(const char *path, cutune_journal **out, char *err, size_t errlen);
 /** Write one eval line for history entry e (index n), flush and fsync. */
 int cutune_journal_write_eval(cutune_journal *j, const cutune_space *s,
@@ -70,8 +79,17 @@ int cutune_export_kt_cache(const char *path, const cutune_space *s, const struct
                            const char *device_name, const cutune_history *h, char *err,
                            size_t errlen);
 /** C header of #define NAME VALUE for the best configuration, named (comment, include
- *  guard) after the spec, else after name (e.g. a recording's kernel_name), else "kernel". */
+ *  guard) after the spec, else after name (e.g. a recording's kernel_name), else "kernel".
+ *  Writes only proved C tokens (docs/hardening.md): a name that is not a C identifier
+ *  (cutune_export_header_check), and a best value that is neither an identifier nor a
+ *  number (nor such tokens separated by single spaces), are refused (CUTUNE_EINVAL, the
+ *  name and the value in err), and nothing is written. */
 int cutune_export_header(const char *path, const cutune_space *s, const struct cutune_spec *spec,
                          const char *name, const cutune_history *h, char *err, size_t errlen);
+/** The names cutune_export_header would write (its own, every parameter's) checked before
+ *  a run: 0, or CUTUNE_EINVAL naming the first that is not a C identifier. */
+int cutune_export_header_check(const char *path, const cutune_space *s,
+                               const struct cutune_spec *spec, const char *name, char *err,
+                               size_t errlen);
 
 #endif

@@ -19,10 +19,17 @@
 
 static volatile sig_atomic_t stop_requested;
 
+/* SIGINT, SIGTERM, SIGHUP: stop after the evaluations under way, keeping the journal whole
+ * and writing the summary and exports. A hang-up takes the terminal, and often the reader
+ * of a pipe on stdout with it: a write there must then fail, not kill the run (SIGPIPE). */
 static void on_signal(int sig)
 {
-    (void)sig;
     stop_requested = 1;
+    if (sig == SIGHUP) {
+        struct sigaction ign = {0};
+        ign.sa_handler = SIG_IGN;
+        sigaction(SIGPIPE, &ign, NULL); /* async-signal-safe */
+    }
 }
 
 static void usage(FILE *f)
@@ -67,7 +74,8 @@ static void usage(FILE *f)
         "  -h, --help               this help\n"
         "\n"
         "Exit status: 0 done, 1 failed while running or no configuration was correct,\n"
-        "2 bad input, 130 stopped by a signal (the journal is intact and the summary printed).\n");
+        "2 bad input (a journal in use by another run included), 130 stopped by SIGINT,\n"
+        "SIGTERM or SIGHUP (the journal is intact, the summary printed, the exports written).\n");
 }
 
 /* Is a CUDA device usable here? dlopen, never link: cutune must start without a driver. */
@@ -112,7 +120,9 @@ static void print_config(FILE *f, const cutune_space *s, size_t id)
     free(big);
 }
 
-/* Can a file be created at path? (its folder exists and is writable) */
+/* Can a file be created at path? Its folder exists and is writable, and nothing is there
+ * that cutune never writes over: a directory, a symbolic link (it is neither written
+ * through nor replaced), a device, pipe or socket (docs/hardening.md). */
 static int check_writable(const char *opt, const char *path, char *err, size_t errlen)
 {
     char dir[4096];
@@ -127,34 +137,20 @@ static int check_writable(const char *opt, const char *path, char *err, size_t e
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: is a directory", opt, path);
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "--%s=%s: is a symbolic link (cutune neither writes through one nor "
+                          "replaces it: give the path it points to, or remove it)",
+                          opt, path);
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "--%s=%s: is not a regular file (a device, pipe or socket is never "
+                          "replaced)",
+                          opt, path);
     if (access(dir, W_OK) != 0)
         return cutune_err(err, errlen, CUTUNE_EIO, "--%s=%s: cannot write in %s: %s", opt, path,
                           dir, strerror(errno));
     return 0;
-}
-
-/* Is path the same file as other (both existing)? */
-static int same_file(const char *path, const char *other)
-{
-    struct stat a, b;
-    return other && stat(path, &a) == 0 && stat(other, &b) == 0 && a.st_dev == b.st_dev &&
-           a.st_ino == b.st_ino;
-}
-
-/* An output path in a form two spellings of one file share: the real path of its folder
- * (which must exist: check_writable) and its name; the path itself where that fails. */
-static void canon_out(const char *path, char *buf, size_t len)
-{
-    const char *slash = strrchr(path, '/');
-    char dir[PATH_MAX], real[PATH_MAX];
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else
-        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-    if (realpath(dir, real))
-        snprintf(buf, len, "%s/%s", real, slash ? slash + 1 : path);
-    else
-        snprintf(buf, len, "%s", path);
 }
 
 /* Is evaluator ename with argument eargs (its default filled in) the one a journal was
@@ -167,7 +163,7 @@ static int same_evaluator(const char *ename, const char *eargs, const char *name
         eargs = "";
     if (!arg)
         arg = "";
-    return strcmp(eargs, arg) == 0 || (*eargs && *arg && same_file(eargs, arg));
+    return strcmp(eargs, arg) == 0 || (*eargs && *arg && cutune_path_same(eargs, arg));
 }
 
 static const char *stop_reason_name(cutune_stop_reason r)
@@ -402,6 +398,10 @@ int cutune_cmd_tune(int argc, char **argv)
     const char *target_arg = argv[optind];
 
     if (resume_path) {
+        /* one writer per journal: a run holding it refuses the resume before anything */
+        rc = cutune_journal_check_free(resume_path, err, sizeof err);
+        if (rc < 0)
+            goto bad_input;
         rc = cutune_recording_load(resume_path, &resume, err, sizeof err);
         if (rc < 0)
             goto bad_input;
@@ -529,7 +529,7 @@ int cutune_cmd_tune(int argc, char **argv)
         }
         /* the recording the run was started on (another GPU's recording of the same
          * space would pass the hashes; journals from before "target" are not checked) */
-        if (t.rec && resume->target && !same_file(t.path, resume->target)) {
+        if (t.rec && resume->target && !cutune_path_same(t.path, resume->target)) {
             cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
                        "--resume=%s: the run was started on %s, not %s (a resumed run "
                        "continues as it was started)",
@@ -622,13 +622,14 @@ int cutune_cmd_tune(int argc, char **argv)
         goto fail;
     }
     /* Every output is checked before anything runs: a bad path must not cost a
-     * whole tuning run, nor overwrite what is being tuned or replayed. */
+     * whole tuning run, nor overwrite what is being tuned or replayed. Two paths are one
+     * file when they resolve to one (cutune_path_same: the real folder and name, or the
+     * device and inode). */
     const char *outs[][2] = {{"journal", journal},
                              {"output", output},
                              {"csv", csv},
                              {"kt-cache", kt},
                              {"header", header}};
-    char canon[sizeof outs / sizeof outs[0]][PATH_MAX + 256]; /* canon_out of each */
     for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
         if (!outs[i][1])
             continue;
@@ -637,18 +638,15 @@ int cutune_cmd_tune(int argc, char **argv)
             goto bad_input;
         }
         if (!(resume && i == 0) &&
-            (same_file(outs[i][1], t.path) || same_file(outs[i][1], eargs) ||
-             (t.spec && t.spec->source_path && same_file(outs[i][1], t.spec->source_path)))) {
+            (cutune_path_same(outs[i][1], t.path) || cutune_path_same(outs[i][1], eargs) ||
+             (t.spec && cutune_path_same(outs[i][1], t.spec->source_path)))) {
             cutune_err(err, sizeof err, CUTUNE_EINVAL,
                        "--%s=%s: is the file being tuned or replayed; choose another path",
                        outs[i][0], outs[i][1]);
             goto bad_input;
         }
-        canon_out(outs[i][1], canon[i], sizeof canon[i]);
         for (size_t j = 0; j < i; j++) { /* two outputs to one file: the later would clobber */
-            if (!outs[j][1])
-                continue;
-            if (strcmp(canon[i], canon[j]) == 0 || same_file(outs[i][1], outs[j][1])) {
+            if (outs[j][1] && cutune_path_same(outs[i][1], outs[j][1])) {
                 cutune_err(err, sizeof err, CUTUNE_EINVAL,
                            "--%s=%s: is also the %s file; each output needs its own path",
                            outs[i][0], outs[i][1], outs[j][0]);
@@ -657,16 +655,20 @@ int cutune_cmd_tune(int argc, char **argv)
         }
         if (check_writable(outs[i][0], outs[i][1], err, sizeof err) < 0)
             goto bad_input;
-        /* a journal is the record of a run: never truncate one by accident */
+        /* a journal is the record of a run: never truncated nor replaced */
         struct stat js;
-        if (i == 0 && !resume && stat(outs[i][1], &js) == 0 && S_ISREG(js.st_mode) &&
-            js.st_size > 0) {
+        if (i == 0 && !resume && lstat(outs[i][1], &js) == 0) {
             cutune_err(err, sizeof err, CUTUNE_EINVAL,
                        "--journal=%s: exists; --resume=%s continues that run, or remove it",
                        outs[i][1], outs[i][1]);
             goto bad_input;
         }
     }
+    /* the header's names are known now: a header that would be refused is refused first */
+    if (header &&
+        cutune_export_header_check(header, t.space, t.spec, t.rec ? t.rec->kernel_name : NULL, err,
+                                   sizeof err) < 0)
+        goto bad_input;
 
     rng = gsl_rng_alloc(gsl_rng_mt19937);
     size_t n = cutune_space_size(t.space);
@@ -699,6 +701,7 @@ int cutune_cmd_tune(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
 
     int replay = strcmp(ename, "replay") == 0;
     int kt_times = replay && eargs && cli_is_kt_cache(eargs);
@@ -728,7 +731,7 @@ int cutune_cmd_tune(int argc, char **argv)
     cutune_stop_reason why;
     rc = cutune_tune(t.space, t.spec, searcher, visited, ev, &opt, &hist, &why, err, sizeof err);
     if (rc < 0) {
-        status = 1;
+        status = rc == CUTUNE_EBUSY ? 2 : 1; /* the journal is another run's: refused */
         if (hist.n) /* what was measured before the failure is in the journal */
             print_summary(&t, kt_times, &hist, "error", journal, quiet);
         goto fail;

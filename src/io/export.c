@@ -2,6 +2,7 @@
  * Each is built in memory and written by cutune_io_write_atomic, so a failed
  * export never leaves a partial file behind. */
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -409,55 +410,190 @@ int cutune_export_kt_cache(const char *path, const cutune_space *s, const struct
 
 /* ---------------------------------------------------------------- C header */
 
-/* A C identifier from name: other characters become '_', upper-cased on request. */
-static void c_ident(const char *name, int upper, char *out, size_t len)
+/*
+ * The header is C that a build includes: it holds only what is proved to be a C token
+ * (docs/hardening.md). Names are C identifiers (the header's own name may also hold '-'
+ * and '.', spec names being file stems, which become '_' in its guard); values are
+ * integers, finite reals, and strings made of identifiers and numbers separated by single
+ * spaces ("float", "unsigned int", "1.5f"). Anything else is refused, naming
+ * what and why: never escaped into something the tuned kernel did not see.
+ */
+
+static int ident_start(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int ident_char(unsigned char c)
+{
+    return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+/* Length of the C identifier at s (0: none); "defined" is not one the preprocessor takes. */
+static size_t ident_len(const char *s)
+{
+    size_t n = 0;
+    if (!ident_start((unsigned char)s[0]))
+        return 0;
+    while (ident_char((unsigned char)s[n]))
+        n++;
+    return n == 7 && strncmp(s, "defined", 7) == 0 ? 0 : n;
+}
+
+/* Length of the decimal integer or floating constant at s, an optional '-' first (as the
+ * space prints numbers: 32, -4, 0.5, 1e-05, 500.0); 0: none. */
+static size_t number_len(const char *s)
+{
+    size_t n = strspn(s, "0123456789.eE+-");
+    char buf[64], *end;
+    if (n == 0 || n >= sizeof buf)
+        return 0;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    const char *d = buf[0] == '-' ? buf + 1 : buf;
+    if (!(isdigit((unsigned char)d[0]) || (d[0] == '.' && isdigit((unsigned char)d[1]))))
+        return 0;
+    errno = 0;
+    double x = strtod(buf, &end);
+    return *end == '\0' && isfinite(x) ? n : 0;
+}
+
+/* Whether text may stand bare after #define NAME: tokens (identifiers, numbers with an
+ * optional f/l/u suffix: 1.5f, 10u) separated by single spaces. */
+static int safe_tokens(const char *text)
+{
+    const char *p = text;
+    if (!*p)
+        return 0;
+    for (;;) {
+        size_t n = ident_len(p);
+        if (!n && (n = number_len(p)) > 0)
+            n += strspn(p + n, "fFlLuU") <= 3 ? strspn(p + n, "fFlLuU") : 0;
+        if (!n)
+            return 0;
+        p += n;
+        if (!*p)
+            return 1;
+        if (*p != ' ' || p[1] == ' ' || !p[1])
+            return 0;
+        p++;
+    }
+}
+
+/* text for a message: control characters and quotes escaped, cut at 40 characters. */
+static void shown(const char *text, char *out, size_t len)
 {
     size_t k = 0;
-    if (len == 0)
-        return;
-    if (!isalpha((unsigned char)name[0]) && name[0] != '_' && k + 1 < len)
-        out[k++] = '_';
-    for (const char *c = name; *c && k + 1 < len; c++) {
+    for (const char *c = text; *c && k + 8 < len; c++) {
         unsigned char u = (unsigned char)*c;
-        out[k++] = isalnum(u) ? (char)(upper ? toupper(u) : u) : '_';
+        if ((size_t)(c - text) >= 40) {
+            k += (size_t)snprintf(out + k, len - k, "...");
+            break;
+        }
+        if (u == '\n')
+            k += (size_t)snprintf(out + k, len - k, "\\n");
+        else if (u == '"' || u == '\\')
+            k += (size_t)snprintf(out + k, len - k, "\\%c", u);
+        else if (u < 0x20 || u == 0x7f)
+            k += (size_t)snprintf(out + k, len - k, "\\x%02x", u);
+        else
+            out[k++] = (char)u;
     }
-    out[k] = '\0';
+    out[k < len ? k : len - 1] = '\0';
+}
+
+/* The name the header is named after: the spec's, else the given one, else "kernel". */
+static const char *header_name(const struct cutune_spec *spec, const char *kname)
+{
+    return spec && spec->name ? spec->name : kname && *kname ? kname : "kernel";
+}
+
+int cutune_export_header_check(const char *path, const cutune_space *s,
+                               const struct cutune_spec *spec, const char *kname, char *err,
+                               size_t errlen)
+{
+    char text[200];
+    const char *name = header_name(spec, kname);
+    if (!path || !s)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "export: no path or space");
+    if (!ident_start((unsigned char)name[0]) || strspn(name, "abcdefghijklmnopqrstuvwxyz"
+                                                             "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                             "0123456789_-.") != strlen(name)) {
+        shown(name, text, sizeof text);
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s: the header's name \"%s\" is not a C identifier (letters, digits, "
+                          "'_', and '-' or '.' after the first): the header is not written",
+                          path, text);
+    }
+    for (size_t p = 0; p < cutune_space_nparams(s); p++) {
+        const char *pn = cutune_space_param(s, p)->name;
+        if (ident_len(pn) != strlen(pn)) {
+            shown(pn, text, sizeof text);
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "%s: parameter name \"%s\" is not a C identifier a #define can "
+                              "take: the header is not written",
+                              path, text);
+        }
+    }
+    return 0;
 }
 
 int cutune_export_header(const char *path, const cutune_space *s, const struct cutune_spec *spec,
                          const char *kname, const cutune_history *h, char *err, size_t errlen)
 {
     int rc = check_args(path, s, h, err, errlen);
-    char *buf = NULL, guard[200], ident[160], tms[64];
+    char *buf = NULL, tms[64], text[200];
     size_t len = 0;
     FILE *f = NULL;
 
     if (rc < 0)
         return rc;
+    if ((rc = cutune_export_header_check(path, s, spec, kname, err, errlen)) < 0)
+        return rc;
     const cutune_history_entry *b = best_entry(h);
     if (!b)
         return cutune_err(err, errlen, CUTUNE_EEMPTY,
                           "%s: no successful evaluation: no best configuration to export", path);
-    const char *name = spec && spec->name ? spec->name : kname && *kname ? kname : "kernel";
-    c_ident(name, 1, ident, sizeof ident);
-    snprintf(guard, sizeof guard, "CUTUNE_TUNED_%s_H", ident);
+    const uint16_t *idx = cutune_space_config(s, b->id);
+    for (size_t p = 0; p < cutune_space_nparams(s); p++) {
+        const cutune_param *par = cutune_space_param(s, p);
+        const cutune_value *v = &par->values[idx[p]];
+        const char *t = par->texts[idx[p]];
+        int ok = v->type == CUTUNE_VALUE_STRING ? safe_tokens(t) : number_len(t) == strlen(t);
+        if (!ok) {
+            shown(t, text, sizeof text);
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "%s: %s = \"%s\" in the best configuration is not a C identifier "
+                              "or number (a header holds only those): the header is not written",
+                              path, par->name, text);
+        }
+    }
+    const char *name = header_name(spec, kname);
     cutune_io_format_real(b->r.time_ms, tms, sizeof tms);
     f = open_memstream(&buf, &len);
     if (!f)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
     fprintf(f, "/* Best configuration of %s found by cutune %s: %s ms", name, CUTUNE_VERSION, tms);
-    if (spec && spec->hash[0])
+    if (spec && spec->hash[0] && strspn(spec->hash, "0123456789abcdef") == strlen(spec->hash))
         fprintf(f, " (spec hash %s)", spec->hash);
     fprintf(f, ".\n * Generated file: re-run the tuner rather than edit it. */\n");
-    fprintf(f, "#ifndef %s\n#define %s\n\n", guard, guard);
-    const uint16_t *idx = cutune_space_config(s, b->id);
+    /* the guard: CUTUNE_TUNED_<NAME>_H, upper-cased, '-' and '.' as '_' */
+    fputs("#ifndef ", f);
+    for (int twice = 0; twice < 2; twice++) {
+        fputs("CUTUNE_TUNED_", f);
+        for (const char *c = name; *c; c++)
+            fputc(ident_char((unsigned char)*c) ? toupper((unsigned char)*c) : '_', f);
+        fputs(twice ? "_H\n\n" : "_H\n#define ", f);
+    }
     for (size_t p = 0; p < cutune_space_nparams(s); p++) {
         const cutune_param *par = cutune_space_param(s, p);
-        c_ident(par->name, 0, ident, sizeof ident);
-        /* Strings go in bare, as Kernel Tuner passes them (-DNAME=value). */
-        fprintf(f, "#define %s %s\n", ident, par->texts[idx[p]]);
+        /* bare, as Kernel Tuner passes them (-DNAME=value): checked above */
+        fprintf(f, "#define %s %s\n", par->name, par->texts[idx[p]]);
     }
-    fprintf(f, "\n#endif /* %s */\n", guard);
+    fputs("\n#endif /* CUTUNE_TUNED_", f);
+    for (const char *c = name; *c; c++)
+        fputc(ident_char((unsigned char)*c) ? toupper((unsigned char)*c) : '_', f);
+    fputs("_H */\n", f);
     rc = commit_memstream(&f, &buf, &len, path, err, errlen);
     free(buf);
     return rc;

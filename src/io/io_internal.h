@@ -34,8 +34,8 @@ int cutune_io_gunzip(const char *name, const char *in, size_t inlen, char **out,
                      char *err, size_t errlen);
 
 /**
- * Write text to path.tmp, fsync, then rename onto path, so a failure never
- * leaves a partial file at path.
+ * Write text to path through a cutune_outfile (an exclusive temporary beside it, fsync,
+ * rename), so a failure never leaves a partial file at path and no link is followed.
  */
 int cutune_io_write_atomic(const char *path, const char *text, size_t len, char *err,
                            size_t errlen);

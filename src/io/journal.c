@@ -1,7 +1,9 @@
 /* The run journal: one JSON object per line, each written with one write()
- * and fsync'd, so a crash loses at most the line being written. */
+ * and fsync'd, so a crash loses at most the line being written. The run that
+ * writes a journal holds an advisory lock (flock) on it until it closes it. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <inttypes.h>
 #include <math.h>
@@ -17,7 +19,7 @@
 #include "io_internal.h"
 
 struct cutune_journal {
-    int fd;     /* open for appending */
+    int fd;     /* open for appending, holding the journal's lock */
     char *path; /* for messages */
 };
 
@@ -147,42 +149,75 @@ static cJSON *header_json(const cutune_journal_header *h, const cutune_space *s)
     return o;
 }
 
+/* Take the journal's lock (fd's open file description holds it until closed): one
+ * writer per journal. A file system without locks is written unlocked. */
+static int lock_journal(int fd, const char *path, char *err, size_t errlen)
+{
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        return 0;
+    if (errno == EWOULDBLOCK)
+        return cutune_err(err, errlen, CUTUNE_EBUSY,
+                          "%s: in use: another cutune run is writing this journal", path);
+    if (errno == ENOLCK || errno == EOPNOTSUPP || errno == ENOSYS)
+        return 0;
+    return cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot lock: %s", path, strerror(errno));
+}
+
+int cutune_journal_check_free(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return 0; /* nothing to hold: opening it for writing says what is wrong */
+    int rc = lock_journal(fd, path, err, errlen);
+    close(fd); /* and the lock with it */
+    return rc == CUTUNE_EBUSY ? rc : 0;
+}
+
 int cutune_journal_create(const char *path, const cutune_journal_header *h, const cutune_space *s,
                           cutune_journal **out, char *err, size_t errlen)
 {
-    int rc = 0, fd;
+    int rc = 0, fd = -1;
+    cutune_outfile *o = NULL;
     cutune_journal *j = NULL;
     cJSON *hdr = NULL;
 
     *out = NULL;
     if (!path || !h || !s)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "journal: no path, header or space");
-    /* never O_TRUNC: a journal is the record of a run, and an existing one is refused
-     * here, atomically with the open (the CLI checks earlier, for its message) */
-    fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot create: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        close(fd);
-        return cutune_err(err, errlen, CUTUNE_EINVAL,
-                          "%s: a journal exists there; resume it or remove it", path);
-    }
-    j = journal_new(path, fd);
-    if (!j) {
-        close(fd);
-        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
-    }
-    hdr = header_json(h, s);
+    /* Written whole (header line, fsync) under an exclusive temporary, locked before it
+     * appears at path, and put there only if nothing is: an existing journal (or anything
+     * else) is never truncated nor replaced, atomically (the CLI checks earlier, for its
+     * message). */
+    rc = cutune_outfile_open(path, CUTUNE_OUTFILE_NOREPLACE, 0644, &o, err, errlen);
+    if (rc == CUTUNE_EBUSY)
+        return cutune_err(err, errlen, rc, "%s: a journal exists there; resume it or remove it",
+                          path);
+    if (rc < 0)
+        return rc;
+    if ((rc = lock_journal(cutune_outfile_fd(o), path, err, errlen)) < 0)
+        goto out_abort;
+    j = journal_new(path, cutune_outfile_fd(o)); /* fd lent until the commit */
+    hdr = j ? header_json(h, s) : NULL;
     if (!hdr) {
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
-        goto out_close;
+        goto out_abort;
     }
     if ((rc = write_line(j, hdr, err, errlen)) < 0)
-        goto out_close;
+        goto out_abort;
+    rc = cutune_outfile_commit(o, &fd, err, errlen);
+    o = NULL;
+    if (rc == CUTUNE_EBUSY)
+        cutune_err(err, errlen, rc, "%s: a journal exists there; resume it or remove it", path);
+    if (rc < 0)
+        goto out_abort;
+    j->fd = fd;
+    (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_APPEND);
     *out = j;
     j = NULL;
-out_close:
+out_abort:
+    if (j)
+        j->fd = -1; /* the outfile's, closed by it */
+    cutune_outfile_abort(o);
     cJSON_Delete(hdr);
     cutune_journal_close(j);
     return rc;
@@ -199,18 +234,69 @@ int cutune_journal_is_compressed(const char *path)
     return cutune_io_is_gzip(m, n);
 }
 
+/* The whole file behind fd, read from its start, NUL-terminated. */
+static int read_fd(int fd, const char *path, char **out, size_t *len, char *err, size_t errlen)
+{
+    size_t cap = 65536, n = 0;
+    char *buf = NULL;
+    struct stat st;
+
+    if (fstat(fd, &st) == 0 && st.st_size > 0)
+        cap = (size_t)st.st_size + 1;
+    for (;;) {
+        if (!buf || n + 1 >= cap) {
+            char *nb = realloc(buf, buf ? cap * 2 : cap);
+            if (!nb) {
+                free(buf);
+                return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+            }
+            cap = buf ? cap * 2 : cap;
+            buf = nb;
+        }
+        ssize_t got = pread(fd, buf + n, cap - 1 - n, (off_t)n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            free(buf);
+            return cutune_err(err, errlen, CUTUNE_EIO, "%s: read error: %s", path, strerror(errno));
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
 int cutune_journal_append(const char *path, cutune_journal **out, char *err, size_t errlen)
 {
     int rc = 0, fd = -1;
     char *data = NULL;
-    size_t len;
+    size_t len = 0;
     cJSON *first = NULL;
+    struct stat st;
 
     *out = NULL;
     if (!path)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "journal: no path");
-    if ((rc = cutune_read_file(path, &data, &len, err, errlen)) < 0)
-        return rc;
+    /* the file itself, never through a link; locked before it is read, so that what is
+     * checked is what no other run is writing */
+    fd = open(path, O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot open: %s", path,
+                          errno == ELOOP ? "is a symbolic link (cutune never writes through "
+                                           "one: give the path it points to)"
+                                         : strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        rc = cutune_err(err, errlen, CUTUNE_EINVAL, "%s: not a regular file", path);
+        goto out_free;
+    }
+    if ((rc = lock_journal(fd, path, err, errlen)) < 0)
+        goto out_free;
+    if ((rc = read_fd(fd, path, &data, &len, err, errlen)) < 0)
+        goto out_free;
     if (cutune_io_is_gzip(data, len)) {
         rc = cutune_err(err, errlen, CUTUNE_EINVAL,
                         "%s: a gzip-compressed journal cannot be appended to (gunzip it first)",
@@ -222,11 +308,6 @@ int cutune_journal_append(const char *path, cutune_journal **out, char *err, siz
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(first, "kind");
     if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "header") != 0) {
         rc = cutune_err(err, errlen, CUTUNE_EPARSE, "%s:1: not a cutune journal header", path);
-        goto out_free;
-    }
-    fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (fd < 0) {
-        rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot open: %s", path, strerror(errno));
         goto out_free;
     }
     /* A crash mid-write leaves a line without its newline: cut it off so the
@@ -313,7 +394,7 @@ void cutune_journal_close(cutune_journal *j)
         return;
     if (j->fd >= 0) {
         fsync(j->fd);
-        close(j->fd);
+        close(j->fd); /* and the lock with it */
     }
     free(j->path);
     free(j);

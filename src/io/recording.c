@@ -969,12 +969,49 @@ static int journal_eval(recording_impl *ri, const cJSON *j, cutune_record *rec, 
                        errlen);
 }
 
+/* An eval line's evaluation number ("n") and where it was read. */
+typedef struct eval_number {
+    double n;    /* integral, 0..2^53 */
+    size_t line; /* 1-based line of the journal */
+} eval_number;
+
+static int cmp_eval_number(const void *a, const void *b)
+{
+    const eval_number *x = a, *y = b;
+    if (x->n != y->n)
+        return x->n < y->n ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Every evaluation number once: a repeat is two writers in one journal (or lines copied
+ * twice), whose records would be replayed and resumed as if they were one run's. */
+static int check_eval_numbers(eval_number *ns, size_t nns, const char *file, char *err,
+                              size_t errlen)
+{
+    size_t later = 0, earlier = 0;
+    double n = 0;
+    qsort(ns, nns, sizeof *ns, cmp_eval_number);
+    for (size_t i = 1; i < nns; i++)
+        if (ns[i].n == ns[i - 1].n && (!later || ns[i].line < later)) {
+            later = ns[i].line;
+            earlier = ns[i - 1].line;
+            n = ns[i].n;
+        }
+    if (later)
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s:%zu: n: evaluation %.0f is also on line %zu (an evaluation "
+                          "number repeats: two runs wrote this journal?)",
+                          file, later, n, earlier);
+    return 0;
+}
+
 static int load_journal(recording_impl *ri, const char *file, const char *data, size_t len,
                         char *err, size_t errlen)
 {
     cutune_recording *r = &ri->pub;
     const char *end = data + len, *p = data;
-    size_t lineno = 0, nlines = 1;
+    size_t lineno = 0, nlines = 1, nns = 0;
+    eval_number *ns = NULL;
     int rc = 0;
 
     for (const char *q = data; (q = memchr(q, '\n', (size_t)(end - q))); q++)
@@ -991,45 +1028,65 @@ static int load_journal(recording_impl *ri, const char *file, const char *data, 
          * line is a crash mid-write, dropped even when it happens to parse, as
          * cutune_journal_append drops it (one rule for replay and resume). */
         if (!terminated) {
-            if (lineno == 1)
-                return cutune_err(err, errlen, CUTUNE_EPARSE,
-                                  "%s:1: the header line is incomplete (the run stopped while "
-                                  "starting): start a new run",
-                                  file);
+            if (lineno == 1) {
+                rc = cutune_err(err, errlen, CUTUNE_EPARSE,
+                                "%s:1: the header line is incomplete (the run stopped while "
+                                "starting): start a new run",
+                                file);
+                goto out_free;
+            }
             r->truncated_tail = 1;
             break;
         }
         size_t off;
         cJSON *j = parse_json(p, (size_t)(e - p), &off);
         if (!j) {
-            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: malformed JSON at column %zu",
-                              file, lineno, off + 1);
+            rc = cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: malformed JSON at column %zu",
+                            file, lineno, off + 1);
+            goto out_free;
         }
         const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
         if (!cJSON_IsObject(j) || !cJSON_IsString(kind)) {
             cJSON_Delete(j);
-            return cutune_err(err, errlen, CUTUNE_EPARSE,
-                              "%s:%zu: expected an object with \"kind\"", file, lineno);
+            rc = cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: expected an object with \"kind\"",
+                            file, lineno);
+            goto out_free;
         }
         if (lineno == 1) {
             rc = journal_header(ri, file, p, (size_t)(e - p), j, err, errlen);
             if (rc == 0)
                 rc = alloc_records(ri, nlines, file, err, errlen);
+            if (rc == 0 && !(ns = malloc(nlines * sizeof *ns)))
+                rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
         } else if (strcmp(kind->valuestring, "eval") == 0) {
             cutune_record *rec = &r->records[r->nrecords];
             rec->idx = ri->idx_pool + r->nrecords * r->nparams;
             r->nrecords++;
             rc = journal_eval(ri, j, rec, file, lineno, err, errlen);
+            /* "n", the evaluation's number, is optional (hand-made journals) */
+            const cJSON *n = cJSON_GetObjectItemCaseSensitive(j, "n");
+            if (rc == 0 && n && !cJSON_IsNull(n)) {
+                if (!cJSON_IsNumber(n) || !(n->valuedouble >= 0) ||
+                    n->valuedouble > 9007199254740992.0 || n->valuedouble != floor(n->valuedouble))
+                    rc = cutune_err(err, errlen, CUTUNE_EPARSE,
+                                    "%s:%zu: n: expected an evaluation number (0, 1, 2, ...)", file,
+                                    lineno);
+                else
+                    ns[nns++] = (eval_number){n->valuedouble, lineno};
+            }
         } else if (strcmp(kind->valuestring, "header") == 0) {
             rc = cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: a second header", file, lineno);
         }
         /* Other kinds are notes from newer writers: skipped. */
         cJSON_Delete(j);
         if (rc < 0)
-            return rc;
+            goto out_free;
         p = terminated ? e + 1 : end;
     }
-    return 0;
+    rc = check_eval_numbers(ns, nns, file, err, errlen);
+out_free:
+    free(ns);
+    return rc;
 }
 
 /* ------------------------------------------------------------ loading */

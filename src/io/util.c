@@ -116,43 +116,24 @@ out_end:
 
 int cutune_io_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errlen)
 {
-    int rc = 0;
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 5);
-    FILE *f = NULL;
-
-    if (!tmp)
-        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp", 5);
-    f = fopen(tmp, "wb");
-    if (!f) {
-        rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot create: %s", tmp, strerror(errno));
-        goto out_free_tmp;
+    cutune_outfile *o = NULL;
+    int rc = cutune_outfile_open(path, 0, 0644, &o, err, errlen);
+    if (rc < 0)
+        return rc;
+    size_t done = 0;
+    while (done < len) {
+        ssize_t w = write(cutune_outfile_fd(o), text + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: write error: %s", path,
+                            w < 0 ? strerror(errno) : "no progress");
+            cutune_outfile_abort(o);
+            return rc;
+        }
+        done += (size_t)w;
     }
-    if (fwrite(text, 1, len, f) != len || fflush(f) != 0 || fsync(fileno(f)) != 0) {
-        rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: write error: %s", tmp, strerror(errno));
-        goto out_unlink;
-    }
-    int crc = fclose(f);
-    f = NULL;
-    if (crc != 0) {
-        rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: write error: %s", tmp, strerror(errno));
-        goto out_unlink;
-    }
-    if (rename(tmp, path) != 0) {
-        rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot rename %s onto it: %s", path, tmp,
-                        strerror(errno));
-        goto out_unlink;
-    }
-    goto out_free_tmp;
-out_unlink:
-    if (f)
-        fclose(f);
-    unlink(tmp);
-out_free_tmp:
-    free(tmp);
-    return rc;
+    return cutune_outfile_commit(o, NULL, err, errlen);
 }
 
 cJSON *cutune_io_value_json(const cutune_value *v)

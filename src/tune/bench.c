@@ -899,22 +899,28 @@ int cutune_bench_prepare_dir(const char *dir, char *err, size_t errlen)
     return 0;
 }
 
-static FILE *open_out(const char *dir, const char *name, char *path, size_t plen, char *err,
-                      size_t errlen)
+/* dir/name, written through a cutune_outfile (a temporary renamed there by close_out);
+ * *f is its stream. */
+static cutune_outfile *open_out(const char *dir, const char *name, FILE **f, char *err,
+                                size_t errlen)
 {
-    snprintf(path, plen, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot write: %s", path, strerror(errno));
-    return f;
+    char path[4600];
+    cutune_outfile *o = NULL;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    *f = NULL;
+    if (cutune_outfile_open(path, 0, 0644, &o, err, errlen) < 0)
+        return NULL;
+    if (!(*f = cutune_outfile_stream(o))) {
+        cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+        cutune_outfile_abort(o);
+        return NULL;
+    }
+    return o;
 }
 
-static int close_out(FILE *f, const char *path, char *err, size_t errlen)
+static int close_out(cutune_outfile *o, char *err, size_t errlen)
 {
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return cutune_err(err, errlen, CUTUNE_EIO, "%s: write failed", path);
-    return 0;
+    return cutune_outfile_commit(o, NULL, err, errlen);
 }
 
 static const char *conv_rule(unsigned conv)
@@ -1109,9 +1115,9 @@ static void write_csv(FILE *f, const cutune_bench_result *r)
 
 int cutune_bench_write_runs(const cutune_bench_result *r, const char *dir, char *err, size_t errlen)
 {
-    char path[4600];
-    FILE *f = open_out(dir, "runs.csv", path, sizeof path, err, errlen);
-    if (!f)
+    FILE *f;
+    cutune_outfile *o = open_out(dir, "runs.csv", &f, err, errlen);
+    if (!o)
         return CUTUNE_EIO;
     fprintf(f, "convention,recording,searcher,searcher_args,seed,budget,best_ms,fraction\n");
     for (size_t ci = 0; ci < r->nconv; ci++)
@@ -1140,7 +1146,7 @@ int cutune_bench_write_runs(const cutune_bench_result *r, const char *dir, char 
                     }
                 }
         }
-    return close_out(f, path, err, errlen);
+    return close_out(o, err, errlen);
 }
 
 static void write_json(FILE *f, const cutune_bench_result *r)
@@ -1214,20 +1220,36 @@ static void write_json(FILE *f, const cutune_bench_result *r)
     fprintf(f, "  ]\n}\n");
 }
 
+/* s inside a single-quoted gnuplot string (in_quotes) or a comment line: gnuplot runs
+ * `commands` in double-quoted strings, and a line break ends a command, so recording
+ * names, devices and kernels (from the files read) go only in single quotes, a quote
+ * doubled, control characters as '?'. */
+static void gp_text(FILE *f, const char *s, int in_quotes)
+{
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f)
+            fputc('?', f);
+        else if (c == '\'' && in_quotes)
+            fputs("''", f);
+        else
+            fputc(c, f);
+    }
+}
+
 /* Plot data (one file per convention x recording: t, then median/p05/p95 per
  * searcher) and one gnuplot script drawing all of them. */
 static int write_plots(const cutune_bench_result *r, const char *dir, char *err, size_t errlen)
 {
-    char pdir[4096], path[4600];
+    char pdir[4096];
     snprintf(pdir, sizeof pdir, "%s/plots", dir);
     int rc = mkdir_p(pdir, err, errlen);
     if (rc < 0)
         return rc;
-    FILE *gp = open_out(dir, "plots.gp", path, sizeof path, err, errlen);
-    if (!gp)
+    FILE *gp;
+    cutune_outfile *gpo = open_out(dir, "plots.gp", &gp, err, errlen);
+    if (!gpo)
         return CUTUNE_EIO;
-    char gppath[4600];
-    snprintf(gppath, sizeof gppath, "%s", path);
     fprintf(gp,
             "# Convergence plots of cutune bench: best-so-far fraction of optimum against\n"
             "# evaluations, median and 5-95%% band over %zu seeds per searcher.\n"
@@ -1246,16 +1268,20 @@ static int write_plots(const cutune_bench_result *r, const char *dir, char *err,
                      r->rec[ri].name);
             char dname[600];
             snprintf(dname, sizeof dname, "plots/%s.dat", base);
-            FILE *f = open_out(dir, dname, path, sizeof path, err, errlen);
-            if (!f) {
-                fclose(gp);
+            FILE *f;
+            cutune_outfile *o = open_out(dir, dname, &f, err, errlen);
+            if (!o) {
+                cutune_outfile_abort(gpo);
                 return CUTUNE_EIO;
             }
-            fprintf(f,
-                    "# %s, %s convention: t then (median p05 p95) per searcher:", r->rec[ri].name,
+            fputs("# ", f);
+            gp_text(f, r->rec[ri].name, 0);
+            fprintf(f, ", %s convention: t then (median p05 p95) per searcher:",
                     cutune_bench_convention_name(r->conv[ci]));
-            for (size_t si = 0; si < r->nsearchers; si++)
-                fprintf(f, " %s", r->searchers[si]);
+            for (size_t si = 0; si < r->nsearchers; si++) {
+                fputc(' ', f);
+                gp_text(f, r->searchers[si], 0);
+            }
             fprintf(f, "\n");
             for (size_t t = 0; t < r->maxb; t++) {
                 fprintf(f, "%zu", t + 1);
@@ -1266,62 +1292,66 @@ static int write_plots(const cutune_bench_result *r, const char *dir, char *err,
                 }
                 fprintf(f, "\n");
             }
-            rc = close_out(f, path, err, errlen);
+            rc = close_out(o, err, errlen);
             if (rc < 0) {
-                fclose(gp);
+                cutune_outfile_abort(gpo);
                 return rc;
             }
             for (int fmt = 0; fmt < 2; fmt++) {
-                fprintf(gp, "\n%s\nset output 'plots/%s.%s'\n",
+                fprintf(gp, "\n%s\nset output 'plots/",
                         fmt == 0 ? "set terminal pngcairo size 900,600 noenhanced"
-                                 : "set terminal svg size 900,600 dynamic noenhanced",
-                        base, fmt == 0 ? "png" : "svg");
-                fprintf(gp,
-                        "set title \"%s (%s, %s)\\n%s convention, %zu seeds, median and "
-                        "5-95%% band\"\n",
-                        r->rec[ri].name, r->rec[ri].device, r->rec[ri].kernel,
+                                 : "set terminal svg size 900,600 dynamic noenhanced");
+                gp_text(gp, base, 1);
+                fprintf(gp, ".%s'\nset title '", fmt == 0 ? "png" : "svg");
+                gp_text(gp, r->rec[ri].name, 1);
+                fputs(" (", gp);
+                gp_text(gp, r->rec[ri].device, 1);
+                fputs(", ", gp);
+                gp_text(gp, r->rec[ri].kernel, 1);
+                fprintf(gp, ")'.\"\\n\".'%s convention, %zu seeds, median and 5-95%% band'\n",
                         cutune_bench_convention_name(r->conv[ci]), r->nseeds);
                 fprintf(gp, "plot ");
                 for (size_t si = 0; si < r->nsearchers; si++) {
                     size_t col = 2 + 3 * si;
-                    fprintf(gp,
-                            "%s'%s' using 1:%zu:%zu with filledcurves lc %zu notitle, \\\n"
-                            "     '%s' using 1:%zu with lines lw 2 lc %zu title '%s'",
-                            si ? ", \\\n     " : "", dname, col + 1, col + 2, si + 1, dname, col,
-                            si + 1, r->searchers[si]);
+                    fprintf(gp, "%s'", si ? ", \\\n     " : "");
+                    gp_text(gp, dname, 1);
+                    fprintf(gp, "' using 1:%zu:%zu with filledcurves lc %zu notitle, \\\n     '",
+                            col + 1, col + 2, si + 1);
+                    gp_text(gp, dname, 1);
+                    fprintf(gp, "' using 1:%zu with lines lw 2 lc %zu title '", col, si + 1);
+                    gp_text(gp, r->searchers[si], 1);
+                    fputc('\'', gp);
                 }
                 fprintf(gp, "\nunset output\n");
             }
         }
-    return close_out(gp, gppath, err, errlen);
+    return close_out(gpo, err, errlen);
 }
 
 int cutune_bench_write(const cutune_bench_result *r, const char *dir, const char *command,
                        char *err, size_t errlen)
 {
-    char path[4600];
     int rc = mkdir_p(dir, err, errlen);
     if (rc < 0)
         return rc;
-    FILE *f = open_out(dir, "results.md", path, sizeof path, err, errlen);
-    if (!f)
+    FILE *f;
+    cutune_outfile *o = open_out(dir, "results.md", &f, err, errlen);
+    if (!o)
         return CUTUNE_EIO;
     write_md(f, r, command);
-    rc = close_out(f, path, err, errlen);
+    rc = close_out(o, err, errlen);
     if (rc < 0)
         return rc;
-    f = open_out(dir, "results.csv", path, sizeof path, err, errlen);
-    if (!f)
+    if (!(o = open_out(dir, "results.csv", &f, err, errlen)))
         return CUTUNE_EIO;
     write_csv(f, r);
-    rc = close_out(f, path, err, errlen);
+    rc = close_out(o, err, errlen);
     if (rc < 0)
         return rc;
-    f = open_out(dir, "results.json", path, sizeof path, err, errlen);
-    if (!f)
+    if (!(o = open_out(dir, "results.json", &f, err, errlen)))
         return CUTUNE_EIO;
     write_json(f, r);
-    rc = close_out(f, path, err, errlen);
+    rc = close_out(o, err, errlen);
     if (rc < 0)
         return rc;
     return write_plots(r, dir, err, errlen);

@@ -404,5 +404,139 @@ PY
     --no-plots --quiet --out=psg bowl.json.gz >/dev/null 2>&1
 [ ! -e psg/runs.csv ] && ok "bench without --per-seed removes a stale runs.csv" || bad "bench without --per-seed removes a stale runs.csv"
 
+# Hardening (docs/hardening.md), each test written as the attack it stops.
+# A link planted at an output's path: refused before the run, the file it points to unchanged.
+printf 'precious\n' > victim.txt
+ln -sf victim.txt planted.json
+expect_fail "a link at the output path is refused" "--csv=planted.json: is a symbolic link" --csv=planted.json bowl.json.gz
+[ "$(cat victim.txt)" = precious ] && [ -L planted.json ] && ok "the link's target is unchanged" || bad "the link's target is unchanged" "$(cat victim.txt)"
+# ... and at the journal's path (a new run, and a resume)
+ln -sf victim.txt planted.jsonl
+out=$("$exe" --searcher=random --budget=3 --journal=planted.jsonl bowl.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "planted.jsonl: is a symbolic link" <<<"$out" && [ "$(cat victim.txt)" = precious ] \
+    && ok "a link at the journal path is refused" || bad "a link at the journal path is refused" "$out"
+head -11 r1.jsonl > linked_target.jsonl && ln -sf linked_target.jsonl planted2.jsonl
+out=$("$exe" --resume=planted2.jsonl bowl.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "is a symbolic link" <<<"$out" && [ "$(wc -l <linked_target.jsonl)" -eq 11 ] \
+    && ok "a resume through a link is refused" || bad "a resume through a link is refused" "$out"
+# A link planted at the old temporary name FILE.tmp: never written through.
+ln -sf victim.txt sum.json.tmp
+"$exe" --searcher=random --budget=5 --journal=tl1.jsonl --output=sum.json bowl.json.gz >/dev/null 2>&1
+[ "$(cat victim.txt)" = precious ] && [ -L sum.json.tmp ] && python3 -c 'import json; json.load(open("sum.json"))' \
+    && ok "a link at FILE.tmp is not written through" || bad "a link at FILE.tmp is not written through" "$(cat victim.txt)"
+# A file of the user's named FILE.tmp survives the export of FILE.
+printf 'mine\n' > rows.csv.tmp
+"$exe" --searcher=random --budget=5 --journal=tl2.jsonl --csv=rows.csv bowl.json.gz >/dev/null 2>&1
+[ "$(cat rows.csv.tmp)" = mine ] && [ "$(wc -l <rows.csv)" -eq 6 ] && [ -z "$(ls -A | grep '^\.')" ] \
+    && ok "a pre-existing FILE.tmp survives; no temporary is left" || bad "a pre-existing FILE.tmp survives; no temporary is left" "$(ls -A)"
+# --journal=X.tmp --output=X once wrote the summary to X.tmp and renamed it onto X: the
+# journal was gone. Now harmless: both files whole.
+rm -f X X.tmp
+"$exe" --searcher=random --budget=7 --journal=X.tmp --output=X bowl.json.gz >/dev/null 2>&1
+[ "$(grep -c '"kind":"eval"' X.tmp)" -eq 7 ] && python3 -c 'import json; assert json.load(open("X"))["evaluations"] == 7' \
+    && ok "--journal=X.tmp --output=X: journal intact, summary written" || bad "--journal=X.tmp --output=X: journal intact, summary written" "$(head -c 200 X.tmp)"
+# An output onto the input recording under another spelling, or through a link to it.
+cp bowl.json.gz bowl_keep.json.gz
+mkdir -p sp && ln -sf ../bowl.json.gz sp/lnk.json.gz
+expect_fail "output onto the recording as ./sp/../bowl.json.gz" "being tuned or replayed" --kt-cache=./sp/../bowl.json.gz bowl.json.gz
+expect_fail "output onto the recording through a linked name" "being tuned or replayed" --csv=bowl.json.gz sp/lnk.json.gz
+cmp -s bowl.json.gz bowl_keep.json.gz && ok "the recording is unchanged" || bad "the recording is unchanged"
+
+# A hostile recording: string values that would put code into the C header.
+python3 - <<'PY'
+import json
+vals = ["float", '"\n#include "/etc/passwd"\n', "1 */ int evil; /* 2"]
+cache = {}
+for i, v in enumerate(vals):
+    cache[v] = {"T": v, "time": 3.0 - i, "times": [3.0 - i]}
+json.dump({"device_name": "d", "kernel_name": "evil", "tune_params_keys": ["T"],
+           "tune_params": {"T": vals}, "objective": "time", "cache": cache}, open("evil.json", "w"))
+d = json.load(open("evil.json"))
+d["kernel_name"] = "k */\n#include <x>"
+json.dump(d, open("evilname.json", "w"))
+PY
+out=$("$exe" --searcher=grid --budget=3 --journal=ev.jsonl --output=ev.json --header=ev.h evil.json 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 1 ] && [ ! -e ev.h ] && grep -q 'ev.h: T = ".*" in the best configuration is not a C identifier or number' <<<"$out" \
+    && [ "$(wc -l <<<"$out")" -eq 1 ] && [ -s ev.json ] \
+    && ok "header export refuses a value that is not a token (summary still written)" || bad "header export refuses a value that is not a token (rc $rc)" "$out"
+expect_fail "header export refuses a name that is not an identifier, before the run" "the header's name .* is not a C identifier" --header=en.h evilname.json
+"$exe" --searcher=grid --budget=3 --journal=evc.jsonl --csv=ev.csv evil.json >/dev/null 2>&1
+python3 - <<'PY' && ok "CSV: hostile values are one field each" || bad "CSV: hostile values are one field each"
+import csv
+rows = list(csv.reader(open("ev.csv")))
+assert len(rows) == 4 and all(len(r) == len(rows[0]) for r in rows), rows
+assert sorted(r[1] for r in rows[1:]) == sorted(["float", '"\n#include "/etc/passwd"\n', "1 */ int evil; /* 2"])
+PY
+
+# One writer per journal: a resume of a journal a run is writing is refused (exit 2, one
+# line naming it) and writes nothing; the first run's journal is whole and its own.
+rm -f lk.jsonl
+"$exe" --searcher=random --seed=3 --budget=3000 --no-progress --journal=lk.jsonl bowl.json.gz >lk.txt 2>&1 &
+pid=$!
+for _ in $(seq 1 500); do
+    [ -f lk.jsonl ] && [ "$(wc -l <lk.jsonl)" -gt 20 ] && break
+    sleep 0.01
+done
+running=0; kill -0 $pid 2>/dev/null && running=1
+out=$("$exe" --resume=lk.jsonl --no-progress bowl.json.gz 2>&1 >/dev/null)
+rc=$?
+kill -TERM $pid 2>/dev/null
+wait $pid
+if [ $running -eq 0 ]; then echo "ok - # SKIP journal in use: the first run ended before the second started"
+elif [ $rc -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q "lk.jsonl: in use: another cutune run is writing this journal" <<<"$out" \
+    && cmp -s lk.jsonl full.jsonl -n "$(wc -c <lk.jsonl)" 2>/dev/null && python3 -c "
+import json
+[json.loads(l) for l in open('lk.jsonl')]"; then ok "a second run on a journal in use: refused, exit 2, the first journal whole"
+else bad "a second run on a journal in use: refused, exit 2, the first journal whole (rc $rc)" "$out"; fi
+cmp -n "$(wc -c <lk.jsonl)" lk.jsonl full.jsonl && ok "the first run's journal is a prefix of the same run uninterrupted" \
+    || bad "the first run's journal is a prefix of the same run uninterrupted"
+# A journal whose evaluation numbers repeat (two runs' lines in one file) is refused.
+head -6 r1.jsonl > dupn.jsonl && sed -n 2,4p r1.jsonl >> dupn.jsonl
+expect_fail "a journal with a repeated n is refused on resume" "dupn.jsonl:7: n: evaluation 0 is also on line 2" --resume=dupn.jsonl bowl.json.gz
+expect_fail "a journal with a repeated n is refused as a recording" "dupn.jsonl:7: n: evaluation 0 is also on line 2" dupn.jsonl
+
+# SIGHUP (the terminal went away) stops like SIGTERM: exit 130, the journal whole, the
+# summary printed and the exports written.
+rm -f hup.jsonl hup.json hup.csv
+"$exe" --searcher=random --seed=5 --budget=3000 --no-progress --journal=hup.jsonl --output=hup.json --csv=hup.csv bowl.json.gz >hup.txt 2>&1 &
+pid=$!
+for _ in $(seq 1 500); do
+    [ -f hup.jsonl ] && [ "$(wc -l <hup.jsonl)" -gt 30 ] && break
+    sleep 0.01
+done
+kill -HUP $pid
+wait $pid
+rc=$?
+if [ $rc -eq 130 ] && grep -q "stopped: signal" hup.txt && python3 -c "
+import json
+lines = open('hup.jsonl').read()
+assert lines.endswith('\n')
+n = sum(json.loads(l)['kind'] == 'eval' for l in lines.splitlines())
+s = json.load(open('hup.json'))
+assert s['stop_reason'] == 'signal' and s['evaluations'] == n, (s, n)
+assert len(open('hup.csv').read().splitlines()) == n + 1
+"; then ok "SIGHUP: exit 130, whole journal, summary and exports"
+elif [ $rc -eq 0 ]; then ok "SIGHUP: run ended before the signal (nothing to check)"
+else bad "SIGHUP: exit $rc" "$(cat hup.txt)"; fi
+
+# bench's gnuplot script: a recording's device and kernel names go only in single quotes
+# (gnuplot runs `commands` in double-quoted strings).
+if command -v gnuplot >/dev/null; then
+    python3 - <<'PY'
+import gzip, json
+d = json.load(gzip.open("bowl.json.gz"))
+d["device_name"] = 'GPU `touch PWNED` \' `touch PWNED2`'
+d["kernel_name"] = 'k"\nsystem("touch PWNED3")\n'
+json.dump(d, open("gp_evil.json", "w"))
+PY
+    "$exe" bench --searchers=random --seeds=1 --budgets=5 --quiet --out=gpo gp_evil.json >gp.txt 2>&1
+    [ ! -e PWNED ] && [ ! -e gpo/PWNED ] && [ ! -e PWNED2 ] && [ ! -e gpo/PWNED2 ] && [ ! -e gpo/PWNED3 ] && [ ! -e PWNED3 ] \
+        && ls gpo/plots/*.png >/dev/null 2>&1 \
+        && ok "bench plots: a hostile device name runs nothing in gnuplot" || bad "bench plots: a hostile device name runs nothing in gnuplot" "$(cat gp.txt; ls gpo gpo/plots)"
+else
+    echo "ok - # SKIP bench plots injection: gnuplot not installed"
+fi
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -138,6 +138,25 @@ static void test_cache(void **state)
     assert_int_equal(cutune_cuda_compile(good_src, "k.cu", opts, 2, dir, &c, err, sizeof err), 0);
     assert_int_equal(c.cache_hit, 1);
     cutune_cuda_compiled_clear(&c);
+
+    /* the cache holds code the GPU runs: cutune makes its folder private, and a folder
+     * others can write (where anyone could plant an entry) is neither read nor written */
+    struct stat st;
+    assert_int_equal(stat(dir, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0700);
+    assert_int_equal(chmod(dir, 0777), 0);
+    assert_int_equal(cutune_cuda_compile(good_src, "k.cu", opts, 2, dir, &c, err, sizeof err), 0);
+    assert_int_equal(c.cache_hit, 0);
+    assert_int_equal(c.status, CUTUNE_STATUS_OK);
+    cutune_cuda_compiled_clear(&c);
+    const char *opts3[] = {"-DVALUE=5.0f", "--gpu-architecture=sm_90"};
+    assert_int_equal(cutune_cuda_compile(good_src, "k.cu", opts3, 2, dir, &c, err, sizeof err), 0);
+    cutune_cuda_compiled_clear(&c);
+    assert_int_equal(count_files(dir, ".cubin"), 3); /* nothing added */
+    assert_int_equal(chmod(dir, 0700), 0);
+    assert_int_equal(cutune_cuda_compile(good_src, "k.cu", opts, 2, dir, &c, err, sizeof err), 0);
+    assert_int_equal(c.cache_hit, 1);
+    cutune_cuda_compiled_clear(&c);
     free(first);
 }
 

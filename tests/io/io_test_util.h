@@ -97,4 +97,19 @@ static inline int file_exists(const char *path)
     return stat(path, &st) == 0;
 }
 
+/* Entries of dir whose name starts with '.' (cutune's temporaries), "." and ".." aside. */
+static inline int count_hidden(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    if (!d)
+        return -1;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (de->d_name[0] == '.' && strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+            n++;
+    closedir(d);
+    return n;
+}
+
 #endif

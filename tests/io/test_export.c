@@ -55,6 +55,7 @@ static void test_summary(void **state)
         cutune_export_summary(f->path, f->space, &f->spec, &f->hist, "budget", err, sizeof err), 0);
     snprintf(tmp, sizeof tmp, "%s.tmp", f->path);
     assert_false(file_exists(tmp));
+    assert_int_equal(count_hidden(f->dir), 0); /* the temporary is gone */
     char *text = read_text(f->path, NULL);
     cJSON *doc = cJSON_Parse(text);
     assert_non_null(doc);
@@ -227,6 +228,116 @@ static void test_header(void **state)
     assert_false(file_exists(f->path));
 }
 
+/* A space of one parameter named pname whose values are vals, and a history whose best is
+ * value k. */
+static cutune_space *one_param_space(const char *pname, const char *const *vals, size_t n, size_t k,
+                                     cutune_history *h)
+{
+    char err[256];
+    cutune_value v[8];
+    cutune_space *s = cutune_space_alloc();
+    for (size_t i = 0; i < n; i++)
+        v[i] = (cutune_value){.type = CUTUNE_VALUE_STRING, .s = vals[i]};
+    if (!s || cutune_space_add_param(s, pname, v, n, err, sizeof err) < 0 ||
+        cutune_space_enumerate(s, err, sizeof err) < 0) {
+        cutune_space_free(s);
+        return NULL;
+    }
+    memset(h, 0, sizeof *h);
+    h->e = calloc(1, sizeof *h->e);
+    h->n = h->cap = 1;
+    set_entry(&h->e[0], k, CUTUNE_STATUS_OK, 1.0, 0, NULL);
+    h->best = 0;
+    h->counts[CUTUNE_STATUS_OK] = 1;
+    return s;
+}
+
+/* A hostile recording's string values and names would put code in the header a build
+ * includes: a quote and a newline starting an #include, a comment closed early. Each is
+ * refused, naming the parameter or name, and no header is written; plain tokens pass. */
+static void test_header_refuses_injection(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "";
+    cutune_history h;
+    static const char *const hostile[] = {
+        "float", "\"\n#include \"/etc/passwd\"\n", "1 */ int evil; /* 2", "a\\\nb", "x // y", "",
+    };
+    path_in(f->path, sizeof f->path, f->dir, "tuned.h");
+    for (size_t k = 1; k < sizeof hostile / sizeof hostile[0]; k++) {
+        cutune_space *s = one_param_space("T", hostile, sizeof hostile / sizeof hostile[0], k, &h);
+        assert_non_null(s);
+        int rc = cutune_export_header(f->path, s, NULL, "k", &h, err, sizeof err);
+        if (rc != CUTUNE_EINVAL || !strstr(err, "tuned.h: T = \"") ||
+            !strstr(err, "is not a C identifier or number") || strchr(err, '\n'))
+            fail_msg("value %zu: rc %d, '%s'", k, rc, err);
+        assert_false(file_exists(f->path));
+        drop_history(&h);
+        cutune_space_free(s);
+    }
+    assert_int_equal(count_hidden(f->dir), 0);
+
+    /* names: a parameter's (the space takes identifiers only, so "defined", which no
+     * #define may name), and the one the header is named after */
+    static const char *const plain[] = {"float"};
+    cutune_space *s = one_param_space("defined", plain, 1, 0, &h);
+    assert_non_null(s);
+    assert_int_equal(cutune_export_header(f->path, s, NULL, "k", &h, err, sizeof err),
+                     CUTUNE_EINVAL);
+    assert_non_null(
+        strstr(err, "parameter name \"defined\" is not a C identifier a #define can take"));
+    assert_int_equal(cutune_export_header_check(f->path, s, NULL, "k", err, sizeof err),
+                     CUTUNE_EINVAL);
+    drop_history(&h);
+    cutune_space_free(s);
+    s = one_param_space("T", plain, 1, 0, &h);
+    assert_int_equal(
+        cutune_export_header(f->path, s, NULL, "k */\n#include <x>", &h, err, sizeof err),
+        CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "the header's name \"k */\\n#include <x>\" is not a C identifier"));
+    assert_false(file_exists(f->path));
+    assert_int_equal(cutune_export_header_check(f->path, s, NULL, "my-kernel.v2", err, sizeof err),
+                     0);
+    drop_history(&h);
+    cutune_space_free(s);
+
+    /* what is provably tokens is written bare, as Kernel Tuner passes it */
+    static const char *const tokens[] = {"unsigned int", "1.5f", "-2", "1e-05", "half2"};
+    for (size_t k = 0; k < sizeof tokens / sizeof tokens[0]; k++) {
+        char want[64];
+        s = one_param_space("T", tokens, sizeof tokens / sizeof tokens[0], k, &h);
+        assert_int_equal(cutune_export_header(f->path, s, NULL, "k", &h, err, sizeof err), 0);
+        char *text = read_text(f->path, NULL);
+        snprintf(want, sizeof want, "#define T %s\n", tokens[k]);
+        assert_non_null(strstr(text, want));
+        free(text);
+        unlink(f->path);
+        drop_history(&h);
+        cutune_space_free(s);
+    }
+}
+
+/* CSV fields that hold the separator, quotes or line breaks stay one field each. */
+static void test_csv_quotes_hostile_values(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "";
+    cutune_history h;
+    static const char *const vals[] = {"a,b", "say \"hi\"", "two\nlines", "=1+2"};
+    path_in(f->path, sizeof f->path, f->dir, "out.csv");
+    for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
+        cutune_space *s = one_param_space("T", vals, sizeof vals / sizeof vals[0], k, &h);
+        assert_int_equal(cutune_export_csv(f->path, s, NULL, &h, err, sizeof err), 0);
+        char *text = read_text(f->path, NULL);
+        static const char *const want[] = {"0,\"a,b\",ok,", "0,\"say \"\"hi\"\"\",ok,",
+                                           "0,\"two\nlines\",ok,", "0,=1+2,ok,"};
+        assert_non_null(strstr(text, want[k]));
+        free(text);
+        drop_history(&h);
+        cutune_space_free(s);
+    }
+}
+
 static void test_errors_leave_no_file(void **state)
 {
     fixture *f = *state;
@@ -234,7 +345,7 @@ static void test_errors_leave_no_file(void **state)
     path_in(f->path, sizeof f->path, f->dir, "missing-dir/out.json");
     assert_int_equal(cutune_export_summary(f->path, f->space, NULL, &f->hist, "x", err, sizeof err),
                      CUTUNE_EIO);
-    assert_non_null(strstr(err, "out.json.tmp: cannot create"));
+    assert_non_null(strstr(err, "out.json: cannot create a temporary in"));
     assert_int_equal(cutune_export_csv(f->path, f->space, NULL, &f->hist, err, sizeof err),
                      CUTUNE_EIO);
     assert_int_equal(
@@ -242,15 +353,16 @@ static void test_errors_leave_no_file(void **state)
         CUTUNE_EIO);
     assert_int_equal(cutune_export_header(f->path, f->space, NULL, NULL, &f->hist, err, sizeof err),
                      CUTUNE_EIO);
-    /* a directory in the way of the rename: the old path stays, the tmp goes */
+    /* a directory in the way: refused, the directory stays, no temporary is left */
     path_in(f->path, sizeof f->path, f->dir, "adir");
     assert_int_equal(mkdir(f->path, 0755), 0);
     snprintf(tmp, sizeof tmp, "%s/inside", f->path);
     write_text(tmp, "x");
     assert_int_equal(cutune_export_summary(f->path, f->space, NULL, &f->hist, "x", err, sizeof err),
-                     CUTUNE_EIO);
-    snprintf(tmp, sizeof tmp, "%s.tmp", f->path);
-    assert_false(file_exists(tmp));
+                     CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "adir: is a directory"));
+    assert_int_equal(count_hidden(f->dir), 0);
+    assert_true(file_exists(tmp));
     snprintf(tmp, sizeof tmp, "%s/inside", f->path);
     unlink(tmp);
     rmdir(f->path);
@@ -271,6 +383,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_kt_cache_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_header, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors_leave_no_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_header_refuses_injection, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_csv_quotes_hostile_values, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -265,7 +265,7 @@ static void test_errors(void **state)
     write_text(path, "{\"kind\":\"header\"}\n");
     j = (cutune_journal *)1;
     assert_int_equal(cutune_journal_create(path, &HEADER, f->space, &j, err, sizeof err),
-                     CUTUNE_EINVAL);
+                     CUTUNE_EBUSY);
     assert_null(j);
     assert_non_null(strstr(err, "kept.jsonl: a journal exists there"));
     FILE *kf = fopen(path, "r");
@@ -276,6 +276,68 @@ static void test_errors(void **state)
     assert_string_equal(line, "{\"kind\":\"header\"}\n");
 }
 
+/* Two runs on one journal: while one holds it (created or resumed), another's resume is
+ * refused, naming the file, and nothing is written; once it is closed, it is free. */
+static void test_one_writer(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "";
+    cutune_journal *first = NULL, *second = (cutune_journal *)1;
+    assert_int_equal(cutune_journal_create(f->path, &HEADER, f->space, &first, err, sizeof err), 0);
+    assert_int_equal(
+        cutune_journal_write_eval(first, f->space, &f->spec, 0, &f->hist.e[0], err, sizeof err), 0);
+    char *before = read_text(f->path, NULL);
+    assert_int_equal(cutune_journal_check_free(f->path, err, sizeof err), CUTUNE_EBUSY);
+    assert_int_equal(cutune_journal_append(f->path, &second, err, sizeof err), CUTUNE_EBUSY);
+    assert_null(second);
+    assert_non_null(strstr(err, "run.jsonl: in use: another cutune run is writing this journal"));
+    assert_int_equal(cutune_journal_create(f->path, &HEADER, f->space, &second, err, sizeof err),
+                     CUTUNE_EBUSY);
+    char *after = read_text(f->path, NULL);
+    assert_string_equal(before, after);
+    free(after);
+    /* the first writer goes on undisturbed */
+    assert_int_equal(
+        cutune_journal_write_eval(first, f->space, &f->spec, 1, &f->hist.e[1], err, sizeof err), 0);
+    cutune_journal_close(first);
+    assert_int_equal(cutune_journal_check_free(f->path, err, sizeof err), 0);
+    /* a resumed journal is held the same way */
+    assert_int_equal(cutune_journal_append(f->path, &first, err, sizeof err), 0);
+    assert_int_equal(cutune_journal_append(f->path, &second, err, sizeof err), CUTUNE_EBUSY);
+    cutune_journal_close(first);
+    assert_int_equal(cutune_journal_append(f->path, &second, err, sizeof err), 0);
+    cutune_journal_close(second);
+    cutune_recording *r = NULL;
+    assert_int_equal(cutune_recording_load(f->path, &r, err, sizeof err), 0);
+    assert_int_equal(r->nrecords, 2);
+    cutune_recording_free(r);
+    free(before);
+}
+
+/* A link planted at the journal's path: neither a new run nor a resume writes through it. */
+static void test_link_at_journal(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "", victim[4096];
+    cutune_journal *j = NULL;
+    path_in(victim, sizeof victim, f->dir, "victim.jsonl");
+    write_journal(f, 1); /* a real journal as the victim: a resume would append to it */
+    assert_int_equal(rename(f->path, victim), 0);
+    char *before = read_text(victim, NULL);
+    assert_int_equal(symlink(victim, f->path), 0);
+    assert_int_equal(cutune_journal_create(f->path, &HEADER, f->space, &j, err, sizeof err),
+                     CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "run.jsonl: is a symbolic link"));
+    assert_int_equal(cutune_journal_append(f->path, &j, err, sizeof err), CUTUNE_EIO);
+    assert_non_null(strstr(err, "run.jsonl: cannot open: is a symbolic link"));
+    assert_null(j);
+    char *after = read_text(victim, NULL);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+    assert_int_equal(count_hidden(f->dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +345,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_read_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_append_after_crash, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_one_writer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_link_at_journal, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

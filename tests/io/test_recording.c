@@ -344,6 +344,19 @@ static void test_kt_errors(void **state)
          "t.json:1: header.seed: expected a number"},
         {"{\"kind\":\"header\",\"params\":{\"x\":[1,[2]]}}\n", CUTUNE_EPARSE,
          "t.json:1: params[\"x\"][1]: expected a number, string or boolean"},
+        /* two runs' lines in one journal: evaluation numbers repeat (the first repeat named) */
+        {"{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n"
+         "{\"kind\":\"eval\",\"n\":0,\"config\":{\"x\":1},\"status\":\"ok\",\"time_ms\":1}\n"
+         "{\"kind\":\"eval\",\"n\":1,\"config\":{\"x\":2},\"status\":\"ok\",\"time_ms\":2}\n"
+         "{\"kind\":\"eval\",\"n\":0,\"config\":{\"x\":2},\"status\":\"ok\",\"time_ms\":3}\n"
+         "{\"kind\":\"eval\",\"n\":1,\"config\":{\"x\":1},\"status\":\"ok\",\"time_ms\":4}\n",
+         CUTUNE_EPARSE, "t.json:4: n: evaluation 0 is also on line 2"},
+        {"{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n"
+         "{\"kind\":\"eval\",\"n\":-1,\"config\":{\"x\":1},\"status\":\"ok\",\"time_ms\":1}\n",
+         CUTUNE_EPARSE, "t.json:2: n: expected an evaluation number"},
+        {"{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n"
+         "{\"kind\":\"eval\",\"n\":0.5,\"config\":{\"x\":1},\"status\":\"ok\",\"time_ms\":1}\n",
+         CUTUNE_EPARSE, "t.json:2: n: expected an evaluation number"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char err[512] = "";

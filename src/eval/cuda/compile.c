@@ -95,7 +95,7 @@ static int mkdir_p(const char *path)
             return -1;
         *p = '/';
     }
-    return mkdir(tmp, 0755) < 0 && errno != EEXIST ? -1 : 0;
+    return mkdir(tmp, 0700) < 0 && errno != EEXIST ? -1 : 0; /* the cache itself: private */
 }
 
 #define CACHE_MAGIC "CUTUNE-CUBIN-1\n"
@@ -144,19 +144,19 @@ out:
     return rc;
 }
 
-/* Write to a private temporary name, then rename: readers (other runs,
- * other threads) see a whole entry or none. Failures only cost a recompile. */
+/* Write through a cutune_outfile (an exclusive, unpredictable temporary, then rename):
+ * readers (other runs, other threads) see a whole entry or none, and nothing planted in
+ * the folder is written through. Failures only cost a recompile. */
 static void cache_write(const char *dir, const char *path, const cutune_cuda_compiled *c)
 {
-    char tmp[4200];
-    static unsigned long counter;
-    unsigned long k = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
-    if (mkdir_p(dir) < 0)
+    cutune_outfile *o = NULL;
+    if (mkdir_p(dir) < 0 || cutune_outfile_open(path, 0, 0600, &o, NULL, 0) < 0)
         return;
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%lu", path, (long)getpid(), k);
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
+    FILE *f = cutune_outfile_stream(o);
+    if (!f) {
+        cutune_outfile_abort(o);
         return;
+    }
     uint32_t status = (uint32_t)c->status;
     uint64_t loglen = c->log ? strlen(c->log) : 0, cubinlen = c->cubin_size;
     int ok = fwrite(CACHE_MAGIC, 1, sizeof CACHE_MAGIC - 1, f) == sizeof CACHE_MAGIC - 1 &&
@@ -164,9 +164,28 @@ static void cache_write(const char *dir, const char *path, const cutune_cuda_com
              (!loglen || fwrite(c->log, 1, loglen, f) == loglen) &&
              fwrite(&cubinlen, 8, 1, f) == 1 &&
              (!cubinlen || fwrite(c->cubin, 1, cubinlen, f) == cubinlen);
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) < 0)
-        unlink(tmp);
+    if (ok)
+        (void)cutune_outfile_commit(o, NULL, NULL, 0);
+    else
+        cutune_outfile_abort(o);
+}
+
+/* The cache holds code the GPU runs: only a folder that is this user's and that no one
+ * else can write is trusted with it (read or written); another is passed over, said once. */
+static int cache_dir_trusted(const char *dir)
+{
+    static int warned;
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return 1; /* not there yet: mkdir_p makes it, private */
+    if (S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH)))
+        return 1;
+    if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+        fprintf(stderr,
+                "cutune: warning: compile cache %s is not a folder of yours that only you can "
+                "write: not used (compiles are not cached)\n",
+                dir);
+    return 0;
 }
 
 /* ---- NVRTC ---- */
@@ -393,7 +412,7 @@ int cutune_cuda_compile_with(const char *nvcc, const char *source, const char *n
 #endif
     double t0 = cutune_now();
     char path[4096] = "";
-    if (cache_dir && *cache_dir) {
+    if (cache_dir && *cache_dir && cache_dir_trusted(cache_dir)) {
         hash2 h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
         char ver[4200];
         if (compiler_id(nvcc, ver, sizeof ver) < 0)
