@@ -3,36 +3,71 @@
 # first line of output is cutune's own.
 
 CUTUNE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# gnuplot draws `cutune bench`'s plots; the rest is needed to build.
 CUTUNE_DEBS="meson ninja-build pkg-config gcc libgsl-dev liblapacke-dev libopenblas-dev libcjson-dev libcmocka-dev zlib1g-dev gnuplot-nox"
+# Seconds to wait for an apt/dpkg lock held by another process (unattended-upgrades,
+# another install) before giving up.
+CUTUNE_APT_WAIT=${CUTUNE_APT_WAIT:-300}
 
-cutune_have_deps() {
+cutune_have_build_deps() {
     command -v meson >/dev/null && command -v ninja >/dev/null && command -v cc >/dev/null &&
         pkg-config --exists gsl libcjson lapacke openblas zlib cmocka 2>/dev/null
 }
 
+# apt-get ARGS... with the lock waited for: DPkg::Lock::Timeout covers the dpkg lock;
+# `apt-get update`'s lists lock is not covered by it, so a lock error is retried until
+# CUTUNE_APT_WAIT seconds have passed.
+cutune_apt() {
+    local start=$SECONDS said=0
+    while :; do
+        if apt-get -o DPkg::Lock::Timeout="$CUTUNE_APT_WAIT" "$@" >>/tmp/cutune-apt.log 2>&1; then
+            return 0
+        fi
+        tail -5 /tmp/cutune-apt.log | grep -qiE 'could not get lock|unable to lock|unable to acquire' ||
+            return 1
+        [ $((SECONDS - start)) -lt "$CUTUNE_APT_WAIT" ] || return 1
+        if [ $said -eq 0 ]; then
+            echo "cutune: waiting for the apt lock held by another process (up to $CUTUNE_APT_WAIT s) ..." >&2
+            said=1
+        fi
+        sleep 5
+    done
+}
+
 cutune_ensure_deps() {
-    cutune_have_deps && return 0
+    local gnuplot=1
+    command -v gnuplot >/dev/null || gnuplot=0
+    if cutune_have_build_deps && [ $gnuplot -eq 1 ]; then
+        return 0
+    fi
     if [ "$(id -u)" -ne 0 ]; then
+        if cutune_have_build_deps; then
+            echo "cutune: gnuplot is not installed, so 'cutune bench' draws no plots" \
+                "(sudo apt-get install -y gnuplot-nox)" >&2
+            return 0
+        fi
         echo "cutune: missing build dependencies; install them with:" >&2
         echo "  sudo apt-get install -y $CUTUNE_DEBS" >&2
         exit 1
     fi
     echo "cutune: installing build dependencies (apt-get) ..." >&2
     export DEBIAN_FRONTEND=noninteractive
-    { apt-get update && apt-get install -y --no-install-recommends $CUTUNE_DEBS; } \
-        >/tmp/cutune-apt.log 2>&1 || {
+    : >/tmp/cutune-apt.log
+    { cutune_apt update && cutune_apt install -y --no-install-recommends $CUTUNE_DEBS; } || {
         echo "cutune: apt-get failed; see /tmp/cutune-apt.log" >&2
         tail -20 /tmp/cutune-apt.log >&2
         exit 1
     }
 }
 
-# cutune_build BUILDDIR [meson setup options...]
+# cutune_build BUILDDIR SECONDS [meson setup options...]: SECONDS is about how long a
+# first build takes (said before it starts).
 cutune_build() {
-    local dir=$1
-    shift
+    local dir=$1 secs=$2
+    shift 2
     local log="$dir.log"
     if [ ! -f "$dir/build.ninja" ]; then
+        echo "cutune: first build, about $secs s on 2 cores (log: $log) ..." >&2
         meson setup "$dir" "$CUTUNE_ROOT" "$@" >"$log" 2>&1 || {
             echo "cutune: meson setup failed; see $log" >&2
             tail -30 "$log" >&2

@@ -29,8 +29,9 @@ static void bench_usage(FILE *f)
             "\n"
             "Compare searchers offline on recorded tuning spaces (Kernel Tuner caches, .json or\n"
             ".json.gz, and cutune journals, .jsonl or .jsonl.gz; a folder means every such file\n"
-            "in it). Without recordings it reads\n"
-            "$CUTUNE_SHARED_DATA/kt-caches, else ../shared/data/kt-caches beside the source.\n"
+            "in it). Without recordings it reads $CUTUNE_SHARED_DATA/kt-caches, else\n"
+            "../shared/data/kt-caches beside the source where that exists (Kernel Tuner caches,\n"
+            "not in the repository), else the source tree's data/ (cutune's H200 recordings).\n"
             "\n"
             "  --searchers=LIST     comma-separated names (default %s)\n"
             "  --searcher=NAME:ARGS add one searcher with arguments (repeatable; replaces the\n"
@@ -343,11 +344,20 @@ int cutune_cmd_bench(int argc, char **argv)
                 goto out;
     } else {
         char dir[4096];
+        struct stat st;
         const char *shared = getenv("CUTUNE_SHARED_DATA");
         if (shared && *shared)
             snprintf(dir, sizeof dir, "%s/kt-caches", shared);
         else
             snprintf(dir, sizeof dir, "%s/../shared/data/kt-caches", CUTUNE_SOURCE_ROOT);
+        if (!(shared && *shared) && stat(dir, &st) < 0) {
+            /* the external data set is optional: fall back to the shipped recordings */
+            snprintf(dir, sizeof dir, "%s/data", CUTUNE_SOURCE_ROOT);
+            fprintf(stderr,
+                    "cutune bench: no ../shared/data/kt-caches: benchmarking the "
+                    "recordings in %s\n",
+                    dir);
+        }
         if (add_recordings(dir, recs, &nrec) < 0)
             goto out;
     }

@@ -34,7 +34,7 @@ static void usage(FILE *f)
                "cutune finds the fastest correct configuration of a tunable CUDA kernel.\n"
                "\n"
                "  cutune --searcher=bo --budget=60 gemm\n"
-               "  cutune --evaluator=replay ../shared/data/kt-caches/GEMM_P100.json.gz\n"
+               "  cutune --evaluator=replay data/xgemm.jsonl.gz\n"
                "\n"
                "Commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -315,26 +315,48 @@ static int compile_kernel(const char *path)
     return 0;
 }
 
-static void test_every_kernel(void **state)
+/* Compiles a sample of every spec (*.json) in dir; counts them in *n, failures in *bad. */
+static void compile_folder(const char *dir, size_t *n, size_t *bad)
 {
-    (void)state;
-    const char *dir = getenv("CUTUNE_KERNELS");
-    if (!dir)
-        skip();
     DIR *d = opendir(dir);
     assert_non_null(d);
-    size_t n = 0, bad = 0;
     for (struct dirent *e; (e = readdir(d));) {
         size_t l = strlen(e->d_name);
         if (l < 6 || strcmp(e->d_name + l - 5, ".json"))
             continue;
         char p[1024];
         snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        bad += compile_kernel(p) < 0;
-        n++;
+        *bad += compile_kernel(p) < 0;
+        (*n)++;
     }
     closedir(d);
+}
+
+static void test_every_kernel(void **state)
+{
+    (void)state;
+    const char *dir = getenv("CUTUNE_KERNELS");
+    if (!dir)
+        skip();
+    size_t n = 0, bad = 0;
+    compile_folder(dir, &n, &bad);
     assert_true(n >= 1);
+    /* the README's examples (examples/NAME/NAME.json) compile too */
+    const char *root = getenv("CUTUNE_SOURCE_ROOT");
+    char ex[1024];
+    snprintf(ex, sizeof ex, "%s/examples", root ? root : ".");
+    DIR *d = root ? opendir(ex) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char sub[2048];
+        snprintf(sub, sizeof sub, "%s/%s", ex, e->d_name);
+        struct stat st;
+        if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+            compile_folder(sub, &n, &bad);
+    }
+    if (d)
+        closedir(d);
     assert_int_equal(bad, 0);
 }
 
