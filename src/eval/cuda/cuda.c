@@ -616,8 +616,7 @@ static void config_text(const cuda_state *st, size_t id, char *buf, size_t len)
 
 /* Compile (or wait for the pool's compile of) entry e, then verify and time it on the
  * GPU; e is removed either way. */
-static int measure(cuda_state *st, job_entry *e, cutune_eval_result *res, char *err,
-                   size_t errlen)
+static int measure(cuda_state *st, job_entry *e, cutune_eval_result *res, char *err, size_t errlen)
 {
     int rc;
     char cfg[1024];
@@ -703,8 +702,8 @@ static int cuda_submit(void *state, size_t id, char *err, size_t errlen)
     return 0;
 }
 
-static int cuda_wait_any(void *state, size_t *id, int *worker, cutune_eval_result *res,
-                         char *err, size_t errlen)
+static int cuda_wait_any(void *state, size_t *id, int *worker, cutune_eval_result *res, char *err,
+                         size_t errlen)
 {
     cuda_state *st = state;
     if (!st->nfly)
