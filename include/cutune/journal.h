@@ -5,9 +5,9 @@
  * Journal lines (interface others read; version "format": 1):
  *   {"kind":"header","format":1,"cutune":VERSION,"spec":NAME,"spec_hash":HEX,
  *    "space_hash":HEX,"searcher":..,"searcher_args":..,"seed":N,"evaluator":..,
- *    "evaluator_arg":..,"target":PATH,"device":..,"budget":N,"batch":K,"parallel":N,"started":ISO
- * (not in replay runs), "params":{name:[values...]} (in
- * order),"restrictions":[...],"sizes":{name:value}}
+ *    "evaluator_arg":..,"target":PATH,"device":..,"budget":N,"batch":K,"parallel":N,"workers":[..]
+ * (GPUs, when the evaluator names them),"started":ISO (not in replay runs),
+ * "params":{name:[values...]} (in order),"restrictions":[...],"sizes":{name:value}}
  *   {"kind":"eval","n":I,"config":{name:value},"status":"ok","time_ms":X,
  *    "times_ms":[...],"metrics":{name:value},"compile_ms":X,"bench_ms":X,
  *    "log":"...","timestamp":ISO (not in replay runs),"elapsed_s":X,
@@ -37,8 +37,10 @@ typedef struct cutune_journal_header {
     const char *target; /**< the spec or recording the run was started on (path), or NULL */
     const char *device;
     size_t budget;
-    size_t batch;      /**< proposals per round (it shapes what the searcher proposes) */
-    size_t parallel;   /**< evaluations in flight (it shapes them too) */
+    size_t batch;               /**< proposals per round (it shapes what the searcher proposes) */
+    size_t parallel;            /**< evaluations in flight (it shapes them too) */
+    const char *const *workers; /**< what each worker is (a GPU: "ORDINAL NAME UUID"), or NULL */
+    size_t nworkers;
     int deterministic; /**< leave out "started" (replay: byte-identical journals) */
     int cartesian;     /**< a recording's whole Cartesian product (--cartesian) */
 } cutune_journal_header;

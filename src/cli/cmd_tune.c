@@ -51,6 +51,8 @@ static void usage(FILE *f)
         "                           benchmark time where the recording holds it, else wall)\n"
         "  --parallel=N             evaluations in flight, 1..1024 (default: replay 1; cuda\n"
         "                           enough to keep the GPU busy: one per compile thread + 1)\n"
+        "  --devices=all|I,J,..|NAME  GPUs to measure on, one worker each (cuda; default all\n"
+        "                           of GPU 0's model; NAME: those whose name contains it)\n"
         "  --batch=K                ask the searcher for K proposals at a time, once K slots\n"
         "                           are free (default 1; --parallel is at least K)\n"
         "  --size NAME=VALUE        override a problem size of the spec (repeatable)\n"
@@ -255,6 +257,7 @@ enum {
     OPT_TIME_LIMIT,
     OPT_BATCH,
     OPT_PARALLEL,
+    OPT_DEVICES,
     OPT_SIZE,
     OPT_RESTRICT,
     OPT_CARTESIAN,
@@ -277,6 +280,7 @@ int cutune_cmd_tune(int argc, char **argv)
         {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
         {"batch", required_argument, NULL, OPT_BATCH},
         {"parallel", required_argument, NULL, OPT_PARALLEL},
+        {"devices", required_argument, NULL, OPT_DEVICES},
         {"size", required_argument, NULL, OPT_SIZE},
         {"restrict", required_argument, NULL, OPT_RESTRICT},
         {"cartesian", no_argument, NULL, OPT_CARTESIAN},
@@ -293,6 +297,7 @@ int cutune_cmd_tune(int argc, char **argv)
     };
     char err[1024] = "";
     const char *searcher_opt = NULL, *evaluator_opt = NULL, *journal_opt = NULL;
+    const char *devices_opt = NULL;
     const char *resume_path = NULL, *output = NULL, *csv = NULL, *kt = NULL, *header = NULL;
     unsigned long budget = 0, seed = 1, batch = 1, parallel = 0;
     int have_budget = 0, have_seed = 0, have_batch = 0, progress = 1, quiet = 0;
@@ -343,6 +348,7 @@ int cutune_cmd_tune(int argc, char **argv)
                 rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--time-limit=%s: must be > 0",
                                 optarg);
             break;
+        case OPT_DEVICES: devices_opt = optarg; break;
         case OPT_PARALLEL:
             rc = cli_parse_ulong("parallel", optarg, &parallel, err, sizeof err);
             if (!rc && (parallel < 1 || parallel > 1024))
@@ -580,6 +586,19 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     if (strcmp(ename, "replay") == 0 && !eargs)
         eargs = t.rec ? t.path : (t.spec ? t.spec->recording : NULL);
+    /* --devices is the cuda evaluator's devices= (kept in the journal's evaluator_arg) */
+    static char eargs_dev[4400];
+    if (devices_opt) {
+        if (strcmp(ename, "cuda") != 0) {
+            cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                       "--devices=%s: only the cuda evaluator runs on GPUs (this run: %s)",
+                       devices_opt, ename);
+            goto bad_input;
+        }
+        snprintf(eargs_dev, sizeof eargs_dev, "%s%sdevices=%s", eargs ? eargs : "",
+                 eargs && *eargs ? "," : "", devices_opt);
+        eargs = eargs_dev;
+    }
     /* the replayed file by its absolute path, for the no-GPU notice and the journal header
      * (so that --resume works from any directory) */
     static char eargs_abs[PATH_MAX];

@@ -109,6 +109,14 @@ static cJSON *header_json(const cutune_journal_header *h, const cutune_space *s)
     bad = bad || cutune_io_add(o, "evaluator_arg", str_or_null(h->evaluator_arg)) < 0;
     bad = bad || cutune_io_add(o, "target", str_or_null(h->target)) < 0;
     bad = bad || cutune_io_add(o, "device", str_or_null(h->device)) < 0;
+    if (h->nworkers) {
+        cJSON *w = cJSON_CreateArray();
+        bad = bad || cutune_io_add(o, "workers", w) < 0;
+        for (size_t i = 0; !bad && i < h->nworkers; i++) {
+            cJSON *x = cJSON_CreateString(h->workers[i]);
+            bad = !x || !cJSON_AddItemToArray(w, x);
+        }
+    }
     bad = bad || cutune_io_add(o, "budget", ulong_json(h->budget)) < 0;
     bad = bad || cutune_io_add(o, "batch", ulong_json(h->batch ? h->batch : 1)) < 0;
     bad = bad || cutune_io_add(o, "parallel", ulong_json(h->parallel ? h->parallel : 1)) < 0;

@@ -433,6 +433,11 @@ static int open_journal(run *u, size_t batch)
         return 0;
     if (opt->resume)
         return cutune_journal_append(opt->journal_path, &u->journal, u->err, u->errlen);
+    const char *workers[64];
+    size_t nworkers = 0;
+    while (nworkers < 64 &&
+           (workers[nworkers] = cutune_evaluator_worker_name(u->ev, (int)nworkers)))
+        nworkers++;
     cutune_journal_header jh = {
         .spec_name = u->spec ? u->spec->name : opt->evaluator_arg,
         .spec_hash = u->spec ? u->spec->hash : NULL,
@@ -446,6 +451,8 @@ static int open_journal(run *u, size_t batch)
         .budget = opt->budget,
         .batch = batch,
         .parallel = u->nslots,
+        .workers = workers,
+        .nworkers = nworkers,
         .deterministic = opt->deterministic_clock,
         .cartesian = opt->cartesian,
     };

@@ -39,6 +39,10 @@ static void test_hello(void **state)
                            .proto = CUTUNE_CUDA_PROTO_VERSION};
     snprintf(h.msg, sizeof h.msg, "no CUDA device");
     snprintf(h.name, sizeof h.name, "NVIDIA H200");
+    h.device_count = 2;
+    h.ordinal = 1;
+    snprintf(h.pci_bus_id, sizeof h.pci_bus_id, "0000:19:00.0");
+    snprintf(h.uuid, sizeof h.uuid, "GPU-0123");
     assert_int_equal(cutune_cuda_encode_hello(&b, &h), 0);
     size_t n;
     const uint8_t *p = payload(&b, CUTUNE_CUDA_MSG_HELLO, &n);
@@ -50,11 +54,17 @@ static void test_hello(void **state)
     assert_int_equal(d.sm_count, 132);
     assert_int_equal(d.driver_version, 13000);
     assert_int_equal(d.proto, CUTUNE_CUDA_PROTO_VERSION);
+    assert_int_equal(d.device_count, 2);
+    assert_int_equal(d.ordinal, 1);
+    assert_string_equal(d.pci_bus_id, "0000:19:00.0");
+    assert_string_equal(d.uuid, "GPU-0123");
     /* every truncation is malformed, except the one that ends where a worker from before
-     * the version field ended: that decodes, as protocol 0 (refused by the session) */
+     * the version field ended: that decodes, as protocol 0 (refused by the session). After
+     * the version: the count and ordinal (4 + 4), then two strings (8-byte length + text + NUL) */
+    size_t legacy = n - 4 - 8 - (8 + sizeof "0000:19:00.0") - (8 + sizeof "GPU-0123");
     for (size_t k = 0; k < n; k++) {
         int rc = cutune_cuda_decode_hello(p, k, &d);
-        if (k == n - 4) {
+        if (k == legacy) {
             assert_int_equal(rc, 0);
             assert_int_equal(d.proto, 0);
             assert_int_equal(d.driver_version, 13000);

@@ -7,11 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include "cutune_config.h"
 #include "cutune/cutune.h"
 #include "cuda_internal.h"
+
+#define CUDA_MAX_DEVICES 16
 
 typedef struct job_entry {
     size_t id;
@@ -22,6 +25,15 @@ typedef struct job_entry {
     int submitted; /**< on the pool (else compiled at evaluation) */
     struct job_entry *next;
 } job_entry;
+
+/* A result measured by a device thread, waiting for wait_any. */
+typedef struct done_entry {
+    size_t id;
+    int worker, rc;
+    char err[512];
+    cutune_eval_result res;
+    struct done_entry *next;
+} done_entry;
 
 typedef struct cuda_state {
     const cutune_space *space;
@@ -36,8 +48,21 @@ typedef struct cuda_state {
     char nvcc[4096]; /**< compiler=nvcc|PATH: the nvcc found; empty: NVRTC */
     char source_name[256];
     char device_line[384];
-    cutune_cuda_session sess;
-    int sess_ready;
+    cutune_cuda_session sess[CUDA_MAX_DEVICES]; /**< one worker per GPU */
+    size_t nsess, sess_started;
+    char devices[256]; /**< devices=: "" or "all", ordinals "0,2", or a model name */
+    char worker_line[CUDA_MAX_DEVICES][320]; /**< "ORDINAL NAME UUID" per worker */
+    /* several GPUs: a measuring thread per worker; jobs_mu guards the jobs list and fly */
+    pthread_mutex_t mu;
+    pthread_cond_t work, done_cv;
+    pthread_t measurers[CUDA_MAX_DEVICES];
+    struct measurer {
+        struct cuda_state *st;
+        int worker;
+    } margs[CUDA_MAX_DEVICES];
+    size_t nmeasurers;
+    int stop, sync_ready;
+    struct done_entry *done; /**< measured, not yet waited for (FIFO) */
     cutune_cuda_pool *pool;
     size_t nthreads; /**< compile threads of the pool */
     job_entry *jobs;
@@ -52,7 +77,7 @@ typedef struct cuda_state {
 
 static const char *const arg_keys =
     "flush_l2, pipeline, threads, cache, cache_dir, timeout, max_time, max_reps, min_reps, "
-    "ci, warmup, worker, arch, compiler";
+    "ci, warmup, worker, arch, compiler, devices";
 
 /* ---- arguments ---- */
 
@@ -87,8 +112,15 @@ static int parse_args(cuda_state *st, const char *arg, char *err, size_t errlen)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     int rc = 0;
     char *save = NULL;
+    int in_devices = 0; /* devices=0,2: the list goes on over commas */
     for (char *kv = strtok_r(copy, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *v = strchr(kv, '=');
+        if (!v && in_devices && kv[strspn(kv, "0123456789")] == '\0' && *kv) {
+            size_t l = strlen(st->devices);
+            snprintf(st->devices + l, sizeof st->devices - l, ",%s", kv);
+            continue;
+        }
+        in_devices = 0;
         if (!v) {
             rc = cutune_err(err, errlen, CUTUNE_EINVAL,
                             "--evaluator=cuda: '%s' is not key=value (keys: %s)", kv, arg_keys);
@@ -98,6 +130,14 @@ static int parse_args(cuda_state *st, const char *arg, char *err, size_t errlen)
         double d = 0;
         if (!strcmp(kv, "worker")) {
             snprintf(st->worker, sizeof st->worker, "%s", v);
+        } else if (!strcmp(kv, "devices")) {
+            if (!*v) {
+                rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                                "--evaluator=cuda: devices= needs all, ordinals or a GPU name");
+                break;
+            }
+            snprintf(st->devices, sizeof st->devices, "%s", v);
+            in_devices = 1;
         } else if (!strcmp(kv, "cache_dir")) {
             snprintf(st->cache_dir, sizeof st->cache_dir, "%s", v);
         } else if (!strcmp(kv, "flush_l2") || !strcmp(kv, "pipeline") || !strcmp(kv, "cache")) {
@@ -476,11 +516,15 @@ static int entry_get(cuda_state *st, size_t id, job_entry **out, char *err, size
 
 static void entry_remove(cuda_state *st, job_entry *e)
 {
+    if (st->sync_ready)
+        pthread_mutex_lock(&st->mu);
     for (job_entry **pp = &st->jobs; *pp; pp = &(*pp)->next)
         if (*pp == e) {
             *pp = e->next;
             break;
         }
+    if (st->sync_ready)
+        pthread_mutex_unlock(&st->mu);
     entry_free(e);
 }
 
@@ -488,11 +532,117 @@ static void entry_remove(cuda_state *st, job_entry *e)
 
 static void cuda_free(void *state);
 
+typedef struct measurer measurer;
+static void *measure_main(void *arg);
+
+/* Start one worker (session k) on GPU ordinal dev. */
+static int start_one(cuda_state *st, size_t k, int dev, int verbose, char *err, size_t errlen)
+{
+    cutune_cuda_session *s = &st->sess[k];
+    cutune_cuda_session_init(s, st->worker[0] ? st->worker : NULL);
+    s->device = dev;
+    s->kernel_timeout_s = st->timeout_s;
+    s->max_time_s = st->max_time_s;
+    s->verbose = verbose;
+    st->sess_started = k + 1;
+    return cutune_cuda_session_start(s, err, errlen);
+}
+
+static int name_has(const char *name, const char *want)
+{
+    size_t n = strlen(want);
+    for (const char *p = name; *p; p++)
+        if (strncasecmp(p, want, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* The workers, one per GPU of devices= (default: every visible GPU of device 0's model).
+ * Configurations measured on different models are not comparable: an explicit list of
+ * several models is refused; a name picks the GPUs whose name contains it. */
+static int start_workers(cuda_state *st, int verbose, char *err, size_t errlen)
+{
+    const char *d = st->devices;
+    int list = *d && d[strspn(d, "0123456789,")] == '\0';
+    int by_name = *d && !list && strcmp(d, "all") != 0;
+    int want[CUDA_MAX_DEVICES];
+    size_t nwant = 0;
+    if (list) {
+        for (const char *p = d; *p;) {
+            char *end;
+            long v = strtol(p, &end, 10);
+            if (end == p || v > 4096)
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "--evaluator=cuda: devices=%s: not a list of GPU ordinals", d);
+            if (nwant == CUDA_MAX_DEVICES)
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "--evaluator=cuda: devices=%s: at most %d workers", d,
+                                  CUDA_MAX_DEVICES);
+            want[nwant++] = (int)v;
+            p = *end == ',' ? end + 1 : end;
+        }
+    }
+    int rc = start_one(st, 0, list ? want[0] : 0, verbose, err, errlen);
+    if (rc < 0)
+        return rc;
+    int count = st->sess[0].hello.device_count;
+    if (list) {
+        for (size_t i = 0; i < nwant; i++)
+            if (want[i] >= count)
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "--evaluator=cuda: devices=%s: there is no CUDA device %d (%d "
+                                  "found: 0..%d)",
+                                  d, want[i], count, count - 1);
+    } else {
+        for (int i = 0; i < count && nwant < CUDA_MAX_DEVICES; i++)
+            want[nwant++] = i;
+    }
+    for (size_t i = 1; i < nwant; i++)
+        if ((rc = start_one(st, i, want[i], verbose, err, errlen)) < 0)
+            return rc;
+    /* keep the workers whose GPU is of the chosen model */
+    char model[sizeof st->sess[0].hello.name];
+    snprintf(model, sizeof model, "%s", st->sess[0].hello.name);
+    size_t keep = 0;
+    for (size_t i = 0; i < nwant; i++) {
+        const char *name = st->sess[i].hello.name;
+        int ok = by_name ? name_has(name, d) : strcmp(name, model) == 0;
+        if (!ok && list)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "--evaluator=cuda: devices=%s: GPU %d is a %s and GPU %d a %s; "
+                              "times measured on different models are not comparable (list one "
+                              "model's GPUs, or give devices=NAME)",
+                              d, want[0], model, want[i], name);
+        if (!ok) {
+            cutune_cuda_session_free(&st->sess[i]);
+            continue;
+        }
+        if (keep != i) {
+            st->sess[keep] = st->sess[i];
+            cutune_cuda_session_init(&st->sess[i], NULL); /* moved: nothing left to free */
+        }
+        const cutune_cuda_hello *h = &st->sess[keep].hello;
+        snprintf(st->worker_line[keep], sizeof st->worker_line[keep], "%d %s%s%s", h->ordinal,
+                 h->name, h->uuid[0] ? " " : "", h->uuid);
+        keep++;
+    }
+    if (!keep)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "--evaluator=cuda: devices=%s: no GPU's name contains '%s' (GPU 0 is a "
+                          "%s)",
+                          d, d, model);
+    st->nsess = keep;
+    return 0;
+}
+
 static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, size_t errlen)
 {
     cuda_state *st = state;
     cutune_cuda_setup su;
-    cutune_cuda_session_init(&st->sess, NULL);
+    pthread_mutex_init(&st->mu, NULL);
+    pthread_cond_init(&st->work, NULL);
+    pthread_cond_init(&st->done_cv, NULL);
+    st->sync_ready = 1;
     int rc = parse_args(st, ctx->arg, err, errlen);
     if (rc < 0)
         return rc;
@@ -532,21 +682,18 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
         }
     }
 
-    /* The worker first: without a device there is nothing to do. */
-    if (st->worker[0])
-        cutune_cuda_session_init(&st->sess, st->worker);
-    st->sess.kernel_timeout_s = st->timeout_s;
-    st->sess.max_time_s = st->max_time_s;
-    st->sess.verbose = ctx->verbose;
-    st->sess_ready = 1;
-    if ((rc = cutune_cuda_session_start(&st->sess, err, errlen)) < 0)
+    /* The workers first: without a device there is nothing to do. */
+    if ((rc = start_workers(st, ctx->verbose, err, errlen)) < 0)
         goto out_fail;
-    const cutune_cuda_hello *h = &st->sess.hello;
+    const cutune_cuda_hello *h = &st->sess[0].hello;
     if (!st->arch)
         st->arch = h->cc_major * 10 + h->cc_minor;
     snprintf(st->arch_opt, sizeof st->arch_opt, "--gpu-architecture=sm_%d", st->arch);
-    snprintf(st->device_line, sizeof st->device_line, "%s (sm_%d%d, %d SMs, CUDA driver %d.%d)",
-             h->name, h->cc_major, h->cc_minor, h->sm_count, h->driver_version / 1000,
+    char many[32] = "";
+    if (st->nsess > 1)
+        snprintf(many, sizeof many, " x %zu", st->nsess);
+    snprintf(st->device_line, sizeof st->device_line, "%s%s (sm_%d%d, %d SMs, CUDA driver %d.%d)",
+             h->name, many, h->cc_major, h->cc_minor, h->sm_count, h->driver_version / 1000,
              (h->driver_version % 1000) / 10);
 
     if (needs_sizes_module(st->spec)) {
@@ -586,11 +733,12 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
     }
     if ((rc = build_setup(st, &su, ctx->seed, err, errlen)) < 0)
         goto out_fail;
-    if ((rc = cutune_cuda_encode_setup(&st->sess.setup, &su)) < 0 ||
-        (rc = cutune_cuda_send(st->sess.fd, &st->sess.setup)) < 0) {
-        rc = cutune_err(err, errlen, rc, "sending the setup to the CUDA worker failed");
-        goto out_fail;
-    }
+    for (size_t k = 0; k < st->nsess; k++)
+        if ((rc = cutune_cuda_encode_setup(&st->sess[k].setup, &su)) < 0 ||
+            (rc = cutune_cuda_send(st->sess[k].fd, &st->sess[k].setup)) < 0) {
+            rc = cutune_err(err, errlen, rc, "sending the setup to the CUDA worker failed");
+            goto out_fail;
+        }
     if (st->pipeline) {
         long n = st->threads;
         if (n <= 0) {
@@ -601,6 +749,15 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
         if ((rc = cutune_cuda_pool_alloc((size_t)n, &st->pool, err, errlen)) < 0)
             goto out_fail;
         st->nthreads = (size_t)n;
+    }
+    /* several GPUs: each measured by a thread of its own, all at once */
+    for (size_t k = 0; st->nsess > 1 && k < st->nsess; k++) {
+        st->margs[k] = (measurer){st, (int)k};
+        if (pthread_create(&st->measurers[k], NULL, measure_main, &st->margs[k]) != 0) {
+            rc = cutune_err(err, errlen, CUTUNE_EIO, "cannot start a measuring thread");
+            goto out_fail;
+        }
+        st->nmeasurers++;
     }
     return 0;
 out_fail:
@@ -616,7 +773,8 @@ static void config_text(const cuda_state *st, size_t id, char *buf, size_t len)
 
 /* Compile (or wait for the pool's compile of) entry e, then verify and time it on the
  * GPU; e is removed either way. */
-static int measure(cuda_state *st, job_entry *e, cutune_eval_result *res, char *err, size_t errlen)
+static int measure(cuda_state *st, cutune_cuda_session *sess, job_entry *e, cutune_eval_result *res,
+                   char *err, size_t errlen)
 {
     int rc;
     char cfg[1024];
@@ -651,7 +809,7 @@ static int measure(cuda_state *st, job_entry *e, cutune_eval_result *res, char *
     } else {
         e->launch.cubin = c->cubin;
         e->launch.cubin_size = c->cubin_size;
-        rc = cutune_cuda_session_eval(&st->sess, &e->launch, cfg, res, err, errlen);
+        rc = cutune_cuda_session_eval(sess, &e->launch, cfg, res, err, errlen);
         if (rc < 0) {
             entry_remove(st, e);
             return rc;
@@ -674,7 +832,7 @@ static int cuda_evaluate(void *state, const size_t *ids, size_t k, cutune_eval_r
             return rc;
     for (size_t i = 0; i < k; i++) {
         if ((rc = entry_get(st, ids[i], &e, err, errlen)) < 0 ||
-            (rc = measure(st, e, &results[i], err, errlen)) < 0)
+            (rc = measure(st, &st->sess[0], e, &results[i], err, errlen)) < 0)
             return rc;
     }
     return 0;
@@ -687,25 +845,82 @@ static int cuda_submit(void *state, size_t id, char *err, size_t errlen)
 {
     cuda_state *st = state;
     job_entry *e;
+    int rc = 0;
+    pthread_mutex_lock(&st->mu);
     if (st->nfly == st->capfly) {
         size_t nc = st->capfly ? 2 * st->capfly : 16;
         job_entry **f = realloc(st->fly, nc * sizeof *f);
-        if (!f)
-            return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        if (!f) {
+            rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+            goto out;
+        }
         st->fly = f;
         st->capfly = nc;
     }
-    int rc = entry_get(st, id, &e, err, errlen);
-    if (rc < 0)
-        return rc;
+    if ((rc = entry_get(st, id, &e, err, errlen)) < 0)
+        goto out;
     st->fly[st->nfly++] = e;
-    return 0;
+    pthread_cond_signal(&st->work);
+out:
+    pthread_mutex_unlock(&st->mu);
+    return rc;
+}
+
+/* A measuring thread (several GPUs): takes the oldest submitted configuration, waits
+ * for its compile, measures it on its own GPU and queues the result for wait_any. */
+static void *measure_main(void *arg)
+{
+    const measurer *m = arg;
+    cuda_state *st = m->st;
+    int worker = m->worker;
+    cutune_cuda_session *sess = &st->sess[worker];
+    pthread_mutex_lock(&st->mu);
+    for (;;) {
+        while (!st->stop && !st->nfly)
+            pthread_cond_wait(&st->work, &st->mu);
+        if (st->stop)
+            break;
+        job_entry *e = st->fly[0];
+        memmove(st->fly, st->fly + 1, (st->nfly - 1) * sizeof *st->fly);
+        st->nfly--;
+        pthread_mutex_unlock(&st->mu);
+        done_entry *d = calloc(1, sizeof *d);
+        if (!d) {
+            pthread_mutex_lock(&st->mu);
+            continue; /* wait_any reports a lost evaluation as an error (below) */
+        }
+        d->id = e->id;
+        d->worker = worker;
+        d->rc = measure(st, sess, e, &d->res, d->err, sizeof d->err);
+        pthread_mutex_lock(&st->mu);
+        done_entry **pp = &st->done;
+        while (*pp)
+            pp = &(*pp)->next;
+        *pp = d;
+        pthread_cond_broadcast(&st->done_cv);
+    }
+    pthread_mutex_unlock(&st->mu);
+    return NULL;
 }
 
 static int cuda_wait_any(void *state, size_t *id, int *worker, cutune_eval_result *res, char *err,
                          size_t errlen)
 {
     cuda_state *st = state;
+    if (st->nmeasurers) {
+        pthread_mutex_lock(&st->mu);
+        while (!st->done)
+            pthread_cond_wait(&st->done_cv, &st->mu);
+        done_entry *d = st->done;
+        st->done = d->next;
+        pthread_mutex_unlock(&st->mu);
+        *id = d->id;
+        *worker = d->worker;
+        *res = d->res;
+        int rc = d->rc < 0 ? cutune_err(err, errlen, d->rc, "%s", d->err) : 0;
+        free(d);
+        return rc;
+    }
     if (!st->nfly)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "cuda: nothing in flight");
     size_t pick = 0;
@@ -726,14 +941,20 @@ static int cuda_wait_any(void *state, size_t *id, int *worker, cutune_eval_resul
     st->nfly--;
     *id = e->id;
     *worker = 0;
-    return measure(st, e, res, err, errlen);
+    return measure(st, &st->sess[0], e, res, err, errlen);
 }
 
-/* Keep every compile thread busy and one compiled configuration waiting for the GPU. */
+/* Keep every compile thread busy and one compiled configuration waiting for each GPU. */
 static size_t cuda_slots(void *state)
 {
     cuda_state *st = state;
-    return st->pool ? st->nthreads + 1 : 1;
+    return (st->pool ? st->nthreads : 0) + st->nsess;
+}
+
+static const char *cuda_worker_name(void *state, int w)
+{
+    cuda_state *st = state;
+    return w >= 0 && (size_t)w < st->nsess ? st->worker_line[w] : NULL;
 }
 
 static void cuda_prefetch(void *state, const size_t *ids, size_t k)
@@ -742,9 +963,11 @@ static void cuda_prefetch(void *state, const size_t *ids, size_t k)
     job_entry *e;
     if (!st->pool)
         return;
+    pthread_mutex_lock(&st->mu);
     for (size_t i = 0; i < k; i++)
         if (entry_get(st, ids[i], &e, NULL, 0) < 0)
-            return;
+            break;
+    pthread_mutex_unlock(&st->mu);
 }
 
 static const char *cuda_device(void *state)
@@ -756,14 +979,29 @@ static const char *cuda_device(void *state)
 static void cuda_free(void *state)
 {
     cuda_state *st = state;
-    /* Threads first: a running compile may still write into an entry. */
+    /* Threads first: a running measurement or compile may still use an entry. */
+    if (st->sync_ready) {
+        pthread_mutex_lock(&st->mu);
+        st->stop = 1;
+        pthread_cond_broadcast(&st->work);
+        pthread_mutex_unlock(&st->mu);
+    }
+    for (size_t k = 0; k < st->nmeasurers; k++)
+        pthread_join(st->measurers[k], NULL);
+    st->nmeasurers = 0;
     cutune_cuda_pool_free(st->pool);
     st->pool = NULL;
+    while (st->done) {
+        done_entry *d = st->done;
+        st->done = d->next;
+        cutune_eval_result_clear(&d->res);
+        free(d);
+    }
     while (st->jobs)
         entry_remove(st, st->jobs);
-    if (st->sess_ready)
-        cutune_cuda_session_free(&st->sess);
-    st->sess_ready = 0;
+    for (size_t k = 0; k < st->sess_started; k++)
+        cutune_cuda_session_free(&st->sess[k]);
+    st->sess_started = st->nsess = 0;
     free_opts(st->size_defs, st->nsize_defs);
     st->size_defs = NULL;
     st->nsize_defs = 0;
@@ -773,6 +1011,12 @@ static void cuda_free(void *state)
     free(st->fly);
     st->fly = NULL;
     st->nfly = st->capfly = 0;
+    if (st->sync_ready) {
+        pthread_mutex_destroy(&st->mu);
+        pthread_cond_destroy(&st->work);
+        pthread_cond_destroy(&st->done_cv);
+        st->sync_ready = 0;
+    }
 }
 
 static const cutune_evaluator_type cuda_type = {
@@ -792,6 +1036,7 @@ static const cutune_evaluator_type cuda_type = {
     .submit = cuda_submit,
     .wait_any = cuda_wait_any,
     .slots = cuda_slots,
+    .worker_name = cuda_worker_name,
 };
 
 const cutune_evaluator_type *const cutune_evaluator_cuda = &cuda_type;

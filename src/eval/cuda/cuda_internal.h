@@ -97,6 +97,7 @@ typedef struct cutune_cuda_drv {
     cu_result (*device_get_name)(char *name, int len, cu_device d);
     cu_result (*device_get_attribute)(int *v, int attr, cu_device d);
     cu_result (*device_get_pci_bus_id)(char *id, int len, cu_device d);
+    cu_result (*device_get_uuid)(unsigned char uuid[16], cu_device d); /**< optional */
     cu_result (*primary_ctx_retain)(cu_context *c, cu_device d);
     cu_result (*primary_ctx_release)(cu_device d);
     cu_result (*ctx_set_current)(cu_context c);
@@ -158,7 +159,8 @@ const char *cutune_cuda_drv_strerror(const cutune_cuda_drv *d, cu_result r, char
  * is then refused by name instead of misreading the messages. Workers from before the
  * field send no version (decoded as 0). HELLO itself may only grow after the version, so
  * that any build can read another's. */
-#define CUTUNE_CUDA_PROTO_VERSION 2u
+/* 3: HELLO carries the device count, ordinal, PCI bus id and UUID */
+#define CUTUNE_CUDA_PROTO_VERSION 3u
 #define CUTUNE_CUDA_MAX_MSG (512u << 20) /* a CUBIN is a few MB at most */
 
 enum cutune_cuda_msg_type {
@@ -185,6 +187,10 @@ typedef struct cutune_cuda_hello {
     int32_t sm_count;
     int32_t driver_version; /**< e.g. 13000 */
     uint32_t proto;         /**< CUTUNE_CUDA_PROTO_VERSION of the worker's build; 0: none sent */
+    int32_t device_count;   /**< CUDA devices the worker sees */
+    int32_t ordinal;        /**< the one it runs on ($CUTUNE_CUDA_DEVICE, default 0) */
+    char pci_bus_id[32];    /**< "0000:19:00.0", or "" */
+    char uuid[48];          /**< "GPU-xxxxxxxx-...", or "" where the driver cannot say */
 } cutune_cuda_hello;
 
 typedef struct cutune_cuda_argdesc {
@@ -301,6 +307,7 @@ int cutune_cuda_worker_main(int fd, const cutune_cuda_drv *drv);
 
 typedef struct cutune_cuda_session {
     char exe[4096];          /**< program run as "EXE worker --fd 3" */
+    int device;              /**< the worker's device ordinal (-1: $CUTUNE_CUDA_DEVICE or 0) */
     int pid;                 /**< worker pid, or 0 */
     int fd;                  /**< socket to the worker, or -1 */
     cutune_cuda_hello hello; /**< from the last start */

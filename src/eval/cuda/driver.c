@@ -69,6 +69,9 @@ int cutune_cuda_drv_load(cutune_cuda_drv *d, char *err, size_t errlen)
     LOAD(device_get_name, "cuDeviceGetName");
     LOAD(device_get_attribute, "cuDeviceGetAttribute");
     LOAD(device_get_pci_bus_id, "cuDeviceGetPCIBusId");
+    LOAD_OPT(d->lib, device_get_uuid, "cuDeviceGetUuid_v2");
+    if (!d->device_get_uuid)
+        LOAD_OPT(d->lib, device_get_uuid, "cuDeviceGetUuid");
     LOAD(primary_ctx_retain, "cuDevicePrimaryCtxRetain");
     LOAD(primary_ctx_release, "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease");
     LOAD(ctx_set_current, "cuCtxSetCurrent");

@@ -194,6 +194,10 @@ int cutune_cuda_encode_hello(cutune_cuda_buf *b, const cutune_cuda_hello *h)
     put_u32(b, (uint32_t)h->sm_count);
     put_u32(b, (uint32_t)h->driver_version);
     put_u32(b, h->proto);
+    put_u32(b, (uint32_t)h->device_count);
+    put_u32(b, (uint32_t)h->ordinal);
+    put_str(b, h->pci_bus_id);
+    put_str(b, h->uuid);
     return frame_end(b, at);
 }
 
@@ -212,6 +216,10 @@ int cutune_cuda_decode_hello(const uint8_t *p, size_t n, cutune_cuda_hello *h)
     h->proto = r.off == r.n && !r.bad ? 0u : get_u32(&r);
     if (!r.bad && h->proto != CUTUNE_CUDA_PROTO_VERSION)
         return 0; /* another build's HELLO may have grown after the version: refused anyway */
+    h->device_count = (int32_t)get_u32(&r);
+    h->ordinal = (int32_t)get_u32(&r);
+    get_strcpy(&r, h->pci_bus_id, sizeof h->pci_bus_id);
+    get_strcpy(&r, h->uuid, sizeof h->uuid);
     return finish(&r);
 }
 

@@ -23,6 +23,7 @@ void cutune_cuda_session_init(cutune_cuda_session *s, const char *exe)
 {
     memset(s, 0, sizeof *s);
     s->fd = -1;
+    s->device = -1;
     s->setup_timeout_s = 60.0;
     s->kernel_timeout_s = 1.0;
     s->max_time_s = 1.0;
@@ -98,9 +99,31 @@ int cutune_cuda_session_start(cutune_cuda_session *s, char *err, size_t errlen)
     /* Everything the child needs is prepared before fork: the parent may have
      * compile threads running, so the child does only async-signal-safe calls. */
     char *argv[] = {s->exe, "worker", "--fd", "3", NULL};
+    /* The worker's device: its environment with CUTUNE_CUDA_DEVICE set (built here, not in
+     * the child) */
+    extern char **environ;
+    char devenv[48];
+    size_t nenv = 0;
+    while (environ[nenv])
+        nenv++;
+    char **envp = malloc((nenv + 2) * sizeof *envp);
+    if (!envp) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        goto out_close;
+    }
+    size_t ne = 0;
+    for (size_t i = 0; i < nenv; i++)
+        if (s->device < 0 || strncmp(environ[i], "CUTUNE_CUDA_DEVICE=", 19) != 0)
+            envp[ne++] = environ[i];
+    if (s->device >= 0) {
+        snprintf(devenv, sizeof devenv, "CUTUNE_CUDA_DEVICE=%d", s->device);
+        envp[ne++] = devenv;
+    }
+    envp[ne] = NULL;
     pid_t pid = fork();
     if (pid < 0) {
         rc = cutune_err(err, errlen, CUTUNE_EIO, "fork: %s", strerror(errno));
+        free(envp);
         goto out_close;
     }
     if (pid == 0) {
@@ -117,9 +140,10 @@ int cutune_cuda_session_start(cutune_cuda_session *s, char *err, size_t errlen)
             _exit(127);
         /* Device printf writes to stdout; keep it off the tuner's stdout. */
         dup2(2, 1);
-        execv(s->exe, argv);
+        execve(s->exe, argv, envp);
         _exit(127);
     }
+    free(envp);
     close(sv[1]);
     sv[1] = -1;
     s->pid = pid;

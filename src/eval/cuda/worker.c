@@ -1113,6 +1113,16 @@ static void hello_fill(worker *w, cutune_cuda_hello *h)
     }
     w->drv.device_get_name(h->name, sizeof h->name, w->dev);
     w->drv.driver_get_version(&h->driver_version);
+    h->device_count = n;
+    h->ordinal = ord;
+    if (w->drv.device_get_pci_bus_id(h->pci_bus_id, sizeof h->pci_bus_id, w->dev) != CU_SUCCESS)
+        h->pci_bus_id[0] = '\0';
+    unsigned char u[16];
+    if (w->drv.device_get_uuid && w->drv.device_get_uuid(u, w->dev) == CU_SUCCESS)
+        snprintf(h->uuid, sizeof h->uuid,
+                 "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
+                 u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
+                 u[14], u[15]);
     struct {
         int *v;
         int attr;
