@@ -11,4 +11,5 @@
 #include "cutune/tuner.h"
 #include "cutune/journal.h"
 #include "cutune/gp.h"
+#include "cutune/mpi.h"
 #endif

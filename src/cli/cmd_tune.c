@@ -14,6 +14,7 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "cutune/mpi.h"
 #include "commands.h"
 #include "options.h"
 
@@ -53,6 +54,8 @@ static void usage(FILE *f)
         "                           enough to keep the GPU busy: one per compile thread + 1)\n"
         "  --devices=all|I,J,..|NAME  GPUs to measure on, one worker each (cuda; default all\n"
         "                           of GPU 0's model; NAME: those whose name contains it)\n"
+        "  --rank-timeout=SECONDS   under mpirun: a rank that has not answered an evaluation\n"
+        "                           within this is taken for dead (default 300)\n"
         "  --batch=K                ask the searcher for K proposals at a time, once K slots\n"
         "                           are free (default 1; --parallel is at least K)\n"
         "  --size NAME=VALUE        override a problem size of the spec (repeatable)\n"
@@ -258,6 +261,7 @@ enum {
     OPT_BATCH,
     OPT_PARALLEL,
     OPT_DEVICES,
+    OPT_RANK_TIMEOUT,
     OPT_SIZE,
     OPT_RESTRICT,
     OPT_CARTESIAN,
@@ -281,6 +285,7 @@ int cutune_cmd_tune(int argc, char **argv)
         {"batch", required_argument, NULL, OPT_BATCH},
         {"parallel", required_argument, NULL, OPT_PARALLEL},
         {"devices", required_argument, NULL, OPT_DEVICES},
+        {"rank-timeout", required_argument, NULL, OPT_RANK_TIMEOUT},
         {"size", required_argument, NULL, OPT_SIZE},
         {"restrict", required_argument, NULL, OPT_RESTRICT},
         {"cartesian", no_argument, NULL, OPT_CARTESIAN},
@@ -304,6 +309,8 @@ int cutune_cmd_tune(int argc, char **argv)
     double time_limit = 0;
     cli_space_opts so = {0};
     int rc, status = 2;
+    int mpi_rank = 0, mpi_size = 1;
+    double rank_timeout = 300;
 
     cli_target t = {0};
     cutune_recording *resume = NULL;
@@ -349,6 +356,12 @@ int cutune_cmd_tune(int argc, char **argv)
                                 optarg);
             break;
         case OPT_DEVICES: devices_opt = optarg; break;
+        case OPT_RANK_TIMEOUT:
+            rc = cli_parse_double("rank-timeout", optarg, &rank_timeout, err, sizeof err);
+            if (!rc && !(rank_timeout > 0))
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--rank-timeout=%s: must be > 0",
+                                optarg);
+            break;
         case OPT_PARALLEL:
             rc = cli_parse_ulong("parallel", optarg, &parallel, err, sizeof err);
             if (!rc && (parallel < 1 || parallel > 1024))
@@ -403,9 +416,27 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     const char *target_arg = argv[optind];
 
+    /* Under mpirun / srun: rank 0 tunes (journal, outputs, progress); every other rank
+     * evaluates what it is sent (cutune_mpi_serve) and writes nothing. */
+    int launched = cutune_mpi_launched();
+    if (launched > 1) {
+        if (!cutune_mpi_available()) {
+            fprintf(stderr,
+                    "cutune: started by an MPI launcher with %d processes, but this cutune was "
+                    "built without MPI (install libopenmpi-dev and build again)\n",
+                    launched);
+            return 2;
+        }
+        if (cutune_mpi_init(&mpi_rank, &mpi_size, err, sizeof err) < 0)
+            goto bad_input;
+        if (mpi_rank > 0)
+            progress = 0, quiet = 1;
+    }
+
     if (resume_path) {
-        /* one writer per journal: a run holding it refuses the resume before anything */
-        rc = cutune_journal_check_free(resume_path, err, sizeof err);
+        /* one writer per journal: a run holding it refuses the resume before anything
+         * (rank 0's: the other ranks only read what to evaluate with) */
+        rc = mpi_rank ? 0 : cutune_journal_check_free(resume_path, err, sizeof err);
         if (rc < 0)
             goto bad_input;
         rc = cutune_recording_load(resume_path, &resume, err, sizeof err);
@@ -586,8 +617,13 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     if (strcmp(ename, "replay") == 0 && !eargs)
         eargs = t.rec ? t.path : (t.spec ? t.spec->recording : NULL);
-    /* --devices is the cuda evaluator's devices= (kept in the journal's evaluator_arg) */
-    static char eargs_dev[4400];
+    /* --devices is the cuda evaluator's devices= (kept in the journal's evaluator_arg); an
+     * evaluating rank of an MPI job takes one GPU of its host */
+    static char eargs_dev[4400], rank_gpu[16];
+    if (mpi_rank > 0 && !devices_opt && strcmp(ename, "cuda") == 0) {
+        snprintf(rank_gpu, sizeof rank_gpu, "%d", cutune_mpi_local_gpu());
+        devices_opt = rank_gpu;
+    }
     if (devices_opt) {
         if (strcmp(ename, "cuda") != 0) {
             cutune_err(err, sizeof err, CUTUNE_EINVAL,
@@ -632,8 +668,10 @@ int cutune_cmd_tune(int argc, char **argv)
         }
     }
 
-    char journal[4096];
-    if (journal_opt)
+    char journal[4096] = "";
+    if (mpi_rank > 0)
+        ; /* an evaluating rank writes nothing */
+    else if (journal_opt)
         snprintf(journal, sizeof journal, "%s", journal_opt);
     else if (default_journal(t.spec ? t.spec->name : t.path, seed, journal, sizeof journal) < 0) {
         cutune_err(err, sizeof err, CUTUNE_EIO, "runs/: %s", strerror(errno));
@@ -649,7 +687,7 @@ int cutune_cmd_tune(int argc, char **argv)
                              {"csv", csv},
                              {"kt-cache", kt},
                              {"header", header}};
-    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+    for (size_t i = 0; mpi_rank == 0 && i < sizeof outs / sizeof outs[0]; i++) {
         if (!outs[i][1])
             continue;
         if (!*outs[i][1]) {
@@ -701,9 +739,23 @@ int cutune_cmd_tune(int argc, char **argv)
 
     cutune_evaluator_ctx ectx = {
         .space = t.space, .spec = t.spec, .arg = eargs_shown, .seed = seed, .recording = t.rec};
+    char deadline[64];
+    if (mpi_size > 1 && mpi_rank == 0) { /* the ranks evaluate; rank 0 sends them work */
+        snprintf(deadline, sizeof deadline, "deadline=%.17g", rank_timeout);
+        ectx.arg = deadline;
+        et = cutune_evaluator_mpi;
+    }
     rc = cutune_evaluator_alloc(et, &ectx, &ev, err, sizeof err);
     if (rc < 0)
         goto bad_input;
+    if (mpi_rank > 0) {
+        if ((rc = cutune_mpi_serve(ev, err, sizeof err)) < 0) {
+            status = 1;
+            goto fail;
+        }
+        status = 0;
+        goto out;
+    }
     cutune_searcher_ctx sctx = {
         .space = t.space, .budget = budget, .rng = rng, .visited = visited, .args = sargs};
     rc = cutune_searcher_alloc(st, &sctx, &searcher, err, sizeof err);
@@ -731,13 +783,13 @@ int cutune_cmd_tune(int argc, char **argv)
     cutune_tuner_options opt = {
         .budget = budget,
         .time_limit_s = time_limit,
-        .charge_recorded_time = replay,
+        .charge_recorded_time = replay && mpi_size == 1,
         .batch = batch,
         .parallel = parallel,
         .journal_path = journal,
         .resume = resume,
         .progress = progress && !quiet,
-        .deterministic_clock = replay,
+        .deterministic_clock = replay && mpi_size == 1,
         .stop = &stop_requested,
         .searcher_name = sname,
         .searcher_args = sargs,
@@ -780,9 +832,14 @@ export_fail:
 bad_input:
     status = 2;
 fail:
-    fprintf(stderr, "cutune: %s\n", err);
+    if (mpi_size > 1)
+        fprintf(stderr, "cutune: rank %d: %s\n", mpi_rank, err);
+    else
+        fprintf(stderr, "cutune: %s\n", err);
     if (made_runs_dir)
         rmdir("runs"); /* only if empty: a refused run leaves nothing behind */
+    if (mpi_size > 1 && !(mpi_rank == 0 && ev)) /* no rank may wait for one that has left */
+        cutune_mpi_abort(status);
 out:
     cutune_history_free(&hist);
     cutune_searcher_free(searcher);
@@ -791,5 +848,7 @@ out:
     gsl_rng_free(rng);
     cli_target_free(&t);
     cutune_recording_free(resume);
+    if (mpi_size > 1)
+        cutune_mpi_finalize();
     return status;
 }

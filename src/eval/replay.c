@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cutune/evaluator.h"
 #include "cutune/recording.h"
@@ -16,7 +17,15 @@ typedef struct replay_state {
     long *map;             /* per space id: record index, or -1 */
     size_t size;           /* configurations in the space */
     char *device;          /* "replay of FILE (device)" */
+    double sleep;          /* $CUTUNE_REPLAY_SLEEP: wall seconds per recorded second */
 } replay_state;
+
+static void replay_sleep(double ms)
+{
+    struct timespec t = {(time_t)(ms / 1000), (long)(fmod(ms, 1000.0) * 1e6)};
+    while (nanosleep(&t, &t) != 0)
+        ;
+}
 
 static void replay_free(void *vstate)
 {
@@ -66,6 +75,10 @@ static int replay_alloc(void *vstate, const cutune_evaluator_ctx *ctx, char *err
                 goto out_fail;
             }
     }
+    /* Each evaluation sleeps its recorded compile + benchmark time (times this scale), so
+     * that a schedule across processes (MPI ranks) runs in real wall time. */
+    const char *sl = getenv("CUTUNE_REPLAY_SLEEP");
+    st->sleep = sl && *sl ? atof(sl) : 0;
     st->size = cutune_space_size(ctx->space);
     st->map = malloc((st->size ? st->size : 1) * sizeof *st->map);
     if (!st->map) {
@@ -119,6 +132,9 @@ static int replay_evaluate(void *vstate, const size_t *ids, size_t k, cutune_eva
             continue;
         }
         const cutune_record *rec = &st->rec->records[r];
+        if (st->sleep > 0) /* play the recorded time in wall time (MPI tests) */
+            replay_sleep(st->sleep * ((rec->compile_ms > 0 ? rec->compile_ms : 0) +
+                                      (rec->bench_ms > 0 ? rec->bench_ms : 0)));
         res->status = rec->status;
         res->time_ms = rec->time_ms;
         res->compile_ms = rec->compile_ms;
