@@ -10,6 +10,6 @@ while IFS= read -r f; do
         echo "not formatted: $f (clang-format -i $f)"
         bad=$((bad + 1))
     fi
-done < <(git ls-files 'src/*.c' 'src/*.h' 'include/*.h' 'tests/*.c' 'tests/*.h' 'benchmarks/*.c' 2>/dev/null)
+done < <(git ls-files 'src/*.c' 'src/*.h' 'include/*.h' 'tests/*.c' 'tests/*.h' 'benchmarks/*.c' 'examples/*.c' 2>/dev/null)
 echo "$bad files not formatted"
 [ "$bad" -eq 0 ]

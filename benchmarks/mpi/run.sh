@@ -22,7 +22,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "scale,searcher,recording,budget,ranks,wall_s,evals_per_s,mean_eval_s" > "$here/results.csv"
 run() { # SEARCHER RECORDING BUDGET NPROC
-    local j=$tmp/$1-$3-$4.jsonl
+    local j=$tmp/$SCALE-$1-$3-$4.jsonl
     local t0 t1
     t0=$(date +%s.%N)
     CUTUNE_REPLAY_SLEEP=$SCALE mpirun --oversubscribe -n "$4" "$exe" --searcher="$1" \

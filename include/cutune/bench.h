@@ -58,6 +58,12 @@ typedef struct cutune_bench_options {
     size_t nseeds;        /**< runs per cell; seeds are 1..nseeds */
     unsigned conventions; /**< CUTUNE_BENCH_CONSTRAINT_AWARE | _CARTESIAN */
     unsigned jobs;        /**< worker threads (0 = online cores) */
+    size_t parallel;      /**< evaluations in flight per run (0 or 1: one at a time). With N
+                               > 1 each run is the tuner loop itself (cutune_tune) on a virtual
+                               clock with N workers: the recorded cost of each evaluation
+                               (the model of docs/parallel.md where the recording has none),
+                               results observed in completion order; every budget is then a
+                               run of its own, and P over time reads that clock */
     /** Called (serialised, from any thread) as runs finish; may be NULL. */
     void (*progress)(void *ctx, size_t done, size_t total);
     void *progress_ctx;

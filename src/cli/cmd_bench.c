@@ -41,6 +41,9 @@ static void bench_usage(FILE *f)
             "  --seeds=N            runs per searcher and recording (default 50; seeds 1..N)\n"
             "  --convention=C       constraint-aware | cartesian | both (default both)\n"
             "  --jobs=N             worker threads (default: all cores)\n"
+            "  --parallel=N         evaluations in flight per run (default 1): each run is the\n"
+            "                       tuner loop on a virtual clock with N workers playing the\n"
+            "                       recorded compile + benchmark times (docs/parallel.md)\n"
             "  --out=DIR            results folder (default benchmarks/searchers/results)\n"
             "  --no-plots           write the plot data but do not run gnuplot\n"
             "  --per-seed           also write DIR/runs.csv: the best of every run (seed, budget)\n"
@@ -229,6 +232,7 @@ int cutune_cmd_bench(int argc, char **argv)
         OPT_SEEDS,
         OPT_CONV,
         OPT_JOBS,
+        OPT_PARALLEL,
         OPT_OUT,
         OPT_NOPLOTS,
         OPT_QUIET,
@@ -242,6 +246,7 @@ int cutune_cmd_bench(int argc, char **argv)
         {"seeds", required_argument, NULL, OPT_SEEDS},
         {"convention", required_argument, NULL, OPT_CONV},
         {"jobs", required_argument, NULL, OPT_JOBS},
+        {"parallel", required_argument, NULL, OPT_PARALLEL},
         {"out", required_argument, NULL, OPT_OUT},
         {"no-plots", no_argument, NULL, OPT_NOPLOTS},
         {"quiet", no_argument, NULL, OPT_QUIET},
@@ -254,7 +259,7 @@ int cutune_cmd_bench(int argc, char **argv)
     size_t nextra = 0;
     const char *out_dir = "benchmarks/searchers/results";
     const char *conv_text = "both";
-    unsigned long seeds = 50, jobs = 0;
+    unsigned long seeds = 50, jobs = 0, parallel = 1;
     int plots = 1, quiet = 0, per_seed = 0;
     int status = 2;
 
@@ -288,6 +293,14 @@ int cutune_cmd_bench(int argc, char **argv)
         case OPT_JOBS:
             if (parse_count("--jobs", optarg, &jobs) < 0)
                 goto out;
+            break;
+        case OPT_PARALLEL:
+            if (parse_count("--parallel", optarg, &parallel) < 0)
+                goto out;
+            if (parallel < 1 || parallel > 1024) {
+                fprintf(stderr, "cutune: --parallel=%s: must be 1..1024\n", optarg);
+                goto out;
+            }
             break;
         case OPT_OUT: out_dir = optarg; break;
         case OPT_NOPLOTS: plots = 0; break;
@@ -404,6 +417,7 @@ int cutune_cmd_bench(int argc, char **argv)
         .nseeds = seeds,
         .conventions = conv,
         .jobs = (unsigned)jobs,
+        .parallel = parallel,
         .progress = !quiet && isatty(2) ? progress_bar : NULL,
         .progress_ctx = &ps,
     };

@@ -28,6 +28,7 @@
 #include "cutune/bench.h"
 #include "cutune/recording.h"
 #include "cutune/space.h"
+#include "cutune/tuner.h"
 
 extern char **environ;
 
@@ -407,6 +408,14 @@ static int plan_groups(bench_ctx *b, char *err, size_t errlen)
 {
     cutune_bench_result *res = b->res;
     size_t nb = res->nbudgets;
+    if (b->opt->parallel > 1) {
+        /* completions come in another order at another budget: no run serves two */
+        size_t ncells = res->nconv * res->nrec * res->nsearchers;
+        for (size_t c = 0; c < ncells; c++)
+            for (size_t bi = 0; bi < nb; bi++)
+                b->lead[c * nb + bi] = bi;
+        return 0;
+    }
     for (size_t ci = 0; ci < res->nconv; ci++)
         for (size_t ri = 0; ri < res->nrec; ri++)
             for (size_t si = 0; si < res->nsearchers; si++) {
@@ -421,6 +430,64 @@ static int plan_groups(bench_ctx *b, char *err, size_t errlen)
                                       cutune_bench_convention_name(res->conv[ci]), msg);
             }
     return 0;
+}
+
+/* The table as an evaluator for the tuner loop (parallel runs): status and time of each
+ * id, its recorded cost as the compile time, played on the loop's virtual clock. */
+typedef struct {
+    const bench_table *t;
+    int has_costs;
+} table_eval;
+
+static int table_evaluate(void *state, const size_t *ids, size_t k, cutune_eval_result *res,
+                          char *err, size_t errlen)
+{
+    const table_eval *te = state;
+    for (size_t i = 0; i < k; i++) {
+        size_t id = ids[i];
+        res[i].status = (cutune_status)te->t->status[id];
+        res[i].time_ms = isfinite(te->t->time[id]) ? te->t->time[id] : NAN;
+        res[i].compile_ms = te->has_costs ? te->t->cost[id] : -1;
+        res[i].bench_ms = te->has_costs ? 0 : -1;
+    }
+    return 0;
+}
+
+static const cutune_evaluator_type table_type = {
+    .version = CUTUNE_EVALUATOR_TYPE_VERSION,
+    .name = "bench-table",
+    .help = "a recording's table, in memory",
+    .size = sizeof(table_eval),
+    .flags = CUTUNE_EVALUATOR_SIMULATED,
+    .evaluate = table_evaluate,
+};
+
+/* One run through the tuner loop with parallel evaluations: best[k] and cum[k] after the
+ * k+1-th completion; *charged gets the evaluations made. */
+static int run_parallel(bench_ctx *b, const bench_table *t, int has_costs, cutune_searcher *s,
+                        uint8_t *visited, size_t maxb, double *best, double *cum, size_t *charged,
+                        char *err, size_t errlen)
+{
+    table_eval te = {t, has_costs};
+    cutune_evaluator ev = {.type = &table_type, .state = &te};
+    cutune_tuner_options opt = {.budget = maxb,
+                                .batch = 1,
+                                .parallel = b->opt->parallel,
+                                .charge_recorded_time = 1,
+                                .deterministic_clock = 1};
+    cutune_history hist = {.best = -1};
+    cutune_stop_reason why;
+    int rc = cutune_tune(t->space, NULL, s, visited, &ev, &opt, &hist, &why, err, errlen);
+    double cur = INFINITY;
+    for (size_t k = 0; rc == 0 && k < hist.n; k++) {
+        if (hist.e[k].r.status == CUTUNE_STATUS_OK && hist.e[k].r.time_ms < cur)
+            cur = hist.e[k].r.time_ms;
+        best[k] = cur;
+        cum[k] = hist.e[k].wall_s * 1000.0;
+    }
+    *charged = rc == 0 ? hist.n : 0;
+    cutune_history_free(&hist);
+    return rc;
 }
 
 /* A job is one run: (budget index, run = convention, recording, searcher, seed), the
@@ -476,7 +543,14 @@ static int run_task(void *ctx, size_t job, char *err, size_t errlen)
     }
     size_t charged = 0, dups = 0;
     double cur = INFINITY, spent = 0;
-    while (charged < maxb) {
+    if (b->opt->parallel > 1) {
+        rc = run_parallel(b, t, res->rec[ri].has_costs, s, visited, maxb, best, cum, &charged, msg,
+                          sizeof msg);
+        if (rc < 0)
+            goto out_searcher;
+        cur = charged ? best[charged - 1] : INFINITY;
+    }
+    while (b->opt->parallel <= 1 && charged < maxb) {
         size_t id, got = 0;
         rc = cutune_searcher_propose(s, 1, &id, &got, msg, sizeof msg);
         if (rc < 0)

@@ -124,6 +124,23 @@ then ok "SIGINT with 8 in flight: exit 130, every submitted evaluation journaled
 elif [ $rc -eq 0 ]; then ok "SIGINT: run ended before the signal (nothing to check)"
 else bad "SIGINT with 8 in flight: exit $rc" "$(cat int.txt)"; fi
 
+# cutune bench --parallel: each run is the loop on the virtual clock; deterministic, and
+# random search (whose proposals ignore the answers) finds the same best at any N.
+for p in 1 4 4; do
+    "$exe" bench --searchers=bo,random --budgets=20,40 --seeds=3 --convention=constraint-aware \
+        --parallel=$p --no-plots --quiet --out=bench$p-$RANDOM "$gemm" >/dev/null 2>&1
+done
+set -- bench4-*
+if [ $# -eq 2 ] && cmp -s "$1/results.csv" "$2/results.csv"; then ok "bench --parallel=4: same tables twice"
+else bad "bench --parallel=4: same tables twice" "$(ls -d bench*)"; fi
+python3 - bench1-*/results.csv "$1/results.csv" <<'PY' && ok "bench --parallel=4: random's fractions as with 1" || bad "bench --parallel=4: random's fractions as with 1"
+import csv, sys
+a, b = (list(csv.DictReader(open(p))) for p in sys.argv[1:])
+ra = [r for r in a if r["searcher"] == "random"]
+rb = [r for r in b if r["searcher"] == "random"]
+assert ra and [r["mean"] for r in ra] == [r["mean"] for r in rb], (ra, rb)
+PY
+
 expect_fail "--parallel=0" "--parallel=0: must be 1..1024" --parallel=0 "$gemm"
 expect_fail "--parallel above the budget" "more evaluations in flight than the budget of 10" --parallel=16 --budget=10 "$gemm"
 cp bo-a.jsonl rp.jsonl
