@@ -30,7 +30,8 @@ typedef struct cutune_history_entry {
 typedef struct cutune_history {
     size_t n, cap;
     cutune_history_entry *e;
-    long best; /**< index into e of the best OK entry, or -1 */
+    long best;      /**< index into e of the best OK entry, or -1 */
+    size_t resumed; /**< entries answered from the resumed journal (not measured again) */
     size_t counts[CUTUNE_STATUS_COUNT];
 } cutune_history;
 

@@ -220,7 +220,10 @@ static void print_summary(const cli_target *t, int kt, const cutune_history *h, 
             printf("%s%s %zu", first ? "" : ", ", cutune_status_name(s), h->counts[s]);
             first = 0;
         }
-    printf(")\nstopped: %s\n", why);
+    printf(")");
+    if (h->resumed)
+        printf(", %zu of them from the journal", h->resumed);
+    printf("\nstopped: %s\n", why);
     if (journal)
         printf("journal: %s\n", journal);
 }
@@ -406,7 +409,7 @@ int cutune_cmd_tune(int argc, char **argv)
             return 2;
         }
     }
-    if (optind != argc - 1) {
+    if (optind != argc - 1 && !(resume_path && optind == argc)) {
         fprintf(stderr, "cutune: expected one KERNEL, SPEC or RECORDING (try --help)\n");
         return 2;
     }
@@ -414,7 +417,8 @@ int cutune_cmd_tune(int argc, char **argv)
         fprintf(stderr, "cutune: --budget=0: the budget must be at least 1\n");
         return 2;
     }
-    const char *target_arg = argv[optind];
+    const char *target_arg = optind < argc ? argv[optind] : NULL; /* NULL: the journal's */
+    unsigned long searcher_budget = 0; /* a resumed run extended: the budget it planned for */
 
     /* Under mpirun / srun: rank 0 tunes (journal, outputs, progress); every other rank
      * evaluates what it is sent (cutune_mpi_serve) and writes nothing. */
@@ -484,11 +488,16 @@ int cutune_cmd_tune(int argc, char **argv)
                             "--resume=%s: --seed=%lu differs from the journal's seed %lu "
                             "(a resumed run continues as it was started)",
                             resume_path, seed, resume->seed);
-        else if (have_budget && resume->budget && budget != resume->budget)
+        else if (have_budget && resume->budget && budget < resume->budget)
             rc = cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
-                            "--resume=%s: --budget=%lu differs from the journal's budget %zu "
-                            "(a resumed run continues as it was started)",
+                            "--resume=%s: --budget=%lu is below the journal's budget %zu (a "
+                            "resumed run continues as it was started, or is extended)",
                             resume_path, budget, resume->budget);
+        else if (!target_arg && !resume->target)
+            rc = cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                            "--resume=%s: the journal does not record its kernel or recording: "
+                            "give it",
+                            resume_path);
         else if (have_batch && resume->batch && batch != resume->batch)
             rc = cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
                             "--resume=%s: --batch=%lu differs from the journal's batch %zu "
@@ -508,8 +517,14 @@ int cutune_cmd_tune(int argc, char **argv)
         if (journal_opt && strcmp(journal_opt, resume_path) != 0)
             resume_journal_conflict = journal_opt;
         seed = resume->seed;
-        if (resume->budget)
+        if (!target_arg)
+            target_arg = resume->target;
+        if (resume->budget && have_budget && budget > resume->budget) {
+            /* the searcher keeps the plan it was started with and goes on past it */
+            searcher_budget = resume->budget;
+        } else if (resume->budget) {
             budget = resume->budget;
+        }
         if (resume->parallel)
             parallel = resume->parallel;
         else if (!parallel) /* a journal from before "parallel": one in flight per round */
@@ -756,8 +771,11 @@ int cutune_cmd_tune(int argc, char **argv)
         status = 0;
         goto out;
     }
-    cutune_searcher_ctx sctx = {
-        .space = t.space, .budget = budget, .rng = rng, .visited = visited, .args = sargs};
+    cutune_searcher_ctx sctx = {.space = t.space,
+                                .budget = searcher_budget ? searcher_budget : budget,
+                                .rng = rng,
+                                .visited = visited,
+                                .args = sargs};
     rc = cutune_searcher_alloc(st, &sctx, &searcher, err, sizeof err);
     if (rc < 0)
         goto bad_input;
@@ -799,6 +817,11 @@ int cutune_cmd_tune(int argc, char **argv)
         .seed = seed,
         .cartesian = so.cartesian,
     };
+    if (searcher_budget)
+        fprintf(stderr,
+                "cutune: extending %s from a budget of %lu to %lu evaluations (give --budget=%lu "
+                "again to resume it later)\n",
+                resume_path, searcher_budget, budget, budget);
     cutune_stop_reason why;
     rc = cutune_tune(t.space, t.spec, searcher, visited, ev, &opt, &hist, &why, err, sizeof err);
     if (rc < 0) {

@@ -177,8 +177,10 @@ static void format_duration(double s, char *buf, size_t len)
 static void progress_line(const cutune_history *h, size_t budget, double elapsed, int final)
 {
     char eta[32] = "-", best[64] = "none yet";
-    if (h->n)
-        format_duration(elapsed / (double)h->n * (double)(budget - h->n), eta, sizeof eta);
+    /* from the evaluations measured in this process (a resumed journal's come at once) */
+    if (h->n > h->resumed)
+        format_duration(elapsed / (double)(h->n - h->resumed) * (double)(budget - h->n), eta,
+                        sizeof eta);
     if (h->best >= 0)
         snprintf(best, sizeof best, "%.4g ms (#%ld)", h->e[h->best].r.time_ms, h->best + 1);
     fprintf(stderr, "\r\033[K[%zu/%zu] best %s  ETA %s", h->n, budget, best, eta);
@@ -293,17 +295,21 @@ static long flying(const run *u, size_t id)
 static int complete_next(run *u, size_t *w)
 {
     long pick = -1;
+    /* journaled ones first, in the journal's order: the journal's lines keep their places
+     * (an interrupted run's journal is what completed first anyway) */
     for (size_t i = 0; i < u->nslots; i++) {
         const flight *f = &u->fl[i];
-        if (!f->busy)
-            continue;
-        if (u->simulated) {
+        if (f->busy && f->rec >= 0 && (pick < 0 || f->rec < u->fl[pick].rec))
+            pick = (long)i;
+    }
+    if (pick < 0 && u->simulated) {
+        for (size_t i = 0; i < u->nslots; i++) {
+            const flight *f = &u->fl[i];
             /* the virtual clock: earliest finish, ties to the earlier submission */
-            if (pick < 0 || f->finish < u->fl[pick].finish ||
-                (f->finish == u->fl[pick].finish && f->proposed < u->fl[pick].proposed))
+            if (f->busy &&
+                (pick < 0 || f->finish < u->fl[pick].finish ||
+                 (f->finish == u->fl[pick].finish && f->proposed < u->fl[pick].proposed)))
                 pick = (long)i;
-        } else if (f->rec >= 0 && (pick < 0 || f->rec < u->fl[pick].rec)) {
-            pick = (long)i; /* journaled ones first, in the journal's order */
         }
     }
     if (pick >= 0) {
@@ -350,6 +356,7 @@ static int finish(run *u, size_t w)
     e->worker = f->worker;
     e->proposed = f->proposed;
     int from_journal = f->rec >= 0;
+    hist->resumed += from_journal;
     size_t repeats = f->repeats;
     f->busy = 0;
     u->inflight--;

@@ -168,7 +168,7 @@ head -31 g.jsonl > gc.jsonl
 "$exe" --resume=gc.jsonl bowl.json.gz >/dev/null 2>&1
 cmp -s g.jsonl gc.jsonl && ok "resume keeps searcher arguments" || bad "resume keeps searcher arguments"
 head -11 r1.jsonl > rb.jsonl
-expect_fail "resume with another budget" "budget=50 differs" --resume=rb.jsonl --budget=50 bowl.json.gz
+expect_fail "resume with a smaller budget" "budget=30 is below the journal's budget 40" --resume=rb.jsonl --budget=30 bowl.json.gz
 [ "$(wc -l <rb.jsonl)" -eq 11 ] && ok "refused resume left the journal alone" || bad "refused resume left the journal alone"
 head -11 r1.jsonl > rd.jsonl # --evaluator=replay names the default file: accepted
 "$exe" --resume=rd.jsonl --evaluator=replay --no-progress bowl.json.gz >/dev/null 2>&1 && cmp -s rd.jsonl r1.jsonl \

@@ -90,6 +90,16 @@ for s in bo genetic; do
     fi
 done
 
+# --resume takes the kernel from the journal, says what came from it, and --budget
+# extends a finished run: the first 30 evaluations stay, 20 more follow, none twice.
+"$exe" --searcher=bo --budget=30 --parallel=4 --no-progress --journal=ext.jsonl "$gemm" >/dev/null 2>&1
+"$exe" --resume=ext.jsonl --budget=50 --no-progress >ext.txt 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q "evaluations: 50 (ok 50), 30 of them from the journal" ext.txt &&
+    grep -q "extending ext.jsonl from a budget of 30 to 50" ext.txt && check ext.jsonl 50 4 >/dev/null 2>&1; then
+    ok "--resume=J --budget=50 (no kernel given) extends a finished run of 30"
+else bad "--resume=J --budget=50 extends a finished run of 30" "$(cat ext.txt; check ext.jsonl 50 4 2>&1)"; fi
+
 # A real SIGKILL in the middle of a long parallel run.
 "$exe" --searcher=random --seed=3 --budget=700 --parallel=8 --no-progress --journal=full.jsonl "$gemm" >/dev/null 2>&1
 "$exe" --searcher=random --seed=3 --budget=700 --parallel=8 --no-progress --journal=k.jsonl "$gemm" >/dev/null 2>&1 &
