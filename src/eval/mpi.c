@@ -384,9 +384,27 @@ static int dispatch(mpi_state *s, char *err, size_t errlen)
 static void mpi_free(void *state)
 {
     mpi_state *s = state;
-    for (int r = 1; s->ranks && r < s->size; r++)
-        if (s->ranks[r].alive)
+    for (int r = 1; s->ranks && r < s->size; r++) {
+        if (s->ranks[r].alive) {
             MPI_Send(NULL, 0, MPI_BYTE, r, TAG_STOP, MPI_COMM_WORLD);
+            continue;
+        }
+        /* taken for dead, perhaps only slow: told to stop too, without waiting on it */
+        MPI_Request req;
+        if (s->ranks[r].cap &&
+            MPI_Isend(NULL, 0, MPI_BYTE, r, TAG_STOP, MPI_COMM_WORLD, &req) == MPI_SUCCESS) {
+            int done = 0;
+            for (int i = 0; i < 100 && !done; i++) {
+                MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+                if (!done)
+                    usleep(5000);
+            }
+            if (!done) {
+                MPI_Cancel(&req);
+                MPI_Request_free(&req);
+            }
+        }
+    }
     free(s->ranks);
     free(s->jobs);
     free(s->rx.p);

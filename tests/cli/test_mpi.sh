@@ -56,7 +56,7 @@ PY
 
 # One rank killed mid-run: its evaluation is re-queued, the run ends on the other three.
 export CUTUNE_REPLAY_SLEEP=0.05
-mpi -n 5 "$exe" --searcher=random --budget=60 --no-progress --rank-timeout=2 \
+mpi -n 5 "$exe" --searcher=random --budget=60 --no-progress --rank-timeout=5 \
     --journal=k5.jsonl --evaluator=replay:"$gemm" "$gemm" >k5.txt 2>&1 &
 job=$!
 victim=""

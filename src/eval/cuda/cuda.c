@@ -2,7 +2,9 @@
  * compiled by NVRTC in this process (on a thread pool, ahead of time when the
  * tuner prefetches), then verified and timed by a worker process that owns
  * the GPU (worker.c), so that a faulting or hanging kernel costs one
- * evaluation and a worker restart, never the run. */
+ * evaluation and a worker restart, never the run. This file: arguments, plans, the
+ * entries of configurations on their way, alloc and free; cuda_devices.c starts one
+ * worker per GPU; cuda_async.c measures (submit / wait_any). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,69 +13,7 @@
 #include <unistd.h>
 
 #include "cutune_config.h"
-#include "cutune/cutune.h"
-#include "cuda_internal.h"
-
-#define CUDA_MAX_DEVICES 16
-
-typedef struct job_entry {
-    size_t id;
-    cutune_cuda_job job;       /**< the compile (opts owned) */
-    cutune_cuda_launch launch; /**< everything but the CUBIN */
-    int plan_rc;               /**< <0: the configuration's expressions failed */
-    char plan_err[256];
-    int submitted; /**< on the pool (else compiled at evaluation) */
-    struct job_entry *next;
-} job_entry;
-
-/* A result measured by a device thread, waiting for wait_any. */
-typedef struct done_entry {
-    size_t id;
-    int worker, rc;
-    char err[512];
-    cutune_eval_result res;
-    struct done_entry *next;
-} done_entry;
-
-typedef struct cuda_state {
-    const cutune_space *space;
-    const cutune_spec *spec;
-    int flush_l2, pipeline, use_cache, warmup, min_reps, max_reps;
-    long threads;
-    double timeout_s, max_time_s, ci;
-    int arch; /**< sm_XY as XY (from the device unless arch= given) */
-    char arch_opt[48];
-    char worker[4096];
-    char cache_dir[4096];
-    char nvcc[4096]; /**< compiler=nvcc|PATH: the nvcc found; empty: NVRTC */
-    char source_name[256];
-    char device_line[384];
-    cutune_cuda_session sess[CUDA_MAX_DEVICES]; /**< one worker per GPU */
-    size_t nsess, sess_started;
-    char devices[256]; /**< devices=: "" or "all", ordinals "0,2", or a model name */
-    char worker_line[CUDA_MAX_DEVICES][320]; /**< "ORDINAL NAME UUID" per worker */
-    /* several GPUs: a measuring thread per worker; jobs_mu guards the jobs list and fly */
-    pthread_mutex_t mu;
-    pthread_cond_t work, done_cv;
-    pthread_t measurers[CUDA_MAX_DEVICES];
-    struct measurer {
-        struct cuda_state *st;
-        int worker;
-    } margs[CUDA_MAX_DEVICES];
-    size_t nmeasurers;
-    int stop, sync_ready;
-    struct done_entry *done; /**< measured, not yet waited for (FIFO) */
-    cutune_cuda_pool *pool;
-    size_t nthreads; /**< compile threads of the pool */
-    job_entry *jobs;
-    cutune_value *vars;
-    size_t nvars;
-    char **size_defs; /**< -DNAME=VALUE of every size */
-    size_t nsize_defs;
-    cutune_cuda_compiled ref; /**< reference kernel CUBIN */
-    job_entry **fly;          /**< submitted, not yet answered, in submission order */
-    size_t nfly, capfly;
-} cuda_state;
+#include "cuda_parent.h"
 
 static const char *const arg_keys =
     "flush_l2, pipeline, threads, cache, cache_dir, timeout, max_time, max_reps, min_reps, "
@@ -488,7 +428,7 @@ static void entry_free(job_entry *e)
 }
 
 /* The entry of id, planned and (when pipelining) queued for compilation. */
-static int entry_get(cuda_state *st, size_t id, job_entry **out, char *err, size_t errlen)
+int cuda_entry_get(cuda_state *st, size_t id, job_entry **out, char *err, size_t errlen)
 {
     for (job_entry *e = st->jobs; e; e = e->next)
         if (e->id == id) {
@@ -514,7 +454,7 @@ static int entry_get(cuda_state *st, size_t id, job_entry **out, char *err, size
     return 0;
 }
 
-static void entry_remove(cuda_state *st, job_entry *e)
+void cuda_entry_remove(cuda_state *st, job_entry *e)
 {
     if (st->sync_ready)
         pthread_mutex_lock(&st->mu);
@@ -531,110 +471,6 @@ static void entry_remove(cuda_state *st, job_entry *e)
 /* ---- the type ---- */
 
 static void cuda_free(void *state);
-
-typedef struct measurer measurer;
-static void *measure_main(void *arg);
-
-/* Start one worker (session k) on GPU ordinal dev. */
-static int start_one(cuda_state *st, size_t k, int dev, int verbose, char *err, size_t errlen)
-{
-    cutune_cuda_session *s = &st->sess[k];
-    cutune_cuda_session_init(s, st->worker[0] ? st->worker : NULL);
-    s->device = dev;
-    s->kernel_timeout_s = st->timeout_s;
-    s->max_time_s = st->max_time_s;
-    s->verbose = verbose;
-    st->sess_started = k + 1;
-    return cutune_cuda_session_start(s, err, errlen);
-}
-
-static int name_has(const char *name, const char *want)
-{
-    size_t n = strlen(want);
-    for (const char *p = name; *p; p++)
-        if (strncasecmp(p, want, n) == 0)
-            return 1;
-    return 0;
-}
-
-/* The workers, one per GPU of devices= (default: every visible GPU of device 0's model).
- * Configurations measured on different models are not comparable: an explicit list of
- * several models is refused; a name picks the GPUs whose name contains it. */
-static int start_workers(cuda_state *st, int verbose, char *err, size_t errlen)
-{
-    const char *d = st->devices;
-    int list = *d && d[strspn(d, "0123456789,")] == '\0';
-    int by_name = *d && !list && strcmp(d, "all") != 0;
-    int want[CUDA_MAX_DEVICES];
-    size_t nwant = 0;
-    if (list) {
-        for (const char *p = d; *p;) {
-            char *end;
-            long v = strtol(p, &end, 10);
-            if (end == p || v > 4096)
-                return cutune_err(err, errlen, CUTUNE_EINVAL,
-                                  "--evaluator=cuda: devices=%s: not a list of GPU ordinals", d);
-            if (nwant == CUDA_MAX_DEVICES)
-                return cutune_err(err, errlen, CUTUNE_EINVAL,
-                                  "--evaluator=cuda: devices=%s: at most %d workers", d,
-                                  CUDA_MAX_DEVICES);
-            want[nwant++] = (int)v;
-            p = *end == ',' ? end + 1 : end;
-        }
-    }
-    int rc = start_one(st, 0, list ? want[0] : 0, verbose, err, errlen);
-    if (rc < 0)
-        return rc;
-    int count = st->sess[0].hello.device_count;
-    if (list) {
-        for (size_t i = 0; i < nwant; i++)
-            if (want[i] >= count)
-                return cutune_err(err, errlen, CUTUNE_EINVAL,
-                                  "--evaluator=cuda: devices=%s: there is no CUDA device %d (%d "
-                                  "found: 0..%d)",
-                                  d, want[i], count, count - 1);
-    } else {
-        for (int i = 0; i < count && nwant < CUDA_MAX_DEVICES; i++)
-            want[nwant++] = i;
-    }
-    for (size_t i = 1; i < nwant; i++)
-        if ((rc = start_one(st, i, want[i], verbose, err, errlen)) < 0)
-            return rc;
-    /* keep the workers whose GPU is of the chosen model */
-    char model[sizeof st->sess[0].hello.name];
-    snprintf(model, sizeof model, "%s", st->sess[0].hello.name);
-    size_t keep = 0;
-    for (size_t i = 0; i < nwant; i++) {
-        const char *name = st->sess[i].hello.name;
-        int ok = by_name ? name_has(name, d) : strcmp(name, model) == 0;
-        if (!ok && list)
-            return cutune_err(err, errlen, CUTUNE_EINVAL,
-                              "--evaluator=cuda: devices=%s: GPU %d is a %s and GPU %d a %s; "
-                              "times measured on different models are not comparable (list one "
-                              "model's GPUs, or give devices=NAME)",
-                              d, want[0], model, want[i], name);
-        if (!ok) {
-            cutune_cuda_session_free(&st->sess[i]);
-            continue;
-        }
-        if (keep != i) {
-            st->sess[keep] = st->sess[i];
-            cutune_cuda_session_init(&st->sess[i], NULL); /* moved: nothing left to free */
-        }
-        const cutune_cuda_hello *h = &st->sess[keep].hello;
-        snprintf(st->worker_line[keep], sizeof st->worker_line[keep], "%d %s%s%s", h->ordinal,
-                 h->name, h->uuid[0] ? " " : "", h->uuid);
-        keep++;
-    }
-    if (!keep)
-        return cutune_err(err, errlen, CUTUNE_EINVAL,
-                          "--evaluator=cuda: devices=%s: no GPU's name contains '%s' (GPU 0 is a "
-                          "%s)",
-                          d, d, model);
-    st->nsess = keep;
-    return 0;
-}
-
 static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, size_t errlen)
 {
     cuda_state *st = state;
@@ -683,7 +519,7 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
     }
 
     /* The workers first: without a device there is nothing to do. */
-    if ((rc = start_workers(st, ctx->verbose, err, errlen)) < 0)
+    if ((rc = cuda_start_workers(st, ctx->verbose, err, errlen)) < 0)
         goto out_fail;
     const cutune_cuda_hello *h = &st->sess[0].hello;
     if (!st->arch)
@@ -753,7 +589,7 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
     /* several GPUs: each measured by a thread of its own, all at once */
     for (size_t k = 0; st->nsess > 1 && k < st->nsess; k++) {
         st->margs[k] = (measurer){st, (int)k};
-        if (pthread_create(&st->measurers[k], NULL, measure_main, &st->margs[k]) != 0) {
+        if (pthread_create(&st->measurers[k], NULL, cuda_measure_main, &st->margs[k]) != 0) {
             rc = cutune_err(err, errlen, CUTUNE_EIO, "cannot start a measuring thread");
             goto out_fail;
         }
@@ -765,61 +601,6 @@ out_fail:
     return rc;
 }
 
-static void config_text(const cuda_state *st, size_t id, char *buf, size_t len)
-{
-    if (cutune_space_format_config(st->space, id, buf, len) < 0)
-        snprintf(buf, len, "#%zu", id);
-}
-
-/* Compile (or wait for the pool's compile of) entry e, then verify and time it on the
- * GPU; e is removed either way. */
-static int measure(cuda_state *st, cutune_cuda_session *sess, job_entry *e, cutune_eval_result *res,
-                   char *err, size_t errlen)
-{
-    int rc;
-    char cfg[1024];
-    config_text(st, e->id, cfg, sizeof cfg);
-    res->compile_ms = -1;
-    res->bench_ms = -1;
-    if (e->plan_rc < 0) {
-        res->status = CUTUNE_STATUS_LAUNCH_ERROR;
-        size_t n = strlen(cfg) + strlen(e->plan_err) + 16;
-        if ((res->log = malloc(n)))
-            snprintf(res->log, n, "config %s: %s", cfg, e->plan_err);
-        entry_remove(st, e);
-        return 0;
-    }
-    if (e->submitted)
-        cutune_cuda_pool_wait(st->pool, &e->job);
-    else
-        cutune_cuda_job_run(&e->job);
-    if (e->job.rc < 0) {
-        rc = cutune_err(err, errlen, e->job.rc, "compiling %s: %s", cfg, e->job.err);
-        entry_remove(st, e);
-        return rc;
-    }
-    cutune_cuda_compiled *c = &e->job.out;
-    res->compile_ms = c->ms;
-    if (c->status != CUTUNE_STATUS_OK) {
-        res->status = CUTUNE_STATUS_COMPILE_ERROR;
-        const char *log = c->log ? c->log : "(no log)";
-        size_t n = strlen(cfg) + strlen(log) + 32;
-        if ((res->log = malloc(n)))
-            snprintf(res->log, n, "config %s: compile error\n%s", cfg, log);
-    } else {
-        e->launch.cubin = c->cubin;
-        e->launch.cubin_size = c->cubin_size;
-        rc = cutune_cuda_session_eval(sess, &e->launch, cfg, res, err, errlen);
-        if (rc < 0) {
-            entry_remove(st, e);
-            return rc;
-        }
-    }
-    cutune_eval_result_add_metric(res, "compile_cached", c->cache_hit);
-    entry_remove(st, e);
-    return 0;
-}
-
 static int cuda_evaluate(void *state, const size_t *ids, size_t k, cutune_eval_result *results,
                          char *err, size_t errlen)
 {
@@ -828,133 +609,14 @@ static int cuda_evaluate(void *state, const size_t *ids, size_t k, cutune_eval_r
     int rc;
     /* Queue the whole batch first so that its members compile in parallel. */
     for (size_t i = 0; i < k; i++)
-        if ((rc = entry_get(st, ids[i], &e, err, errlen)) < 0)
+        if ((rc = cuda_entry_get(st, ids[i], &e, err, errlen)) < 0)
             return rc;
     for (size_t i = 0; i < k; i++) {
-        if ((rc = entry_get(st, ids[i], &e, err, errlen)) < 0 ||
-            (rc = measure(st, &st->sess[0], e, &results[i], err, errlen)) < 0)
+        if ((rc = cuda_entry_get(st, ids[i], &e, err, errlen)) < 0 ||
+            (rc = cuda_measure(st, &st->sess[0], e, &results[i], err, errlen)) < 0)
             return rc;
     }
     return 0;
-}
-
-/* Asynchronous evaluation: a submitted configuration starts compiling on the pool at
- * once; wait_any measures, one at a time on the GPU, whichever compile finished first,
- * while the pool goes on compiling the others. */
-static int cuda_submit(void *state, size_t id, char *err, size_t errlen)
-{
-    cuda_state *st = state;
-    job_entry *e;
-    int rc = 0;
-    pthread_mutex_lock(&st->mu);
-    if (st->nfly == st->capfly) {
-        size_t nc = st->capfly ? 2 * st->capfly : 16;
-        job_entry **f = realloc(st->fly, nc * sizeof *f);
-        if (!f) {
-            rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
-            goto out;
-        }
-        st->fly = f;
-        st->capfly = nc;
-    }
-    if ((rc = entry_get(st, id, &e, err, errlen)) < 0)
-        goto out;
-    st->fly[st->nfly++] = e;
-    pthread_cond_signal(&st->work);
-out:
-    pthread_mutex_unlock(&st->mu);
-    return rc;
-}
-
-/* A measuring thread (several GPUs): takes the oldest submitted configuration, waits
- * for its compile, measures it on its own GPU and queues the result for wait_any. */
-static void *measure_main(void *arg)
-{
-    const measurer *m = arg;
-    cuda_state *st = m->st;
-    int worker = m->worker;
-    cutune_cuda_session *sess = &st->sess[worker];
-    pthread_mutex_lock(&st->mu);
-    for (;;) {
-        while (!st->stop && !st->nfly)
-            pthread_cond_wait(&st->work, &st->mu);
-        if (st->stop)
-            break;
-        job_entry *e = st->fly[0];
-        memmove(st->fly, st->fly + 1, (st->nfly - 1) * sizeof *st->fly);
-        st->nfly--;
-        pthread_mutex_unlock(&st->mu);
-        done_entry *d = calloc(1, sizeof *d);
-        if (!d) {
-            pthread_mutex_lock(&st->mu);
-            continue; /* wait_any reports a lost evaluation as an error (below) */
-        }
-        d->id = e->id;
-        d->worker = worker;
-        d->rc = measure(st, sess, e, &d->res, d->err, sizeof d->err);
-        pthread_mutex_lock(&st->mu);
-        done_entry **pp = &st->done;
-        while (*pp)
-            pp = &(*pp)->next;
-        *pp = d;
-        pthread_cond_broadcast(&st->done_cv);
-    }
-    pthread_mutex_unlock(&st->mu);
-    return NULL;
-}
-
-static int cuda_wait_any(void *state, size_t *id, int *worker, cutune_eval_result *res, char *err,
-                         size_t errlen)
-{
-    cuda_state *st = state;
-    if (st->nmeasurers) {
-        pthread_mutex_lock(&st->mu);
-        while (!st->done)
-            pthread_cond_wait(&st->done_cv, &st->mu);
-        done_entry *d = st->done;
-        st->done = d->next;
-        pthread_mutex_unlock(&st->mu);
-        *id = d->id;
-        *worker = d->worker;
-        *res = d->res;
-        int rc = d->rc < 0 ? cutune_err(err, errlen, d->rc, "%s", d->err) : 0;
-        free(d);
-        return rc;
-    }
-    if (!st->nfly)
-        return cutune_err(err, errlen, CUTUNE_EINVAL, "cuda: nothing in flight");
-    size_t pick = 0;
-    int ready = 0; /* an entry that needs no pool: planning failed, or no pool */
-    for (size_t i = 0; i < st->nfly && !ready; i++)
-        if (!st->fly[i]->submitted) {
-            pick = i;
-            ready = 1;
-        }
-    if (!ready) {
-        cutune_cuda_job *jobs[st->nfly];
-        for (size_t i = 0; i < st->nfly; i++)
-            jobs[i] = &st->fly[i]->job;
-        pick = cutune_cuda_pool_wait_any(st->pool, jobs, st->nfly);
-    }
-    job_entry *e = st->fly[pick];
-    memmove(st->fly + pick, st->fly + pick + 1, (st->nfly - pick - 1) * sizeof *st->fly);
-    st->nfly--;
-    *id = e->id;
-    *worker = 0;
-    return measure(st, &st->sess[0], e, res, err, errlen);
-}
-
-/* Keep every compile thread busy and one compiled configuration waiting for each GPU. */
-static size_t cuda_slots(void *state)
-{
-    cuda_state *st = state;
-    return (st->pool ? st->nthreads : 0) + st->nsess;
-}
-
-static const char *cuda_worker_name(void *state, int w)
-{
-    cuda_state *st = state;
-    return w >= 0 && (size_t)w < st->nsess ? st->worker_line[w] : NULL;
 }
 
 static void cuda_prefetch(void *state, const size_t *ids, size_t k)
@@ -965,7 +627,7 @@ static void cuda_prefetch(void *state, const size_t *ids, size_t k)
         return;
     pthread_mutex_lock(&st->mu);
     for (size_t i = 0; i < k; i++)
-        if (entry_get(st, ids[i], &e, NULL, 0) < 0)
+        if (cuda_entry_get(st, ids[i], &e, NULL, 0) < 0)
             break;
     pthread_mutex_unlock(&st->mu);
 }
@@ -998,7 +660,7 @@ static void cuda_free(void *state)
         free(d);
     }
     while (st->jobs)
-        entry_remove(st, st->jobs);
+        cuda_entry_remove(st, st->jobs);
     for (size_t k = 0; k < st->sess_started; k++)
         cutune_cuda_session_free(&st->sess[k]);
     st->sess_started = st->nsess = 0;
