@@ -109,6 +109,14 @@ if python3 "$here/jsonschema_subset.py" "$schema" native.t4.json; then
 else
     bad "T4 export is valid by tests/io/t4-schema.json"
 fi
+# where python3 has the jsonschema module, it checks the same (else said, and skipped)
+if python3 -c "import jsonschema" 2>/dev/null; then
+    python3 -c 'import json, sys, jsonschema; jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' \
+        "$schema" native.t4.json && ok "T4 export is valid by python3's jsonschema too" \
+        || bad "T4 export is valid by python3's jsonschema too"
+else
+    echo "ok - T4 export by python3's jsonschema # SKIP jsonschema not installed"
+fi
 python3 - "$schema" "$here" <<'PY' && ok "the schema check rejects what the schema forbids" \
     || bad "the schema check rejects what the schema forbids"
 import json, subprocess, sys
