@@ -80,6 +80,10 @@ int cutune_export_csv(const char *path, const cutune_space *s, const struct cutu
 int cutune_export_kt_cache(const char *path, const cutune_space *s, const struct cutune_spec *spec,
                            const char *device_name, const cutune_history *h, char *err,
                            size_t errlen);
+/** Every evaluation in T4, the auto-tuning community's results format (t4.c,
+ *  docs/formats.md): per configuration its times, invalidity and correctness. */
+int cutune_export_t4(const char *path, const cutune_space *s, const struct cutune_spec *spec,
+                     const char *device_name, const cutune_history *h, char *err, size_t errlen);
 /** C header of #define NAME VALUE for the best configuration, named (comment, include
  *  guard) after the spec, else after name (e.g. a recording's kernel_name), else "kernel".
  *  Writes only proved C tokens (docs/hardening.md): a name that is not a C identifier

@@ -49,7 +49,9 @@ typedef struct cutune_recording {
                               unless its batch was larger) */
     int cartesian;       /**< header "cartesian": 1, 0, or -1 when a journal lacks it */
     size_t valid;        /**< header "valid": configurations of its space (0: not recorded) */
-    int truncated_tail;  /**< a final partial line was ignored (crash mid-write) */
+    int truncated_tail;  /**< a final partial line was ignored (crash mid-write); a Kernel
+                              Tuner cache: it was unterminated, and closed as Kernel Tuner
+                              closes it */
     size_t nsizes;       /**< header "sizes": the problem sizes it was measured at */
     char **size_names;
     double *size_values;

@@ -97,6 +97,9 @@ typedef struct cutune_spec {
     char hash[17];   /**< hex of a 64-bit hash of the JSON text, source text and sizes */
     cutune_expr
         *ref_shared_mem; /**< reference dynamic shared memory bytes, or NULL (KERNEL only) */
+    char *warnings;      /**< what the file says that cutune ignores (a T1 file's run control
+                              and metadata): "FILE:LINE: FIELD: reason" lines, each ending in
+                              '\n', or NULL */
 } cutune_spec;
 
 /** A command-line size override, NAME=VALUE. */
@@ -108,6 +111,9 @@ typedef struct cutune_size_override {
 /**
  * Load and enumerate a spec. Every error names the file, the JSON path
  * (e.g. "args[2].size") and the reason; nothing is returned on failure.
+ * A T1 file (the auto-tuning community's input format: a top-level "ConfigurationSpace"
+ * or "KernelSpecification", docs/formats.md) is read as the spec it describes; its
+ * errors name the T1 field, and what it says that cutune ignores is in s->warnings.
  */
 int cutune_spec_load(const char *path, const cutune_size_override *ov, size_t nov,
                      cutune_spec **out, char *err, size_t errlen);

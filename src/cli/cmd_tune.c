@@ -72,6 +72,8 @@ static void usage(FILE *f)
         "  --output=FILE.json       summary: best config, time, evaluations, counts by status\n"
         "  --csv=FILE               every evaluation as CSV\n"
         "  --kt-cache=FILE          every evaluation as a Kernel Tuner cache file\n"
+        "  --t4=FILE.json           every evaluation in T4, the auto-tuning community's results\n"
+        "                           format (times, invalidity, correctness per configuration)\n"
         "  --header=FILE.h          the best configuration as C #defines\n"
         "  --no-progress            no progress line (there is none when stderr is not a "
         "terminal)\n"
@@ -274,7 +276,8 @@ enum {
     OPT_CSV,
     OPT_KT,
     OPT_HEADER,
-    OPT_NO_PROGRESS
+    OPT_NO_PROGRESS,
+    OPT_T4
 };
 
 int cutune_cmd_tune(int argc, char **argv)
@@ -298,6 +301,7 @@ int cutune_cmd_tune(int argc, char **argv)
         {"csv", required_argument, NULL, OPT_CSV},
         {"kt-cache", required_argument, NULL, OPT_KT},
         {"header", required_argument, NULL, OPT_HEADER},
+        {"t4", required_argument, NULL, OPT_T4},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -307,6 +311,7 @@ int cutune_cmd_tune(int argc, char **argv)
     const char *searcher_opt = NULL, *evaluator_opt = NULL, *journal_opt = NULL;
     const char *devices_opt = NULL;
     const char *resume_path = NULL, *output = NULL, *csv = NULL, *kt = NULL, *header = NULL;
+    const char *t4 = NULL;
     unsigned long budget = 0, seed = 1, batch = 1, parallel = 0;
     int have_budget = 0, have_seed = 0, have_batch = 0, progress = 1, quiet = 0;
     double time_limit = 0;
@@ -399,6 +404,7 @@ int cutune_cmd_tune(int argc, char **argv)
         case OPT_CSV: csv = optarg; break;
         case OPT_KT: kt = optarg; break;
         case OPT_HEADER: header = optarg; break;
+        case OPT_T4: t4 = optarg; break;
         case OPT_NO_PROGRESS: progress = 0; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
@@ -697,11 +703,8 @@ int cutune_cmd_tune(int argc, char **argv)
      * whole tuning run, nor overwrite what is being tuned or replayed. Two paths are one
      * file when they resolve to one (cutune_path_same: the real folder and name, or the
      * device and inode). */
-    const char *outs[][2] = {{"journal", journal},
-                             {"output", output},
-                             {"csv", csv},
-                             {"kt-cache", kt},
-                             {"header", header}};
+    const char *outs[][2] = {{"journal", journal}, {"output", output}, {"csv", csv},
+                             {"kt-cache", kt},     {"header", header}, {"t4", t4}};
     for (size_t i = 0; mpi_rank == 0 && i < sizeof outs / sizeof outs[0]; i++) {
         if (!outs[i][1])
             continue;
@@ -842,6 +845,9 @@ int cutune_cmd_tune(int argc, char **argv)
         goto export_fail;
     if (kt && (rc = cutune_export_kt_cache(kt, t.space, t.spec, cutune_evaluator_device(ev), &hist,
                                            err, sizeof err)) < 0)
+        goto export_fail;
+    if (t4 && (rc = cutune_export_t4(t4, t.space, t.spec, cutune_evaluator_device(ev), &hist, err,
+                                     sizeof err)) < 0)
         goto export_fail;
     if (header &&
         (rc = cutune_export_header(header, t.space, t.spec, t.rec ? t.rec->kernel_name : NULL,

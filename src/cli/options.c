@@ -106,6 +106,12 @@ int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, cha
     rc = cutune_spec_load(t->path, o->sizes, o->nsizes, &t->spec, err, errlen);
     if (rc < 0)
         return rc;
+    /* what a T1 file says that cutune ignores: said, one line each, never dropped silently */
+    for (const char *w = t->spec->warnings; w && *w;) {
+        size_t n = strcspn(w, "\n");
+        fprintf(stderr, "cutune: warning: %.*s\n", (int)n, w);
+        w += n + (w[n] == '\n');
+    }
     t->space = t->spec->space;
     return 0;
 }

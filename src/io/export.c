@@ -215,8 +215,16 @@ static cJSON *kt_time(const cutune_eval_result *r)
     }
 }
 
+/* A cost in ms, or 0 where it is unknown (< 0). */
+static cJSON *kt_ms(double ms)
+{
+    return ms >= 0 && isfinite(ms) ? cutune_io_number_json(ms) : cJSON_CreateRaw("0");
+}
+
+/* One cache entry; now: the timestamp of an evaluation that has none (a replay keeps its
+ * journal free of clocks: the export's own time stands in). */
 static int kt_entry(cJSON *cache, const cutune_space *s, const cutune_spec *spec,
-                    const cutune_history_entry *e)
+                    const cutune_history_entry *e, const char *now)
 {
     const uint16_t *idx = cutune_space_config(s, e->id);
     size_t np = cutune_space_nparams(s), klen = 0, kcap = 64;
@@ -256,12 +264,16 @@ static int kt_entry(cJSON *cache, const cutune_space *s, const cutune_spec *spec
                 cJSON_Delete(x);
         }
     }
-    if (!bad && e->r.compile_ms >= 0)
-        bad = cutune_io_add(o, "compile_time", cutune_io_number_json(e->r.compile_ms)) < 0;
-    if (!bad && e->r.bench_ms >= 0) {
-        bad = cutune_io_add(o, "verification_time", cJSON_CreateRaw("0")) < 0;
-        bad = bad || cutune_io_add(o, "benchmark_time", cutune_io_number_json(e->r.bench_ms)) < 0;
-    }
+    /* Every timing Kernel Tuner's simulation mode and T4 writer read (a missing one is a
+     * KeyError there): 0 where cutune did not measure it. bench_ms covers verification and
+     * timing; cutune measures no searcher or framework time per evaluation. */
+    bad = bad || cutune_io_add(o, "compile_time", kt_ms(e->r.compile_ms)) < 0;
+    bad = bad || cutune_io_add(o, "verification_time", cJSON_CreateRaw("0")) < 0;
+    bad = bad || cutune_io_add(o, "benchmark_time", kt_ms(e->r.bench_ms)) < 0;
+    bad = bad || cutune_io_add(o, "strategy_time", cJSON_CreateRaw("0")) < 0;
+    bad = bad || cutune_io_add(o, "framework_time", cJSON_CreateRaw("0")) < 0;
+    bad = bad || cutune_io_add(o, "timestamp",
+                               cJSON_CreateString(e->timestamp[0] ? e->timestamp : now)) < 0;
     /* Metrics ride along as Kernel Tuner's observers do ("GFLOP/s": x), unless
      * a name would shadow a parameter or a field above. */
     if (!bad && (metrics = cutune_io_metrics_json(spec, e))) {
@@ -342,10 +354,12 @@ int cutune_export_kt_cache(const char *path, const cutune_space *s, const struct
     int rc = check_args(path, s, h, err, errlen);
     long *last = NULL; /* per id: the last entry that evaluated it (-1 none) */
     cJSON *doc = NULL, *keys = NULL, *params = NULL, *cache = NULL, *psize = NULL;
+    char now[32];
     int bad;
 
     if (rc < 0)
         return rc;
+    cutune_io_iso_now(now, sizeof now);
     size_t size = cutune_space_size(s), np = cutune_space_nparams(s);
     last = malloc((size ? size : 1) * sizeof *last);
     doc = cJSON_CreateObject();
@@ -396,7 +410,7 @@ int cutune_export_kt_cache(const char *path, const cutune_space *s, const struct
         if (li < 0)
             continue;
         last[h->e[i].id] = -1;
-        bad = kt_entry(cache, s, spec, &h->e[li]) < 0;
+        bad = kt_entry(cache, s, spec, &h->e[li], now) < 0;
     }
     if (bad)
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);

@@ -75,6 +75,19 @@ cJSON *cutune_io_metrics_json(const struct cutune_spec *spec, const struct cutun
 /** Add item to obj under name; frees item and returns -1 when either fails. */
 int cutune_io_add(cJSON *obj, const char *name, cJSON *item);
 
+/**
+ * An unterminated Kernel Tuner cache closed as Kernel Tuner closes it (kt_cache.c): the
+ * text stripped of white space, unless it ends in "}\n}" or "}}}", loses a final comma and
+ * gains "}\n}" (Kernel Tuner writes a cache entry by entry; a run that stopped leaves it
+ * open). 1 and *out (malloc'd, NUL-terminated, *outlen bytes) when closed so; 0 when the
+ * text is closed already (or empty); CUTUNE_ENOMEM.
+ */
+int cutune_io_kt_close(const char *text, size_t len, char **out, size_t *outlen);
+
+/** 0 when a Kernel Tuner cache's "objective" is time (or absent, as in older caches); else
+ *  CUTUNE_EUNSUPPORTED naming file and the objective (cutune replays time, minimised). */
+int cutune_io_kt_objective(const cJSON *root, const char *file, char *err, size_t errlen);
+
 /** Current UTC time as ISO 8601 (YYYY-MM-DDTHH:MM:SSZ). */
 void cutune_io_iso_now(char *buf, size_t len);
 

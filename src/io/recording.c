@@ -671,11 +671,22 @@ static int load_kt(recording_impl *ri, const char *file, const char *text, size_
     size_t off = 0;
     char **parts = NULL, *keybuf = NULL;
     size_t keycap = 0;
+    char *closed = NULL; /* an unterminated cache, closed as Kernel Tuner closes it */
+    size_t closed_len = 0, closed_off = 0;
     cutune_json_arena arena;
     cutune_json_arena_begin(&arena);
     cJSON *root = parse_json(text, len, &off);
 
+    if (!root && cutune_io_kt_close(text, len, &closed, &closed_len) == 1 &&
+        (root = parse_json(closed, closed_len, &closed_off))) {
+        text = closed;
+        len = closed_len;
+        r->truncated_tail = 1;
+    }
     if (!root) {
+        /* open at its end, and closing it did not mend it: cut inside an entry (a whole
+         * value with more after it is no cut; the arena takes the tree back) */
+        int cut = closed && !cJSON_ParseWithLengthOpts(text, len, NULL, 0);
         size_t line, col;
         cutune_json_arena_end(&arena);
         line_col(text, off, &line, &col);
@@ -685,14 +696,20 @@ static int load_kt(recording_impl *ri, const char *file, const char *text, size_
         int py = (left >= 3 && memcmp(at, "NaN", 3) == 0) ||
                  (left >= 8 && memcmp(at, "Infinity", 8) == 0) ||
                  (left >= 9 && memcmp(at, "-Infinity", 9) == 0);
+        free(closed);
         return cutune_err(err, errlen, CUTUNE_EPARSE,
                           "%s: malformed JSON at line %zu, column %zu%s", file, line, col,
-                          py ? " (NaN or Infinity: not JSON; write null or a string instead)" : "");
+                          py    ? " (NaN or Infinity: not JSON; write null or a string instead)"
+                          : cut ? " (it ends unclosed, and closed as Kernel Tuner closes an "
+                                  "unterminated cache it is still not JSON: cut inside an entry?)"
+                                : "");
     }
     if (!cJSON_IsObject(root)) {
         rc = cutune_err(err, errlen, CUTUNE_EPARSE, "%s: expected a JSON object", file);
         goto out_delete;
     }
+    if ((rc = cutune_io_kt_objective(root, file, err, errlen)) < 0)
+        goto out_delete;
     if ((rc = mark_member_floats(text, len, root, "tune_params")) < 0) {
         rc = cutune_err(err, errlen, rc, "%s: out of memory", file);
         goto out_delete;
@@ -761,6 +778,7 @@ out_delete:
     free(parts);
     free(keybuf);
     cutune_json_arena_end(&arena); /* releases root */
+    free(closed);
     return rc;
 }
 

@@ -19,6 +19,7 @@
 
 #include "cutune/spec.h"
 #include "json_path.h"
+#include "t1.h"
 
 #define MSG_LEN 1024
 #define PATH_LEN 256
@@ -1573,6 +1574,11 @@ int cutune_spec_load_buffer(const char *name, const char *json, size_t len, cons
     rc = parse_json(&L, json, len, &root);
     if (rc)
         return rc;
+    if (cutune_spec_t1_detect(root)) { /* a T1 file (t1.c): mapped onto a spec, loaded here */
+        rc = cutune_spec_t1_load(L.file, json, len, root, source_dir, ov, nov, out, err, errlen);
+        cJSON_Delete(root);
+        return rc;
+    }
     L.text = json;
     L.textlen = len;
     rc = index_numbers(&L, json, len, root);
@@ -1652,6 +1658,7 @@ void cutune_spec_free(cutune_spec *s)
     }
     free(s->metrics);
     free(s->recording);
+    free(s->warnings);
     free(impl->metric_names);
     free(impl);
 }

@@ -140,6 +140,21 @@ static void test_kt_cache_round_trip(void **state)
     e = cJSON_GetObjectItem(cache, "1,1.0,p");
     assert_true(cJSON_GetObjectItem(e, "GFLOP/s")->valuedouble == 500);
     assert_true(cJSON_GetObjectItem(e, "benchmark_time")->valuedouble == 3);
+    /* every field Kernel Tuner's simulation mode and T4 writer read, in every entry: 0
+     * where cutune did not measure it (a failed evaluation's benchmark time) */
+    for (cJSON *x = cache->child; x; x = x->next) {
+        static const char *const timings[] = {"compile_time", "verification_time", "benchmark_time",
+                                              "strategy_time", "framework_time"};
+        for (size_t k = 0; k < 5; k++)
+            assert_true(cJSON_IsNumber(cJSON_GetObjectItem(x, timings[k])));
+        assert_string_equal(cJSON_GetObjectItem(x, "timestamp")->valuestring,
+                            "2024-01-02T03:04:05Z");
+        assert_non_null(cJSON_GetObjectItem(x, "time"));
+    }
+    e = cJSON_GetObjectItem(cache, "1,2.5,q");
+    assert_true(cJSON_GetObjectItem(e, "compile_time")->valuedouble == 13);
+    assert_true(cJSON_GetObjectItem(e, "benchmark_time")->valuedouble == 0);
+    assert_null(cJSON_GetObjectItem(e, "times"));
     cJSON_Delete(doc);
     /* Kernel Tuner reopens a cache for appending by cutting the closing
      * "}\n}" and adding ",": what it then writes must still parse. */
@@ -192,6 +207,108 @@ static void test_kt_cache_round_trip(void **state)
     assert_true(r->records[0].time_ms == 0.5);
     assert_string_equal(r->device_name, "unknown");
     cutune_recording_free(r);
+}
+
+/* A replay keeps its journal free of clocks: the export's own time stands in. */
+static void test_kt_cache_timestamps(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "";
+    for (size_t i = 0; i < f->hist.n; i++)
+        f->hist.e[i].timestamp[0] = '\0';
+    f->hist.e[0].r.compile_ms = -1; /* unknown */
+    path_in(f->path, sizeof f->path, f->dir, "cache.json");
+    assert_int_equal(
+        cutune_export_kt_cache(f->path, f->space, NULL, "Test GPU", &f->hist, err, sizeof err), 0);
+    char *text = read_text(f->path, NULL);
+    cJSON *doc = cJSON_Parse(text);
+    cJSON *cache = cJSON_GetObjectItem(doc, "cache");
+    for (cJSON *x = cache->child; x; x = x->next) {
+        const char *ts = cJSON_GetObjectItem(x, "timestamp")->valuestring;
+        assert_int_equal(strlen(ts), 20); /* YYYY-MM-DDTHH:MM:SSZ */
+        assert_true(ts[4] == '-' && ts[10] == 'T' && ts[19] == 'Z');
+    }
+    assert_true(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(cache, "1,1.0,p"), "compile_time")->valuedouble ==
+        0);
+    assert_null(cJSON_GetObjectItem(doc, "problem_size")); /* no spec: no problem size */
+    cJSON_Delete(doc);
+    free(text);
+}
+
+/* T4: one result per evaluation (a missing one was never tested), statuses mapped onto
+ * invalidity and correctness, times and measurements. */
+static void test_t4(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "";
+    path_in(f->path, sizeof f->path, f->dir, "run.t4.json");
+    f->hist.e[4].r.status = CUTUNE_STATUS_WRONG_RESULT;
+    cutune_history h = f->hist;
+    cutune_history_entry e6[6];
+    memcpy(e6, f->hist.e, 5 * sizeof *e6);
+    e6[5] = f->hist.e[4];
+    e6[5].r.status = CUTUNE_STATUS_MISSING;
+    e6[5].timestamp[0] = '\0';
+    h.e = e6;
+    h.n = 6;
+    assert_int_equal(cutune_export_t4(f->path, f->space, &f->spec, "Test GPU", &h, err, sizeof err),
+                     0);
+    assert_int_equal(count_hidden(f->dir), 0);
+    char *text = read_text(f->path, NULL);
+    cJSON *doc = cJSON_Parse(text);
+    assert_non_null(doc);
+    assert_string_equal(cJSON_GetObjectItem(doc, "schema_version")->valuestring, "1.0.0");
+    cJSON *meta = cJSON_GetObjectItem(doc, "metadata");
+    assert_string_equal(cJSON_GetObjectItem(meta, "device")->valuestring, "Test GPU");
+    assert_string_equal(cJSON_GetObjectItem(meta, "timeunit")->valuestring, "milliseconds");
+    cJSON *res = cJSON_GetObjectItem(doc, "results");
+    assert_int_equal(cJSON_GetArraySize(res), 5);
+    static const char *const inv[] = {"correct", "compile", "correct", "constraints",
+                                      "correctness"};
+    for (int i = 0; i < 5; i++) {
+        cJSON *r = cJSON_GetArrayItem(res, i);
+        assert_string_equal(cJSON_GetObjectItem(r, "invalidity")->valuestring, inv[i]);
+        assert_int_equal(cJSON_GetObjectItem(r, "correctness")->valueint, i == 4 ? 0 : 1);
+        assert_string_equal(cJSON_GetObjectItem(r, "timestamp")->valuestring,
+                            "2024-01-02T03:04:05Z");
+        assert_string_equal(
+            cJSON_GetArrayItem(cJSON_GetObjectItem(r, "objectives"), 0)->valuestring, "time");
+        cJSON *t = cJSON_GetObjectItem(r, "times");
+        assert_true(cJSON_GetObjectItem(t, "compilation_time")->valuedouble ==
+                    f->hist.e[i].r.compile_ms);
+        assert_true(cJSON_GetObjectItem(t, "benchmark")->valuedouble ==
+                    (f->hist.e[i].r.bench_ms < 0 ? 0 : f->hist.e[i].r.bench_ms));
+        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(t, "runtimes")),
+                         f->hist.e[i].r.ntimes);
+        for (const char *const *k =
+                 (const char *const[]){"framework", "search_algorithm", "validation", NULL};
+             *k; k++)
+            assert_true(cJSON_GetObjectItem(t, *k)->valuedouble == 0);
+        cJSON *cfg = cJSON_GetObjectItem(r, "configuration");
+        assert_int_equal(cJSON_GetArraySize(cfg), 3);
+    }
+    /* the best: its time, the evaluator's metric and the spec's, each with a unit */
+    cJSON *ms = cJSON_GetObjectItem(cJSON_GetArrayItem(res, 2), "measurements");
+    assert_int_equal(cJSON_GetArraySize(ms), 3);
+    cJSON *m0 = cJSON_GetArrayItem(ms, 0);
+    assert_string_equal(cJSON_GetObjectItem(m0, "name")->valuestring, "time");
+    assert_true(cJSON_GetObjectItem(m0, "value")->valuedouble == 0.5);
+    assert_string_equal(cJSON_GetObjectItem(m0, "unit")->valuestring, "ms");
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(ms, 1), "name")->valuestring,
+                        "registers");
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(ms, 2), "name")->valuestring,
+                        "GFLOP/s");
+    /* a failure has no time */
+    ms = cJSON_GetObjectItem(cJSON_GetArrayItem(res, 1), "measurements");
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(ms, 0), "name")->valuestring,
+                        "registers");
+    cJSON_Delete(doc);
+    free(text);
+    /* a failure to write leaves nothing */
+    path_in(f->path, sizeof f->path, f->dir, "no-dir/run.t4.json");
+    assert_int_equal(cutune_export_t4(f->path, f->space, NULL, NULL, &f->hist, err, sizeof err),
+                     CUTUNE_EIO);
 }
 
 static void test_header(void **state)
@@ -381,6 +498,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_summary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_csv, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kt_cache_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kt_cache_timestamps, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_t4, setup, teardown),
         cmocka_unit_test_setup_teardown(test_header, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors_leave_no_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_header_refuses_injection, setup, teardown),

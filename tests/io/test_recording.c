@@ -603,6 +603,111 @@ static void test_map_single_valued_extra(void **state)
     cutune_recording_free(r);
 }
 
+/* A cache as Kernel Tuner writes it while it tunes: its header, then one entry per line,
+ * each followed by a comma; the closing "}\n}" comes at the end of the run. */
+#define KT_OPEN                                                                                    \
+    "{\n\"device_name\": \"GPU\",\n\"kernel_name\": \"k\",\n\"problem_size\": [\n4096\n],\n"       \
+    "\"tune_params_keys\": [\n\"x\"\n],\n\"tune_params\": {\n\"x\": [\n1,\n2\n]\n},\n"             \
+    "\"objective\": \"time\",\n\"cache\": {"
+#define KT_ENTRIES                                                                                 \
+    "\n\"1\": {\"x\": 1, \"time\": 1.5, \"times\": [1.5]},"                                        \
+    "\n\"2\": {\"x\": 2, \"time\": \"RuntimeFailedConfig\"},"
+
+/* An unterminated cache (a run that stopped) reads as Kernel Tuner reads it: closed after
+ * its last whole entry. */
+static void test_kt_unterminated(void **state)
+{
+    fixture *f = *state;
+    static const struct {
+        const char *text;
+        size_t records;
+        int open;
+    } cases[] = {
+        {KT_OPEN KT_ENTRIES, 2, 1},                           /* the comma after the last entry */
+        {KT_OPEN KT_ENTRIES "\n\n  \t", 2, 1},                /* and white space */
+        {KT_OPEN "\n\"1\": {\"x\": 1, \"time\": 1.5}", 1, 1}, /* no comma */
+        {KT_OPEN, 0, 1},                                      /* the header alone */
+        {KT_OPEN KT_ENTRIES "\n\"3\": {}}\n}\n", 0, 0},       /* closed: not changed (bad entry) */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[512] = "";
+        cutune_recording *r = NULL;
+        int rc = cutune_recording_load_buffer("t.json", cases[i].text, strlen(cases[i].text), &r,
+                                              err, sizeof err);
+        if (!cases[i].open) { /* a closed cache is read as it is: its error stands */
+            assert_int_equal(rc, CUTUNE_EPARSE);
+            assert_non_null(strstr(err, "cache[\"3\"]"));
+            continue;
+        }
+        if (rc)
+            fail_msg("case %zu: %s", i, err);
+        assert_int_equal(r->nrecords, cases[i].records);
+        assert_true(r->truncated_tail);
+        assert_string_equal(r->device_name, "GPU");
+        if (cases[i].records == 2) {
+            assert_int_equal(r->records[0].status, CUTUNE_STATUS_OK);
+            assert_true(r->records[0].time_ms == 1.5);
+            assert_int_equal(r->records[1].status, CUTUNE_STATUS_RUNTIME_ERROR);
+        }
+        cutune_recording_free(r);
+    }
+    /* the same, gzip-compressed, from a file */
+    cutune_recording *r = NULL;
+    char err[512] = "";
+    assert_int_equal(
+        write_gz(path_in(f->path, sizeof f->path, f->dir, "open.json.gz"), KT_OPEN KT_ENTRIES), 0);
+    assert_int_equal(cutune_recording_load(f->path, &r, err, sizeof err), 0);
+    assert_int_equal(r->nrecords, 2);
+    cutune_recording_free(r);
+    /* a whole cache is not marked */
+    const char *whole = KT_OPEN "\n\"1\": {\"x\": 1, \"time\": 1.5}}\n}\n";
+    assert_int_equal(
+        cutune_recording_load_buffer("t.json", whole, strlen(whole), &r, err, sizeof err), 0);
+    assert_false(r->truncated_tail);
+    cutune_recording_free(r);
+    /* cut inside an entry: closing it does not make JSON, and the message says so */
+    const char *cut = KT_OPEN KT_ENTRIES "\n\"3\": {\"x\": 3, \"ti";
+    r = (cutune_recording *)1;
+    assert_int_equal(cutune_recording_load_buffer("t.json", cut, strlen(cut), &r, err, sizeof err),
+                     CUTUNE_EPARSE);
+    assert_null(r);
+    assert_non_null(strstr(err, "t.json: malformed JSON at line 20"));
+    assert_non_null(strstr(err, "ends unclosed"));
+}
+
+/* A cache tuned for another objective than time is refused, naming it. */
+static void test_kt_objective(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *objective;
+        int code;
+        const char *msg;
+    } cases[] = {
+        {"\"GFLOP/s\"", CUTUNE_EUNSUPPORTED,
+         "t.json: objective: the cache was tuned for 'GFLOP/s', not time"},
+        {"3", CUTUNE_EPARSE, "t.json: objective: expected a string"},
+        {"\"time\"", 0, ""},
+        {"null", 0, ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512], err[512] = "";
+        cutune_recording *r = NULL;
+        snprintf(text, sizeof text,
+                 "{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[1,2]},\"objective\":%s,"
+                 "\"cache\":{\"1\":{\"x\":1,\"time\":1.0,\"GFLOP/s\":9.0}}}",
+                 cases[i].objective);
+        int rc = cutune_recording_load_buffer("t.json", text, strlen(text), &r, err, sizeof err);
+        if (rc != cases[i].code || !strstr(err, cases[i].msg))
+            fail_msg("case %zu: rc %d '%s'", i, rc, err);
+        if (!rc)
+            assert_int_equal(r->nrecords, 1);
+        else
+            assert_null(r);
+        cutune_recording_free(r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -618,6 +723,8 @@ int main(void)
         cmocka_unit_test(test_space_modes),
         cmocka_unit_test(test_map_by_name),
         cmocka_unit_test(test_map_single_valued_extra),
+        cmocka_unit_test_setup_teardown(test_kt_unterminated, setup, teardown),
+        cmocka_unit_test(test_kt_objective),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
