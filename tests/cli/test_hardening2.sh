@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 kernels=${CUTUNE_KERNELS:-$here/../../kernels}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
+cd "$tmp" || exit 1
 pass=0 fail=0
 ok()  { pass=$((pass + 1)); echo "ok - $1"; }
 bad() { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/    /' <<<"$2"; }
