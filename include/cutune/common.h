@@ -82,10 +82,35 @@ double cutune_now(void);
 /** FNV-1a, 64-bit (Fowler, Noll, Vo): h = the running hash (0xcbf29ce484222325 to start). */
 uint64_t cutune_fnv1a(uint64_t h, const void *data, size_t n);
 
+/** Default limit on the bytes of any file cutune reads, and on what a gzip file inflates
+ *  to (256 MiB; the largest Kernel Tuner cache met inflates to 12 MB). */
+#define CUTUNE_MAX_INPUT_DEFAULT ((size_t)256 << 20)
+
 /**
- * Read a whole file into *out (NUL-terminated, free()d by the caller), its length in
- * *len. Returns 0, or CUTUNE_EIO / CUTUNE_ENOMEM with "PATH: cannot open: ..." (or
- * "read error", "out of memory") in err; errno is left as the failure set it.
+ * The input limit in bytes: $CUTUNE_MAX_INPUT_BYTES (decimal digits, optionally followed by
+ * K, M or G for 2^10, 2^20, 2^30), else CUTUNE_MAX_INPUT_DEFAULT. Returns 0, or
+ * CUTUNE_EINVAL (naming the variable) when it is set to something else or to 0.
+ */
+int cutune_input_limit(size_t *limit, char *err, size_t errlen);
+
+/** "PATH: larger than the input limit of N bytes (...)" into err; returns CUTUNE_EINVAL. */
+int cutune_input_too_large(const char *path, size_t limit, char *err, size_t errlen);
+
+/**
+ * Open path for reading when it is a regular file. A FIFO, a device (/dev/zero), a socket
+ * or a directory is refused (CUTUNE_EINVAL, "PATH: is a FIFO (pipe): ...") without
+ * waiting: the type is checked with stat before the open (O_NONBLOCK, O_NOCTTY) and with
+ * fstat after it. Other failures: CUTUNE_EIO, "PATH: cannot open: REASON".
+ * @param fd receives the descriptor (blocking, close-on-exec); the caller closes it.
+ */
+int cutune_open_input(const char *path, int *fd, char *err, size_t errlen);
+
+/**
+ * Read a whole regular file (cutune_open_input) into *out (NUL-terminated, free()d by the
+ * caller), its length in *len. Returns 0, or a negative code with the message in err:
+ * "PATH: cannot open: ...", "PATH: is a FIFO ...", "PATH: larger than the input limit
+ * of N bytes" (cutune_input_limit; CUTUNE_EINVAL), "read error", "out of memory"; errno
+ * is left as the failure set it.
  */
 int cutune_read_file(const char *path, char **out, size_t *len, char *err, size_t errlen);
 

@@ -18,6 +18,19 @@
 #include "cutune/expr.h"
 
 #define CUTUNE_SPACE_MAX_VALUES 65535
+/** Default limit on the valid configurations of a space (memory: 2 bytes per parameter per
+ *  configuration here, a few bytes more in the tuner and the searchers). */
+#define CUTUNE_SPACE_MAX_CONFIGS 10000000u
+/** Enumeration examines at most this many times the limit of points (parameter bindings):
+ *  restrictions that reject nearly all of a huge Cartesian product cost time too. */
+#define CUTUNE_SPACE_VISITS_PER_CONFIG 32u
+
+/**
+ * The limit on valid configurations: $CUTUNE_MAX_CONFIGS (decimal digits, at least 1),
+ * else CUTUNE_SPACE_MAX_CONFIGS. Returns 0, or CUTUNE_EINVAL naming the variable when it
+ * holds anything else.
+ */
+int cutune_space_max_configs(size_t *limit, char *err, size_t errlen);
 
 typedef struct cutune_space cutune_space;
 
@@ -57,7 +70,10 @@ void cutune_space_set_filter(cutune_space *s, cutune_space_filter_fn fn, void *c
  * Enumerate the valid set, checking each restriction as soon as the last
  * parameter it reads is bound. CUTUNE_EEMPTY when nothing is valid;
  * CUTUNE_EMATH when a restriction divides by zero (message names it and the
- * configuration).
+ * configuration). CUTUNE_EINVAL, with the Cartesian size and the limit, when the valid
+ * set would hold more than cutune_space_max_configs configurations (refused before
+ * anything is stored where there is no restriction or filter) or the walk would examine
+ * more than CUTUNE_SPACE_VISITS_PER_CONFIG times that many points.
  */
 int cutune_space_enumerate(cutune_space *s, char *err, size_t errlen);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "options.h"
@@ -14,9 +15,14 @@
  * string; -1 when it cannot be read. */
 static int read_head(const char *path, char *buf, size_t len, int *gz)
 {
-    gzFile f = gzopen(path, "rb"); /* reads plain files as they are */
-    if (!f)
+    int fd;
+    if (cutune_open_input(path, &fd, NULL, 0) < 0) /* regular files only: never waits */
         return -1;
+    gzFile f = gzdopen(fd, "rb"); /* reads plain files as they are */
+    if (!f) {
+        close(fd);
+        return -1;
+    }
     int got = gzread(f, buf, (unsigned)(len - 1));
     *gz = !gzdirect(f);
     gzclose(f);
@@ -72,10 +78,10 @@ int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, cha
     if (strchr(arg, '/') || strstr(arg, ".json")) {
         if (snprintf(t->path, sizeof t->path, "%s", arg) >= (int)sizeof t->path)
             return cutune_err(err, errlen, CUTUNE_EINVAL, "%.64s...: path too long", arg);
-        FILE *f = fopen(arg, "rb");
-        if (!f)
-            return cutune_err(err, errlen, CUTUNE_EIO, "%s: %s", arg, strerror(errno));
-        fclose(f);
+        int fd; /* a FIFO or a device (/dev/zero) is refused here, before any read */
+        if ((rc = cutune_open_input(arg, &fd, err, errlen)) < 0)
+            return rc;
+        close(fd);
     } else {
         rc = cutune_spec_resolve(arg, t->path, sizeof t->path, err, errlen);
         if (rc < 0)
@@ -125,6 +131,33 @@ void cli_target_free(cli_target *t)
     memset(t, 0, sizeof *t);
 }
 
+/* A decimal number as the spec's JSON writes one: [-+]digits[.digits][e[-+]digits], at
+ * least one digit before the exponent. Not hexadecimal (0x10), inf, nan, nor spaces, all
+ * of which strtod takes. */
+static int is_decimal(const char *t)
+{
+    size_t digits = 0;
+    if (*t == '+' || *t == '-')
+        t++;
+    for (; *t >= '0' && *t <= '9'; t++)
+        digits++;
+    if (*t == '.')
+        for (t++; *t >= '0' && *t <= '9'; t++)
+            digits++;
+    if (!digits)
+        return 0;
+    if (*t == 'e' || *t == 'E') {
+        t++;
+        if (*t == '+' || *t == '-')
+            t++;
+        if (!(*t >= '0' && *t <= '9'))
+            return 0;
+        while (*t >= '0' && *t <= '9')
+            t++;
+    }
+    return *t == '\0';
+}
+
 int cli_parse_size(const char *text, cutune_size_override *out, char *err, size_t errlen)
 {
     const char *eq = strchr(text, '=');
@@ -138,6 +171,11 @@ int cli_parse_size(const char *text, cutune_size_override *out, char *err, size_
     memcpy(names[used], text, nl);
     names[used][nl] = '\0';
     out->name = names[used++];
+    if (!is_decimal(eq + 1))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "--size %s: '%s' is not a decimal number (sizes are base 10: 16, "
+                          "1e6, 0.5; not 0x10)",
+                          text, eq + 1);
     char *end;
     errno = 0;
     long long i = strtoll(eq + 1, &end, 10); /* base 10: N=010 is ten, not octal eight */

@@ -1,5 +1,7 @@
 /* Statuses, values, error formatting and the clock shared by every module. */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cutune/common.h"
 
@@ -107,28 +110,118 @@ double cutune_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int cutune_read_file(const char *path, char **out, size_t *len, char *err, size_t errlen)
+int cutune_input_limit(size_t *limit, char *err, size_t errlen)
 {
-    int rc = 0;
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    FILE *f = fopen(path, "rb");
+    const char *v = getenv("CUTUNE_MAX_INPUT_BYTES");
+    *limit = CUTUNE_MAX_INPUT_DEFAULT;
+    if (!v || !*v)
+        return 0;
+    /* decimal digits and an optional K, M or G (powers of 1024); nothing else */
+    const char *p = v;
+    unsigned long long n = 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (n > (ULLONG_MAX - 9) / 10)
+            goto bad;
+        n = n * 10 + (unsigned long long)(*p - '0');
+    }
+    if (p == v)
+        goto bad;
+    int shift = *p == 'K' ? 10 : *p == 'M' ? 20 : *p == 'G' ? 30 : 0;
+    if (shift)
+        p++;
+    if (*p || n == 0 || n > (unsigned long long)(SIZE_MAX >> 1) >> shift)
+        goto bad;
+    *limit = (size_t)(n << shift);
+    return 0;
+bad:
+    return cutune_err(err, errlen, CUTUNE_EINVAL,
+                      "CUTUNE_MAX_INPUT_BYTES=%s: not a byte count (digits, optionally followed "
+                      "by K, M or G)",
+                      v);
+}
 
-    int saved = 0; /* errno of the failure, kept for callers that report strerror(errno) */
-    *out = NULL;
-    *len = 0;
-    if (!f) {
-        saved = errno;
-        rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot open: %s", path, strerror(saved));
+/* What a file type is called in messages. */
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISFIFO(m) ? "a FIFO (pipe)"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
+}
+
+int cutune_open_input(const char *path, int *fd, char *err, size_t errlen)
+{
+    struct stat st;
+    *fd = -1;
+    /* stat first: a FIFO or a device is refused without being opened (opening a FIFO
+     * waits for a writer; opening some devices does things) */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        errno = EINVAL;
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s: is %s: cutune reads only regular files (write it to a file first)",
+                          path, file_kind(st.st_mode));
+    }
+    int f = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (f < 0) {
+        int saved = errno;
+        int rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot open: %s", path, strerror(saved));
         errno = saved;
         return rc;
     }
+    /* again on what was opened: the path may have changed in between */
+    if (fstat(f, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(f);
+        errno = EINVAL;
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s: is %s: cutune reads only regular files (write it to a file first)",
+                          path, file_kind(st.st_mode));
+    }
+    int fl = fcntl(f, F_GETFL);
+    if (fl >= 0)
+        (void)fcntl(f, F_SETFL, fl & ~O_NONBLOCK);
+    *fd = f;
+    return 0;
+}
+
+int cutune_input_too_large(const char *path, size_t limit, char *err, size_t errlen)
+{
+    errno = EFBIG;
+    return cutune_err(err, errlen, CUTUNE_EINVAL,
+                      "%s: larger than the input limit of %zu bytes (CUTUNE_MAX_INPUT_BYTES "
+                      "raises it)",
+                      path, limit);
+}
+
+int cutune_read_file(const char *path, char **out, size_t *len, char *err, size_t errlen)
+{
+    int rc = 0, fd = -1;
+    char *buf = NULL;
+    size_t cap = 0, n = 0, limit;
+    int saved = 0; /* errno of the failure, kept for callers that report strerror(errno) */
+
+    *out = NULL;
+    *len = 0;
+    if ((rc = cutune_input_limit(&limit, err, errlen)) < 0) {
+        errno = EINVAL;
+        return rc;
+    }
+    if ((rc = cutune_open_input(path, &fd, err, errlen)) < 0)
+        return rc;
     struct stat st;
-    /* The size is only a first guess: pipes and growing files read on to EOF. */
-    cap = (fstat(fileno(f), &st) == 0 && st.st_size > 0) ? (size_t)st.st_size + 1 : 65536;
+    if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > (uint64_t)limit) {
+        rc = cutune_input_too_large(path, limit, err, errlen);
+        saved = errno;
+        goto out_close;
+    }
+    /* The size is only a first guess: a file that grows is read on, up to the limit. */
+    cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 65536;
     for (;;) {
         if (n + 1 >= cap || !buf) {
             size_t ncap = buf ? cap * 2 : cap;
+            if (ncap > limit + 2)
+                ncap = limit + 2;
             char *nb = realloc(buf, ncap);
             if (!nb) {
                 saved = ENOMEM;
@@ -138,15 +231,22 @@ int cutune_read_file(const char *path, char **out, size_t *len, char *err, size_
             buf = nb;
             cap = ncap;
         }
-        size_t got = fread(buf + n, 1, cap - 1 - n, f);
-        n += got;
+        ssize_t got = read(fd, buf + n, cap - 1 - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            saved = errno;
+            rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: read error: %s", path, strerror(saved));
+            goto out_close;
+        }
         if (got == 0)
             break;
-    }
-    if (ferror(f)) {
-        saved = errno ? errno : EIO;
-        rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: read error: %s", path, strerror(saved));
-        goto out_close;
+        n += (size_t)got;
+        if (n > limit) {
+            rc = cutune_input_too_large(path, limit, err, errlen);
+            saved = errno;
+            goto out_close;
+        }
     }
     buf[n] = '\0';
     *out = buf;
@@ -154,7 +254,7 @@ int cutune_read_file(const char *path, char **out, size_t *len, char *err, size_
     buf = NULL;
 out_close:
     free(buf);
-    fclose(f);
+    close(fd);
     if (rc < 0)
         errno = saved;
     return rc;

@@ -173,7 +173,8 @@ static int lock_journal(int fd, const char *path, char *err, size_t errlen)
 
 int cutune_journal_check_free(const char *path, char *err, size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO there must not hold the run up (the reader refuses it) */
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return 0; /* nothing to hold: opening it for writing says what is wrong */
     int rc = lock_journal(fd, path, err, errlen);
@@ -234,31 +235,40 @@ out_abort:
 int cutune_journal_is_compressed(const char *path)
 {
     char m[2];
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd;
+    if (cutune_open_input(path, &fd, NULL, 0) < 0) /* never waits on a FIFO */
         return 0;
-    size_t n = fread(m, 1, sizeof m, f);
-    fclose(f);
-    return cutune_io_is_gzip(m, n);
+    ssize_t n = read(fd, m, sizeof m);
+    close(fd);
+    return n > 0 && cutune_io_is_gzip(m, (size_t)n);
 }
 
 /* The whole file behind fd, read from its start, NUL-terminated. */
 static int read_fd(int fd, const char *path, char **out, size_t *len, char *err, size_t errlen)
 {
-    size_t cap = 65536, n = 0;
+    size_t cap = 65536, n = 0, limit;
     char *buf = NULL;
     struct stat st;
 
-    if (fstat(fd, &st) == 0 && st.st_size > 0)
+    int rc = cutune_input_limit(&limit, err, errlen);
+    if (rc < 0)
+        return rc;
+    st.st_size = 0;
+    if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > (uint64_t)limit)
+        return cutune_input_too_large(path, limit, err, errlen);
+    if (st.st_size > 0)
         cap = (size_t)st.st_size + 1;
     for (;;) {
         if (!buf || n + 1 >= cap) {
-            char *nb = realloc(buf, buf ? cap * 2 : cap);
+            size_t ncap = buf ? cap * 2 : cap;
+            if (ncap > limit + 2)
+                ncap = limit + 2;
+            char *nb = realloc(buf, ncap);
             if (!nb) {
                 free(buf);
                 return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
             }
-            cap = buf ? cap * 2 : cap;
+            cap = ncap;
             buf = nb;
         }
         ssize_t got = pread(fd, buf + n, cap - 1 - n, (off_t)n);
@@ -271,6 +281,10 @@ static int read_fd(int fd, const char *path, char **out, size_t *len, char *err,
         if (got == 0)
             break;
         n += (size_t)got;
+        if (n > limit) {
+            free(buf);
+            return cutune_input_too_large(path, limit, err, errlen);
+        }
     }
     buf[n] = '\0';
     *out = buf;

@@ -12,6 +12,7 @@
 
 #include "cutune/recording.h"
 #include "io_internal.h"
+#include "src/common/json_check.h"
 
 /* Marks a cJSON number node whose text had a '.' or an exponent, so 1.0 in
  * tune_params stays a float ("1.0" in keys) although cJSON keeps only the
@@ -85,8 +86,11 @@ static size_t table_slots(size_t n)
     return slots;
 }
 
-static int value_hash_build(value_hash *h, const cutune_value *values, size_t n)
+/* dup: the index of the first value equal to an earlier one (-1: none); equal values would
+ * make two configurations of one. */
+static int value_hash_build(value_hash *h, const cutune_value *values, size_t n, long *dup_at)
 {
+    *dup_at = -1;
     size_t slots = table_slots(n);
     h->slot = malloc(slots * sizeof *h->slot);
     if (!h->slot)
@@ -97,8 +101,11 @@ static int value_hash_build(value_hash *h, const cutune_value *values, size_t n)
         size_t s = hash_value(&values[i]) & h->mask;
         int dup = 0;
         while (h->slot[s] >= 0) {
-            if (value_equal(&values[h->slot[s]], &values[i]))
+            if (value_equal(&values[h->slot[s]], &values[i]) && !dup) {
                 dup = 1; /* first of equal values wins */
+                if (*dup_at < 0)
+                    *dup_at = (long)i;
+            }
             s = (s + 1) & h->mask;
         }
         if (!dup)
@@ -415,8 +422,15 @@ static int set_param(recording_impl *ri, size_t p, const char *pname, const cJSO
             val.s = r->texts[p][v];
         r->values[p][v] = val;
     }
-    if (value_hash_build(&ri->vh[p], r->values[p], n) < 0)
+    long dup;
+    if (value_hash_build(&ri->vh[p], r->values[p], n, &dup) < 0)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
+    if (dup >= 0) {
+        long first = value_hash_find(&ri->vh[p], r->values[p], &r->values[p][dup]);
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s: %s[\"%s\"][%ld]: duplicate value %s (same as [%ld])", file, path,
+                          pname, dup, r->texts[p][dup], first);
+    }
     return 0;
 }
 
@@ -519,6 +533,23 @@ static cJSON *parse_json(const char *text, size_t len, size_t *err_offset)
     return j;
 }
 
+/* What cJSON lets through: a NUL character in a string (cut there: "a\u0000b" would read
+ * as "a") and a key given twice in an object (lookups see the first). at: "FILE" or
+ * "FILE:LINE". */
+static int check_json(const char *text, size_t len, const cJSON *root, const char *at, char *err,
+                      size_t errlen)
+{
+    char why[600];
+    int key;
+    int rc = cutune_json_check_nul(text, len, root, why, sizeof why, &key);
+    if (rc < 0)
+        return cutune_err(err, errlen, rc, "%s: %s%s: NUL character (strings here hold none)", at,
+                          key == 1 ? "a key of " : "", why[0] ? why : "the top level");
+    if ((rc = cutune_json_check_keys(root, why, sizeof why)) < 0)
+        return cutune_err(err, errlen, rc, "%s: %s", at, why);
+    return 0;
+}
+
 static void line_col(const char *text, size_t off, size_t *line, size_t *col)
 {
     *line = 1;
@@ -580,6 +611,51 @@ static int split_key(char *buf, size_t np, char **parts)
     return k == np;
 }
 
+/* key split on ',' into np parts in *keybuf (grown as needed): 1, 0 when the count
+ * differs, CUTUNE_ENOMEM. */
+static int split_entry_key(const char *key, size_t np, char **parts, char **keybuf, size_t *keycap)
+{
+    size_t kl = strlen(key) + 1;
+    if (kl > *keycap) {
+        char *nb = realloc(*keybuf, kl);
+        if (!nb)
+            return CUTUNE_ENOMEM;
+        *keybuf = nb;
+        *keycap = kl;
+    }
+    memcpy(*keybuf, key, kl);
+    return split_key(*keybuf, np, parts);
+}
+
+/* The key is the configuration as Kernel Tuner prints it ("16,2,1.0"), and the entry's
+ * values say it again: where they disagree, tools that go by the key and tools that go by
+ * the values would read two configurations, so the entry is refused. A key that does not
+ * split into one part per parameter is refused unless a value holds a comma. */
+static int kt_key_agrees(const recording_impl *ri, const cutune_record *rec, int have_parts,
+                         char *const *parts, const char *where, char *err, size_t errlen)
+{
+    const cutune_recording *r = &ri->pub;
+    if (!have_parts) {
+        for (size_t p = 0; p < r->nparams; p++)
+            if (strchr(r->texts[p][rec->idx[p]], ','))
+                return 0;
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s: the key does not hold one value per parameter (%zu, "
+                          "comma-separated, in the order of tune_params_keys)",
+                          where, r->nparams);
+    }
+    for (size_t p = 0; p < r->nparams; p++) {
+        long k = find_text(ri, p, parts[p]);
+        if (k != (long)rec->idx[p])
+            return cutune_err(err, errlen, CUTUNE_EPARSE,
+                              "%s: the key says %s=%s, the entry's \"%s\" is %s (the key and "
+                              "the values must agree)",
+                              where, r->param_names[p], parts[p], r->param_names[p],
+                              r->texts[p][rec->idx[p]]);
+    }
+    return 0;
+}
+
 static int kt_record(recording_impl *ri, const cJSON *entry, cutune_record *rec, char **parts,
                      char **keybuf, size_t *keycap, const char *file, char *err, size_t errlen)
 {
@@ -610,18 +686,9 @@ static int kt_record(recording_impl *ri, const cJSON *entry, cutune_record *rec,
             }
         } else {
             /* Older caches may hold the values only in the key. */
-            if (have_parts < 0) {
-                size_t kl = strlen(key) + 1;
-                if (kl > *keycap) {
-                    char *nb = realloc(*keybuf, kl);
-                    if (!nb)
-                        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
-                    *keybuf = nb;
-                    *keycap = kl;
-                }
-                memcpy(*keybuf, key, kl);
-                have_parts = split_key(*keybuf, r->nparams, parts);
-            }
+            if (have_parts < 0 &&
+                (have_parts = split_entry_key(key, r->nparams, parts, keybuf, keycap)) < 0)
+                return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
             if (!have_parts)
                 return cutune_err(err, errlen, CUTUNE_EPARSE,
                                   "%s: no \"%s\" and the key does not hold %zu values", where,
@@ -634,6 +701,12 @@ static int kt_record(recording_impl *ri, const cJSON *entry, cutune_record *rec,
         }
         rec->idx[p] = (uint16_t)k;
     }
+    if (have_parts < 0 &&
+        (have_parts = split_entry_key(key, r->nparams, parts, keybuf, keycap)) < 0)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
+    int krc = kt_key_agrees(ri, rec, have_parts, parts, where, err, errlen);
+    if (krc < 0)
+        return krc;
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(entry, "time");
     if (!t)
         return cutune_err(err, errlen, CUTUNE_EPARSE, "%s: missing \"time\"", where);
@@ -708,7 +781,8 @@ static int load_kt(recording_impl *ri, const char *file, const char *text, size_
         rc = cutune_err(err, errlen, CUTUNE_EPARSE, "%s: expected a JSON object", file);
         goto out_delete;
     }
-    if ((rc = cutune_io_kt_objective(root, file, err, errlen)) < 0)
+    if ((rc = cutune_io_kt_objective(root, file, err, errlen)) < 0 ||
+        (rc = check_json(text, len, root, file, err, errlen)) < 0)
         goto out_delete;
     if ((rc = mark_member_floats(text, len, root, "tune_params")) < 0) {
         rc = cutune_err(err, errlen, rc, "%s: out of memory", file);
@@ -1063,6 +1137,12 @@ static int load_journal(recording_impl *ri, const char *file, const char *data, 
                             file, lineno, off + 1);
             goto out_free;
         }
+        char at[600];
+        snprintf(at, sizeof at, "%s:%zu", file, lineno);
+        if ((rc = check_json(p, (size_t)(e - p), j, at, err, errlen)) < 0) {
+            cJSON_Delete(j);
+            goto out_free;
+        }
         const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
         if (!cJSON_IsObject(j) || !cJSON_IsString(kind)) {
             cJSON_Delete(j);
@@ -1109,6 +1189,34 @@ out_free:
 
 /* ------------------------------------------------------------ loading */
 
+/* A Kernel Tuner cache holds each configuration once (a dict keyed by it): two entries of
+ * one configuration (keys that print a value differently, "1,2" and "1.0,2") would give
+ * a replay whichever came first. */
+static int kt_check_unique(const recording_impl *ri, const char *file, char *err, size_t errlen)
+{
+    const cutune_recording *r = &ri->pub;
+    if (!r->format || strcmp(r->format, "kernel_tuner") != 0)
+        return 0;
+    for (size_t i = 0; i < r->nrecords; i++) {
+        long first = record_set_find(ri, r->records[i].idx);
+        if (first == (long)i)
+            continue;
+        char cfg[256];
+        size_t n = 0;
+        cfg[0] = '\0';
+        for (size_t p = 0; p < r->nparams && n < sizeof cfg; p++) {
+            int w = snprintf(cfg + n, sizeof cfg - n, "%s%s=%s", p ? ", " : "", r->param_names[p],
+                             r->texts[p][r->records[i].idx[p]]);
+            n += w > 0 ? (size_t)w : 0;
+        }
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s: cache: entries %ld and %zu are one configuration (%s): a "
+                          "configuration is recorded once",
+                          file, first + 1, i + 1, cfg);
+    }
+    return 0;
+}
+
 int cutune_recording_load_buffer(const char *name, const char *data, size_t len,
                                  cutune_recording **out, char *err, size_t errlen)
 {
@@ -1143,6 +1251,8 @@ int cutune_recording_load_buffer(const char *name, const char *data, size_t len,
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", name);
         goto out_free;
     }
+    if ((rc = kt_check_unique(ri, name, err, errlen)) < 0)
+        goto out_free;
     *out = &ri->pub;
     ri = NULL;
 out_free:

@@ -33,6 +33,9 @@ int cutune_io_gunzip(const char *name, const char *in, size_t inlen, char **out,
 
     *out = NULL;
     *outlen = 0;
+    size_t limit;
+    if ((rc = cutune_input_limit(&limit, err, errlen)) < 0)
+        return rc;
     memset(&zs, 0, sizeof zs);
     if (inflateInit2(&zs, 15 + 16) != Z_OK)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: cannot start zlib", name);
@@ -46,6 +49,10 @@ int cutune_io_gunzip(const char *name, const char *in, size_t inlen, char **out,
         if (isize + 1 > cap && isize / 1032 <= inlen)
             cap = isize + 1;
     }
+    /* never more than the input limit (+ 1 to see it passed, + 1 for the NUL): a gzip
+     * bomb stops there */
+    if (cap > limit + 2)
+        cap = limit + 2;
     buf = malloc(cap);
     if (!buf) {
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", name);
@@ -55,13 +62,14 @@ int cutune_io_gunzip(const char *name, const char *in, size_t inlen, char **out,
     size_t left = inlen;
     for (;;) {
         if (total + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
+            size_t ncap = cap * 2 > limit + 2 ? limit + 2 : cap * 2;
+            char *nb = realloc(buf, ncap);
             if (!nb) {
                 rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", name);
                 goto out_end;
             }
             buf = nb;
-            cap *= 2;
+            cap = ncap;
         }
         /* zlib counts in uInt: feed large buffers in slices. */
         uInt in_slice = left > UINT_MAX ? UINT_MAX : (uInt)left;
@@ -73,6 +81,13 @@ int cutune_io_gunzip(const char *name, const char *in, size_t inlen, char **out,
         int zrc = inflate(&zs, Z_NO_FLUSH);
         left -= in_slice - zs.avail_in;
         total += avail_out0 - zs.avail_out;
+        if (total > limit) {
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                            "%s: inflates to more than the input limit of %zu bytes (a gzip "
+                            "bomb?  CUTUNE_MAX_INPUT_BYTES raises the limit)",
+                            name, limit);
+            goto out_end;
+        }
         if (zrc == Z_STREAM_END) {
             if (left == 0)
                 break;

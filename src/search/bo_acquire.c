@@ -378,3 +378,56 @@ out:
     free(ord);
     return rc;
 }
+
+typedef struct ranked {
+    double score;
+    size_t id;
+} ranked;
+
+static int cmp_ranked(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->score != y->score)
+        return x->score > y->score ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int bo_rank_all(bo_state *s, double fbest, size_t **ids, size_t *n, char *err, size_t errlen)
+{
+    *ids = NULL;
+    *n = 0;
+    ranked *r = malloc((s->size ? s->size : 1) * sizeof *r);
+    size_t m = 0;
+    if (!r)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "bo: out of memory");
+    for (size_t id = 0; id < s->size; id++)
+        if (!bo_excluded(s, id))
+            r[m++].id = id;
+    for (size_t i0 = 0; i0 < m; i0 += BO_BLOCK) {
+        size_t nb = m - i0 < BO_BLOCK ? m - i0 : BO_BLOCK;
+        for (size_t b = 0; b < nb; b++)
+            bo_encode(s, r[i0 + b].id, s->bx + b * s->D);
+        int rc = cutune_gp_predict(s->gp, s->bx, nb, s->bmu, s->bvar, err, errlen);
+        if (rc < 0) {
+            free(r);
+            return rc;
+        }
+        for (size_t b = 0; b < nb; b++) {
+            double p = s->feas_on ? bo_feas_at(s, s->bx + b * s->D, (size_t)-1) : 1.0;
+            double sc = acq_score(s, s->bmu[b], sqrt(s->bvar[b]), p, fbest);
+            r[i0 + b].score = isnan(sc) ? -INFINITY : sc;
+        }
+    }
+    qsort(r, m, sizeof *r, cmp_ranked);
+    size_t *out = malloc((m ? m : 1) * sizeof *out);
+    if (!out) {
+        free(r);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "bo: out of memory");
+    }
+    for (size_t i = 0; i < m; i++)
+        out[i] = r[i].id;
+    free(r);
+    *ids = out;
+    *n = m;
+    return 0;
+}

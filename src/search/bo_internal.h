@@ -40,6 +40,7 @@ enum { BO_EARLY_AUTO, BO_EARLY_SAFE, BO_EARLY_EDGE };
 #define BO_LIN_MAX 10.0        /* largest weight of the linear kernel term (lin=) */
 #define BO_LIN_FIT_MIN 1e-4    /* smallest weight lin=fit may fit (log-space bound > 0) */
 #define BO_PERM_MAX (1u << 24) /* pool drawn without replacement up to this size */
+#define BO_TAIL_AFTER 200u     /* the exhaustive tail (bo.c) starts at this many observations */
 
 enum bo_acq { ACQ_EI = 0, ACQ_PI, ACQ_LCB };
 
@@ -137,6 +138,10 @@ typedef struct bo_state {
         set_pairs;    /**< given explicitly (early= leaves them) */
     double warm_gain; /**< refit=: nats a warm refit must gain to replace the model (0: always) */
     size_t nmodel;    /**< model-based proposals made */
+    size_t *tail;     /**< the exhaustive tail: the unvisited ids, best-ranked first, or NULL */
+    size_t ntail;     /**< ids in it */
+    size_t tail_pos;  /**< the next one to propose */
+    int tail_allowed; /**< the budget allows the tail (a function of budget and size only) */
 } bo_state;
 
 typedef struct best_pick {
@@ -174,6 +179,9 @@ int bo_build_local(bo_state *s);
 int bo_maximise(bo_state *s, const cutune_gp *gp, const size_t *ids, size_t nids, double fbest,
                 best_pick *bp, char *err, size_t errlen);
 int bo_local_model(bo_state *s, const cutune_gp **model, char *err, size_t errlen);
+/* Every id not excluded, best acquisition (s->gp, no fantasies) first, ties to the lower id,
+ * into *ids (malloc'd) and *n: 0 or a negative code with err set. */
+int bo_rank_all(bo_state *s, double fbest, size_t **ids, size_t *n, char *err, size_t errlen);
 
 /* bo_design.c: the initial design */
 long long bo_maximin_pick(bo_state *s);

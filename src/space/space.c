@@ -308,6 +308,37 @@ void cutune_space_set_filter(cutune_space *s, cutune_space_filter_fn fn, void *c
 
 /* ---- enumeration ----------------------------------------------------------- */
 
+int cutune_space_max_configs(size_t *limit, char *err, size_t errlen)
+{
+    const char *v = getenv("CUTUNE_MAX_CONFIGS");
+    *limit = CUTUNE_SPACE_MAX_CONFIGS;
+    if (!v || !*v)
+        return 0;
+    size_t n = 0;
+    const char *p = v;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (n > (SIZE_MAX / CUTUNE_SPACE_VISITS_PER_CONFIG - 9) / 10)
+            break;
+        n = n * 10 + (size_t)(*p - '0');
+    }
+    if (*p || n == 0)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "CUTUNE_MAX_CONFIGS=%s: not a count of configurations (decimal, "
+                          "at least 1)",
+                          v);
+    *limit = n;
+    return 0;
+}
+
+static int too_many(const cutune_space *s, size_t limit, const char *what, char *err, size_t errlen)
+{
+    return cutune_err(err, errlen, CUTUNE_EINVAL,
+                      "the space is too large: %s; its Cartesian product is %.0f points and the "
+                      "limit is %zu valid configurations (CUTUNE_MAX_CONFIGS raises it; "
+                      "restrictions shrink the space)",
+                      what, cutune_space_cartesian_size(s), limit);
+}
+
 /* "A=1, B=2" of the first nbound parameters of idx; snprintf-style length. */
 static int format_idx(const cutune_space *s, const uint16_t *idx, size_t nbound, char *buf,
                       size_t len)
@@ -384,6 +415,13 @@ int cutune_space_enumerate(cutune_space *s, char *err, size_t errlen)
     nr = s->nrestrictions;
     if (np == 0)
         return cutune_err(err, errlen, CUTUNE_EEMPTY, "the space has no parameters");
+    size_t limit, visits = 0, max_visits;
+    if ((rc = cutune_space_max_configs(&limit, err, errlen)) < 0)
+        return rc;
+    max_visits = limit * CUTUNE_SPACE_VISITS_PER_CONFIG;
+    /* refused before anything is stored where every point is valid */
+    if (!nr && !s->filter && cutune_space_cartesian_size(s) > (double)limit)
+        return too_many(s, limit, "every point is valid (no restriction)", err, errlen);
 
     /* Bucket restrictions by the depth at which they can first be decided:
      * order[start[d]..start[d+1]) are those whose last parameter is d - 1,
@@ -431,6 +469,14 @@ int cutune_space_enumerate(cutune_space *s, char *err, size_t errlen)
     size_t d = 0;
     for (;;) {
         const param_store *ps = &s->params[d];
+        if (++visits > max_visits) {
+            char what[160];
+            snprintf(what, sizeof what,
+                     "enumeration stopped after examining %zu points (%zu valid so far)",
+                     max_visits, s->size);
+            rc = too_many(s, limit, what, err, errlen);
+            goto out_free;
+        }
         vars[d] = ps->values[idx[d]];
         int ok = 1;
         for (size_t k = start[d + 1]; k < start[d + 2]; k++) {
@@ -457,6 +503,12 @@ int cutune_space_enumerate(cutune_space *s, char *err, size_t errlen)
                                     cfg);
                     goto out_free;
                 }
+            }
+            if (keep && s->size >= limit) {
+                char what[160];
+                snprintf(what, sizeof what, "more than %zu configurations are valid", limit);
+                rc = too_many(s, limit, what, err, errlen);
+                goto out_free;
             }
             if (keep && (rc = append_config(s, idx))) {
                 rc = cutune_err(err, errlen, rc, "out of memory storing %zu valid configurations",

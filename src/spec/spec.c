@@ -8,6 +8,7 @@
  * other expressions against the finished symbol table.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -20,6 +21,7 @@
 #include "cutune/spec.h"
 #include "json_path.h"
 #include "t1.h"
+#include "src/common/json_check.h"
 
 #define MSG_LEN 1024
 #define PATH_LEN 256
@@ -388,6 +390,10 @@ static int number_value(loader *L, const cJSON *j, const char *path, int prefer_
         out->i = v;
         return 0;
     }
+    /* sizes: an integral value is an integer, so one beyond 64 bits is an error, not a
+     * real that an int argument would then wrap */
+    if (prefer_int && d == floor(d) && fabs(d) >= 9.2e18)
+        return fail(L, CUTUNE_EINVAL, path, "integer %g out of range (64 bits)", d);
     if ((int_literal || prefer_int) && d == floor(d) && fabs(d) < 9.2e18) {
         out->type = CUTUNE_VALUE_INT;
         out->i = (long long)d;
@@ -1320,6 +1326,111 @@ static int smoke_eval(loader *L, const cutune_expr *e, const char *path, const c
     return smoke_eval_min(L, e, path, vars, -HUGE_VAL);
 }
 
+/* The value range of a scalar argument of type t: integers within [lo, hi] (hi exclusive
+ * when hi_open: 2^63 is not an int64), reals finite and within [-hi, hi]. */
+static const struct {
+    const char *name;
+    double lo, hi;
+    int integer, hi_open;
+} arg_ranges[] = {
+    [CUTUNE_ELEM_FLOAT] = {"float", -FLT_MAX, FLT_MAX, 0, 0},
+    [CUTUNE_ELEM_DOUBLE] = {"double", -DBL_MAX, DBL_MAX, 0, 0},
+    [CUTUNE_ELEM_HALF] = {"half", -65504.0, 65504.0, 0, 0},
+    [CUTUNE_ELEM_INT32] = {"int32", -2147483648.0, 2147483647.0, 1, 0},
+    [CUTUNE_ELEM_UINT32] = {"uint32", 0.0, 4294967295.0, 1, 0},
+    [CUTUNE_ELEM_INT64] = {"int64", -9223372036854775808.0, 9223372036854775808.0, 1, 1},
+    [CUTUNE_ELEM_UINT8] = {"uint8", 0.0, 255.0, 1, 0},
+};
+
+static size_t elem_bytes(cutune_elem_type t)
+{
+    return t == CUTUNE_ELEM_DOUBLE || t == CUTUNE_ELEM_INT64 ? 8
+           : t == CUTUNE_ELEM_HALF                           ? 2
+           : t == CUTUNE_ELEM_UINT8                          ? 1
+                                                             : 4;
+}
+
+/* Argument i's value (a scalar's value, a buffer's element count) at configuration id is
+ * what its C type holds: no silent wrap (3000000000 as an int32 was -1294967296), no
+ * rounding (2.5 as an int), no infinite float; a buffer a whole number of elements whose
+ * bytes fit in 63 bits. NaN and expression errors are left to smoke_eval's messages. */
+static int check_arg_value(loader *L, size_t i, size_t id, cutune_value *vars)
+{
+    const cutune_spec *s = &L->impl->pub;
+    const cutune_spec_arg *a = &s->args[i];
+    const cutune_expr *e = a->value ? a->value : a->size;
+    char apath[PATH_LEN], path[PATH_LEN], cfg[MSG_LEN / 2] = "", msg[MSG_LEN];
+    double d;
+    if (!e)
+        return 0;
+    cutune_space_values(s->space, id, vars);
+    if (cutune_expr_eval_double(e, vars, &d, msg, sizeof msg) < 0 || isnan(d))
+        return 0;
+    path_index(apath, sizeof apath, "args", i);
+    path_member(path, sizeof path, apath, a->value ? "value" : "size");
+    const char *why = NULL;
+    char range[160];
+    if (a->value) {
+        int t = a->type;
+        if (arg_ranges[t].integer && d != floor(d))
+            why = "is not an integer";
+        else if (!(d >= arg_ranges[t].lo &&
+                   (arg_ranges[t].hi_open ? d < arg_ranges[t].hi : d <= arg_ranges[t].hi)))
+            why = "is outside";
+        if (why && arg_ranges[t].integer)
+            snprintf(range, sizeof range, "%s (%.0f..%.0f%s)", arg_ranges[t].name, arg_ranges[t].lo,
+                     arg_ranges[t].hi - arg_ranges[t].hi_open,
+                     arg_ranges[t].hi_open ? ", i.e. 2^63 - 1" : "");
+        else if (why)
+            snprintf(range, sizeof range, "%s (finite, at most %g in magnitude)",
+                     arg_ranges[t].name, arg_ranges[t].hi);
+    } else if (d != floor(d)) {
+        why = "is not a whole number of elements";
+        range[0] = '\0';
+    } else if (d * (double)elem_bytes(a->type) >= 9223372036854775808.0) {
+        why = "elements: their bytes do not fit in 63 bits";
+        range[0] = '\0';
+    }
+    if (!why)
+        return 0;
+    cutune_space_format_config(s->space, id, cfg, sizeof cfg);
+    char num[64]; /* integers as integers, others in the shortest text that reads back */
+    if (d == floor(d) && fabs(d) < 1e17)
+        snprintf(num, sizeof num, "%.0f", d);
+    else
+        cutune_value_format(&(cutune_value){.type = CUTUNE_VALUE_REAL, .r = d}, num, sizeof num);
+    if (a->value && strcmp(why, "is not an integer") == 0)
+        return fail(L, CUTUNE_EINVAL, path, "%s is not an integer, and the argument is %s (at %s)",
+                    num, arg_ranges[a->type].name, cfg);
+    if (a->value)
+        return fail(L, CUTUNE_EINVAL, path, "%s is outside the range of %s (at %s)", num, range,
+                    cfg);
+    return fail(L, CUTUNE_EINVAL, path, "%s %s (at %s)", num, why, cfg);
+}
+
+/* Every argument at every valid configuration where its expression reads a parameter, at
+ * one where it reads only sizes. */
+static int check_arg_ranges(loader *L)
+{
+    const cutune_spec *s = &L->impl->pub;
+    const cutune_space *sp = s->space;
+    size_t np = cutune_space_nparams(sp), size = cutune_space_size(sp);
+    cutune_value *vars = calloc(np + cutune_space_nconstants(sp) + 1, sizeof *vars);
+    int rc = 0;
+    if (!vars)
+        return fail(L, CUTUNE_ENOMEM, NULL, "out of memory");
+    for (size_t i = 0; i < s->nargs && !rc; i++) {
+        const cutune_expr *e = s->args[i].value ? s->args[i].value : s->args[i].size;
+        int reads_params = 0;
+        for (size_t p = 0; e && p < np && !reads_params; p++)
+            reads_params = cutune_expr_uses(e, p);
+        for (size_t id = 0; id < (reads_params ? size : 1) && !rc; id++)
+            rc = check_arg_value(L, i, id, vars);
+    }
+    free(vars);
+    return rc;
+}
+
 static int smoke_test(loader *L)
 {
     spec_impl *impl = L->impl;
@@ -1365,6 +1476,8 @@ static int smoke_test(loader *L)
         rc = smoke_eval(L, s->metrics[i].expr, path, vars);
     }
     free(vars);
+    if (!rc)
+        rc = check_arg_ranges(L);
     return rc;
 }
 
@@ -1467,9 +1580,16 @@ static int load_source(loader *L, const cJSON *root)
     free(fallback);
     if (!s->source_path)
         return fail(L, CUTUNE_ENOMEM, "source", "out of memory");
-    int e = cutune_read_file(s->source_path, &s->source, &len, NULL, 0);
+    char why[MSG_LEN];
+    int e = cutune_read_file(s->source_path, &s->source, &len, why, sizeof why);
     if (e < 0)
-        return fail(L, e, "source", "cannot read '%s': %s", s->source_path, strerror(errno));
+        return fail(L, e, "source", "%s", why);
+    const char *nul = memchr(s->source, '\0', len);
+    if (nul)
+        return fail(L, CUTUNE_EINVAL, "source",
+                    "%s: NUL byte at byte %zu (a C source holds none: the compiler would see "
+                    "only what comes before it)",
+                    s->source_path, (size_t)(nul - s->source));
     rc = string_member(L, root, NULL, "kernel", 0, &kernel);
     if (rc)
         return rc;
@@ -1581,6 +1701,14 @@ int cutune_spec_load_buffer(const char *name, const char *json, size_t len, cons
     }
     L.text = json;
     L.textlen = len;
+    /* cJSON cuts a string at a \u0000 ("k.cu\u0000x" would read as "k.cu") */
+    char where[PATH_LEN];
+    int is_key;
+    if ((rc = cutune_json_check_nul(json, len, root, where, sizeof where, &is_key)) < 0) {
+        rc = fail(&L, rc, where, "%s a NUL character (\\u0000): spec strings hold none",
+                  is_key ? "a key holds" : "holds");
+        goto out_free_root;
+    }
     rc = index_numbers(&L, json, len, root);
     if (rc)
         goto out_free_root;
@@ -1610,9 +1738,9 @@ int cutune_spec_load(const char *path, const cutune_size_override *ov, size_t no
         *out = NULL;
     if (!path || !out)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "cutune_spec_load: no path");
-    int e = cutune_read_file(path, &json, &len, NULL, 0);
+    int e = cutune_read_file(path, &json, &len, err, errlen);
     if (e < 0)
-        return cutune_err(err, errlen, e, "%s: cannot read: %s", path, strerror(errno));
+        return e;
     dir = dir_of(path);
     int rc = dir ? cutune_spec_load_buffer(path, json, len, dir, ov, nov, out, err, errlen)
                  : cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);

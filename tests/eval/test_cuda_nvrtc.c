@@ -160,6 +160,137 @@ static void test_cache(void **state)
     free(first);
 }
 
+/* The path of the only .cubin entry in dir (asserts there is exactly one). */
+static void only_entry(const char *dir, char *buf, size_t len)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));)
+        if (strstr(e->d_name, ".cubin") && n++ == 0)
+            snprintf(buf, len, "%s/%s", dir, e->d_name);
+    closedir(d);
+    assert_int_equal(n, 1);
+}
+
+static void *slurp(const char *path, size_t *len)
+{
+    char *data;
+    assert_int_equal(cutune_read_file(path, &data, len, NULL, 0), 0);
+    return data;
+}
+
+static void spit(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* One compile into its own folder dir: returns whether it was a hit; the CUBIN must be
+ * expect (when given) whatever the cache held. */
+static int compile_hit(const char *dir, const char *value, const void *expect, size_t size)
+{
+    cutune_cuda_compiled c;
+    char err[256], def[64];
+    snprintf(def, sizeof def, "-DVALUE=%s", value);
+    const char *opts[] = {def, "--gpu-architecture=sm_90"};
+    assert_int_equal(cutune_cuda_compile(good_src, "k.cu", opts, 2, dir, &c, err, sizeof err), 0);
+    assert_int_equal(c.status, CUTUNE_STATUS_OK);
+    if (expect) {
+        assert_int_equal(c.cubin_size, size);
+        assert_memory_equal(c.cubin, expect, size);
+    }
+    int hit = c.cache_hit;
+    cutune_cuda_compiled_clear(&c);
+    return hit;
+}
+
+/* The attack: the cache is trusted with code the GPU runs, so an entry that is not whole
+ * and intact (a flipped bit, a truncation, a byte appended, another entry's content under
+ * this key's name, an entry of the older format) is a miss: recompiled, rewritten, and the
+ * run goes on; the next compile hits the rewritten entry. */
+static void test_cache_corrupt(void **state)
+{
+    (void)state;
+    char a[600], b[600], pa[1200], pb[1200];
+    snprintf(a, sizeof a, "%s/corrupt-%d/a", cache_dir, (int)getpid());
+    snprintf(b, sizeof b, "%s/corrupt-%d/b", cache_dir, (int)getpid());
+    assert_int_equal(compile_hit(a, "6.0f", NULL, 0), 0);
+    assert_int_equal(compile_hit(b, "7.0f", NULL, 0), 0);
+    only_entry(a, pa, sizeof pa);
+    only_entry(b, pb, sizeof pb);
+    size_t na, nb;
+    unsigned char *ea = slurp(pa, &na), *eb = slurp(pb, &nb);
+    /* the CUBIN a correct compile of a gives (the entry's tail) */
+    size_t cubin_size = 0;
+    {
+        cutune_cuda_compiled c;
+        char err[256];
+        const char *opts[] = {"-DVALUE=6.0f", "--gpu-architecture=sm_90"};
+        assert_int_equal(cutune_cuda_compile(good_src, "k.cu", opts, 2, a, &c, err, sizeof err), 0);
+        assert_int_equal(c.cache_hit, 1);
+        cubin_size = c.cubin_size;
+        cutune_cuda_compiled_clear(&c);
+    }
+    const unsigned char *cubin = ea + na - cubin_size;
+
+    /* a flipped byte anywhere: in the header, the key, the lengths, the CUBIN */
+    size_t at[] = {0, 17, 30, 45, na - cubin_size + 40, na - 1};
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        unsigned char *bad = malloc(na);
+        memcpy(bad, ea, na);
+        bad[at[i]] ^= 0x01;
+        spit(pa, bad, na);
+        free(bad);
+        assert_int_equal(compile_hit(a, "6.0f", cubin, cubin_size), 0);
+        assert_int_equal(compile_hit(a, "6.0f", cubin, cubin_size), 1); /* rewritten */
+    }
+    /* truncated to each part, and a byte appended */
+    size_t cuts[] = {0, 10, 63, 64, na - cubin_size, na - 1};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        spit(pa, ea, cuts[i]);
+        assert_int_equal(compile_hit(a, "6.0f", cubin, cubin_size), 0);
+        assert_int_equal(compile_hit(a, "6.0f", cubin, cubin_size), 1);
+    }
+    unsigned char *longer = malloc(na + 1);
+    memcpy(longer, ea, na);
+    longer[na] = 0;
+    spit(pa, longer, na + 1);
+    free(longer);
+    assert_int_equal(compile_hit(a, "6.0f", cubin, cubin_size), 0);
+    /* b's whole, intact entry put under a's name: another key, a miss */
+    spit(pa, eb, nb);
+    assert_int_equal(compile_hit(a, "6.0f", cubin, cubin_size), 0);
+    assert_int_equal(compile_hit(a, "6.0f", cubin, cubin_size), 1);
+    /* the format before checksums (magic, status, lengths, payloads): a miss */
+    {
+        FILE *f = fopen(pa, "wb");
+        uint32_t st = 0;
+        uint64_t zero = 0, n = cubin_size;
+        assert_non_null(f);
+        fwrite("CUTUNE-CUBIN-1\n", 1, 15, f);
+        fwrite(&st, 4, 1, f);
+        fwrite(&zero, 8, 1, f);
+        fwrite(&n, 8, 1, f);
+        fwrite(cubin, 1, cubin_size, f);
+        fclose(f);
+    }
+    assert_int_equal(compile_hit(a, "6.0f", cubin, cubin_size), 0);
+    assert_int_equal(compile_hit(a, "6.0f", cubin, cubin_size), 1);
+    /* a link or a FIFO in the entry's place is never read (and the run goes on) */
+    unlink(pa);
+    assert_int_equal(symlink(pb, pa), 0);
+    assert_int_equal(compile_hit(a, "6.0f", cubin, cubin_size), 0);
+    unlink(pa);
+    assert_int_equal(mkfifo(pa, 0600), 0);
+    assert_int_equal(compile_hit(a, "6.0f", cubin, cubin_size), 0);
+    unlink(pa);
+    free(ea);
+    free(eb);
+}
+
 static void test_pool(void **state)
 {
     (void)state;
@@ -451,11 +582,9 @@ int main(int argc, char **argv)
     const char *cd = getenv("CUTUNE_CACHE_DIR");
     snprintf(cache_dir, sizeof cache_dir, "%s", cd && *cd ? cd : "/tmp/cutune-test-cache");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_compile_ok_and_error),
-        cmocka_unit_test(test_cache),
-        cmocka_unit_test(test_pool),
-        cmocka_unit_test(test_every_kernel),
-        cmocka_unit_test(test_nvcc),
+        cmocka_unit_test(test_compile_ok_and_error), cmocka_unit_test(test_cache),
+        cmocka_unit_test(test_cache_corrupt),        cmocka_unit_test(test_pool),
+        cmocka_unit_test(test_every_kernel),         cmocka_unit_test(test_nvcc),
         cmocka_unit_test(test_alloc_without_driver),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
 static int run_file(const char *path)
 {
@@ -32,6 +33,8 @@ static int run_file(const char *path)
 int main(int argc, char **argv)
 {
     size_t files = 0;
+    if (LLVMFuzzerInitialize)
+        LLVMFuzzerInitialize(&argc, &argv);
     for (int i = 1; i < argc; i++) {
         DIR *d = opendir(argv[i]);
         if (!d) {

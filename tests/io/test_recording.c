@@ -1,6 +1,7 @@
 /* Tests of the recording loader (Kernel Tuner caches, plain and gzip; cutune
  * journals), spaces built from recordings and maps onto spaces. */
 #include <math.h>
+#include <sys/stat.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -370,6 +371,103 @@ static void test_kt_errors(void **state)
     }
 }
 
+/* Misreadings a JSON reader lets through, each refused with the file and the field:
+ * duplicate values (two configurations of one), keys given twice (a lookup sees the
+ * first, another tool the last), a key that disagrees with its entry's values, two keys of
+ * one configuration, NUL characters (cJSON cuts the string there). */
+static void test_kt_misreadings(void **state)
+{
+    (void)state;
+    static const bad_case cases[] = {
+        {"{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[1,2,1.0]},\"cache\":{}}",
+         CUTUNE_EPARSE, "t.json: tune_params[\"x\"][2]: duplicate value 1.0 (same as [0])"},
+        {"{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[\"a\",\"a\"]},\"cache\":{}}",
+         CUTUNE_EPARSE, "t.json: tune_params[\"x\"][1]: duplicate value a (same as [0])"},
+        {KT_HEAD "{\"1\":{\"x\":1,\"time\":1},\"1\":{\"x\":1,\"time\":2}}}", CUTUNE_EPARSE,
+         "t.json: cache: key \"1\" given twice"},
+        {KT_HEAD "{\"1\":{\"x\":1,\"x\":2,\"time\":1}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"1\"]: key \"x\" given twice"},
+        {"{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[1,2]},\"tune_params\":{\"x\":[3]},"
+         "\"cache\":{}}",
+         CUTUNE_EPARSE, "t.json: key \"tune_params\" given twice at the top level"},
+        {KT_HEAD "{\"2\":{\"x\":1,\"time\":1}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"2\"]: the key says x=2, the entry's \"x\" is 1"},
+        {KT_HEAD "{\"1,9\":{\"x\":1,\"time\":1}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"1,9\"]: the key does not hold one value per parameter"},
+        {KT_HEAD "{\"1\":{\"x\":1,\"time\":1},\"1.0\":{\"x\":1,\"time\":2}}}", CUTUNE_EPARSE,
+         "t.json: cache: entries 1 and 2 are one configuration (x=1)"},
+        {"{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[\"a\",\"a\\u0000b\"]},"
+         "\"cache\":{}}",
+         CUTUNE_EPARSE, "t.json: tune_params.x[1]: NUL character"},
+        {"{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\\u0000\":[1]},\"cache\":{}}",
+         CUTUNE_EPARSE, "t.json: a key of tune_params: NUL character"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[512] = "";
+        cutune_recording *r = (cutune_recording *)1;
+        int rc = cutune_recording_load_buffer("t.json", cases[i].json, strlen(cases[i].json), &r,
+                                              err, sizeof err);
+        if (rc != cases[i].code || !strstr(err, cases[i].msg))
+            fail_msg("case %zu: rc %d, message '%s', expected %d '%s'", i, rc, err, cases[i].code,
+                     cases[i].msg);
+        assert_null(r);
+    }
+    /* a raw NUL byte, also between tokens (where cJSON takes it for a space) */
+    static const char raw[] = KT_HEAD "{\"1\":{\"x\":1,\0\"time\":1}}}";
+    char err[512] = "";
+    cutune_recording *r = NULL;
+    assert_int_equal(
+        cutune_recording_load_buffer("t.json", raw, sizeof raw - 1, &r, err, sizeof err),
+        CUTUNE_EPARSE);
+    assert_non_null(strstr(err, "t.json: byte 72: NUL character"));
+    /* a key with a comma-holding value is not split against the parameters */
+    static const char comma[] = "{\"tune_params_keys\":[\"x\",\"y\"],\"tune_params\":{\"x\":"
+                                "[\"a,b\"],\"y\":[1]},\"cache\":{\"a,b,1\":{\"x\":\"a,b\",\"y\":1,"
+                                "\"time\":1}}}";
+    assert_int_equal(
+        cutune_recording_load_buffer("t.json", comma, sizeof comma - 1, &r, err, sizeof err), 0);
+    cutune_recording_free(r);
+}
+
+/* Bounded memory on any input: a gzip bomb stops at the input limit; a device or a FIFO
+ * is refused at open, without reading or waiting. */
+static void test_input_limits(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "";
+    cutune_recording *r = NULL;
+    /* 64 MiB of zeros in about 64 KB, against a limit of 1 MiB */
+    char *zeros = calloc(1, 1u << 20);
+    assert_non_null(zeros);
+    path_in(f->path, sizeof f->path, f->dir, "bomb.json.gz");
+    gzFile g = gzopen(f->path, "wb9");
+    assert_non_null(g);
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(gzwrite(g, zeros, 1u << 20), 1 << 20);
+    assert_int_equal(gzclose(g), Z_OK);
+    free(zeros);
+    setenv("CUTUNE_MAX_INPUT_BYTES", "1M", 1);
+    assert_int_equal(cutune_recording_load(f->path, &r, err, sizeof err), CUTUNE_EINVAL);
+    assert_non_null(
+        strstr(err, "bomb.json.gz: inflates to more than the input limit of 1048576 bytes"));
+    setenv("CUTUNE_MAX_INPUT_BYTES", "8", 1);
+    path_in(f->path, sizeof f->path, f->dir, "plain.json");
+    assert_int_equal(write_text(f->path, "{\"tune_params_keys\": []}"), 0);
+    assert_int_equal(cutune_recording_load(f->path, &r, err, sizeof err), CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "plain.json: larger than the input limit of 8 bytes"));
+    setenv("CUTUNE_MAX_INPUT_BYTES", "0", 1);
+    assert_int_equal(cutune_recording_load(f->path, &r, err, sizeof err), CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "CUTUNE_MAX_INPUT_BYTES=0: not a byte count"));
+    unsetenv("CUTUNE_MAX_INPUT_BYTES");
+    assert_int_equal(cutune_recording_load("/dev/zero", &r, err, sizeof err), CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "/dev/zero: is a character device"));
+    path_in(f->path, sizeof f->path, f->dir, "fifo.json");
+    assert_int_equal(mkfifo(f->path, 0600), 0);
+    assert_int_equal(cutune_recording_load(f->path, &r, err, sizeof err), CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "fifo.json: is a FIFO"));
+    assert_null(r);
+}
+
 static void test_missing_file(void **state)
 {
     fixture *f = *state;
@@ -717,6 +815,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_kt_gzip_truncated, setup, teardown),
         cmocka_unit_test(test_kt_bool_and_key_fallback),
         cmocka_unit_test(test_kt_errors),
+        cmocka_unit_test(test_kt_misreadings),
+        cmocka_unit_test_setup_teardown(test_input_limits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_journal, setup, teardown),
         cmocka_unit_test(test_journal_header_only),

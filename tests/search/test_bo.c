@@ -78,6 +78,8 @@ typedef struct run_result {
 
 /* Evaluations after which run() stops short of its budget (0: run the whole budget). */
 static size_t run_limit;
+/* When set: every unique proposal of run(), in order (room for the space's size). */
+static size_t *run_all;
 
 /* The tuner loop in miniature: propose k, answer re-visits from the history, observe. */
 static void run(const cutune_space *s, objective_fn f, size_t budget, size_t k, unsigned long seed,
@@ -118,6 +120,8 @@ static void run(const cutune_space *s, objective_fn f, size_t budget, size_t k, 
                 visited[ids[i]] = 1;
                 if (used < 64)
                     res->seq[used] = ids[i];
+                if (run_all)
+                    run_all[used] = ids[i];
                 used++;
                 if (isnan(t))
                     res->failures++;
@@ -570,10 +574,68 @@ static void test_pool_uniform(void **state)
     cutune_space_free(s);
 }
 
+/* A 20 x 10 x 10 space (2000 configurations). */
+static cutune_space *space_2000(void)
+{
+    char err[256];
+    cutune_space *s = cutune_space_alloc();
+    cutune_value v[20];
+    for (size_t i = 0; i < 20; i++)
+        v[i] = (cutune_value){.type = CUTUNE_VALUE_INT, .i = (long long)i};
+    assert_int_equal(cutune_space_add_param(s, "a", v, 20, err, sizeof err), 0);
+    assert_int_equal(cutune_space_add_param(s, "b", v, 10, err, sizeof err), 0);
+    assert_int_equal(cutune_space_add_param(s, "c", v, 10, err, sizeof err), 0);
+    assert_int_equal(cutune_space_enumerate(s, err, sizeof err), 0);
+    assert_int_equal(cutune_space_size(s), 2000);
+    return s;
+}
+
+/* The attack: a budget at or near the size of the space made bo fit and score a GP of up
+ * to 2000 points, one proposal at a time (15 s of CPU in a release build on this space, a
+ * minute and more under the sanitizers). With the exhaustive tail (bo.c) it ranks the
+ * unvisited configurations once after BO_TAIL_AFTER observations and proposes them in
+ * that order: the whole space is visited, the optimum found, in bounded time. */
+static void test_tail(void **state)
+{
+    (void)state;
+    cutune_space *s = space_2000();
+    size_t *all2000 = calloc(2000, sizeof *all2000), *all1100 = calloc(2000, sizeof *all1100);
+    run_result a, b;
+    run_all = all2000;
+    double t0 = cutune_now();
+    run(s, bowl_with_failures, 2000, 1, 3, NULL, &a);
+    double secs = cutune_now() - t0;
+    print_message("bo, budget 2000 on 2000 configurations: %.2f s\n", secs);
+    assert_true(secs < 30.0);
+    assert_true(a.evals_to_opt > 0); /* every configuration visited: the optimum too */
+    /* the tail is the same for every budget that allows it: 1100 is a prefix of 2000 */
+    run_all = all1100;
+    run(s, bowl_with_failures, 1100, 1, 3, NULL, &b);
+    assert_memory_equal(all1100, all2000, 1100 * sizeof *all1100);
+    run_all = NULL;
+    size_t budgets[] = {1000, 1100, 2000}, lead[3];
+    char err[256];
+    assert_int_equal(
+        cutune_searcher_plan_leads(cutune_searcher_bo, s, NULL, budgets, 3, lead, err, sizeof err),
+        0);
+    assert_int_equal(lead[0], 0); /* 1000: no tail (1800 left after 200 > 2 x 800) */
+    assert_int_equal(lead[1], 2);
+    assert_int_equal(lead[2], 2);
+    /* batches of 4: still the whole space, still bounded */
+    t0 = cutune_now();
+    run(s, bowl_with_failures, 2000, 4, 3, NULL, &a);
+    assert_true(cutune_now() - t0 < 30.0);
+    assert_true(a.evals_to_opt > 0);
+    free(all2000);
+    free(all1100);
+    cutune_space_free(s);
+}
+
 static int reset_run_limit(void **state)
 {
     (void)state;
     run_limit = 0; /* also after a failed assertion left it set */
+    run_all = NULL;
     return 0;
 }
 
@@ -594,6 +656,7 @@ int main(void)
         cmocka_unit_test(test_pool),
         cmocka_unit_test_teardown(test_pool_budget, reset_run_limit),
         cmocka_unit_test_teardown(test_pool_uniform, reset_run_limit),
+        cmocka_unit_test_teardown(test_tail, reset_run_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -715,6 +715,49 @@ static void test_empty_space(void **state)
     cutune_space_free(NULL);
 }
 
+/* A space too large to hold is refused before it eats memory and time, with the sizes:
+ * without restrictions at once (nothing stored), with them when the valid set passes the
+ * limit, and when the walk has examined 32 x the limit of points. */
+static void test_size_limits(void **state)
+{
+    (void)state;
+    long long v[40];
+    for (int i = 0; i < 40; i++)
+        v[i] = i;
+    cutune_space *s = cutune_space_alloc();
+    for (int p = 0; p < 8; p++) {
+        char name[4] = {(char)('a' + p), 0};
+        add_ints(s, name, v, 40); /* 40^8 = 6.5e12 points */
+    }
+    double t0 = cutune_now();
+    assert_int_equal(cutune_space_enumerate(s, err, sizeof err), CUTUNE_EINVAL);
+    assert_true(cutune_now() - t0 < 1.0);
+    assert_non_null(strstr(err, "every point is valid (no restriction); its Cartesian product is "
+                                "6553600000000 points and the limit is 10000000 valid"));
+    assert_int_equal(cutune_space_size(s), 0);
+    setenv("CUTUNE_MAX_CONFIGS", "1000", 1);
+    restrict_(s, "a < 30");
+    assert_int_equal(cutune_space_enumerate(s, err, sizeof err), CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "more than 1000 configurations are valid"));
+    assert_int_equal(cutune_space_size(s), 0);
+    cutune_space_free(s);
+    /* restrictions that reject nearly everything: the walk stops after 32 x the limit */
+    s = cutune_space_alloc();
+    for (int p = 0; p < 8; p++) {
+        char name[4] = {(char)('a' + p), 0};
+        add_ints(s, name, v, 40);
+    }
+    restrict_(s, "h < 0");
+    assert_int_equal(cutune_space_enumerate(s, err, sizeof err), CUTUNE_EINVAL);
+    assert_non_null(
+        strstr(err, "enumeration stopped after examining 32000 points (0 valid so far)"));
+    setenv("CUTUNE_MAX_CONFIGS", "10x", 1);
+    assert_int_equal(cutune_space_enumerate(s, err, sizeof err), CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "CUTUNE_MAX_CONFIGS=10x: not a count"));
+    unsetenv("CUTUNE_MAX_CONFIGS");
+    cutune_space_free(s);
+}
+
 static void test_div_by_zero(void **state)
 {
     static const long long A[] = {2, 1, 0}, B[] = {1, 2};
@@ -932,6 +975,7 @@ int main(void)
         cmocka_unit_test(test_encode),
         cmocka_unit_test(test_empty_space),
         cmocka_unit_test(test_div_by_zero),
+        cmocka_unit_test(test_size_limits),
         cmocka_unit_test(test_definition_errors),
         cmocka_unit_test(test_constants),
         cmocka_unit_test(test_filter),

@@ -789,6 +789,81 @@ static void test_semantic(void **state)
     free(vals);
 }
 
+/* Arguments and sizes that their C type cannot hold are errors at load naming the field:
+ * 3000000000 as an int32 used to be passed as -1294967296, 2.5 as 3, 1e20 as an int64
+ * of whatever the conversion made of it. */
+static void test_arg_ranges(void **state)
+{
+    (void)state;
+    static const char *const fmt =
+        "[{\"name\": \"c\", \"type\": \"float\", \"size\": \"N\", \"output\": true},"
+        " {\"name\": \"n\", \"type\": \"%s\", \"value\": \"%s\"}]";
+    static const struct {
+        const char *type, *value, *reason;
+    } cases[] = {
+        {"int", "N * 3000000",
+         "3072000000 is outside the range of int32 (-2147483648..2147483647)"},
+        {"int32", "-N * 3000000", "is outside the range of int32"},
+        {"uint32", "N - 1025", "-1 is outside the range of uint32 (0..4294967295)"},
+        {"uint32", "N * N * N * 4", "4294967296 is outside the range of uint32"},
+        {"uint8", "bs * 2", "256 is outside the range of uint8 (0..255) (at bs=128"},
+        {"int64", "2.0 ** 63", "is outside the range of int64"},
+        {"int", "N / 3.0", "341.3333333333333 is not an integer, and the argument is int32"},
+        {"float", "1e39", "1e+39 is outside the range of float (finite, at most"},
+    };
+    char args[512];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(args, sizeof args, fmt, cases[i].type, cases[i].value);
+        bad_field("args", args, CUTUNE_EINVAL, "args[1].value", cases[i].reason);
+    }
+    /* the limits themselves are fine */
+    static const char *const fine[][2] = {
+        {"int", "2147483647"}, {"int", "-2147483648"},  {"uint32", "4294967295"},
+        {"uint8", "255"},      {"int64", "-2.0 ** 63"}, {"double", "1e300"},
+    };
+    for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
+        char err[1024] = "";
+        cutune_spec *sp = NULL;
+        snprintf(args, sizeof args, fmt, fine[i][0], fine[i][1]);
+        char *json = spec_with("args", args);
+        int rc = load_text(json, NULL, 0, &sp, err, sizeof err);
+        if (rc)
+            fail_msg("%s %s: %s", fine[i][0], fine[i][1], err);
+        cutune_spec_free(sp);
+        free(json);
+    }
+    /* buffers: a whole number of elements whose bytes fit in 63 bits */
+    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": \"N / 3.0\"}]",
+              CUTUNE_EINVAL, "args[0].size", "is not a whole number of elements");
+    bad_field("args", "[{\"name\": \"c\", \"type\": \"double\", \"size\": \"2.0 ** 61\"}]",
+              CUTUNE_EINVAL, "args[0].size", "their bytes do not fit in 63 bits");
+    /* a size beyond 64 bits: an integer out of range, not a real */
+    bad_field("sizes", "{\"N\": 1e20, \"M\": 8}", CUTUNE_EINVAL, "sizes.N",
+              "integer 1e+20 out of range");
+}
+
+/* A \u0000 in a string: cJSON cuts it there, "k.cu\u0000.bak" would read as "k.cu". */
+static void test_nul_strings(void **state)
+{
+    (void)state;
+    bad_field("source", "\"k.cu\\u0000.bak\"", CUTUNE_EPARSE, "source", "holds a NUL character");
+    bad_field("metrics", "{\"GB/s\\u0000\": \"N * 8.0 / time_s / 1e9\"}", CUTUNE_EPARSE, "metrics",
+              "a key holds a NUL character");
+    bad_field("parameters",
+              "{\"bs\": [32, 64, 128], \"ipt\": [1, 2], \"reg\": [0, 64], "
+              "\"s\": [\"a\", \"b\\u0000\"]}",
+              CUTUNE_EPARSE, "parameters.s[1]", "holds a NUL character");
+    /* an escaped backslash before u0000 is no NUL */
+    char err[1024] = "";
+    cutune_spec *sp = NULL;
+    char *json = spec_with("description", "\"C:\\\\u0000 is a path\"");
+    int rc = load_text(json, NULL, 0, &sp, err, sizeof err);
+    if (rc)
+        fail_msg("%s", err);
+    cutune_spec_free(sp);
+    free(json);
+}
+
 /* "init": "kernel:NAME": a generator kernel of the source (compiled with the reference) */
 static void test_init_kernel(void **state)
 {
@@ -932,7 +1007,8 @@ int main(void)
         cmocka_unit_test(test_metrics),        cmocka_unit_test(test_options),
         cmocka_unit_test(test_values),         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_unknown_fields), cmocka_unit_test(test_wrong_types),
-        cmocka_unit_test(test_semantic),       cmocka_unit_test(test_init_kernel),
+        cmocka_unit_test(test_semantic),       cmocka_unit_test(test_arg_ranges),
+        cmocka_unit_test(test_nul_strings),    cmocka_unit_test(test_init_kernel),
         cmocka_unit_test(test_json_path_line), cmocka_unit_test(test_error_lines),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);

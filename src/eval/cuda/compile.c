@@ -98,58 +98,128 @@ static int mkdir_p(const char *path)
     return mkdir(tmp, 0700) < 0 && errno != EEXIST ? -1 : 0; /* the cache itself: private */
 }
 
-#define CACHE_MAGIC "CUTUNE-CUBIN-1\n"
+/* An entry (docs/hardening.md, "The compile cache"): a fixed header, then the log and the
+ * CUBIN. The header holds the entry's own key (the 128-bit hash of the compile inputs, so an
+ * entry copied or renamed onto another key's file is a miss), the lengths, and a 64-bit
+ * FNV-1a checksum of the header (checksum field zero) and both payloads: a flipped bit,
+ * a truncation or an appended byte is a miss, recompiled and rewritten, never a binary
+ * loaded onto the GPU. Integers are little-endian. */
+#define CACHE_MAGIC "CUTUNE-CUBIN\n"
+#define CACHE_VERSION 2u
+#define CACHE_HDR 64 /* magic[13] pad[3] version u32 status u32 key[16] loglen cubinlen sum */
+#define CACHE_LOG_MAX (64u << 20)
 
-/* Entry: magic, u32 status, u64 log length, log, u64 cubin length, cubin. */
-static int cache_read(const char *path, cutune_cuda_compiled *out)
+static void put_le(uint8_t *p, uint64_t v, int n)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get_le(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static void cache_header(uint8_t *h, const hash2 *key, uint32_t status, uint64_t loglen,
+                         uint64_t cubinlen)
+{
+    memset(h, 0, CACHE_HDR);
+    memcpy(h, CACHE_MAGIC, sizeof CACHE_MAGIC - 1);
+    put_le(h + 16, CACHE_VERSION, 4);
+    put_le(h + 20, status, 4);
+    put_le(h + 24, key->a, 8);
+    put_le(h + 32, key->b, 8);
+    put_le(h + 40, loglen, 8);
+    put_le(h + 48, cubinlen, 8);
+}
+
+/* The checksum of an entry: its header with the checksum field zero, then the payloads. */
+static uint64_t cache_sum(const uint8_t *hdr, const void *log, uint64_t loglen, const void *cubin,
+                          uint64_t cubinlen)
+{
+    uint8_t h[CACHE_HDR];
+    memcpy(h, hdr, CACHE_HDR);
+    memset(h + 56, 0, 8);
+    uint64_t sum = cutune_fnv1a(0xcbf29ce484222325ull, h, CACHE_HDR);
+    sum = cutune_fnv1a(sum, log, (size_t)loglen);
+    return cutune_fnv1a(sum, cubin, (size_t)cubinlen);
+}
+
+/* Entry at path for key into out: 0, or -1 (a miss) for anything but a whole, intact
+ * entry of this key: no file, a link or special file, an older format, another key, a
+ * wrong length or checksum. */
+static int cache_read(const char *path, const hash2 *key, cutune_cuda_compiled *out)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return -1;
-    char magic[sizeof CACHE_MAGIC - 1];
-    uint32_t status;
-    uint64_t loglen, cubinlen;
+    struct stat st;
+    uint8_t *buf = NULL;
     int rc = -1;
-    if (fread(magic, 1, sizeof magic, f) != sizeof magic ||
-        memcmp(magic, CACHE_MAGIC, sizeof magic) != 0 || fread(&status, 4, 1, f) != 1 ||
-        fread(&loglen, 8, 1, f) != 1 || loglen > (64u << 20))
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < CACHE_HDR ||
+        (uint64_t)st.st_size > (uint64_t)CACHE_HDR + CACHE_LOG_MAX + CUTUNE_CUDA_MAX_MSG)
+        goto out;
+    size_t size = (size_t)st.st_size, got = 0;
+    if (!(buf = malloc(size + 1)))
+        goto out;
+    while (got <= size) { /* one byte more than fstat said: a file that grew is a miss */
+        ssize_t r = read(fd, buf + got, size + 1 - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    if (got != size)
+        goto out;
+    uint8_t want[CACHE_HDR];
+    uint32_t status = (uint32_t)get_le(buf + 20, 4);
+    uint64_t loglen = get_le(buf + 40, 8), cubinlen = get_le(buf + 48, 8);
+    if (loglen > CACHE_LOG_MAX || cubinlen > CUTUNE_CUDA_MAX_MSG ||
+        CACHE_HDR + loglen + cubinlen != size || status >= CUTUNE_STATUS_COUNT ||
+        (status == CUTUNE_STATUS_OK && !cubinlen))
+        goto out;
+    cache_header(want, key, status, loglen, cubinlen);
+    if (memcmp(buf, want, 56) != 0 ||
+        get_le(buf + 56, 8) !=
+            cache_sum(buf, buf + CACHE_HDR, loglen, buf + CACHE_HDR + loglen, cubinlen))
         goto out;
     if (loglen) {
-        out->log = malloc(loglen + 1);
-        if (!out->log || fread(out->log, 1, loglen, f) != loglen)
+        if (!(out->log = malloc(loglen + 1)))
             goto out;
+        memcpy(out->log, buf + CACHE_HDR, loglen);
         out->log[loglen] = '\0';
     }
-    if (fread(&cubinlen, 8, 1, f) != 1 || cubinlen > CUTUNE_CUDA_MAX_MSG)
-        goto out;
     if (cubinlen) {
-        out->cubin = malloc(cubinlen);
-        if (!out->cubin || fread(out->cubin, 1, cubinlen, f) != cubinlen)
+        if (!(out->cubin = malloc(cubinlen))) {
+            free(out->log);
+            out->log = NULL;
             goto out;
+        }
+        memcpy(out->cubin, buf + CACHE_HDR + loglen, cubinlen);
     }
-    /* A truncated or foreign file is a miss, never a wrong binary. */
-    if (fgetc(f) != EOF || (status == CUTUNE_STATUS_OK && !cubinlen))
-        goto out;
     out->cubin_size = cubinlen;
     out->status = (int)status;
     rc = 0;
 out:
-    fclose(f);
-    if (rc < 0) {
-        free(out->log);
-        free(out->cubin);
-        out->log = NULL;
-        out->cubin = NULL;
-    }
+    free(buf);
+    close(fd);
     return rc;
 }
 
 /* Write through a cutune_outfile (an exclusive, unpredictable temporary, then rename):
  * readers (other runs, other threads) see a whole entry or none, and nothing planted in
  * the folder is written through. Failures only cost a recompile. */
-static void cache_write(const char *dir, const char *path, const cutune_cuda_compiled *c)
+static void cache_write(const char *dir, const char *path, const hash2 *key,
+                        const cutune_cuda_compiled *c)
 {
     cutune_outfile *o = NULL;
+    uint64_t loglen = c->log ? strlen(c->log) : 0, cubinlen = c->cubin_size;
+    if (loglen > CACHE_LOG_MAX || cubinlen > CUTUNE_CUDA_MAX_MSG)
+        return;
     if (mkdir_p(dir) < 0 || cutune_outfile_open(path, 0, 0600, &o, NULL, 0) < 0)
         return;
     FILE *f = cutune_outfile_stream(o);
@@ -157,12 +227,11 @@ static void cache_write(const char *dir, const char *path, const cutune_cuda_com
         cutune_outfile_abort(o);
         return;
     }
-    uint32_t status = (uint32_t)c->status;
-    uint64_t loglen = c->log ? strlen(c->log) : 0, cubinlen = c->cubin_size;
-    int ok = fwrite(CACHE_MAGIC, 1, sizeof CACHE_MAGIC - 1, f) == sizeof CACHE_MAGIC - 1 &&
-             fwrite(&status, 4, 1, f) == 1 && fwrite(&loglen, 8, 1, f) == 1 &&
+    uint8_t h[CACHE_HDR];
+    cache_header(h, key, (uint32_t)c->status, loglen, cubinlen);
+    put_le(h + 56, cache_sum(h, c->log, loglen, c->cubin, cubinlen), 8);
+    int ok = fwrite(h, 1, CACHE_HDR, f) == CACHE_HDR &&
              (!loglen || fwrite(c->log, 1, loglen, f) == loglen) &&
-             fwrite(&cubinlen, 8, 1, f) == 1 &&
              (!cubinlen || fwrite(c->cubin, 1, cubinlen, f) == cubinlen);
     if (ok)
         (void)cutune_outfile_commit(o, NULL, NULL, 0);
@@ -412,8 +481,8 @@ int cutune_cuda_compile_with(const char *nvcc, const char *source, const char *n
 #endif
     double t0 = cutune_now();
     char path[4096] = "";
+    hash2 h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
     if (cache_dir && *cache_dir && cache_dir_trusted(cache_dir)) {
-        hash2 h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
         char ver[4200];
         if (compiler_id(nvcc, ver, sizeof ver) < 0)
             return cutune_err(err, errlen, CUTUNE_ENOTFOUND, "nvcc: %s not found", nvcc);
@@ -424,7 +493,7 @@ int cutune_cuda_compile_with(const char *nvcc, const char *source, const char *n
             hash_str(&h, opts[i]);
         snprintf(path, sizeof path, "%s/%016llx%016llx.cubin", cache_dir, (unsigned long long)h.a,
                  (unsigned long long)h.b);
-        if (cache_read(path, out) == 0) {
+        if (cache_read(path, &h, out) == 0) {
             out->cache_hit = 1;
             out->ms = (cutune_now() - t0) * 1000.0;
             return 0;
@@ -445,7 +514,7 @@ int cutune_cuda_compile_with(const char *nvcc, const char *source, const char *n
     }
     out->ms = (cutune_now() - t0) * 1000.0;
     if (path[0])
-        cache_write(cache_dir, path, out);
+        cache_write(cache_dir, path, &h, out);
     return 0;
 }
 

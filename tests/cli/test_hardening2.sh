@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Hardening of what cutune reads (docs/hardening.md, "What cutune reads"), end to end: each
+# test is written as the attack it stops. Bounded memory and time on any input (a gzip
+# bomb, /dev/zero and a FIFO as inputs, the input and space limits, bo with a budget of the
+# space's size), no silent truncation or misreading (an int argument out of range, 0x10 as
+# a size, duplicate values and keys, a key that disagrees with its entry, NUL characters).
+# No GPU, no shared data. Prints "ok"/"not ok" lines and "N passed, N failed".
+set -u
+exe=${CUTUNE_EXE:?CUTUNE_EXE not set}
+here=$(cd "$(dirname "$0")" && pwd)
+kernels=${CUTUNE_KERNELS:-$here/../../kernels}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); echo "ok - $1"; }
+bad() { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/    /' <<<"$2"; }
+
+# expect_fail NAME PATTERN CMD... : exit 2 within 60 s, a one-line error matching PATTERN
+expect_fail() {
+    local name=$1 pat=$2
+    shift 2
+    local out rc
+    out=$(timeout 60 "$@" 2>&1 >/dev/null)
+    rc=$?
+    if [ $rc -eq 124 ]; then bad "$name: still running after 60 s"; return; fi
+    if [ $rc -ne 2 ]; then bad "$name: exit $rc, want 2" "$out"; return; fi
+    if [ "$(wc -l <<<"$out")" -ne 1 ]; then bad "$name: error is not one line" "$out"; return; fi
+    if ! grep -qE -- "$pat" <<<"$out"; then bad "$name: message lacks /$pat/" "$out"; return; fi
+    ok "$name"
+}
+
+python3 "$here/mkcache.py" bowl.json 4 4 2
+
+# ---- bounded memory and time
+
+# A gzip bomb: 512 MiB of zeros in 0.5 MB. It stops at the input limit (256 MiB by
+# default) with one line naming the file, instead of taking the memory it asks for.
+python3 - <<'EOF'
+import gzip
+with gzip.open("bomb.json.gz", "wb", compresslevel=9) as f:
+    chunk = b"\0" * (1 << 20)
+    for _ in range(512):
+        f.write(chunk)
+EOF
+expect_fail "a gzip bomb stops at the input limit" \
+    "bomb.json.gz: inflates to more than the input limit of 268435456 bytes" "$exe" space bomb.json.gz
+if command -v /usr/bin/time >/dev/null; then
+    kb=$(/usr/bin/time -f %M "$exe" space bomb.json.gz 2>&1 >/dev/null | tail -1)
+    [ "${kb:-0}" -lt 1500000 ] && ok "... within bounded memory (${kb} KB peak)" \
+        || bad "... within bounded memory" "${kb} KB peak"
+fi
+# ... and at a lower limit given in the environment
+expect_fail "a gzip bomb under CUTUNE_MAX_INPUT_BYTES=1M" \
+    "bomb.json.gz: inflates to more than the input limit of 1048576 bytes" \
+    env CUTUNE_MAX_INPUT_BYTES=1M "$exe" --budget=3 bomb.json.gz
+# A plain file above the limit, and a limit that is not a byte count
+expect_fail "a file above the input limit" "bowl.json: larger than the input limit of 1024 bytes" \
+    env CUTUNE_MAX_INPUT_BYTES=1024 "$exe" space bowl.json
+expect_fail "a bad CUTUNE_MAX_INPUT_BYTES is an error" "CUTUNE_MAX_INPUT_BYTES=12x: not a byte count" \
+    env CUTUNE_MAX_INPUT_BYTES=12x "$exe" space bowl.json
+
+# /dev/zero as a recording never ends; a FIFO blocks on open until someone writes it. Both
+# are refused at once (stat, then fstat of what was opened: regular files only).
+expect_fail "/dev/zero as a recording is refused" "/dev/zero: is a character device" \
+    "$exe" --budget=3 /dev/zero
+expect_fail "/dev/zero as a recording (space) is refused" "/dev/zero: is a character device" \
+    "$exe" space /dev/zero
+mkfifo pipe.json.gz pipe.jsonl
+expect_fail "a FIFO as a recording is refused, without waiting" "pipe.json.gz: is a FIFO" \
+    "$exe" --budget=3 pipe.json.gz
+expect_fail "a FIFO as --resume is refused, without waiting" "pipe.jsonl: is a FIFO" \
+    "$exe" --resume=pipe.jsonl bowl.json
+# ... and as a kernel spec, and as the spec's CUDA source
+cp "$kernels/vector_add.json" "$kernels/vector_add.cu" .
+mkfifo pipe_spec.json
+expect_fail "a FIFO as a kernel spec is refused" "pipe_spec.json: is a FIFO" "$exe" space ./pipe_spec.json
+sed 's|"source": "vector_add.cu"|"source": "/dev/zero"|' vector_add.json > devzero_src.json
+expect_fail "/dev/zero as the CUDA source is refused" "devzero_src.json.*source: /dev/zero: is a character device" \
+    "$exe" space ./devzero_src.json
+
+# A space too large to hold: refused before it is stored, with the sizes.
+python3 - <<'EOF'
+import json
+p = {k: list(range(40)) for k in "abcdefg"}   # 40^7 = 1.6e11 points
+json.dump({"tune_params_keys": list(p), "tune_params": p,
+           "cache": {"0,0,0,0,0,0,0": dict({k: 0 for k in p}, time=1.0)}}, open("huge.json", "w"))
+EOF
+expect_fail "a Cartesian product above the limit is refused at once" \
+    "the space is too large: every point is valid.*163840000000 points.*limit is 10000000 valid" \
+    "$exe" space --cartesian huge.json
+expect_fail "... and under restrictions, when the valid set passes the limit" \
+    "more than 1000 configurations are valid.*limit is 1000 valid configurations \(CUTUNE_MAX_CONFIGS" \
+    env CUTUNE_MAX_CONFIGS=1000 "$exe" space --cartesian --restrict "a < 10" huge.json
+expect_fail "... and when the restrictions reject nearly all of a huge product (time)" \
+    "enumeration stopped after examining 320000 points \(0 valid so far\)" \
+    env CUTUNE_MAX_CONFIGS=10000 "$exe" space --cartesian --restrict "g < 0" huge.json
+expect_fail "a bad CUTUNE_MAX_CONFIGS is an error" "CUTUNE_MAX_CONFIGS=lots: not a count" \
+    env CUTUNE_MAX_CONFIGS=lots "$exe" space bowl.json
+
+# bo with a budget of the space's size (2000 configurations): it used to fit and rescore a
+# GP of up to 2000 points one proposal at a time; the exhaustive tail bounds it.
+python3 "$here/mkcache.py" s2000.json 20 10 10
+start=$(date +%s)
+out=$(timeout 120 "$exe" --searcher=bo --budget=2000 --journal=bo2000.jsonl s2000.json 2>&1)
+rc=$? secs=$(( $(date +%s) - start ))
+[ $rc -eq 0 ] && [ $secs -lt 30 ] && grep -q "evaluations: 2000" <<<"$out" \
+    && ok "bo with budget = space size (2000) visits everything in ${secs} s (< 30 s)" \
+    || bad "bo with budget = space size (2000) visits everything in < 30 s" "exit $rc, ${secs} s: $(tail -3 <<<"$out")"
+
+# ---- no silent truncation or misreading
+
+# An int argument whose value does not fit: 3000000000 as an int32 was passed as
+# -1294967296. Refused at load, naming the field.
+expect_fail "an out-of-range int argument is refused at load" \
+    "args\[3\]\.value: 3000000000 is outside the range of int32 \(-2147483648\.\.2147483647\)" \
+    "$exe" space --size N=3000000000 ./vector_add.json
+sed 's|"size": "N", "output": true|"size": "N / 3.0", "output": true|' vector_add.json > frac.json
+expect_fail "a buffer of a fractional element count is refused" \
+    "args\[0\]\.size: 5592405.33.* is not a whole number of elements" "$exe" space ./frac.json
+# --size is base 10: strtod would read 0x10 as 16 and inf as infinity
+expect_fail "--size N=0x10 is refused (sizes are base 10)" "--size N=0x10: '0x10' is not a decimal number" \
+    "$exe" space --size N=0x10 ./vector_add.json
+expect_fail "--size N=inf is refused" "'inf' is not a decimal number" "$exe" space --size N=inf ./vector_add.json
+out=$("$exe" space --size N=1e3 --size N=010 ./vector_add.json 2>&1) \
+    && ok "--size N=1e3 and N=010 (ten) are still read" || bad "--size N=1e3 and N=010 (ten) are still read" "$out"
+# A size beyond 64 bits in the spec is an error, not a real that an int argument wraps
+sed 's|"N": 16777216|"N": 1e20|' vector_add.json > hugesize.json
+expect_fail "a size beyond 64 bits is refused" "sizes\.N: integer 1e\+20 out of range" "$exe" space ./hugesize.json
+
+# Duplicate values in a parameter list: two configurations of one.
+printf '{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2, 2.0]}, "cache": {"1": {"a": 1, "time": 1.0}}}' > dupval.json
+expect_fail "duplicate values in a recording's parameter list" \
+    "dupval.json: tune_params\[\"a\"\]\[2\]: duplicate value 2.0 \(same as \[1\]\)" "$exe" space dupval.json
+sed 's|"items_per_thread": \[1, 2, 4, 8\]|"items_per_thread": [1, 2, 4, 2]|' vector_add.json > dupspec.json
+expect_fail "duplicate values in a spec's parameter list" \
+    "parameters\.items_per_thread\[3\]: duplicate value \(same as \[1\]\)" "$exe" space ./dupspec.json
+# Duplicate keys: cJSON keeps both, a lookup sees the first, another tool the last.
+printf '{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}, "cache": {"1": {"a": 1, "time": 1.0}, "2": {"a": 2, "time": 2.0}, "1": {"a": 1, "time": 0.1}}}' > dupkey.json
+expect_fail "a cache key given twice" 'dupkey.json: cache: key "1" given twice' "$exe" space dupkey.json
+printf '{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}, "cache": {"1": {"a": 1, "time": 5.0, "time": 1.0}}}' > duptime.json
+expect_fail "a field given twice in a cache entry" 'duptime.json: cache\["1"\]: key "time" given twice' "$exe" space duptime.json
+"$exe" --searcher=random --budget=3 --journal=j.jsonl bowl.json >/dev/null 2>&1
+sed '2s|"config":{|"config":{"a":1,|' j.jsonl > dupj.jsonl
+expect_fail "a journal line with a key given twice" 'dupj.jsonl:2: config: key "a" given twice' "$exe" space dupj.jsonl
+# Entries whose values disagree with their key; two keys of one configuration.
+printf '{"tune_params_keys": ["a", "b"], "tune_params": {"a": [1, 2], "b": [3, 4]}, "cache": {"1,3": {"a": 1, "b": 4, "time": 1.0}}}' > keyval.json
+expect_fail "a cache entry whose values disagree with its key" \
+    'keyval.json: cache\["1,3"\]: the key says b=3, the entry.s "b" is 4' "$exe" space keyval.json
+printf '{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}, "cache": {"1": {"a": 1, "time": 1.0}, "1.0": {"a": 1, "time": 0.5}}}' > samecfg.json
+expect_fail "two cache keys of one configuration" "samecfg.json: cache: entries 1 and 2 are one configuration \(a=1\)" \
+    "$exe" space samecfg.json
+# NUL characters: cJSON cuts a string there ("k.cu\u0000x" reads as "k.cu")
+printf '{"tune_params_keys": ["a"], "tune_params": {"a": ["x", "x\\u0000y"]}, "cache": {"x": {"a": "x", "time": 1.0}}}' > nul.json
+expect_fail "a NUL character in a recording's string" 'nul.json: tune_params.a\[1\]: NUL character' "$exe" space nul.json
+sed 's|"source": "vector_add.cu"|"source": "vector_add.cu\\u0000.bak"|' vector_add.json > nulspec.json
+expect_fail "a NUL character in a spec's string" 'nulspec.json:4: source: holds a NUL character' "$exe" space ./nulspec.json
+printf 'extern "C" __global__ void vector_add() {}\n\0 hidden\n' > nulsrc.cu
+sed 's|"source": "vector_add.cu"|"source": "nulsrc.cu"|' vector_add.json > nulsrc.json
+expect_fail "a NUL byte in the CUDA source" 'nulsrc.json:4: source: .*nulsrc.cu: NUL byte at byte 43' "$exe" space ./nulsrc.json
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
