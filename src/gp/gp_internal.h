@@ -1,9 +1,11 @@
-/* Private layout of cutune_gp, shared by gp_linalg.c (OpenBLAS cblas.h + lapacke.h)
- * and gp_hyper.c (GSL multimin). Keep BLAS/GSL headers out of this file: GSL's
- * gsl_cblas.h and OpenBLAS's cblas.h must never meet in one translation unit. */
+/* Private layout of cutune_gp and the kernel arithmetic its files share: those on OpenBLAS
+ * (cblas.h, lapacke.h: gp_linalg.c, gp_lml.c, gp_predict.c, gp_cache.c), gp_kvec.c and
+ * gp_hyper.c (GSL multimin). Keep BLAS/GSL headers out of this file: GSL's gsl_cblas.h
+ * and OpenBLAS's cblas.h must never meet in one translation unit. */
 #ifndef CUTUNE_GP_INTERNAL_H
 #define CUTUNE_GP_INTERNAL_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -49,8 +51,8 @@ void cutune_gp_kfun_r2_base(cutune_gp_kernel k, double scale, double *buf, size_
 int cutune_gp_kfun_r2_vector(void);
 
 /** out[b] = sum_j ((X[b][j] - x[j]) inv_ell[j])^2 for the m rows of X (m x d, row-major):
- * squared scaled distances from x (gp_kvec.c; scalar, by products with 1 / ell like kval,
- * so either path gives the same bits). */
+ * squared scaled distances from x (gp_kvec.c; scalar, by products with 1 / ell like
+ * cutune_gp_kernel_between, so either path gives the same bits). */
 void cutune_gp_sqdist(const double *X, size_t m, size_t d, const double *x, const double *inv_ell,
                       double *out);
 
@@ -102,6 +104,63 @@ static inline double cutune_gp_kfun_inline(cutune_gp_kernel k, double r)
         return (1.0 + s + s * s / 3.0) * cutune_gp_exp_nonpos(-s);
     }
     }
+}
+
+/* ---- the covariance between points, shared by gp_linalg.c, gp_lml.c, gp_predict.c and
+ * gp_cache.c: static inline, so that their O(n^2) and O(m n) loops keep it inlined. */
+
+#define CUTUNE_GP_BLOCK 256 /* candidates per prediction block (gp_predict.c, gp_cache.c) */
+
+/* Additive part between a and b: e2 / C(D, 2) (e1 for D = 1), from e1 = sum k_j and
+ * q = sum k_j^2 (e2 = (e1^2 - q) / 2). */
+static inline double cutune_gp_additive_term(size_t D, double e1, double q)
+{
+    return D >= 2 ? (e1 * e1 - q) / ((double)D * (double)(D - 1)) : e1;
+}
+
+/* (a - c).(b - c), c the centre of the unit box: the linear term's inner product */
+static inline double cutune_gp_centred_dot(size_t D, const double *a, const double *b)
+{
+    double s = 0.0;
+    for (size_t j = 0; j < D; j++)
+        s += (a[j] - 0.5) * (b[j] - 0.5);
+    return s;
+}
+
+/* Prior variance / sf2 at a point with |x - c|^2 = uu: 1, plus the linear term's lin uu. */
+static inline double cutune_gp_kernel_self_uu(const cutune_gp *gp, double uu)
+{
+    return gp->lin > 0.0 ? 1.0 + gp->lin * uu : 1.0;
+}
+
+/* Prior variance / sf2 at x. */
+static inline double cutune_gp_kernel_self(const cutune_gp *gp, const double *x)
+{
+    return gp->lin > 0.0 ? cutune_gp_kernel_self_uu(gp, cutune_gp_centred_dot(gp->dim, x, x)) : 1.0;
+}
+
+/* Kernel / sf2 between a and b (see cutune_gp_lml); *r_out = the scaled distance. */
+static inline double cutune_gp_kernel_between(const cutune_gp *gp, const double *a, const double *b,
+                                              double *r_out)
+{
+    size_t D = gp->dim;
+    double r2 = 0.0, e1 = 0.0, q = 0.0;
+    for (size_t j = 0; j < D; j++) {
+        double t = (a[j] - b[j]) * (1.0 / gp->ell[j]); /* as cutune_gp_sqdist: same bits */
+        r2 += t * t;
+        if (gp->add > 0.0) {
+            double k1 = exp(-0.5 * t * t);
+            e1 += k1;
+            q += k1 * k1;
+        }
+    }
+    double r = sqrt(r2);
+    if (r_out)
+        *r_out = r;
+    double ks = cutune_gp_kfun_inline(gp->kernel, r);
+    if (gp->add > 0.0)
+        ks = (1.0 - gp->add) * ks + gp->add * cutune_gp_additive_term(D, e1, q);
+    return gp->lin > 0.0 ? ks + gp->lin * cutune_gp_centred_dot(D, a, b) : ks;
 }
 
 #endif

@@ -1,4 +1,4 @@
-/* Unit tests of the expression language (src/space/expr.c). */
+/* Unit tests of the expression language (src/space/expr_parse.c, expr_eval.c). */
 #include <limits.h>
 #include <math.h>
 #include <setjmp.h>

@@ -6,8 +6,9 @@
  *  - the parent (cuda.c): spec -> plan, NVRTC compiles on a thread pool
  *    (compile.c), the worker session (session.c);
  *  - the wire (proto.c): length-prefixed binary messages over a socketpair;
- *  - the worker (worker.c, `cutune worker`): the only process that touches
- *    the GPU, through a driver table (driver.c) that tests replace by a mock.
+ *  - the worker (worker.c and worker_*.c, `cutune worker`): the only process
+ *    that touches the GPU, through a driver table (driver.c) that tests
+ *    replace by a mock.
  * The driver ABI below is declared here, not taken from cuda.h, so the
  * project builds and the tests run where no CUDA toolkit is installed.
  */

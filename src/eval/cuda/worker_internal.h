@@ -1,0 +1,134 @@
+/* The worker's state (worker.c: the message loop and one evaluation), shared by the files
+ * that act on it: worker_buffers.c (device buffers, their inputs and the reference
+ * outputs, cached per size), worker_verify.c (outputs against the reference) and
+ * worker_timing.c (warm-up and timed repetitions). The parent never includes it. */
+#ifndef CUTUNE_EVAL_CUDA_WORKER_INTERNAL_H
+#define CUTUNE_EVAL_CUDA_WORKER_INTERNAL_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuda_internal.h"
+
+#define WORKER_BATCH 10 /* timed launches per synchronisation */
+
+typedef struct wbuf {
+    cu_deviceptr d; /**< device allocation, or 0 */
+    size_t count;   /**< elements */
+    size_t bytes;
+    int in;          /**< holds inputs at this launch (not an output, or C read with beta != 0) */
+    int zeros;       /**< the inputs are all zeros: restored by a device memset, no host copy */
+    void *host_in;   /**< generated inputs, uploaded before each run (non-zero inputs), or NULL */
+    void *host_ref;  /**< reference output (outputs only) */
+    void *host_out;  /**< downloaded output (outputs only) */
+    int in_pinned;   /**< host_in is page-locked (cuMemAllocHost) */
+    int out_pinned;  /**< host_out is page-locked */
+    double ref_den;  /**< sum of the finite reference elements' squares (outputs) */
+    size_t ref_nans; /**< NaN elements of the reference (outputs) */
+} wbuf;
+
+typedef struct worker {
+    cutune_cuda_drv drv;
+    int fd;
+    cu_device dev;
+    cu_context ctx;
+    int max_threads, max_block[3], max_grid[3], smem_block, smem_optin, threads_sm, l2;
+    void *nvml_dev;
+    uint8_t *setup_bytes; /**< owns the SETUP payload */
+    void *ref_image;      /**< aligned copy of the reference CUBIN */
+    cutune_cuda_setup setup;
+    int have_setup;
+    wbuf bufs[CUTUNE_CUDA_MAX_ARGS];
+    size_t pinned_bytes; /**< page-locked host bytes held by bufs */
+    int ref_valid;       /**< host_ref matches the key ref_count/ref_bits */
+    uint64_t ref_count[CUTUNE_CUDA_MAX_ARGS], ref_bits[CUTUNE_CUDA_MAX_ARGS];
+    cu_module ref_mod; /**< the sizes-only module: reference and generator kernels */
+    cu_function ref_fn;
+    cu_function gen_fn[CUTUNE_CUDA_MAX_ARGS]; /**< init KERNEL generators, looked up once */
+    void *blas;
+    cu_deviceptr flush;
+    size_t flush_bytes;
+    cu_event ev[2 * WORKER_BATCH];
+    int nev;
+    int cold; /**< this launch allocated or generated buffers or ran the reference */
+} worker;
+
+/* ---- worker.c: the reply ---- */
+
+/** Append a line to the reply's log (dropped when out of memory). */
+void worker_log(cutune_cuda_reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** Add metric name = v to the reply (dropped past CUTUNE_MAX_METRICS). */
+void worker_metric(cutune_cuda_reply *r, const char *name, double v);
+/** The driver's name and text of rc, in buf. */
+const char *worker_strerror(const worker *w, cu_result rc, char *buf, size_t len);
+/** A CUDA error after the kernel was launched: runtime_error, and the worker exits. */
+void worker_runtime_fail(worker *w, cutune_cuda_reply *r, const char *what, cu_result rc);
+
+/* ---- worker_buffers.c: buffers, inputs and the reference, cached ---- */
+
+/** Allocate the buffers of l's sizes and generate their inputs, where not cached. 0, or -1
+ * with r's status and log set. */
+int worker_buffers_ensure(worker *w, const cutune_cuda_launch *l, cutune_cuda_reply *r);
+/** Inputs uploaded again, outputs poisoned, then a synchronisation. */
+cu_result worker_buffers_restore(worker *w);
+/** Outputs copied to the host: into the reference (into_ref) or host_out. */
+cu_result worker_buffers_download(worker *w, int into_ref);
+/** Free every buffer (and so the reference). */
+void worker_buffers_free(worker *w);
+/** The kernel parameters of l: buffers' device pointers, scalars' bits. */
+void worker_params_fill(worker *w, const cutune_cuda_launch *l, void **params);
+/** Reference outputs for l's sizes and scalars, computed once. 0, or -1 with r set. */
+int worker_reference_ensure(worker *w, const cutune_cuda_launch *l, cutune_cuda_reply *r);
+
+/* ---- worker_verify.c, worker_timing.c ---- */
+
+/** 1 when every output matches the reference (rtol, atol, no NaN), else 0 with r's log
+ * saying why; adds the rel_err and max_abs_err metrics. */
+int worker_verify(worker *w, cutune_cuda_reply *r);
+/** Warm up, then time repetitions until the median is known (r->times, r->time_ms);
+ * verify_s: the verification launch's time. 0, or -1 with r set. */
+int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, void **params,
+                       double verify_s, cutune_cuda_reply *r);
+
+/* ---- inline: element reads (verification's loops), launches (timing's) ---- */
+
+/* IEEE half -> double (exact). */
+static inline double worker_half_to_double(uint16_t h)
+{
+    int e = (h >> 10) & 0x1f;
+    int m = h & 0x3ff;
+    double v;
+    if (e == 0)
+        v = ldexp(m, -24);
+    else if (e == 31)
+        v = m ? NAN : INFINITY;
+    else
+        v = ldexp(m | 0x400, e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+/* Element i of an array of cutune_elem_type type, as a double. */
+static inline double worker_elem_get(const void *p, int type, size_t i)
+{
+    switch (type) {
+    case CUTUNE_ELEM_FLOAT: return ((const float *)p)[i];
+    case CUTUNE_ELEM_DOUBLE: return ((const double *)p)[i];
+    case CUTUNE_ELEM_HALF: return worker_half_to_double(((const uint16_t *)p)[i]);
+    case CUTUNE_ELEM_INT32: return ((const int32_t *)p)[i];
+    case CUTUNE_ELEM_UINT32: return ((const uint32_t *)p)[i];
+    case CUTUNE_ELEM_INT64: return (double)((const int64_t *)p)[i];
+    default: return ((const uint8_t *)p)[i];
+    }
+}
+
+/* Launch f with grid g, block bl, smem dynamic shared bytes, on the default stream. */
+static inline cu_result worker_launch(worker *w, cu_function f, const int64_t *g, const int64_t *bl,
+                                      int64_t smem, void **params)
+{
+    return w->drv.launch_kernel(f, (unsigned)g[0], (unsigned)g[1], (unsigned)g[2], (unsigned)bl[0],
+                                (unsigned)bl[1], (unsigned)bl[2], (unsigned)smem, NULL, params,
+                                NULL);
+}
+
+#endif
