@@ -1,70 +1,49 @@
-/* bo: Bayesian optimisation with a Gaussian-process surrogate (src/gp).
+/* bo: Bayesian optimisation with a Gaussian-process surrogate (src/gp). What each choice
+ * below gives, measured on recordings it was not tuned on, is in docs/searchers.md
+ * (benchmarks/bo/ablation.sh); this comment says what the method is and why.
  *
  * Model of the time. A GP (Matern 5/2 by default, ARD length-scales, signal and noise
  * variance, constant mean) of y = a Box-Cox power transform of the time (gp_warp.c:
  * (t^lambda - 1) / lambda, lambda in [-2, 2] by maximum likelihood of the observed ok
  * times, as HEBO does; lambda = 0 is the log), standardised; refitted at every
- * hyper-parameter fit (multi-start or warm) and fixed in between, so that appended
- * points map consistently. The log alone makes slow outliers (10-100x the optimum is
- * common on GPUs) moderate; the fitted lambda is typically negative and compresses them
- * further, so the GP spends its variance on the differences among fast configurations
- * (warp=none: plain standardised log time, the earlier model; warp=copula: normal scores
- * of the ranks). Inputs: the space's [0,1]
- * encoding (cutune_space_encode: value index / (n-1); single-valued parameters dropped),
- * optionally (pow2=1, off by default) one 0/1 input per integer parameter whose values mix
- * powers of two with other integers (at least two of each): whether the value is a power
- * of two. On GPUs a power of two often behaves unlike its ordinal neighbours (milo A4000
- * convolution: block_size_x 32, 64, 128, 256 reach 0.98-1.0 of the optimum, 48, 80, 96,
- * ... at most 0.81), which a stationary kernel over the rank cannot express. Measured (50
- * seeds, B = 60, all 15 recordings): mean 0.962 with, 0.964 without; convolution TitanX
- * +0.014 and pnpoly P100 +0.014, but convolution P100 -0.037, milo -0.013 (an extra ARD
- * dimension costs data), so it stays off. Noise variance >= 1e-3 (standardised): a
- * nugget, see bo_alloc.
+ * hyper-parameter fit and fixed in between, so that appended points map consistently.
+ * Slow outliers (10-100x the optimum is common on GPUs) are compressed, so the GP spends
+ * its variance on the differences among fast configurations (warp=none: standardised log
+ * time; warp=copula: normal scores of the ranks). Inputs: the space's [0,1] encoding
+ * (cutune_space_encode: value index / (n-1); single-valued parameters dropped), and with
+ * pow2=1 (off: an extra ARD dimension costs data) one 0/1 input per integer parameter
+ * whose values mix powers of two with other integers. Noise variance >= 1e-3
+ * (standardised): a nugget, see bo_alloc.
  *
- * Hyper-parameter fits (cost is the point here: 200-evaluation runs by the thousand in
- * `cutune bench`). Maximum likelihood (plus a log-normal prior on the length-scales),
- * BFGS in gp_hyper.c. Length-scale prior: log ell ~ N(sqrt(2) + log(D) / 2, 3), the
- * dimension-scaled prior of Hvarfner, Hellsten & Nardi ("Vanilla Bayesian optimization
- * performs great in high dimensions", ICML 2024): with tens of points in D ~ 10-15
- * dimensions it favours long length-scales, i.e. few relevant parameters, unless the
- * data say otherwise (lprior=weak: the earlier N(log 0.5, 4)). Measured (50 seeds, B = 60,
- * all 15 recordings, mean fraction of the optimum): 0.964 before, 0.967 with the prior
- * alone, 0.962 with Box-Cox alone, 0.976 with both (0.9637 -> 0.9736 on a second seed set
- * 2000..2049); convolution milo A4000 0.887 -> 0.958. The price: with few successful
- * points the prior alone decides, its long length-scales make a nearly linear model and
- * EI runs to the edges of the space. Where most of the space fails (`cutune bench
- * --convention=cartesian`, GEMM: ~20% of the points valid) that put bo below random
- * search at 20 evaluations (0.60-0.68 vs 0.62-0.70 on the three GEMM recordings). So the
- * default is lprior=auto: the weak prior while the successful points are fewer than the
- * model's inputs (ARD length-scales are not identifiable from fewer), then the scaled one
- * (refit from scratch at the switch). Measured: cartesian GEMM + convolution P100, 30
- * seeds, B = 20 / 60: auto 0.729 / 0.875, dim 0.638 / 0.842, weak 0.746 / 0.883, random
- * 0.676 / 0.774; constraint-aware, 50 seeds, mean at B = 60: auto 0.974, dim 0.976 (milo
- * 0.931 vs 0.958, convolution GTX 1080Ti 0.9499 vs 0.944; see
- * benchmarks/bo/README.md, section 6). A multi-start fit (current values + fit.nstarts
- * random starts from ctx->rng, data rewarped) at the first fit and whenever the ok count
- * has doubled, up to BO_FULL_MAX; otherwise warm refits: one BFGS run from the current optimum
- * (BO_WARM_ITER iterations, BO_WARM_ITER_LATE above BO_WARM_LATE points, where each
- * likelihood costs O(n^3)), after every observation up to BO_REFIT_ALL = 45, then whenever
- * the count grew by BO_REFIT_GROWTH. In the safe phase a warm refit replaces the model only
- * when it gains more than BO_MIN_GAIN nats (refit=gain, see refit_warm); in the edge phase
- * it always does. Between refits new observations extend the Cholesky factor in O(n^2)
- * (cutune_gp_add); a refit that keeps the hyper-parameters only gives the GP the re-warped
- * targets (cutune_gp_set_targets, O(n^2), and O(m n) for the prediction cache). Before
- * (multi-start after every observation up to 30, every 15 % after): ~4.5 s per
- * 200-evaluation run on GEMM; then ~0.3 s, same quality. Refitting after every observation
- * up to 45 instead of 30 (stop 17), with 10-iteration warm refits from 30 points on
- * (BO_WARM_LATE, was 64), keeps the model current further into the 60 evaluations the bars
- * are set at: all 15 recordings, 150 seeds, mean 0.9769 vs 0.9765 at B = 60 (0.9516 vs
- * 0.9502 at 40, 0.9965 vs 0.9960 at 200, the same at 20; convolution_GTX_1080Ti 0.952 vs
- * 0.950, gemm_AMD_Vega 0.969 vs 0.968, convolution_milo_A4000 0.960 vs 0.964), nowhere below
- * random search. Up to 60 measured better (0.9783) but made benchmarks/searchers/run.sh
- * 1.3-1.4x as long, past its 10-minute target (benchmarks/bo/README.md, section 17).
+ * Hyper-parameter fits (cost matters: 200-evaluation runs by the thousand in `cutune
+ * bench`). Maximum likelihood plus a log-normal prior on the length-scales, BFGS in
+ * gp_hyper.c. The prior is the dimension-scaled one of Hvarfner, Hellsten & Nardi
+ * ("Vanilla Bayesian optimization performs great in high dimensions", ICML 2024):
+ * log ell ~ N(sqrt(2) + log(D) / 2, 3), which with tens of points in D ~ 10-15 dimensions
+ * favours few relevant parameters unless the data say otherwise. With fewer successful
+ * points than inputs the ARD length-scales cannot be identified and that prior alone
+ * would decide: a nearly linear model whose EI runs to the edges of the space, which is
+ * below random search where most of the space fails. So lprior=auto holds the weak prior
+ * N(log 0.5, 4) until the successful points number the model's inputs, then the scaled
+ * one (refit from scratch at the switch). A multi-start fit (current values +
+ * fit.nstarts random starts from ctx->rng, data rewarped) at the first fit and whenever
+ * the ok count has doubled, up to BO_FULL_MAX; otherwise warm refits: one BFGS run from
+ * the current optimum (BO_WARM_ITER iterations, BO_WARM_ITER_LATE above BO_WARM_LATE
+ * points, where each likelihood costs O(n^3)), after every observation up to
+ * BO_REFIT_ALL, then whenever the count grew by BO_REFIT_GROWTH. In the safe phase a warm
+ * refit replaces the model only when it gains more than BO_MIN_GAIN nats (refit=gain, see
+ * refit_warm); in the edge phase it always does. Between refits new observations extend
+ * the Cholesky factor in O(n^2) (cutune_gp_add); a refit that keeps the hyper-parameters
+ * only gives the GP the re-warped targets (cutune_gp_set_targets, O(n^2), and O(m n) for
+ * the prediction cache).
  *
- * Batches. propose(k) returns k distinct configurations by the Kriging believer: after
- * each choice the GP gets a fantasy observation at its own posterior mean (O(n^2) factor
- * append) and the acquisition is maximised again; fantasies are dropped afterwards
- * (cutune_gp_truncate, O(1) on the factor).
+ * Batches and pending evaluations. propose(k) returns k distinct configurations by the
+ * Kriging believer: after each choice the GP gets a fantasy observation at its own
+ * posterior mean (O(n^2) factor append) and the acquisition is maximised again. The
+ * proposals of earlier calls not yet observed (evaluations in flight, when the tuner
+ * loop keeps several) get the same fantasies first, and count in the initial design.
+ * Fantasies are dropped at the end of every call (cutune_gp_truncate, O(1) on the
+ * factor).
  *
  * Duplicates. An id observed twice (the loop answering a re-proposal) is ignored.
  * All-failed histories fall back to maximin sampling weighted by P(success).
@@ -75,66 +54,39 @@
  * split sums differently with the thread count, which would make proposals depend on the
  * machine. One thread makes a seed's run bit-identical everywhere with the same library.
  *
- * Interactions (add=). The stationary kernel generalises an observation only to
+ * Interactions (add=fit). The stationary kernel generalises an observation only to
  * configurations near it in every parameter, so an effect of two parameters together
- * (MDIMC and NDIMC: the work-group size; MWG and MDIMC: the work per thread) must be
- * learnt again in every region of the other thirteen. add=fit mixes in the second-order
- * additive kernel on the same length-scales, its weight fitted with the other
- * hyper-parameters: one more parameter, not an ARD input per interaction (derived inputs
- * were measured to cost gemm_AMD_Vega what they gave GEMM_RTX_2070_SUPER). Measured (50
- * seeds, 15 recordings): mean at B = 60 0.9743 vs 0.9736, B = 20 0.902 vs 0.902, RTX 2070
- * 0.967 vs 0.958, Vega 0.956 vs 0.954; within the noise, at 2-4x the cost per run (an exp
- * per parameter and pair in every kernel value), so it stays an option.
+ * (the work-group size MDIMC x NDIMC) must be learnt again in every region of the others.
+ * add=fit mixes in the second-order additive kernel on the same length-scales, its
+ * weight fitted with the other hyper-parameters: one more parameter, not an ARD input
+ * per interaction. Within the noise at 2-4x the cost per run, so it is an option.
  *
- * Linear trend (lin=). GPU optima often sit at the ends of parameter ranges (the GEMM
- * recordings: largest tiles and vector widths; convolution_GTX_1080Ti: a corner of five of
- * six ranges). A stationary kernel reaches them only by long length-scales, which is what
- * the dimension-scaled prior buys, and what costs where the optimum is inside the box.
- * lin=W adds sf2 W (x - c).(x' - c) to the covariance (c the centre of the box): a linear
- * trend with N(0, sf2 W) coefficients, so the trend extrapolates and the stationary part
- * models the rest. Measured (150 seeds = three sets of 50, 15 recordings; variants/lin0.1*):
- * lin=0.1 gives mean 0.9746 vs 0.9725 at B = 60, 0.9043 vs 0.9014 at B = 20, 0.9955 vs
- * 0.9974 at B = 200; convolution_milo_A4000 0.9497 vs 0.933 (at its bar, within one
- * standard error), but
- * convolution_GTX_1080Ti 0.946 vs 0.952 and convolution_GTX_TitanX_Maxwell at B = 20 0.742
- * vs 0.783 (random 0.812). It trades recordings like every other change of the prior, so
- * it stays an option. lin=fit (weight by the likelihood, in [1e-4, 10]) was worse on the
- * six hardest recordings (0.9556 vs 0.9564 default, 0.9607 lin=0.1), as was lin=0.3
- * (0.9568) and lin=0.03 (0.9534): benchmarks/bo/README.md, section 11.
+ * Linear trend (lin=W). GPU optima often sit at the ends of parameter ranges (largest
+ * tiles and vector widths). lin=W adds sf2 W (x - c).(x' - c) to the covariance (c the
+ * centre of the box): a linear trend with N(0, sf2 W) coefficients, so the trend
+ * extrapolates and the stationary part models the rest. It trades recordings like
+ * every other change of the prior, so it is an option.
  *
- * Early phase by the budget (early=auto). The choices above trade the early
- * evaluations against the later ones: the dimension-scaled prior from the first point,
- * the linear trend and no weak-prior local model (early=edge) send the first proposals to
- * the ends of the ranges, which costs where the optimum is inside the box (at 20
- * evaluations below random search on convolution_GTX_TitanX_Maxwell and GEMM_P100) and
- * pays once the run has the evaluations to come back from a wrong edge (at 60 and more
- * evaluations the best mean on the 15 recordings and on cutune's own H200 recordings).
- * The searcher is told its budget, so it takes the phase that suits it: edge from
- * BO_EDGE_BUDGET = 60 evaluations on, safe below (at 40 the two are level on the mean of
- * the 15, edge 0.954 vs 0.952, with losses of 0.02-0.04 on two recordings; at 60 edge
- * leads, 0.9742 vs 0.9715). Where most evaluations fail the ends of the ranges are
- * mostly failures (a Cartesian space whose restrictions the searcher was not given: ~80 %
- * of the GEMM product), and the edge phase fell below random search at 60 evaluations on
- * GEMM_P100 (0.746 vs 0.828); so early=auto drops to the safe phase for good once more
- * than half of at least n_init evaluations have failed (then 0.920). Measured with a run
- * of each budget, as `cutune --budget=B` makes it (cutune bench and
- * benchmarks/bo/bench_convergence --each do so): benchmarks/bo/README.md, section 15.
- * The edge phase also gives the local steps the pair moves of the best configuration
- * (pairs=1, bo_acquire.c); at 20 evaluations they cost convolution_GTX_TitanX_Maxwell its
- * margin over random search (0.818 vs 0.822 on one seed set of three; 0.839 without), so
- * the safe phase keeps the single moves (section 20).
+ * Early phase by the budget (early=auto). Sending the first proposals to the ends of the
+ * ranges (early=edge: the dimension-scaled prior from the first point, no weak-prior
+ * local model, pair moves in the local steps) costs where the optimum is inside the box
+ * and pays once the run has the evaluations to come back from a wrong edge. The searcher
+ * is told its budget, so it takes the phase that suits it: edge from BO_EDGE_BUDGET = 60
+ * evaluations on, safe below (forced at 20 evaluations, the edge phase falls below random
+ * search on two recordings). Where most evaluations fail the ends of the ranges are
+ * mostly failures (a Cartesian space whose restrictions the searcher was not given), so
+ * early=auto drops to the safe phase for good once more than half of at least n_init
+ * evaluations have failed.
  *
  * The exhaustive tail. A budget that covers, after BO_TAIL_AFTER = 200 evaluations, at
  * least half of the configurations left then (a budget of the space's size always does)
- * evaluates most or all of the space: the model can only change the order. Fitting and
- * rescoring a GP over up to ~2000 points one proposal at a time cost 15.5 s of CPU for
- * budget = size on a 2000-point space (release build; 5.5 s for the unit test's space under
- * the sanitizers), so from the 200th observation (with 2 successful) bo ranks the
- * unvisited configurations once by the acquisition under the model it has and proposes
- * them in that order, fitting nothing more (0.27 s, resp. 0.18 s). The condition is a
- * function of the budget and the size only, so every budget that has the tail starts it
- * at the same proposal (bo_plan). Budgets up to 200 never reach it: every measurement
- * above is untouched. Searchers do no I/O: documented (docs/searchers.md) and tested
+ * evaluates most or all of the space: the model can only change the order. Refitting and
+ * rescoring one proposal at a time would cost 15.5 s of CPU for budget = size on a
+ * 2000-point space (release build), so from the 200th observation (with 2 successful) bo
+ * ranks the unvisited configurations once by the acquisition under the model it has and
+ * proposes them in that order, fitting nothing more (0.27 s). The condition is a function
+ * of the budget and the size only, so every budget that has the tail starts it at the
+ * same proposal (bo_plan). Searchers do no I/O: documented (docs/searchers.md) and tested
  * (test_bo.c, test_tail) instead of said on stderr.
  *
  * Files. bo.c: the searcher (alloc, propose, observe) and the model upkeep (warp, fits, the

@@ -8,54 +8,32 @@
  * the space has at most BO_EXACT = 32768 of them (pool=N sets both limits to N); above that
  * over a pool of BO_POOL = 4096 configurations drawn uniformly without replacement plus
  * the neighbours (any one parameter changed) of the BO_POOL_TOP best observations, redrawn
- * whenever the GP is refactorised (the cache is rebuilt then anyway). Until stop 16 the
- * pool started above 4096 configurations, so 14 of the 15 recordings (4,201-17,956 valid)
- * were pooled, at no measurable cost to the mean (0.9767 pooled vs 0.9765 exhaustive, 150
- * seeds, 15 recordings, B = 60) and moving single recordings by up to 0.01 (gemm_AMD_Vega
- * 0.961 -> 0.968 and GEMM_RTX_2070_SUPER 0.970 -> 0.978 exhaustive, convolution_GTX_1080Ti
- * 0.954 -> 0.950); that pool's first draw was biased (the ids 0..pool-1, a bug fixed in
- * build_pool), and against the fixed pool the recordings trade within the noise (six
- * hardest, 150 seeds: 0.9657 exhaustive vs 0.9668). Scoring everything is what the design
- * asks for (benchmarks/bo/README.md, section 16). The limit is cost: the
- * prediction cache holds an m x n matrix (64 MiB at m = 32768, n <= 256; a budget that
- * would take it past BO_CACHE_MAX = 512 MiB is pooled instead) and costs O(m n) per
- * observation and O(m n^2) per refactorisation; a 200-evaluation run over the
- * 17,956 GEMM configurations takes ~1 s instead of ~0.5 s. Larger spaces (the Cartesian
- * GEMM product: 82,944) keep the 4096-point pool, which bounds the cost per run
- * independently of the space (measured there earlier: B = 60; 20 seeds, GEMM RTX 2070 /
- * P100: 0.967 / 0.979 pooled, 0.967 / 0.982 over all 17,956).
+ * whenever the GP is refactorised (the cache is rebuilt then anyway). Scoring every
+ * configuration is what the method asks for; the limit is cost: the prediction cache
+ * holds an m x n matrix (64 MiB at m = 32768, n <= 256; a budget that would take it past
+ * BO_CACHE_MAX = 512 MiB is pooled instead) and costs O(m n) per observation and O(m n^2)
+ * per refactorisation. Larger spaces (the Cartesian GEMM product: 82,944) keep the
+ * 4096-point pool, which bounds the cost per run independently of the space.
  *
  * Local steps. Every third model-based proposal (local=F sets the share) maximises the
  * same acquisition only over the neighbours (any one parameter changed) of the
  * BO_LOCAL_TOP fastest configurations found: a trust-region-like refinement (cf. TuRBO,
  * Eriksson et al. 2019) that GP-EI alone does poorly in 15 dimensions with tens of points,
- * where the global maximiser keeps jumping to far, uncertain corners. Measured on the
- * GEMM recordings (12 seeds, B=60): 0.962/0.988/0.943 without, 0.987/0.981/0.961 with.
+ * where the global maximiser keeps jumping to far, uncertain corners.
  * While at most BO_LOCAL_WEAK successful points are held and the dimension-scaled prior
  * is in force for the main model, the local steps are scored instead by a second GP fitted
  * under the weak prior to the BO_LOCAL_FIT successful points nearest the best one
  * (local_model; lweak=N sets the count, 0 turns it off). Long length-scales extrapolate
- * trends toward the ends of the ranges, which is where the GEMM optima and
- * convolution_GTX_1080Ti's are (global steps); near the best point they also carry the
- * search past it, which is what convolution_GTX_TitanX_Maxwell, whose optimum is inside
- * the box, punished: bo was below random search there at 20 evaluations (0.783 vs 0.812,
- * 150 seeds). Measured (150 seeds = three sets of 50, 15 recordings): 20 evaluations
- * 0.9046 vs 0.9014 (TitanX convolution 0.839, above random on each seed set: no cell of
- * the 75 below random on any set), 60 evaluations 0.9716 vs 0.9725 (within the noise;
- * gemm_AMD_Vega 0.944 vs 0.952, convolution_GTX_1080Ti 0.945 vs 0.952, TitanX 0.970 vs
- * 0.960). Fitted to every successful point instead of the 10 nearest: the same at 20
- * evaluations, 0.005 lower at 60 on the six hardest recordings (benchmarks/bo/README.md,
- * section 12).
+ * trends toward the ends of the ranges, where GPU optima often sit (global steps); near
+ * the best point they would also carry the search past it, which costs on a space whose
+ * optimum is inside the box (docs/searchers.md has the measurements).
  *
  * Pair moves (pairs=1, the default in the edge phase: budgets of 60 and more). The local
  * candidates also hold the configurations two adjacent steps from the best one (two
  * parameters, each one value up or down). Single moves cannot cross a ridge: on
  * gemm_AMD_Vega, 52 of 250 runs of 60 evaluations ended at MDIMC = NDIMC = 8 (0.956 of the
  * optimum), where MDIMC = 16 or NDIMC = 16 alone is 0.78 / 0.77 and both together are
- * the optimum. Measured (250 seeds, B = 60, 15 recordings, three seed sets): gemm_AMD_Vega
- * 0.964 / 0.964 / 0.967 -> 0.976 / 0.973 / 0.974, the mean of the 15 +0.0005 / +0.0016 /
- * +0.0002; pairs of any two values, or of the three best, gained less
- * (benchmarks/bo/README.md, section 20).
+ * the optimum (docs/searchers.md: what pair moves give, with 250 seeds).
  */
 #include "bo_internal.h"
 
@@ -120,8 +98,8 @@ int bo_build_pool(bo_state *s)
             size_t t = s->perm[i];
             s->perm[i] = s->perm[j];
             s->perm[j] = t;
-            /* the element drawn into place i (until stop 16 the one moved out of it: the
-             * first pool was then ids 0..want-1, and later ones held repeats) */
+            /* the element drawn into place i (not the one moved out of it: that would make
+             * the first pool ids 0..want-1, and later ones hold repeats) */
             if (pool_add(s, s->perm[i]) < 0)
                 return CUTUNE_ENOMEM;
         }
@@ -317,7 +295,7 @@ int bo_maximise(bo_state *s, const cutune_gp *gp, const size_t *ids, size_t nids
  * each is safe: long length-scales extrapolate trends toward the ends of the ranges, where
  * GPU optima often sit (global steps), and short ones exploit what was seen near the best
  * point (local steps) instead of following the trend past it, which is what the main model
- * does on a space whose optimum is inside the box (benchmarks/bo/README.md, section 12).
+ * does on a space whose optimum is inside the box (docs/searchers.md).
  * Refitted (weak prior, one random start besides the last fit) whenever the ok count has
  * changed. *model = s->gp or s->lgp; returns 0 or a negative code with err set. */
 int bo_local_model(bo_state *s, const cutune_gp **model, char *err, size_t errlen)

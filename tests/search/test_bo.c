@@ -175,7 +175,7 @@ static void test_branin(void **state)
  * The default follows the phase (pairs=1 in the edge phase, budgets from 60; pairs=0 in
  * the safe phase, below 60); the option changes the run; the bowl's optimum is found either way.
  * (What it is for, a ridge that only a move of two parameters at once can climb, is
- * measured in benchmarks/bo/README.md, section 20.) */
+ * measured in docs/searchers.md.) */
 static void test_pairs(void **state)
 {
     (void)state;
@@ -549,7 +549,7 @@ static void test_pool_budget(void **state)
 /* Above 32,768 configurations the global steps score a pool of 4096 uniform draws plus
  * the neighbours of the best: the first global step (the 6th proposal of a 30-evaluation
  * run) must be able to reach beyond the neighbours of the design and beyond the first 4096
- * ids in enumeration order (until stop 16 the first pool was exactly those ids). */
+ * ids in enumeration order (a biased first draw would be exactly those ids). */
 static void test_pool_uniform(void **state)
 {
     (void)state;
