@@ -294,7 +294,7 @@ def gen_launch(spec, name):
                     init_tag = "INIT_UNSUPPORTED"
         else:
             init_tag = "INIT_NONE"
-        # cutune's default: [0, 1), integer buffers 0..99 (src/spec/spec.c)
+        # cutune's default: [0, 1), integer buffers 0..99 (src/spec/spec_args.c)
         integral = tag not in FLOAT_TAGS
         rng = a.get("range", [0, 100] if integral and init == "random" else [0, 1])
         rows.append("    {%s, %s, %d, %d, %s, %r, %r, %s}" % (

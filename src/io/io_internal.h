@@ -3,10 +3,12 @@
 #define CUTUNE_IO_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
 #include "cutune/common.h"
+#include "cutune/recording.h"
 
 /**
  * Read a whole file into a NUL-terminated buffer (raw bytes, not decompressed).
@@ -90,5 +92,70 @@ int cutune_io_kt_objective(const cJSON *root, const char *file, char *err, size_
 
 /** Current UTC time as ISO 8601 (YYYY-MM-DDTHH:MM:SSZ). */
 void cutune_io_iso_now(char *buf, size_t len);
+
+/* ---- recordings (recording.c and the readers of its two formats) ---- */
+
+/* Open-addressing table: value -> index in one parameter's list. */
+typedef struct value_hash {
+    size_t mask;   /* slots - 1 (slots a power of two) */
+    int32_t *slot; /* value index or -1 */
+} value_hash;
+
+/* The public recording plus what only src/io needs. */
+typedef struct recording_impl {
+    cutune_recording pub; /* first member: a cutune_recording * points here */
+    uint16_t *idx_pool;   /* nrecords * nparams indices; records' idx point in */
+    size_t idx_cap;       /* records the pool has room for */
+    value_hash *vh;       /* per parameter */
+    size_t set_mask;      /* record set slots - 1 */
+    int32_t *set;         /* index vector -> first record with it, or -1 */
+} recording_impl;
+
+/* recording.c: the value tables. Build h over values[0..n); *dup_at: the index of the
+ * first value equal to an earlier one (-1: none). CUTUNE_ENOMEM. */
+int recording_value_hash_build(value_hash *h, const cutune_value *values, size_t n, long *dup_at);
+/* The index of v in values (as hashed by h), or -1. */
+long recording_value_hash_find(const value_hash *h, const cutune_value *values,
+                               const cutune_value *v);
+/* The index of v among parameter p's values, or -1 (1 and 1.0 are one value). */
+long recording_find_value(const recording_impl *ri, size_t p, const cutune_value *v);
+
+/* recording_parse.c: what both readers use. JSON text of length len parsed whole
+ * (trailing non-space is an error too); NULL and *err_offset on an error. */
+cJSON *recording_parse_json(const char *text, size_t len, size_t *err_offset);
+/* What cJSON lets through: a NUL character in a string and a key given twice in an
+ * object; at ("FILE" or "FILE:LINE") starts the message. */
+int recording_check_json(const char *text, size_t len, const cJSON *root, const char *at, char *err,
+                         size_t errlen);
+/* Mark the numbers under root's member whose literal had a '.' or an exponent, so that
+ * recording_json_value keeps 1.0 a real. */
+int recording_mark_member_floats(const char *text, size_t len, cJSON *root, const char *member);
+/* A malloc'd copy of string member key of o; NULL when absent, not a string, or OOM. */
+char *recording_json_strdup(const cJSON *o, const char *key);
+/* A JSON scalar as a value (strings are views into the node); CUTUNE_EINVAL otherwise. */
+int recording_json_value(const cJSON *it, cutune_value *v);
+/* Allocate the per-parameter arrays for np parameters. */
+int recording_alloc_params(recording_impl *ri, size_t np);
+/* Parameter p from a JSON array of scalars; path names it in messages. */
+int recording_set_param(recording_impl *ri, size_t p, const char *pname, const cJSON *list,
+                        const char *file, const char *path, char *err, size_t errlen);
+/* Room for cap records and their index vectors. */
+int recording_alloc_records(recording_impl *ri, size_t cap, const char *file, char *err,
+                            size_t errlen);
+/* Optional array of numbers into rec->times_ms. */
+int recording_parse_times(const cJSON *arr, cutune_record *rec, const char *loc, const char *field,
+                          char *err, size_t errlen);
+/* Optional number field; *out untouched when absent or null. */
+int recording_opt_number(const cJSON *o, const char *field, double *out, int *present,
+                         const char *loc, char *err, size_t errlen);
+
+/* kt_load.c: a Kernel Tuner cache (text[0..len), plain) into ri. */
+int recording_load_kt(recording_impl *ri, const char *file, const char *text, size_t len, char *err,
+                      size_t errlen);
+/* journal_load.c: whether the first line of data is a cutune journal header. */
+int recording_is_journal(const char *data, size_t len);
+/* journal_load.c: a cutune journal (data[0..len), plain) into ri. */
+int recording_load_journal(recording_impl *ri, const char *file, const char *data, size_t len,
+                           char *err, size_t errlen);
 
 #endif

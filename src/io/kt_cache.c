@@ -1,6 +1,6 @@
 /*
  * Kernel Tuner cache files as Kernel Tuner reads them (its util.py: correct_open_cache,
- * read_cache), for the loader in recording.c: a cache Kernel Tuner left unterminated, and
+ * read_cache), for the loader in kt_load.c: a cache Kernel Tuner left unterminated, and
  * a cache tuned for an objective that is not time.
  */
 #include <stdlib.h>

@@ -1,0 +1,211 @@
+/* The command line of `cutune [tune]`: its help text, its options and their checks, each
+ * value range refused with the option named, before anything is loaded. What --resume
+ * then fills in is cmd_tune_resume.c's. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+#include "tune_internal.h"
+
+static void usage(FILE *f)
+{
+    fprintf(
+        f,
+        "usage: cutune [tune] [OPTIONS] KERNEL|SPEC|RECORDING\n"
+        "\n"
+        "Search the configurations of KERNEL (a name in kernels/, or a spec .json) or of a\n"
+        "RECORDING (Kernel Tuner cache .json/.json.gz, or a cutune journal .jsonl, whose\n"
+        "parameters are then the space) for the fastest correct one.\n"
+        "\n"
+        "  --searcher=NAME[:ARGS]   random, grid, genetic, bo (default bo); ARGS key=value,...\n"
+        "  --budget=N               unique evaluations (default 60)\n"
+        "  --seed=S                 seed of the run's one generator, 1..4294967295 (default 1)\n"
+        "  --evaluator=NAME[:ARG]   cuda, or replay[:FILE] (default: cuda where a GPU is found,\n"
+        "                           else replay of the kernel's recording, announced first)\n"
+        "  --time-limit=SECONDS     stop after this much wall time (replay: recorded compile +\n"
+        "                           benchmark time where the recording holds it, else wall)\n"
+        "  --parallel=N             evaluations in flight, 1..1024 (default: replay 1; cuda\n"
+        "                           enough to keep the GPU busy: one per compile thread + 1)\n"
+        "  --devices=all|I,J,..|NAME  GPUs to measure on, one worker each (cuda; default all\n"
+        "                           of GPU 0's model; NAME: those whose name contains it)\n"
+        "  --rank-timeout=SECONDS   under mpirun: a rank that has not answered an evaluation\n"
+        "                           within this is taken for dead (default 300)\n"
+        "  --batch=K                ask the searcher for K proposals at a time, once K slots\n"
+        "                           are free (default 1; --parallel is at least K)\n"
+        "  --size NAME=VALUE        override a problem size of the spec (repeatable)\n"
+        "  --restrict EXPR          restriction on a recording's space (repeatable; then the "
+        "space\n"
+        "                           is the Cartesian product filtered by them)\n"
+        "  --cartesian              a recording's space is its full Cartesian product, and a\n"
+        "                           replayed kernel keeps its whole space (default: the\n"
+        "                           configurations the recording holds)\n"
+        "  --journal=FILE           journal of every evaluation (default "
+        "runs/NAME-SEED-TIME.jsonl;\n"
+        "                           an existing one is never truncated: use --resume)\n"
+        "  --resume=JOURNAL         continue that run (same spec); appends to JOURNAL\n"
+        "  --output=FILE.json       summary: best config, time, evaluations, counts by status\n"
+        "  --csv=FILE               every evaluation as CSV\n"
+        "  --kt-cache=FILE          every evaluation as a Kernel Tuner cache file\n"
+        "  --t4=FILE.json           every evaluation in T4, the auto-tuning community's results\n"
+        "                           format (times, invalidity, correctness per configuration)\n"
+        "  --header=FILE.h          the best configuration as C #defines\n"
+        "  --no-progress            no progress line (there is none when stderr is not a "
+        "terminal)\n"
+        "  -q, --quiet              print only the best configuration\n"
+        "  -h, --help               this help\n"
+        "\n"
+        "Exit status: 0 done, 1 failed while running or no configuration was correct,\n"
+        "2 bad input (a journal in use by another run included), 130 stopped by SIGINT,\n"
+        "SIGTERM or SIGHUP (the journal is intact, the summary printed, the exports written).\n");
+}
+
+enum {
+    OPT_SEARCHER = 256,
+    OPT_BUDGET,
+    OPT_SEED,
+    OPT_EVALUATOR,
+    OPT_TIME_LIMIT,
+    OPT_BATCH,
+    OPT_PARALLEL,
+    OPT_DEVICES,
+    OPT_RANK_TIMEOUT,
+    OPT_SIZE,
+    OPT_RESTRICT,
+    OPT_CARTESIAN,
+    OPT_JOURNAL,
+    OPT_RESUME,
+    OPT_OUTPUT,
+    OPT_CSV,
+    OPT_KT,
+    OPT_HEADER,
+    OPT_NO_PROGRESS,
+    OPT_T4
+};
+
+int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
+{
+    static const struct option longopts[] = {
+        {"searcher", required_argument, NULL, OPT_SEARCHER},
+        {"budget", required_argument, NULL, OPT_BUDGET},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"evaluator", required_argument, NULL, OPT_EVALUATOR},
+        {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
+        {"batch", required_argument, NULL, OPT_BATCH},
+        {"parallel", required_argument, NULL, OPT_PARALLEL},
+        {"devices", required_argument, NULL, OPT_DEVICES},
+        {"rank-timeout", required_argument, NULL, OPT_RANK_TIMEOUT},
+        {"size", required_argument, NULL, OPT_SIZE},
+        {"restrict", required_argument, NULL, OPT_RESTRICT},
+        {"cartesian", no_argument, NULL, OPT_CARTESIAN},
+        {"journal", required_argument, NULL, OPT_JOURNAL},
+        {"resume", required_argument, NULL, OPT_RESUME},
+        {"output", required_argument, NULL, OPT_OUTPUT},
+        {"csv", required_argument, NULL, OPT_CSV},
+        {"kt-cache", required_argument, NULL, OPT_KT},
+        {"header", required_argument, NULL, OPT_HEADER},
+        {"t4", required_argument, NULL, OPT_T4},
+        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    char err[1024] = "";
+    int rc;
+
+    *o = (cli_tune_options){.seed = 1, .batch = 1, .progress = 1, .rank_timeout = 300};
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+        rc = 0;
+        switch (c) {
+        case OPT_SEARCHER: o->searcher = optarg; break;
+        case OPT_BUDGET:
+            if (optarg[0] == '-') {
+                fprintf(stderr, "cutune: --budget=%s: the budget must be at least 1\n", optarg);
+                return 2;
+            }
+            rc = cli_parse_ulong("budget", optarg, &o->budget, err, sizeof err);
+            o->have_budget = 1;
+            break;
+        case OPT_SEED:
+            rc = cli_parse_ulong("seed", optarg, &o->seed, err, sizeof err);
+            /* GSL's mt19937 keeps the low 32 bits and turns 0 into 4357: refuse the seeds
+             * that would alias another one */
+            if (!rc && (o->seed == 0 || o->seed > 4294967295UL))
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                                "--seed=%s: must be 1..4294967295 (the generator, GSL's "
+                                "mt19937, takes 32-bit seeds and treats 0 as 4357)",
+                                optarg);
+            o->have_seed = 1;
+            break;
+        case OPT_EVALUATOR: o->evaluator = optarg; break;
+        case OPT_TIME_LIMIT:
+            rc = cli_parse_double("time-limit", optarg, &o->time_limit, err, sizeof err);
+            if (!rc && !(o->time_limit > 0))
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--time-limit=%s: must be > 0",
+                                optarg);
+            break;
+        case OPT_DEVICES: o->devices = optarg; break;
+        case OPT_RANK_TIMEOUT:
+            rc = cli_parse_double("rank-timeout", optarg, &o->rank_timeout, err, sizeof err);
+            if (!rc && !(o->rank_timeout > 0))
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--rank-timeout=%s: must be > 0",
+                                optarg);
+            break;
+        case OPT_PARALLEL:
+            rc = cli_parse_ulong("parallel", optarg, &o->parallel, err, sizeof err);
+            if (!rc && (o->parallel < 1 || o->parallel > 1024))
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--parallel=%s: must be 1..1024",
+                                optarg);
+            break;
+        case OPT_BATCH:
+            rc = cli_parse_ulong("batch", optarg, &o->batch, err, sizeof err);
+            o->have_batch = 1;
+            if (!rc && (o->batch < 1 || o->batch > 1024))
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--batch=%s: must be 1..1024",
+                                optarg);
+            break;
+        case OPT_SIZE:
+            if (o->so.nsizes >= CLI_MAX_LIST)
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "too many --size options");
+            else
+                rc = cli_parse_size(optarg, &o->so.sizes[o->so.nsizes++], err, sizeof err);
+            break;
+        case OPT_RESTRICT:
+            if (o->so.nrestrict >= CLI_MAX_LIST)
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "too many --restrict options");
+            else
+                o->so.restrict_exprs[o->so.nrestrict++] = optarg;
+            if (!rc && !optarg[strspn(optarg, " \t")])
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--restrict: empty expression");
+            break;
+        case OPT_CARTESIAN: o->so.cartesian = 1; break;
+        case OPT_JOURNAL: o->journal = optarg; break;
+        case OPT_RESUME: o->resume = optarg; break;
+        case OPT_OUTPUT: o->output = optarg; break;
+        case OPT_CSV: o->csv = optarg; break;
+        case OPT_KT: o->kt = optarg; break;
+        case OPT_HEADER: o->header = optarg; break;
+        case OPT_T4: o->t4 = optarg; break;
+        case OPT_NO_PROGRESS: o->progress = 0; break;
+        case 'q': o->quiet = 1; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+        if (rc < 0) {
+            fprintf(stderr, "cutune: %s\n", err);
+            return 2;
+        }
+    }
+    if (optind != argc - 1 && !(o->resume && optind == argc)) {
+        fprintf(stderr, "cutune: expected one KERNEL, SPEC or RECORDING (try --help)\n");
+        return 2;
+    }
+    if (o->have_budget && o->budget == 0) {
+        fprintf(stderr, "cutune: --budget=0: the budget must be at least 1\n");
+        return 2;
+    }
+    o->target = optind < argc ? argv[optind] : NULL; /* NULL: the journal's */
+    return -1;
+}

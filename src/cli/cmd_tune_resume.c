@@ -1,0 +1,203 @@
+/* --resume in `cutune [tune]`: a resumed run continues exactly as it was started. The
+ * journal's header restores the seed, budget, batch, parallel, searcher and evaluator and
+ * the space mode, and what the command line gives beside it must agree; once the target is
+ * loaded, its spec, space and file must be the journal's too. Each refusal names the
+ * journal and the difference. */
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+#include "tune_internal.h"
+
+/* Is evaluator ename with argument eargs (its default filled in) the one a journal was
+ * started with (name, then argument: equal strings, or paths to the same file)? */
+static int same_evaluator(const char *ename, const char *eargs, const char *name, const char *arg)
+{
+    if (strcmp(ename, name) != 0)
+        return 0;
+    if (!eargs)
+        eargs = "";
+    if (!arg)
+        arg = "";
+    return strcmp(eargs, arg) == 0 || (*eargs && *arg && cutune_path_same(eargs, arg));
+}
+
+int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *r, char *err,
+                            size_t errlen)
+{
+    static char resume_evaluator[4200];
+    const char *resume_path = o->resume;
+    cutune_recording *resume;
+    int rc;
+    if (!resume_path)
+        return 0;
+    /* one writer per journal: a run holding it refuses the resume before anything
+     * (rank 0's: the other ranks only read what to evaluate with) */
+    rc = mpi_rank ? 0 : cutune_journal_check_free(resume_path, err, errlen);
+    if (rc < 0)
+        return rc;
+    rc = cutune_recording_load(resume_path, &r->journal, err, errlen);
+    if (rc < 0)
+        return rc;
+    resume = r->journal;
+    if (!resume->format || strcmp(resume->format, "cutune_journal") != 0)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "--resume=%s: not a cutune journal",
+                          resume_path);
+    if (cutune_journal_is_compressed(resume_path))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "--resume=%s: a gzip-compressed journal cannot be appended to "
+                          "(gunzip it, then resume from the plain file)",
+                          resume_path);
+    /* the space mode: restored like the seed; the other one given is refused */
+    if (resume->cartesian == 0 && o->so.cartesian)
+        return cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                          "--resume=%s: the run was started without --cartesian (a resumed run "
+                          "continues as it was started)",
+                          resume_path);
+    if (resume->cartesian == 1)
+        o->so.cartesian = 1;
+    /* A resumed run continues exactly as it was started: the same seed,
+     * budget, searcher (with its arguments) and evaluator, since any of
+     * them changes what the searcher proposes or what is measured, and the
+     * journal's header must keep describing every line under it. */
+    static char started_searcher[512];
+    char given[512];
+    /* "NAME:" (empty arguments, recorded as "") is NAME, on either side */
+    int sa = resume->searcher_args && *resume->searcher_args;
+    snprintf(started_searcher, sizeof started_searcher, "%s%s%s",
+             resume->searcher ? resume->searcher : "", sa ? ":" : "",
+             sa ? resume->searcher_args : "");
+    snprintf(given, sizeof given, "%s", o->searcher ? o->searcher : "");
+    size_t glen = strlen(given);
+    if (glen && given[glen - 1] == ':') /* "bo:" is "bo" with no arguments */
+        given[glen - 1] = '\0';
+    if (o->have_seed && o->seed != resume->seed)
+        rc = cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                        "--resume=%s: --seed=%lu differs from the journal's seed %lu "
+                        "(a resumed run continues as it was started)",
+                        resume_path, o->seed, resume->seed);
+    else if (o->have_budget && resume->budget && o->budget < resume->budget)
+        rc = cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                        "--resume=%s: --budget=%lu is below the journal's budget %zu (a "
+                        "resumed run continues as it was started, or is extended)",
+                        resume_path, o->budget, resume->budget);
+    else if (!o->target && !resume->target)
+        rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                        "--resume=%s: the journal does not record its kernel or recording: "
+                        "give it",
+                        resume_path);
+    else if (o->have_batch && resume->batch && o->batch != resume->batch)
+        rc = cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                        "--resume=%s: --batch=%lu differs from the journal's batch %zu "
+                        "(a resumed run continues as it was started)",
+                        resume_path, o->batch, resume->batch);
+    else if (o->parallel && resume->parallel && o->parallel != resume->parallel)
+        rc = cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                        "--resume=%s: --parallel=%lu differs from the journal's parallel %zu "
+                        "(a resumed run continues as it was started)",
+                        resume_path, o->parallel, resume->parallel);
+    else if (o->searcher && strcmp(given, started_searcher) != 0)
+        rc = cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                        "--resume=%s: --searcher=%s differs from the journal's searcher %s",
+                        resume_path, given, started_searcher);
+    if (rc < 0)
+        return rc;
+    if (o->journal && strcmp(o->journal, resume_path) != 0)
+        r->journal_conflict = o->journal;
+    o->seed = resume->seed;
+    if (!o->target)
+        o->target = resume->target;
+    if (resume->budget && o->have_budget && o->budget > resume->budget) {
+        /* the searcher keeps the plan it was started with and goes on past it */
+        r->searcher_budget = resume->budget;
+    } else if (resume->budget) {
+        o->budget = resume->budget;
+    }
+    if (resume->parallel)
+        o->parallel = resume->parallel;
+    else if (!o->parallel) /* a journal from before "parallel": one in flight per round */
+        o->parallel = resume->batch ? resume->batch : o->batch;
+    if (resume->batch)
+        o->batch = resume->batch;
+    else /* a journal from before the header had "batch" */
+        fprintf(stderr,
+                "cutune: %s does not record its batch size; resuming with --batch=%lu (give "
+                "the batch it was started with, or the run will propose differently)\n",
+                resume_path, o->batch);
+    if (!o->searcher && resume->searcher)
+        o->searcher = started_searcher;
+    r->user_evaluator = o->evaluator; /* compared once its default argument is known */
+    if (!o->evaluator && resume->evaluator) {
+        snprintf(resume_evaluator, sizeof resume_evaluator, "%s%s%s", resume->evaluator,
+                 resume->evaluator_arg ? ":" : "",
+                 resume->evaluator_arg ? resume->evaluator_arg : "");
+        o->evaluator = resume_evaluator;
+    }
+    o->journal = resume_path;
+    return 0;
+}
+
+int cli_tune_resume_check_target(const cli_tune_options *o, const cli_tune_resume *r,
+                                 const cli_target *t, char *err, size_t errlen)
+{
+    const char *resume_path = o->resume;
+    const cutune_recording *resume = r->journal;
+    if (!resume)
+        return 0;
+    char hash[17];
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)cutune_space_hash(t->space));
+    if (t->spec && resume->spec_hash && strcmp(resume->spec_hash, t->spec->hash) != 0)
+        return cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                          "--resume=%s: the journal is from another spec (%s, hash %s; this run "
+                          "%s, hash %s)",
+                          resume_path, resume->spec_name ? resume->spec_name : "?",
+                          resume->spec_hash, t->spec->name, t->spec->hash);
+    if (resume->space_hash && strcmp(resume->space_hash, hash) != 0)
+        return cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                          "--resume=%s: the journal's space differs from this run's (space hash "
+                          "%s, this run %s): its parameters, restrictions (with every --restrict "
+                          "it was started with) and sizes (--size) must be the same",
+                          resume_path, resume->space_hash, hash);
+    /* the recording the run was started on (another GPU's recording of the same
+     * space would pass the hashes; journals from before "target" are not checked) */
+    if (t->rec && resume->target && !cutune_path_same(t->path, resume->target))
+        return cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                          "--resume=%s: the run was started on %s, not %s (a resumed run "
+                          "continues as it was started)",
+                          resume_path, resume->target, t->path);
+    if (r->journal_conflict)
+        return cutune_err(
+            err, errlen, CUTUNE_EINVAL,
+            "--resume=%s appends to that journal: --journal=%s is not allowed with it", resume_path,
+            r->journal_conflict);
+    return 0;
+}
+
+int cli_tune_resume_check_evaluator(const cli_tune_options *o, const cli_tune_resume *r,
+                                    const char *ename, const char *eargs, char *err, size_t errlen)
+{
+    const char *resume_path = o->resume;
+    const cutune_recording *resume = r->journal;
+    if (resume && r->user_evaluator && resume->evaluator &&
+        !same_evaluator(ename, eargs, resume->evaluator, resume->evaluator_arg))
+        return cutune_err(
+            err, errlen, CUTUNE_EMISMATCH,
+            "--resume=%s: --evaluator=%s differs from the journal's evaluator %s%s%s (a "
+            "resumed run continues as it was started)",
+            resume_path, r->user_evaluator, resume->evaluator, resume->evaluator_arg ? ":" : "",
+            resume->evaluator_arg ? resume->evaluator_arg : "");
+    return 0;
+}
+
+int cli_tune_resume_check_space(const cli_tune_options *o, const cli_tune_resume *r,
+                                const cli_target *t, char *err, size_t errlen)
+{
+    const char *resume_path = o->resume;
+    const cutune_recording *resume = r->journal;
+    if (resume && resume->valid && resume->valid != cutune_space_size(t->space))
+        return cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                          "--resume=%s: the journal's space held %zu configurations, this run's "
+                          "holds %zu (the same --restrict, --size and --cartesian are needed)",
+                          resume_path, resume->valid, cutune_space_size(t->space));
+    return 0;
+}

@@ -1,0 +1,77 @@
+/* The parts of `cutune [tune]` (cmd_tune.c, the run) kept in files of their own: its
+ * command line (cmd_tune_options.c) and what --resume restores and checks
+ * (cmd_tune_resume.c). */
+#ifndef CUTUNE_CLI_TUNE_INTERNAL_H
+#define CUTUNE_CLI_TUNE_INTERNAL_H
+
+#include <stddef.h>
+
+#include "options.h"
+
+/** What `cutune tune` was given on its command line; --resume fills in the rest. */
+typedef struct cli_tune_options {
+    const char *searcher;   /**< --searcher=NAME[:ARGS], or NULL (bo) */
+    const char *evaluator;  /**< --evaluator=NAME[:ARG], or NULL (chosen by the target) */
+    const char *journal;    /**< --journal=FILE, or NULL; with --resume, the journal resumed */
+    const char *devices;    /**< --devices, or NULL */
+    const char *resume;     /**< --resume=JOURNAL, or NULL */
+    const char *output;     /**< --output=FILE.json, or NULL */
+    const char *csv;        /**< --csv=FILE, or NULL */
+    const char *kt;         /**< --kt-cache=FILE, or NULL */
+    const char *header;     /**< --header=FILE.h, or NULL */
+    const char *t4;         /**< --t4=FILE.json, or NULL */
+    const char *target;     /**< KERNEL|SPEC|RECORDING; NULL: the resumed journal's */
+    unsigned long budget;   /**< --budget; 0 until given or restored (then 60) */
+    unsigned long seed;     /**< --seed (default 1) */
+    unsigned long batch;    /**< --batch (default 1) */
+    unsigned long parallel; /**< --parallel; 0: the evaluator's default */
+    int have_budget;        /**< --budget was given */
+    int have_seed;          /**< --seed was given */
+    int have_batch;         /**< --batch was given */
+    int progress;           /**< a progress line (not --no-progress) */
+    int quiet;              /**< -q: print only the best configuration */
+    double time_limit;      /**< --time-limit in seconds; 0: none */
+    double rank_timeout;    /**< --rank-timeout in seconds (default 300) */
+    cli_space_opts so;      /**< --size, --restrict, --cartesian */
+} cli_tune_options;
+
+/** What --resume read and decided before the target is loaded. */
+typedef struct cli_tune_resume {
+    cutune_recording *journal;     /**< the journal resumed (the caller frees it), or NULL */
+    const char *journal_conflict;  /**< a --journal given beside --resume: refused later */
+    const char *user_evaluator;    /**< --evaluator as given with --resume, or NULL */
+    unsigned long searcher_budget; /**< a run extended: the budget it planned for; 0 */
+} cli_tune_resume;
+
+/**
+ * Parse `cutune [tune]`'s argv into *o (defaults first).
+ * @return -1 to go on, else the exit status: 0 after --help, 2 on bad usage (the message
+ *         printed on stderr).
+ */
+int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o);
+
+/**
+ * With --resume: read the journal into r->journal (also on a later failure: the caller
+ * frees it), refuse what the command line gives that differs from how the run was started,
+ * and fill in o from the journal's header. mpi_rank 0 checks that no other run holds the
+ * journal. 0 (also without --resume) or a negative code and a message in err.
+ */
+int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *r, char *err,
+                            size_t errlen);
+
+/** Once the target is loaded: its spec, space and file are the resumed journal's, and no
+ *  --journal was given beside --resume. 0 without --resume. */
+int cli_tune_resume_check_target(const cli_tune_options *o, const cli_tune_resume *r,
+                                 const cli_target *t, char *err, size_t errlen);
+
+/** An --evaluator given with --resume (ename, eargs: its default argument filled in) is
+ *  the journal's. 0 without --resume. */
+int cli_tune_resume_check_evaluator(const cli_tune_options *o, const cli_tune_resume *r,
+                                    const char *ename, const char *eargs, char *err, size_t errlen);
+
+/** The space as the run sees it holds as many configurations as the journal's did. 0
+ *  without --resume. */
+int cli_tune_resume_check_space(const cli_tune_options *o, const cli_tune_resume *r,
+                                const cli_target *t, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,348 @@
+/* A cutune journal read into a recording (for replay and for --resume): the header line
+ * gives the parameters and how the run was started (seed, budget, searcher, evaluator,
+ * sizes, ...), each "eval" line a record. An unterminated last line is a crash mid-write
+ * and is dropped, as the journal writer drops it. */
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cutune/recording.h"
+#include "io_internal.h"
+
+/* ----------------------------------------------------------- journals */
+
+static const char *line_end(const char *p, const char *end)
+{
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    return nl ? nl : end;
+}
+
+static int blank(const char *p, const char *e)
+{
+    for (; p < e; p++)
+        if (*p != ' ' && *p != '\t' && *p != '\r')
+            return 0;
+    return 1;
+}
+
+/* Whether the first line of data is a cutune journal header. */
+int recording_is_journal(const char *data, size_t len)
+{
+    const char *end = data + len, *e = line_end(data, end);
+    size_t off;
+    /* A compact Kernel Tuner cache is one long line: parse only what names a kind. */
+    if (!memmem(data, (size_t)(e - data), "\"kind\"", 6))
+        return 0;
+    cJSON *j = recording_parse_json(data, (size_t)(e - data), &off);
+    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
+    int yes = cJSON_IsObject(j) && cJSON_IsString(kind) && strcmp(kind->valuestring, "header") == 0;
+    cJSON_Delete(j);
+    return yes;
+}
+
+/* The unsigned integer after the first `"name":` of a header line, read from
+ * the text (cJSON's doubles keep 53 bits; the writer puts seed before any
+ * nested object); fallback when not found. */
+static unsigned long exact_member_ulong(const char *text, size_t len, const char *name,
+                                        unsigned long fallback)
+{
+    char key[64];
+    int kl = snprintf(key, sizeof key, "\"%s\"", name);
+    for (const char *p = text, *end = text + len;
+         (p = memmem(p, (size_t)(end - p), key, (size_t)kl)); p += kl) {
+        if (p > text && p[-1] == '\\')
+            continue; /* inside a string */
+        const char *q = p + kl;
+        while (q < end && (*q == ' ' || *q == '\t' || *q == ':'))
+            q++;
+        char digits[24];
+        size_t n = 0;
+        while (q + n < end && n + 1 < sizeof digits && q[n] >= '0' && q[n] <= '9') {
+            digits[n] = q[n];
+            n++;
+        }
+        digits[n] = '\0';
+        if (n)
+            return strtoul(digits, NULL, 10);
+    }
+    return fallback;
+}
+
+static int journal_header(recording_impl *ri, const char *file, const char *text, size_t len,
+                          cJSON *h, char *err, size_t errlen)
+{
+    cutune_recording *r = &ri->pub;
+    int rc;
+    const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(h, "format");
+    if (fmt && (!cJSON_IsNumber(fmt) || fmt->valuedouble != 1))
+        return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
+                          "%s:1: format: only journal format 1 is known", file);
+    if ((rc = recording_mark_member_floats(text, len, h, "params")) < 0)
+        return cutune_err(err, errlen, rc, "%s: out of memory", file);
+    r->format = strdup("cutune_journal");
+    r->device_name = recording_json_strdup(h, "device");
+    r->spec_name = recording_json_strdup(h, "spec");
+    r->spec_hash = recording_json_strdup(h, "spec_hash");
+    r->space_hash = recording_json_strdup(h, "space_hash");
+    r->searcher = recording_json_strdup(h, "searcher");
+    r->evaluator = recording_json_strdup(h, "evaluator");
+    r->searcher_args = recording_json_strdup(h, "searcher_args");
+    r->evaluator_arg = recording_json_strdup(h, "evaluator_arg");
+    r->target = recording_json_strdup(h, "target");
+    if (!r->format)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
+    const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(h, "sizes");
+    if (cJSON_IsObject(sizes)) {
+        size_t n = (size_t)cJSON_GetArraySize(sizes);
+        r->size_names = calloc(n ? n : 1, sizeof *r->size_names);
+        r->size_values = calloc(n ? n : 1, sizeof *r->size_values);
+        if (!r->size_names || !r->size_values)
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
+        for (const cJSON *it = sizes->child; it; it = it->next) {
+            if (!cJSON_IsNumber(it) || !it->string)
+                return cutune_err(err, errlen, CUTUNE_EPARSE,
+                                  "%s:1: header.sizes.%s: expected a number", file,
+                                  it->string ? it->string : "?");
+            if (!(r->size_names[r->nsizes] = strdup(it->string)))
+                return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
+            r->size_values[r->nsizes++] = it->valuedouble;
+        }
+    }
+    double seed = 0, budget = 0, batch = 0, valid = 0, parallel = 0;
+    char where[512];
+    snprintf(where, sizeof where, "%s:1: header", file);
+    if ((rc = recording_opt_number(h, "seed", &seed, NULL, where, err, errlen)) < 0 ||
+        (rc = recording_opt_number(h, "budget", &budget, NULL, where, err, errlen)) < 0 ||
+        (rc = recording_opt_number(h, "batch", &batch, NULL, where, err, errlen)) < 0 ||
+        (rc = recording_opt_number(h, "valid", &valid, NULL, where, err, errlen)) < 0 ||
+        (rc = recording_opt_number(h, "parallel", &parallel, NULL, where, err, errlen)) < 0)
+        return rc;
+    /* a value out of range is an error, not "unknown": resume would run on under a default
+     * (a hand-edited budget of -5 once became the default 60) */
+    static const char *const names[] = {"seed", "budget", "batch", "valid", "parallel"};
+    const double two64 = 18446744073709551616.0; /* ULONG_MAX reads as 2^64 */
+    /* batch, parallel: cutune's --batch and --parallel range (1..1024; 0 or absent: not
+     * recorded) */
+    const double vals[] = {seed, budget, batch, valid, parallel},
+                 maxv[] = {two64, two64, 1024, two64, 1024};
+    for (size_t i = 0; i < 5; i++)
+        if (!(vals[i] >= 0 && vals[i] <= maxv[i] && vals[i] == floor(vals[i])))
+            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.%s: %g is not a count", where,
+                              names[i], vals[i]);
+    r->batch = (size_t)batch;
+    r->parallel = (size_t)parallel;
+    r->seed = seed < two64 ? (unsigned long)seed : ULONG_MAX;
+    if (seed >= 9007199254740992.0) /* from 2^53 the double may have lost digits: the text */
+        r->seed = exact_member_ulong(text, len, "seed", r->seed);
+    r->budget = budget < two64 ? (size_t)budget : SIZE_MAX;
+    r->valid = valid < two64 ? (size_t)valid : SIZE_MAX;
+    const cJSON *cart = cJSON_GetObjectItemCaseSensitive(h, "cartesian");
+    if (cart && !cJSON_IsBool(cart))
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.cartesian: expected true or false",
+                          where);
+    r->cartesian = cart ? cJSON_IsTrue(cart) : -1;
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(h, "params");
+    if (!cJSON_IsObject(params) || !params->child)
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:1: params: %s", file,
+                          params ? "expected an object of value lists" : "missing");
+    if ((rc = recording_alloc_params(ri, (size_t)cJSON_GetArraySize(params))) < 0)
+        return cutune_err(err, errlen, rc, "%s: out of memory", file);
+    size_t p = 0;
+    snprintf(where, sizeof where, "%s:1", file);
+    for (const cJSON *c = params->child; c; c = c->next, p++)
+        if ((rc = recording_set_param(ri, p, c->string, c, where, "params", err, errlen)) < 0)
+            return rc;
+    return 0;
+}
+
+static int journal_eval(recording_impl *ri, const cJSON *j, cutune_record *rec, const char *file,
+                        size_t lineno, char *err, size_t errlen)
+{
+    cutune_recording *r = &ri->pub;
+    int rc;
+    char where[512];
+    snprintf(where, sizeof where, "%s:%zu: eval", file, lineno);
+    const cJSON *config = cJSON_GetObjectItemCaseSensitive(j, "config");
+    if (!cJSON_IsObject(config))
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: config: %s", file, lineno,
+                          config ? "expected an object" : "missing");
+    for (size_t p = 0; p < r->nparams; p++) {
+        const cJSON *it = cJSON_GetObjectItemCaseSensitive(config, r->param_names[p]);
+        cutune_value v;
+        if (!it)
+            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: config.%s: missing", file,
+                              lineno, r->param_names[p]);
+        if (recording_json_value(it, &v) < 0)
+            return cutune_err(err, errlen, CUTUNE_EPARSE,
+                              "%s:%zu: config.%s: expected a number, string or boolean", file,
+                              lineno, r->param_names[p]);
+        long k = recording_find_value(ri, p, &v);
+        if (k < 0) {
+            char text[64];
+            cutune_value_format(&v, text, sizeof text);
+            return cutune_err(err, errlen, CUTUNE_EPARSE,
+                              "%s:%zu: config.%s: value %s is not in the header's params", file,
+                              lineno, r->param_names[p], text);
+        }
+        rec->idx[p] = (uint16_t)k;
+    }
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "status");
+    int s = cJSON_IsString(st) ? cutune_status_from_name(st->valuestring) : -1;
+    if (s < 0)
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: status: %s", file, lineno,
+                          st ? "unknown status" : "missing");
+    rec->status = (cutune_status)s;
+    rec->time_ms = NAN;
+    rec->compile_ms = -1;
+    rec->bench_ms = -1;
+    int have_time = 0;
+    if ((rc = recording_opt_number(j, "time_ms", &rec->time_ms, &have_time, where, err, errlen)) <
+        0)
+        return rc;
+    if (rec->status == CUTUNE_STATUS_OK && (!have_time || !isfinite(rec->time_ms)))
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s:%zu: time_ms: an ok evaluation needs a number", file, lineno);
+    if (rec->status == CUTUNE_STATUS_OK && !(rec->time_ms > 0.0))
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s:%zu: time_ms: %g is not a time (a measured time is above 0)", file,
+                          lineno, rec->time_ms);
+    if ((rc = recording_opt_number(j, "compile_ms", &rec->compile_ms, NULL, where, err, errlen)) <
+            0 ||
+        (rc = recording_opt_number(j, "bench_ms", &rec->bench_ms, NULL, where, err, errlen)) < 0)
+        return rc;
+    if (rec->compile_ms >= 0 || rec->bench_ms >= 0)
+        r->has_costs = 1;
+    return recording_parse_times(cJSON_GetObjectItemCaseSensitive(j, "times_ms"), rec, where,
+                                 "times_ms", err, errlen);
+}
+
+/* An eval line's evaluation number ("n") and where it was read. */
+typedef struct eval_number {
+    double n;    /* integral, 0..2^53 */
+    size_t line; /* 1-based line of the journal */
+} eval_number;
+
+static int cmp_eval_number(const void *a, const void *b)
+{
+    const eval_number *x = a, *y = b;
+    if (x->n != y->n)
+        return x->n < y->n ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Every evaluation number once: a repeat is two writers in one journal (or lines copied
+ * twice), whose records would be replayed and resumed as if they were one run's. */
+static int check_eval_numbers(eval_number *ns, size_t nns, const char *file, char *err,
+                              size_t errlen)
+{
+    size_t later = 0, earlier = 0;
+    double n = 0;
+    qsort(ns, nns, sizeof *ns, cmp_eval_number);
+    for (size_t i = 1; i < nns; i++)
+        if (ns[i].n == ns[i - 1].n && (!later || ns[i].line < later)) {
+            later = ns[i].line;
+            earlier = ns[i - 1].line;
+            n = ns[i].n;
+        }
+    if (later)
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s:%zu: n: evaluation %.0f is also on line %zu (an evaluation "
+                          "number repeats: two runs wrote this journal?)",
+                          file, later, n, earlier);
+    return 0;
+}
+
+int recording_load_journal(recording_impl *ri, const char *file, const char *data, size_t len,
+                           char *err, size_t errlen)
+{
+    cutune_recording *r = &ri->pub;
+    const char *end = data + len, *p = data;
+    size_t lineno = 0, nlines = 1, nns = 0;
+    eval_number *ns = NULL;
+    int rc = 0;
+
+    for (const char *q = data; (q = memchr(q, '\n', (size_t)(end - q))); q++)
+        nlines++;
+    while (p < end || lineno == 0) {
+        const char *e = line_end(p, end);
+        int terminated = e < end;
+        lineno++;
+        if (blank(p, e)) {
+            p = terminated ? e + 1 : end;
+            continue;
+        }
+        /* Every line is written whole with its newline: an unterminated last
+         * line is a crash mid-write, dropped even when it happens to parse, as
+         * cutune_journal_append drops it (one rule for replay and resume). */
+        if (!terminated) {
+            if (lineno == 1) {
+                rc = cutune_err(err, errlen, CUTUNE_EPARSE,
+                                "%s:1: the header line is incomplete (the run stopped while "
+                                "starting): start a new run",
+                                file);
+                goto out_free;
+            }
+            r->truncated_tail = 1;
+            break;
+        }
+        size_t off;
+        cJSON *j = recording_parse_json(p, (size_t)(e - p), &off);
+        if (!j) {
+            rc = cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: malformed JSON at column %zu",
+                            file, lineno, off + 1);
+            goto out_free;
+        }
+        char at[600];
+        snprintf(at, sizeof at, "%s:%zu", file, lineno);
+        if ((rc = recording_check_json(p, (size_t)(e - p), j, at, err, errlen)) < 0) {
+            cJSON_Delete(j);
+            goto out_free;
+        }
+        const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
+        if (!cJSON_IsObject(j) || !cJSON_IsString(kind)) {
+            cJSON_Delete(j);
+            rc = cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: expected an object with \"kind\"",
+                            file, lineno);
+            goto out_free;
+        }
+        if (lineno == 1) {
+            rc = journal_header(ri, file, p, (size_t)(e - p), j, err, errlen);
+            if (rc == 0)
+                rc = recording_alloc_records(ri, nlines, file, err, errlen);
+            if (rc == 0 && !(ns = malloc(nlines * sizeof *ns)))
+                rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
+        } else if (strcmp(kind->valuestring, "eval") == 0) {
+            cutune_record *rec = &r->records[r->nrecords];
+            rec->idx = ri->idx_pool + r->nrecords * r->nparams;
+            r->nrecords++;
+            rc = journal_eval(ri, j, rec, file, lineno, err, errlen);
+            /* "n", the evaluation's number, is optional (hand-made journals) */
+            const cJSON *n = cJSON_GetObjectItemCaseSensitive(j, "n");
+            if (rc == 0 && n && !cJSON_IsNull(n)) {
+                if (!cJSON_IsNumber(n) || !(n->valuedouble >= 0) ||
+                    n->valuedouble > 9007199254740992.0 || n->valuedouble != floor(n->valuedouble))
+                    rc = cutune_err(err, errlen, CUTUNE_EPARSE,
+                                    "%s:%zu: n: expected an evaluation number (0, 1, 2, ...)", file,
+                                    lineno);
+                else
+                    ns[nns++] = (eval_number){n->valuedouble, lineno};
+            }
+        } else if (strcmp(kind->valuestring, "header") == 0) {
+            rc = cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: a second header", file, lineno);
+        }
+        /* Other kinds are notes from newer writers: skipped. */
+        cJSON_Delete(j);
+        if (rc < 0)
+            goto out_free;
+        p = terminated ? e + 1 : end;
+    }
+    rc = check_eval_numbers(ns, nns, file, err, errlen);
+out_free:
+    free(ns);
+    return rc;
+}

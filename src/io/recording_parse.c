@@ -1,0 +1,324 @@
+/* What the two recording readers (kt_load.c, journal_load.c) share: JSON parsed whole and
+ * checked for what cJSON lets through, number literals that keep 1.0 a float, values and
+ * value lists of parameters, the record array, and the optional fields both formats
+ * have (times, costs). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cutune/recording.h"
+#include "io_internal.h"
+#include "src/common/json_check.h"
+
+/* Marks a cJSON number node whose text had a '.' or an exponent, so 1.0 in
+ * tune_params stays a float ("1.0" in keys) although cJSON keeps only the
+ * double. cJSON reads the type with & 0xFF and frees by bits 256/512, so a
+ * high bit is ours. */
+#define FLOAT_LEXEME_MARK (1 << 14)
+
+char *recording_json_strdup(const cJSON *o, const char *key)
+{
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(it) ? strdup(it->valuestring) : NULL;
+}
+
+/* ------------------------------------------------------- float lexemes */
+
+/* Walk JSON text (already accepted by cJSON) and collect, for every number
+ * inside the value of top-level member `member`, whether its text had a '.'
+ * or an exponent. Returns the count; flags is malloc'd (NULL if none). */
+static int scan_float_lexemes(const char *text, size_t len, const char *member, uint8_t **flags,
+                              size_t *nflags)
+{
+    size_t mlen = strlen(member), cap = 0, n = 0, i = 0;
+    int depth = 0, capture = 0, captured = 0;
+    uint8_t *f = NULL;
+
+    *flags = NULL;
+    *nflags = 0;
+    while (i < len) {
+        char c = text[i];
+        if (c == '"') {
+            size_t start = ++i;
+            while (i < len && text[i] != '"')
+                i += text[i] == '\\' ? 2 : 1;
+            size_t slen = (i < len ? i : len) - start;
+            i++;
+            if (depth == 1) {
+                size_t j = i;
+                while (j < len &&
+                       (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r'))
+                    j++;
+                if (j < len && text[j] == ':') {
+                    capture = slen == mlen && memcmp(text + start, member, mlen) == 0;
+                    captured |= capture;
+                }
+            }
+            continue;
+        }
+        if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            depth--;
+            if (depth <= 0)
+                capture = 0;
+        } else if (c == ',' && depth == 1) {
+            capture = 0;
+            if (captured)
+                break; /* the member is done: the rest of a 10 MB cache is not needed */
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            int isfloat = 0;
+            for (; i < len; i++) {
+                char d = text[i];
+                if (d == '.' || d == 'e' || d == 'E')
+                    isfloat = 1;
+                else if (d != '+' && d != '-' && (d < '0' || d > '9'))
+                    break;
+            }
+            if (capture) {
+                if (n == cap) {
+                    size_t ncap = cap ? 2 * cap : 64;
+                    uint8_t *nf = realloc(f, ncap);
+                    if (!nf) {
+                        free(f);
+                        return CUTUNE_ENOMEM;
+                    }
+                    f = nf;
+                    cap = ncap;
+                }
+                f[n++] = (uint8_t)isfloat;
+            }
+            continue;
+        }
+        i++;
+    }
+    *flags = f;
+    *nflags = n;
+    return 0;
+}
+
+/* Mark the number nodes under node, in document order, from flags. */
+static void mark_float_lexemes(cJSON *node, const uint8_t *flags, size_t n, size_t *pos)
+{
+    for (cJSON *c = node->child; c; c = c->next) {
+        if (cJSON_IsNumber(c)) {
+            if (*pos < n && flags[*pos])
+                c->type |= FLOAT_LEXEME_MARK;
+            (*pos)++;
+        } else if (c->child) {
+            mark_float_lexemes(c, flags, n, pos);
+        }
+    }
+}
+
+int recording_mark_member_floats(const char *text, size_t len, cJSON *root, const char *member)
+{
+    uint8_t *flags;
+    size_t n, pos = 0;
+    cJSON *m = cJSON_GetObjectItemCaseSensitive(root, member);
+    if (!m || !m->child)
+        return 0;
+    int rc = scan_float_lexemes(text, len, member, &flags, &n);
+    if (rc < 0)
+        return rc;
+    mark_float_lexemes(m, flags, n, &pos);
+    free(flags);
+    return 0;
+}
+
+/* ------------------------------------------------------------ parameters */
+
+/* A JSON scalar as a value (strings are views into the node). */
+int recording_json_value(const cJSON *it, cutune_value *v)
+{
+    memset(v, 0, sizeof *v);
+    if (cJSON_IsNumber(it)) {
+        double d = it->valuedouble;
+        if (!(it->type & FLOAT_LEXEME_MARK) && d == floor(d) && fabs(d) < 9.2e18) {
+            v->type = CUTUNE_VALUE_INT;
+            v->i = (long long)d;
+        } else {
+            v->type = CUTUNE_VALUE_REAL;
+            v->r = d;
+        }
+        return 0;
+    }
+    if (cJSON_IsBool(it)) {
+        /* Python: True == 1; kept numeric so restrictions and models see 0/1. */
+        v->type = CUTUNE_VALUE_INT;
+        v->i = cJSON_IsTrue(it) ? 1 : 0;
+        return 0;
+    }
+    if (cJSON_IsString(it)) {
+        v->type = CUTUNE_VALUE_STRING;
+        v->s = it->valuestring;
+        return 0;
+    }
+    return CUTUNE_EINVAL;
+}
+
+/* Allocate the per-parameter arrays for np parameters. */
+int recording_alloc_params(recording_impl *ri, size_t np)
+{
+    cutune_recording *r = &ri->pub;
+    r->param_names = calloc(np, sizeof *r->param_names);
+    r->nvalues = calloc(np, sizeof *r->nvalues);
+    r->values = calloc(np, sizeof *r->values);
+    r->texts = calloc(np, sizeof *r->texts);
+    ri->vh = calloc(np, sizeof *ri->vh);
+    if (!r->param_names || !r->nvalues || !r->values || !r->texts || !ri->vh)
+        return CUTUNE_ENOMEM;
+    r->nparams = np;
+    return 0;
+}
+
+/* Parameter p from a JSON array of scalars; path names it in messages. */
+int recording_set_param(recording_impl *ri, size_t p, const char *pname, const cJSON *list,
+                        const char *file, const char *path, char *err, size_t errlen)
+{
+    cutune_recording *r = &ri->pub;
+    for (size_t q = 0; q < p; q++)
+        if (strcmp(r->param_names[q], pname) == 0)
+            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s: %s: parameter '%s' given twice",
+                              file, path, pname);
+    r->param_names[p] = strdup(pname);
+    if (!r->param_names[p])
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
+    if (!cJSON_IsArray(list))
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s: %s[\"%s\"]: expected a list of values",
+                          file, path, pname);
+    size_t n = (size_t)cJSON_GetArraySize(list);
+    if (n == 0 || n > CUTUNE_SPACE_MAX_VALUES)
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s: %s[\"%s\"]: expected 1 to %d values, got %zu", file, path, pname,
+                          CUTUNE_SPACE_MAX_VALUES, n);
+    r->values[p] = calloc(n, sizeof *r->values[p]);
+    r->texts[p] = calloc(n, sizeof *r->texts[p]);
+    if (!r->values[p] || !r->texts[p])
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
+    r->nvalues[p] = n;
+    size_t v = 0;
+    for (const cJSON *it = list->child; it; it = it->next, v++) {
+        cutune_value val;
+        char text[64];
+        if (recording_json_value(it, &val) < 0)
+            return cutune_err(err, errlen, CUTUNE_EPARSE,
+                              "%s: %s[\"%s\"][%zu]: expected a number, string or boolean", file,
+                              path, pname, v);
+        if (val.type == CUTUNE_VALUE_STRING) {
+            r->texts[p][v] = strdup(val.s);
+        } else {
+            cutune_value_format(&val, text, sizeof text);
+            r->texts[p][v] = strdup(text);
+        }
+        if (!r->texts[p][v])
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
+        if (val.type == CUTUNE_VALUE_STRING)
+            val.s = r->texts[p][v];
+        r->values[p][v] = val;
+    }
+    long dup;
+    if (recording_value_hash_build(&ri->vh[p], r->values[p], n, &dup) < 0)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
+    if (dup >= 0) {
+        long first = recording_value_hash_find(&ri->vh[p], r->values[p], &r->values[p][dup]);
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s: %s[\"%s\"][%ld]: duplicate value %s (same as [%ld])", file, path,
+                          pname, dup, r->texts[p][dup], first);
+    }
+    return 0;
+}
+
+int recording_alloc_records(recording_impl *ri, size_t cap, const char *file, char *err,
+                            size_t errlen)
+{
+    size_t np = ri->pub.nparams;
+    ri->pub.records = calloc(cap ? cap : 1, sizeof *ri->pub.records);
+    ri->idx_pool = calloc((cap ? cap : 1) * np, sizeof *ri->idx_pool);
+    if (!ri->pub.records || !ri->idx_pool)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
+    ri->idx_cap = cap;
+    return 0;
+}
+
+/* Optional array of numbers into rec->times_ms. */
+int recording_parse_times(const cJSON *arr, cutune_record *rec, const char *loc, const char *field,
+                          char *err, size_t errlen)
+{
+    if (!arr || cJSON_IsNull(arr))
+        return 0;
+    if (!cJSON_IsArray(arr))
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.%s: expected a list of numbers", loc,
+                          field);
+    size_t n = (size_t)cJSON_GetArraySize(arr), i = 0;
+    if (n == 0)
+        return 0;
+    rec->times_ms = malloc(n * sizeof *rec->times_ms);
+    if (!rec->times_ms)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", loc);
+    for (const cJSON *it = arr->child; it; it = it->next, i++) {
+        if (!cJSON_IsNumber(it))
+            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.%s[%zu]: expected a number", loc,
+                              field, i);
+        rec->times_ms[i] = it->valuedouble;
+    }
+    rec->ntimes = n;
+    return 0;
+}
+
+/* Optional number field; *out untouched when absent or null. */
+int recording_opt_number(const cJSON *o, const char *field, double *out, int *present,
+                         const char *loc, char *err, size_t errlen)
+{
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, field);
+    if (!it || cJSON_IsNull(it))
+        return 0;
+    if (!cJSON_IsNumber(it))
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.%s: expected a number", loc, field);
+    *out = it->valuedouble;
+    if (present)
+        *present = 1;
+    return 0;
+}
+
+/* Parse JSON text of length len fully: trailing non-space is an error too. */
+cJSON *recording_parse_json(const char *text, size_t len, size_t *err_offset)
+{
+    const char *end = NULL;
+    cJSON *j = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!j) {
+        *err_offset = end && end >= text ? (size_t)(end - text) : 0;
+        return NULL;
+    }
+    size_t off = (size_t)(end - text);
+    while (off < len &&
+           (text[off] == ' ' || text[off] == '\t' || text[off] == '\n' || text[off] == '\r'))
+        off++;
+    if (off < len) {
+        cJSON_Delete(j);
+        *err_offset = off;
+        return NULL;
+    }
+    return j;
+}
+
+/* What cJSON lets through: a NUL character in a string (cut there: "a\u0000b" would read
+ * as "a") and a key given twice in an object (lookups see the first). at: "FILE" or
+ * "FILE:LINE". */
+int recording_check_json(const char *text, size_t len, const cJSON *root, const char *at, char *err,
+                         size_t errlen)
+{
+    char why[600];
+    int key;
+    int rc = cutune_json_check_nul(text, len, root, why, sizeof why, &key);
+    if (rc < 0)
+        return cutune_err(err, errlen, rc, "%s: %s%s: NUL character (strings here hold none)", at,
+                          key == 1 ? "a key of " : "", why[0] ? why : "the top level");
+    if ((rc = cutune_json_check_keys(root, why, sizeof why)) < 0)
+        return cutune_err(err, errlen, rc, "%s: %s", at, why);
+    return 0;
+}
