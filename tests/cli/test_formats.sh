@@ -12,9 +12,7 @@ schema=$root/tests/io/t4-schema.json
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/    /' <<<"$2"; }
+. "$here/lib.sh"
 command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
 
 # A recording of a 3 x 3 x 2 space with each kind of failure, and a kernel whose spec (native

@@ -12,9 +12,7 @@ kernels=${CUTUNE_KERNELS:-$here/../../kernels}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/    /' <<<"$2"; }
+. "$here/lib.sh"
 
 # expect_fail NAME PATTERN CMD... : exit 2 within 60 s, a one-line error matching PATTERN
 expect_fail() {

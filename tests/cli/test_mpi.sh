@@ -15,9 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,tcp,vader
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 # Open MPI's own allocations at exit
-pass=0 fail=0
-ok()   { pass=$((pass + 1)); echo "ok - $1"; }
-bad()  { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/    /' <<<"$2"; }
+. "$here/lib.sh"
 gemm=$root/data/gemm.jsonl.gz
 mpi() { timeout 120 mpirun --oversubscribe --enable-recovery "$@"; }
 

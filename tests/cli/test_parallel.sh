@@ -9,24 +9,8 @@ root=${CUTUNE_SOURCE_ROOT:-$here/../..}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
-pass=0 fail=0
-ok()   { pass=$((pass + 1)); echo "ok - $1"; }
-bad()  { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/    /' <<<"$2"; }
+. "$here/lib.sh"
 gemm=$root/data/gemm.jsonl.gz # an H200 recording with compile and benchmark times
-
-expect_fail() { # NAME PATTERN ARGS...: exit 2, one line matching PATTERN, no output files
-    local name=$1 pat=$2
-    shift 2
-    rm -f out.json j.jsonl
-    local out
-    out=$("$exe" "$@" --output=out.json --journal=j.jsonl 2>&1 >/dev/null)
-    local rc=$?
-    if [ $rc -ne 2 ]; then bad "$name: exit $rc, want 2" "$out"; return; fi
-    if [ "$(wc -l <<<"$out")" -ne 1 ]; then bad "$name: error is not one line" "$out"; return; fi
-    if ! grep -qE -- "$pat" <<<"$out"; then bad "$name: message lacks /$pat/" "$out"; return; fi
-    if [ -e out.json ] || [ -e j.jsonl ]; then bad "$name: left a partial output file"; return; fi
-    ok "$name"
-}
 
 # Every eval line, checked: no configuration twice, the budget exact, submissions a
 # permutation, workers within N, the virtual clock never going back.
