@@ -110,15 +110,17 @@ void *cuda_measure_main(void *arg)
             pthread_cond_wait(&st->work, &st->mu);
         if (st->stop)
             break;
+        done_entry *d = calloc(1, sizeof *d);
+        if (!d) { /* the configuration stays queued; another try after a pause */
+            pthread_mutex_unlock(&st->mu);
+            usleep(10000);
+            pthread_mutex_lock(&st->mu);
+            continue;
+        }
         job_entry *e = st->fly[0];
         memmove(st->fly, st->fly + 1, (st->nfly - 1) * sizeof *st->fly);
         st->nfly--;
         pthread_mutex_unlock(&st->mu);
-        done_entry *d = calloc(1, sizeof *d);
-        if (!d) {
-            pthread_mutex_lock(&st->mu);
-            continue; /* wait_any reports a lost evaluation as an error (below) */
-        }
         d->id = e->id;
         d->worker = worker;
         d->rc = cuda_measure(st, sess, e, &d->res, d->err, sizeof d->err);
