@@ -297,6 +297,27 @@ static void test_no_device(void **state)
     assert_int_equal(f->s.pid, 0);
 }
 
+/* The session's device ordinal reaches the worker (CUTUNE_CUDA_DEVICE in its
+ * environment, set by the session), and the hello says which device and how many. */
+static void test_device_ordinal(void **state)
+{
+    fixture *f = *state;
+    char err[256] = "";
+    f->s.device = 0;
+    assert_int_equal(cutune_cuda_session_start(&f->s, err, sizeof err), 0);
+    assert_int_equal(f->s.hello.ordinal, 0);
+    assert_true(f->s.hello.device_count >= 1);
+    int count = f->s.hello.device_count;
+    cutune_cuda_session_stop(&f->s);
+    f->s.device = count;                  /* one past the last */
+    setenv("CUTUNE_CUDA_DEVICE", "0", 1); /* the session's ordinal wins over the parent's */
+    assert_int_equal(cutune_cuda_session_start(&f->s, err, sizeof err), CUTUNE_ENODEV);
+    char want[64];
+    snprintf(want, sizeof want, "no CUDA device %d", count);
+    assert_non_null(strstr(err, want));
+    unsetenv("CUTUNE_CUDA_DEVICE");
+}
+
 static void test_no_driver(void **state)
 {
     fixture *f = *state;
@@ -559,6 +580,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_abort, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_module, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_device, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_device_ordinal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_driver, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_worker, setup, teardown),
         cmocka_unit_test_setup_teardown(test_other_protocol, setup, teardown),
