@@ -30,8 +30,8 @@ command -v clang >/dev/null || { echo "clang not found: apt-get install -y clang
 
 # Files each target's parser lives in (for the line coverage report).
 declare -A files=(
-    [expr]="src/space/expr.c"
-    [spec]="src/spec/spec.c src/spec/spec_parse.c src/spec/spec_space.c src/spec/spec_args.c src/spec/spec_launch.c src/spec/spec_check.c src/spec/json_path.c src/space/space.c src/space/expr.c src/common/json_check.c"
+    [expr]="src/space/expr_parse.c src/space/expr_eval.c"
+    [spec]="src/spec/spec.c src/spec/spec_parse.c src/spec/spec_space.c src/spec/spec_args.c src/spec/spec_launch.c src/spec/spec_check.c src/spec/json_path.c src/space/space.c src/space/space_enumerate.c src/space/expr_parse.c src/space/expr_eval.c src/common/json_check.c"
     [recording]="src/io/recording.c src/io/recording_parse.c src/io/kt_load.c src/io/journal_load.c src/io/util.c src/common/json_check.c src/io/json_arena.c"
 )
 
