@@ -47,7 +47,9 @@ typedef enum cutune_stop_reason {
 typedef struct cutune_tuner_options {
     size_t budget;            /**< unique evaluations (> 0) */
     double time_limit_s;      /**< 0 = none; wall or simulated time */
-    int charge_recorded_time; /**< count replayed compile+bench time against time_limit */
+    int charge_recorded_time; /**< under a simulated evaluator (replay), charge the virtual
+                                   clock of recorded compile + bench times against
+                                   time_limit and in wall_s; other evaluators: wall time */
     size_t batch;             /**< proposals per round (>= 1): the loop asks the searcher
                                    again once this many slots are free */
     size_t parallel;          /**< evaluations in flight (0: the evaluator's default; at

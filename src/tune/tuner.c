@@ -226,6 +226,7 @@ typedef struct {
     char *err;
     size_t errlen;
     int simulated;  /* the evaluator's answers are played on the virtual clock */
+    int charged;    /* ...and the run is charged that clock (charge_recorded_time) */
     double vclock;  /* simulated seconds */
     int have_costs; /* some answer carried a recorded compile or benchmark time */
     double start;   /* wall clock at the start */
@@ -240,7 +241,7 @@ typedef struct {
 static double run_elapsed(const run *u)
 {
     /* a recording without compile/benchmark times charges nothing: wall time then */
-    return u->opt->charge_recorded_time && u->have_costs ? u->vclock : cutune_now() - u->start;
+    return u->charged && u->have_costs ? u->vclock : cutune_now() - u->start;
 }
 
 static int run_oom(run *u)
@@ -362,7 +363,7 @@ static int finish(run *u, size_t w)
     u->inflight--;
     if (e->r.compile_ms >= 0 || e->r.bench_ms >= 0)
         u->have_costs = 1;
-    e->wall_s = u->opt->charge_recorded_time && u->simulated ? u->vclock : cutune_now() - u->start;
+    e->wall_s = u->charged ? u->vclock : cutune_now() - u->start;
     if (!u->opt->deterministic_clock)
         iso_now(e->timestamp, sizeof e->timestamp);
     if (spec && spec->nmetrics) {
@@ -485,6 +486,8 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
              .errlen = errlen,
              .simulated = (ev->type->flags & CUTUNE_EVALUATOR_SIMULATED) != 0,
              .start = cutune_now()};
+    /* an evaluator that is not simulated has no virtual clock to charge: wall time */
+    u.charged = u.simulated && opt->charge_recorded_time;
     int progress = opt->progress && isatty(STDERR_FILENO);
     int stopping = 0, dry = 0; /* no more proposals; the searcher had nothing new */
 
