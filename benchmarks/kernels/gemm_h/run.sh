@@ -1,0 +1,33 @@
+#!/bin/bash
+# Build harness.cu once per configuration of configs.txt (or $CONFIGS), check each against
+# cuBLAS at the shapes of $SHAPES and time it side by side with cuBLAS (L2 flushed);
+# prints the CSV and writes it to ${RESULTS:-results.csv}. Needs nvcc (sm_90a), cuBLAS and
+# an H100/H200. Usage: benchmarks/kernels/gemm_h/run.sh   (from any directory)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+configs=${CONFIGS:-$here/configs.txt}
+shapes=${SHAPES:-"4096x4096x4096 8192x8192x8192 2048x2048x2048 4000x4000x4000 1000x5000x296"}
+reps=${REPS:-30}
+results=${RESULTS:-$here/results.csv}
+build=${BUILD:-$(mktemp -d)}
+jobs=${JOBS:-$(nproc)}
+grep -v '^#' "$configs" | grep . | while IFS='|' read -r name flags; do
+    echo "$name|$flags"
+done > "$build/list"
+# build in parallel
+while IFS='|' read -r name flags; do
+    echo "nvcc -std=c++17 -O2 -gencode=arch=compute_90a,code=sm_90a -DCFG_NAME=$name $flags \
+-o $build/$name $here/harness.cu -lcublas -lcuda > $build/$name.log 2>&1 || echo BUILD-FAILED $name"
+done < "$build/list" | xargs -P "$jobs" -I{} bash -c {}
+echo "cfg,M,N,K,err_vs_cublas,err_vs_cublas_ab,err_vs_fp64,unwritten,gemm_h_ms,cublas_ms,gemm_h_tflops,cublas_tflops,ratio" > "$results"
+while IFS='|' read -r name flags; do
+    [ -x "$build/$name" ] || { echo "$name,build failed: $(head -c 300 $build/$name.log)" >> "$results"; continue; }
+    for s in $shapes; do
+        IFS=x read -r m n k <<< "$s"
+        out=$(timeout 60 "$build/$name" "$m" "$n" "$k" "$reps" 2>&1)
+        rc=$?
+        [ $rc -eq 0 ] || out="$name,$m,$n,$k,FAILED rc=$rc $(echo $out | head -c 200)"
+        echo "$out" >> "$results"
+    done
+done < "$build/list"
+cat "$results"

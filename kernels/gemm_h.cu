@@ -1,0 +1,416 @@
+/*
+ * gemm_h.cu - tunable Hopper GEMM for cutune: wgmma tensor cores fed by the Tensor Memory
+ * Accelerator (TMA), BF16 or FP16 operands, FP32 accumulation (sm_90a).
+ *
+ *   C = alpha * A * B^T + beta * C   (all row-major: A is M x K, B is N x K, C is M x N;
+ *   C has the operands' type; in cuBLAS's column-major terms this is C^T = op_T(B) op_N(A),
+ *   "TN", the layout of a linear layer's weight).
+ *
+ * Design (docs/kernels.md, gemm_h):
+ * - Warp specialisation: warp group 0 is the producer (one thread issues TMA copies),
+ *   warp groups 1..NC are consumers; each consumer owns BM/NC rows of the block tile and
+ *   issues wgmma m64nBNk16 from shared memory (A and B both K-major, 128-byte swizzle).
+ * - A STAGES-deep ring of shared-memory stages (A tile BM x BK, B tile BN x BK, stored as
+ *   BK/64 boxes of 64 columns = one 128-byte swizzle row), guarded by two mbarriers per
+ *   stage: "full" (TMA transaction count) and "empty" (one arrive per consumer warp group,
+ *   times the cluster size when B is multicast).
+ * - Consumers keep one wgmma group in flight: a stage is released once the group that
+ *   follows it has been issued and the one reading it has completed.
+ * - CLUSTER_M = 2: the two blocks of a cluster compute vertically adjacent tiles with the
+ *   same B tile; each loads half of B and multicasts it to both (half the B traffic).
+ * - PERSISTENT = 1: GRID blocks loop over the output tiles (the producer runs ahead into
+ *   the next tile while the consumers store); 0: one tile per block.
+ * - Tile order: groups of GROUP_M tile rows, column by column inside a group (L2 reuse).
+ * - Epilogue: from the accumulator registers straight to global memory, alpha/beta in
+ *   FP32, rounded once to the output type; beta == 0 does not read C.
+ * Tensor maps (CUtensorMap, 128 bytes) arrive by value as __grid_constant__ parameters:
+ *   tmA: dims {K, M}, box {64, BM}; tmB: dims {K, N}, box {64, BN / CLUSTER_M};
+ *   both 128-byte swizzle, out-of-bounds elements read as zero (any M, N, K tail).
+ * Requirements: K % 8 == 0 (TMA row stride is a multiple of 16 bytes), N % 2 == 0
+ * (pairs of outputs are stored as one 32-bit word).
+ */
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 256
+#endif
+#ifndef BK
+#define BK 64
+#endif
+#ifndef STAGES
+#define STAGES 4
+#endif
+#ifndef NC
+#define NC 2
+#endif
+#ifndef CLUSTER_M
+#define CLUSTER_M 1
+#endif
+#ifndef GROUP_M
+#define GROUP_M 8
+#endif
+#ifndef PERSISTENT
+#define PERSISTENT 1
+#endif
+#ifndef FP16
+#define FP16 0
+#endif
+
+#if FP16
+#define GH_AB "f16"
+#define GH_CVT "cvt.rn.f16x2.f32"
+#else
+#define GH_AB "bf16"
+#define GH_CVT "cvt.rn.bf16x2.f32"
+#endif
+
+#define GH_NT ((NC + 1) * 128)
+#define GH_WGM (BM / NC)  /* rows per consumer warp group */
+#define GH_MI (GH_WGM / 64) /* m64 wgmma per k16 step and consumer */
+#define GH_KSUB (BK / 64) /* 64-column boxes per stage */
+#define GH_A_BYTES (BM * BK * 2)
+#define GH_B_BYTES (BN * BK * 2)
+#define GH_STAGE_BYTES (GH_A_BYTES + GH_B_BYTES)
+#define GH_NACC (BN / 2)
+
+#if (BM % (64 * NC)) || (BK % 64) || (BN % 64) || BN > 256 || (NC != 1 && NC != 2)
+#error "gemm_h: BM % (64 * NC), BK % 64, BN % 64 must be 0; BN <= 256; NC is 1 or 2"
+#endif
+#if CLUSTER_M != 1 && CLUSTER_M != 2
+#error "gemm_h: CLUSTER_M is 1 or 2"
+#endif
+
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+/* The driver's CUtensorMap: 128 opaque bytes, 64-byte aligned. */
+struct __align__(64) gh_tmap {
+    u64 opaque[16];
+};
+
+#define GH_F4(i) "+f"(d[(i)]), "+f"(d[(i) + 1]), "+f"(d[(i) + 2]), "+f"(d[(i) + 3])
+#define GH_F16(i) GH_F4(i), GH_F4((i) + 4), GH_F4((i) + 8), GH_F4((i) + 12)
+#define GH_F32(i) GH_F16(i), GH_F16((i) + 16)
+#define GH_F64(i) GH_F32(i), GH_F32((i) + 32)
+#define GH_F96(i) GH_F64(i), GH_F32((i) + 64)
+#define GH_F128(i) GH_F64(i), GH_F64((i) + 64)
+
+/* m64n64k16: D[32] (+)= A(desc) * B(desc); scale_d 0 overwrites D. */
+__device__ __forceinline__ void wgmma_n64(float (&d)[32], unsigned long long da, unsigned long long db, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32." GH_AB "." GH_AB " "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+                 "%32, %33, p, 1, 1, 0, 0;\n}\n"
+                 : GH_F32(0)
+                 : "l"(da), "l"(db), "r"(scale_d));
+}
+
+/* m64n128k16: D[64] (+)= A(desc) * B(desc); scale_d 0 overwrites D. */
+__device__ __forceinline__ void wgmma_n128(float (&d)[64], unsigned long long da, unsigned long long db, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32." GH_AB "." GH_AB " "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+                 "%64, %65, p, 1, 1, 0, 0;\n}\n"
+                 : GH_F64(0)
+                 : "l"(da), "l"(db), "r"(scale_d));
+}
+
+/* m64n192k16: D[96] (+)= A(desc) * B(desc); scale_d 0 overwrites D. */
+__device__ __forceinline__ void wgmma_n192(float (&d)[96], unsigned long long da, unsigned long long db, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n192k16.f32." GH_AB "." GH_AB " "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95}, "
+                 "%96, %97, p, 1, 1, 0, 0;\n}\n"
+                 : GH_F96(0)
+                 : "l"(da), "l"(db), "r"(scale_d));
+}
+
+/* m64n256k16: D[128] (+)= A(desc) * B(desc); scale_d 0 overwrites D. */
+__device__ __forceinline__ void wgmma_n256(float (&d)[128], unsigned long long da, unsigned long long db, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n256k16.f32." GH_AB "." GH_AB " "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
+                 "%128, %129, p, 1, 1, 0, 0;\n}\n"
+                 : GH_F128(0)
+                 : "l"(da), "l"(db), "r"(scale_d));
+}
+
+#if BN == 64
+#define GH_WGMMA wgmma_n64
+#elif BN == 128
+#define GH_WGMMA wgmma_n128
+#elif BN == 192
+#define GH_WGMMA wgmma_n192
+#else
+#define GH_WGMMA wgmma_n256
+#endif
+
+__device__ __forceinline__ u32 gh_smem(const void *p)
+{
+    return (u32)__cvta_generic_to_shared(p);
+}
+
+__device__ __forceinline__ void gh_mbar_init(u32 bar, u32 count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count));
+}
+
+__device__ __forceinline__ void gh_mbar_wait(u32 bar, u32 parity)
+{
+    u32 done;
+    do {
+        asm volatile("{\n.reg .pred p;\n"
+                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     "selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(bar), "r"(parity)
+                     : "memory");
+    } while (!done);
+}
+
+__device__ __forceinline__ void gh_mbar_expect(u32 bar, u32 bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
+                 : "memory");
+}
+
+/* Arrive on the barrier at the same offset in block `rank` of the cluster (self included). */
+__device__ __forceinline__ void gh_mbar_arrive_cluster(u32 bar, u32 rank)
+{
+    asm volatile("{\n.reg .b32 r;\nmapa.shared::cluster.u32 r, %0, %1;\n"
+                 "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [r];\n}\n" ::"r"(bar),
+                 "r"(rank)
+                 : "memory");
+}
+
+__device__ __forceinline__ void gh_mbar_arrive(u32 bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+
+__device__ __forceinline__ void gh_tma_load(u32 dst, const gh_tmap *map, int c0, int c1, u32 bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
+                 "l"((u64)map), "r"(c0), "r"(c1), "r"(bar)
+                 : "memory");
+}
+
+__device__ __forceinline__ void gh_tma_load_mc(u32 dst, const gh_tmap *map, int c0, int c1, u32 bar,
+                                               unsigned short mask)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst),
+                 "l"((u64)map), "r"(c0), "r"(c1), "r"(bar), "h"(mask)
+                 : "memory");
+}
+
+/* Shared-memory matrix descriptor: K-major, 128-byte swizzle, 8-row groups 1024 bytes apart. */
+__device__ __forceinline__ u64 gh_desc(u32 addr)
+{
+    return (u64)((addr & 0x3FFFF) >> 4) | ((u64)1 << 16) | ((u64)(1024 >> 4) << 32) | ((u64)1 << 62);
+}
+
+__device__ __forceinline__ u32 gh_cluster_rank(void)
+{
+#if CLUSTER_M > 1
+    u32 r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+#else
+    return 0;
+#endif
+}
+
+__device__ __forceinline__ void gh_cluster_sync(void)
+{
+#if CLUSTER_M > 1
+    /* not .aligned: the producer warp arrives here diverged (only its lane 0 issued copies) */
+    asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
+#else
+    __syncthreads();
+#endif
+}
+
+/* Tile t of the grouped raster -> (tile row, tile column); tile rows come in cluster pairs. */
+__device__ __forceinline__ void gh_tile(int t, int tiles_m, int tiles_n, int *tm, int *tn)
+{
+    int per_group = GROUP_M * tiles_n;
+    int group = t / per_group, first = group * GROUP_M;
+    int rows = tiles_m - first < GROUP_M ? tiles_m - first : GROUP_M;
+    int in = t - group * per_group;
+    *tm = first + in % rows;
+    *tn = in / rows;
+}
+
+__device__ __forceinline__ float gh_load_c(const unsigned short *p)
+{
+#if FP16
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(*p));
+    return f;
+#else
+    return __uint_as_float((u32)*p << 16);
+#endif
+}
+
+__device__ __forceinline__ u32 gh_pack(float lo, float hi)
+{
+    u32 r;
+    asm(GH_CVT " %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+    return r;
+}
+
+extern "C" __global__ void __launch_bounds__(GH_NT, 1)
+#if CLUSTER_M > 1
+    __cluster_dims__(CLUSTER_M, 1, 1)
+#endif
+        gemm_h(const __grid_constant__ gh_tmap tmA, const __grid_constant__ gh_tmap tmB,
+               unsigned short *__restrict__ C, int m, int n, int k, float alpha, float beta)
+{
+    extern __shared__ unsigned char gh_dyn[];
+    __shared__ __align__(8) u64 full[STAGES], empty[STAGES];
+    /* 1024-byte alignment for the 128-byte swizzle (the launch asks for 1 KiB extra). */
+    const u32 base = (gh_smem(gh_dyn) + 1023) & ~1023u;
+    const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
+    const u32 rank = gh_cluster_rank();
+    /* Cluster pairs: a "unit" is CLUSTER_M vertically adjacent tiles sharing one B tile. */
+    const int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN;
+    const int units_m = (tiles_m + CLUSTER_M - 1) / CLUSTER_M;
+    const int units = units_m * tiles_n, ktiles = (k + BK - 1) / BK;
+    const int unit0 = blockIdx.x / CLUSTER_M, ustride = PERSISTENT ? gridDim.x / CLUSTER_M : units;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++) {
+            gh_mbar_init(gh_smem(&full[s]), 1);
+            gh_mbar_init(gh_smem(&empty[s]), NC * CLUSTER_M);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    gh_cluster_sync();
+
+    if (wg == 0) {
+        /* ---- producer ---- */
+#if NC > 1
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+#endif
+        if (tid == 0) {
+            int it = 0;
+            for (int u = unit0; u < units; u += ustride) {
+                int um, tn;
+                gh_tile(u, units_m, tiles_n, &um, &tn);
+                const int row_a = (um * CLUSTER_M + (int)rank) * BM;
+                const int row_b = tn * BN + (int)rank * (BN / CLUSTER_M);
+                for (int kt = 0; kt < ktiles; kt++, it++) {
+                    const int s = it % STAGES;
+                    const u32 ph = (u32)(it / STAGES) & 1;
+                    gh_mbar_wait(gh_smem(&empty[s]), ph ^ 1);
+                    const u32 fb = gh_smem(&full[s]);
+                    gh_mbar_expect(fb, GH_STAGE_BYTES);
+                    const u32 sa = base + s * GH_STAGE_BYTES, sb = sa + GH_A_BYTES;
+#pragma unroll
+                    for (int j = 0; j < GH_KSUB; j++) {
+                        const int kc = kt * BK + j * 64;
+                        gh_tma_load(sa + j * BM * 128, &tmA, kc, row_a, fb);
+#if CLUSTER_M > 1
+                        gh_tma_load_mc(sb + j * BN * 128 + rank * (BN / CLUSTER_M) * 128, &tmB, kc,
+                                       row_b, fb, (unsigned short)((1u << CLUSTER_M) - 1));
+#else
+                        gh_tma_load(sb + j * BN * 128, &tmB, kc, row_b, fb);
+#endif
+                    }
+                }
+            }
+        }
+    } else {
+        /* ---- consumers ---- */
+#if NC > 1
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+#endif
+        const int c = wg - 1;
+        float acc[GH_MI][GH_NACC];
+        int it = 0;
+        for (int u = unit0; u < units; u += ustride) {
+            int um, tn;
+            gh_tile(u, units_m, tiles_n, &um, &tn);
+            for (int kt = 0; kt < ktiles; kt++, it++) {
+                const int s = it % STAGES;
+                gh_mbar_wait(gh_smem(&full[s]), (u32)(it / STAGES) & 1);
+                const u32 sa = base + s * GH_STAGE_BYTES + c * GH_WGM * 128, sb = base + s * GH_STAGE_BYTES + GH_A_BYTES;
+                asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+                for (int kk = 0; kk < BK / 16; kk++) {
+                    const u32 koff = (kk % 4) * 32;
+                    const u64 db = gh_desc(sb + (kk / 4) * BN * 128 + koff);
+#pragma unroll
+                    for (int mi = 0; mi < GH_MI; mi++) {
+                        const u64 da = gh_desc(sa + (kk / 4) * BM * 128 + mi * 64 * 128 + koff);
+                        GH_WGMMA(acc[mi], da, db, (kt > 0 || kk > 0) ? 1 : 0);
+                    }
+                }
+                asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+                asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+                /* The group of the previous k tile is complete: release its stage. */
+                if (kt > 0 && tid < CLUSTER_M) {
+                    const int ps = (it - 1) % STAGES;
+#if CLUSTER_M > 1
+                    gh_mbar_arrive_cluster(gh_smem(&empty[ps]), (u32)tid);
+#else
+                    gh_mbar_arrive(gh_smem(&empty[ps]));
+#endif
+                }
+            }
+            asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+            /* Tie every accumulator to the wait, so no read of one moves above it. */
+#pragma unroll
+            for (int mi = 0; mi < GH_MI; mi++)
+#pragma unroll
+                for (int i = 0; i < GH_NACC; i++)
+                    asm volatile("" : "+f"(acc[mi][i])::"memory");
+            if (tid < CLUSTER_M) {
+                const int ps = (it - 1) % STAGES;
+#if CLUSTER_M > 1
+                gh_mbar_arrive_cluster(gh_smem(&empty[ps]), (u32)tid);
+#else
+                gh_mbar_arrive(gh_smem(&empty[ps]));
+#endif
+            }
+            /* ---- epilogue: accumulator layout of m64nNk16 (per warp 16 rows) ---- */
+            const int tm = um * CLUSTER_M + (int)rank;
+            const int warp = tid / 32, lane = tid % 32;
+            const int r0 = tm * BM + c * GH_WGM + warp * 16 + lane / 4;
+            const int c0 = tn * BN + (lane % 4) * 2;
+#pragma unroll
+            for (int mi = 0; mi < GH_MI; mi++) {
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const int row = r0 + mi * 64 + h * 8;
+                    if (row >= m)
+                        continue;
+                    unsigned short *crow = C + (size_t)row * n;
+#pragma unroll
+                    for (int i = 0; i < BN / 8; i++) {
+                        const int col = c0 + i * 8;
+                        if (col >= n)
+                            continue;
+                        float v0 = alpha * acc[mi][i * 4 + h * 2], v1 = alpha * acc[mi][i * 4 + h * 2 + 1];
+                        if (beta != 0.0f) {
+                            v0 += beta * gh_load_c(crow + col);
+                            v1 += beta * gh_load_c(crow + col + 1);
+                        }
+                        *(u32 *)(crow + col) = gh_pack(v0, v1);
+                    }
+                }
+            }
+        }
+    }
+    /* No block leaves while its cluster peer may still write into its shared memory. */
+#if CLUSTER_M > 1
+    gh_cluster_sync();
+#endif
+}
