@@ -14,6 +14,10 @@
  *   BK/64 boxes of 64 columns = one 128-byte swizzle row), guarded by two mbarriers per
  *   stage: "full" (TMA transaction count) and "empty" (one arrive per consumer warp group,
  *   times the cluster size when B is multicast).
+ * - PINGPONG = 1: each consumer computes whole BM x BN tiles, the two taking turns, so one's
+ *   epilogue overlaps the other's main loop (the ring hands out stages in tile order; a
+ *   hand-off barrier lets a consumer start a tile only after the previous one's stages
+ *   have all arrived).
  * - Consumers keep one wgmma group in flight: a stage is released once the group that
  *   follows it has been issued and the one reading it has completed.
  * - CLUSTER_M = 2: the two blocks of a cluster compute vertically adjacent tiles with the
@@ -23,6 +27,8 @@
  * - Tile order: groups of GROUP_M tile rows, column by column inside a group (L2 reuse).
  * - Epilogue: from the accumulator registers straight to global memory, alpha/beta in
  *   FP32, rounded once to the output type; beta == 0 does not read C.
+ * A and B are read only through their tensor maps; their pointers are parameters so that the
+ * tuner allocates and fills them (kernels/gemm_h.json).
  * Tensor maps (CUtensorMap, 128 bytes) arrive by value as __grid_constant__ parameters:
  *   tmA: dims {K, M}, box {64, BM}; tmB: dims {K, N}, box {64, BN / CLUSTER_M};
  *   both 128-byte swizzle, out-of-bounds elements read as zero (any M, N, K tail).
@@ -53,6 +59,9 @@
 #ifndef PERSISTENT
 #define PERSISTENT 1
 #endif
+#ifndef PINGPONG
+#define PINGPONG 0
+#endif
 #ifndef FP16
 #define FP16 0
 #endif
@@ -66,7 +75,12 @@
 #endif
 
 #define GH_NT ((NC + 1) * 128)
-#define GH_WGM (BM / NC)  /* rows per consumer warp group */
+#if PINGPONG
+#define GH_WGM BM /* each consumer owns whole tiles, alternately */
+#else
+#define GH_WGM (BM / NC) /* rows per consumer warp group */
+#endif
+#define GH_CONSUMERS_PER_STAGE (PINGPONG ? 1 : NC)
 #define GH_MI (GH_WGM / 64) /* m64 wgmma per k16 step and consumer */
 #define GH_KSUB (BK / 64) /* 64-column boxes per stage */
 #define GH_A_BYTES (BM * BK * 2)
@@ -74,8 +88,8 @@
 #define GH_STAGE_BYTES (GH_A_BYTES + GH_B_BYTES)
 #define GH_NACC (BN / 2)
 
-#if (BM % (64 * NC)) || (BK % 64) || (BN % 64) || BN > 256 || (NC != 1 && NC != 2)
-#error "gemm_h: BM % (64 * NC), BK % 64, BN % 64 must be 0; BN <= 256; NC is 1 or 2"
+#if (GH_WGM % 64) || (BK % 64) || (BN % 64) || BN > 256 || (NC != 1 && NC != 2)
+#error "gemm_h: BM % (64 * NC) (PINGPONG: BM % 64), BK % 64, BN % 64 must be 0; BN <= 256; NC is 1 or 2"
 #endif
 #if CLUSTER_M != 1 && CLUSTER_M != 2
 #error "gemm_h: CLUSTER_M is 1 or 2"
@@ -271,10 +285,11 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
     __cluster_dims__(CLUSTER_M, 1, 1)
 #endif
         gemm_h(const __grid_constant__ gh_tmap tmA, const __grid_constant__ gh_tmap tmB,
-               unsigned short *__restrict__ C, int m, int n, int k, float alpha, float beta)
+               unsigned short *__restrict__ C, const unsigned short *A, const unsigned short *B,
+               int m, int n, int k, float alpha, float beta)
 {
     extern __shared__ unsigned char gh_dyn[];
-    __shared__ __align__(8) u64 full[STAGES], empty[STAGES];
+    __shared__ __align__(8) u64 full[STAGES], empty[STAGES], handoff;
     /* 1024-byte alignment for the 128-byte swizzle (the launch asks for 1 KiB extra). */
     const u32 base = (gh_smem(gh_dyn) + 1023) & ~1023u;
     const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
@@ -288,8 +303,9 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++) {
             gh_mbar_init(gh_smem(&full[s]), 1);
-            gh_mbar_init(gh_smem(&empty[s]), NC * CLUSTER_M);
+            gh_mbar_init(gh_smem(&empty[s]), GH_CONSUMERS_PER_STAGE * CLUSTER_M);
         }
+        gh_mbar_init(gh_smem(&handoff), 1);
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     gh_cluster_sync();
@@ -334,14 +350,28 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
 #endif
         const int c = wg - 1;
         float acc[GH_MI][GH_NACC];
-        int it = 0;
-        for (int u = unit0; u < units; u += ustride) {
+        int it = 0, turn = 0;
+        for (int u = unit0; u < units; u += ustride, turn++) {
+            if (PINGPONG && turn % NC != c) {
+                it += ktiles; /* the other consumer's tile */
+                continue;
+            }
             int um, tn;
             gh_tile(u, units_m, tiles_n, &um, &tn);
+#if PINGPONG
+            /* Start only once the previous tile's consumer has received all its stages:
+             * then each full barrier is at most one phase behind and its parity is exact. */
+            if (turn > 0)
+                gh_mbar_wait(gh_smem(&handoff), (u32)(turn - 1) & 1);
+#endif
             for (int kt = 0; kt < ktiles; kt++, it++) {
                 const int s = it % STAGES;
                 gh_mbar_wait(gh_smem(&full[s]), (u32)(it / STAGES) & 1);
-                const u32 sa = base + s * GH_STAGE_BYTES + c * GH_WGM * 128, sb = base + s * GH_STAGE_BYTES + GH_A_BYTES;
+#if PINGPONG
+                if (kt == ktiles - 1 && tid == 0)
+                    gh_mbar_arrive(gh_smem(&handoff));
+#endif
+                const u32 sa = base + s * GH_STAGE_BYTES + (PINGPONG ? 0 : c * GH_WGM * 128), sb = base + s * GH_STAGE_BYTES + GH_A_BYTES;
                 asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
                 for (int kk = 0; kk < BK / 16; kk++) {
@@ -383,7 +413,7 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
             /* ---- epilogue: accumulator layout of m64nNk16 (per warp 16 rows) ---- */
             const int tm = um * CLUSTER_M + (int)rank;
             const int warp = tid / 32, lane = tid % 32;
-            const int r0 = tm * BM + c * GH_WGM + warp * 16 + lane / 4;
+            const int r0 = tm * BM + (PINGPONG ? 0 : c * GH_WGM) + warp * 16 + lane / 4;
             const int c0 = tn * BN + (lane % 4) * 2;
 #pragma unroll
             for (int mi = 0; mi < GH_MI; mi++) {

@@ -14,7 +14,17 @@
 #include "cutune/expr.h"
 #include "cutune/space.h"
 
-typedef enum cutune_arg_kind { CUTUNE_ARG_SCALAR = 0, CUTUNE_ARG_BUFFER } cutune_arg_kind;
+/** SCALAR: passed by value; BUFFER: a device allocation, passed as its pointer; TENSORMAP: a
+ * TMA descriptor (CUtensorMap, 128 bytes) of a buffer, encoded at run time and passed by
+ * value (the kernel declares it `const __grid_constant__`). */
+typedef enum cutune_arg_kind {
+    CUTUNE_ARG_SCALAR = 0,
+    CUTUNE_ARG_BUFFER,
+    CUTUNE_ARG_TENSORMAP
+} cutune_arg_kind;
+
+/** Most dimensions of a tensor map (the driver's limit). */
+#define CUTUNE_TMAP_MAX_RANK 5
 
 /** Element / scalar types a kernel argument may have. */
 typedef enum cutune_elem_type {
@@ -24,13 +34,16 @@ typedef enum cutune_elem_type {
     CUTUNE_ELEM_INT32,
     CUTUNE_ELEM_UINT32,
     CUTUNE_ELEM_INT64,
-    CUTUNE_ELEM_UINT8
+    CUTUNE_ELEM_UINT8,
+    CUTUNE_ELEM_BF16 /**< bfloat16: float32's exponent, 8-bit significand */
 } cutune_elem_type;
 
-/** 1 for the floating-point element types (float, double, half), 0 for the integers. */
+/** 1 for the floating-point element types (float, double, half, bfloat16), 0 for the
+ * integers. */
 static inline int cutune_elem_is_float(cutune_elem_type t)
 {
-    return t == CUTUNE_ELEM_FLOAT || t == CUTUNE_ELEM_DOUBLE || t == CUTUNE_ELEM_HALF;
+    return t == CUTUNE_ELEM_FLOAT || t == CUTUNE_ELEM_DOUBLE || t == CUTUNE_ELEM_HALF ||
+           t == CUTUNE_ELEM_BF16;
 }
 
 /** How a buffer is initialised before each verification. */
@@ -53,6 +66,14 @@ typedef struct cutune_spec_arg {
     double init_lo, init_hi;
     char *init_name; /**< KERNEL: the generator kernel's name */
     int output;      /**< BUFFER written by the kernel: verified */
+    /* TENSORMAP only: the row-major tensor `tensor` (a buffer's index; its type is the map's
+     * element type) seen as trank dimensions, innermost first, copied in boxes of tbox
+     * elements; swizzle is 0, 32, 64 or 128 (bytes). */
+    size_t tensor;
+    size_t trank;
+    cutune_expr *tdims[CUTUNE_TMAP_MAX_RANK];
+    cutune_expr *tbox[CUTUNE_TMAP_MAX_RANK];
+    int swizzle;
 } cutune_spec_arg;
 
 typedef enum cutune_ref_kind {

@@ -370,6 +370,10 @@ void cutune_spec_free(cutune_spec *s)
         free(s->args[i].name);
         cutune_expr_free(s->args[i].value);
         cutune_expr_free(s->args[i].size);
+        for (size_t d = 0; d < CUTUNE_TMAP_MAX_RANK; d++) {
+            cutune_expr_free(s->args[i].tdims[d]);
+            cutune_expr_free(s->args[i].tbox[d]);
+        }
         free(s->args[i].init_name);
     }
     free(s->args);

@@ -88,6 +88,7 @@ static const struct {
     {"uint32_t", CUTUNE_ELEM_UINT32}, {"unsigned", CUTUNE_ELEM_UINT32},
     {"int64", CUTUNE_ELEM_INT64},     {"int64_t", CUTUNE_ELEM_INT64},
     {"uint8", CUTUNE_ELEM_UINT8},     {"uint8_t", CUTUNE_ELEM_UINT8},
+    {"bfloat16", CUTUNE_ELEM_BF16},   {"bf16", CUTUNE_ELEM_BF16},
 };
 
 static int parse_elem_type(loader *L, const char *path, const char *name, cutune_elem_type *out)
@@ -197,8 +198,6 @@ static int load_arg(loader *L, const cJSON *a, const char *path, const cutune_sy
     const char *name, *type;
     int rc = spec_want_type(L, a, path, cJSON_IsObject(a), "an object");
     if (!rc)
-        rc = spec_check_members(L, a, path, fields, sizeof fields / sizeof fields[0]);
-    if (!rc)
         rc = spec_string_member(L, a, path, "name", 1, &name);
     if (!rc)
         rc = spec_string_member(L, a, path, "type", 1, &type);
@@ -207,6 +206,10 @@ static int load_arg(loader *L, const cJSON *a, const char *path, const cutune_sy
     arg->name = spec_strdup(name);
     if (!arg->name)
         return spec_fail(L, CUTUNE_ENOMEM, path, "out of memory");
+    if (strcmp(type, "tensormap") == 0)
+        return spec_load_tensormap(L, a, path, syms, arg);
+    if ((rc = spec_check_members(L, a, path, fields, sizeof fields / sizeof fields[0])))
+        return rc;
     spec_path_member(fpath, sizeof fpath, path, "type");
     rc = parse_elem_type(L, fpath, type, &arg->type);
     if (rc)
@@ -272,5 +275,5 @@ int spec_load_args(loader *L, const cJSON *root, const cutune_symtab *syms)
                 return spec_fail(L, CUTUNE_EINVAL, path,
                                  "argument name '%s' also used by args[%zu]", s->args[i].name, k);
     }
-    return 0;
+    return spec_resolve_tensormaps(L);
 }

@@ -55,12 +55,13 @@ static const struct {
     [CUTUNE_ELEM_UINT32] = {"uint32", 0.0, 4294967295.0, 1, 0},
     [CUTUNE_ELEM_INT64] = {"int64", -9223372036854775808.0, 9223372036854775808.0, 1, 1},
     [CUTUNE_ELEM_UINT8] = {"uint8", 0.0, 255.0, 1, 0},
+    [CUTUNE_ELEM_BF16] = {"bfloat16", -3.3895313892515355e38, 3.3895313892515355e38, 0, 0},
 };
 
 static size_t elem_bytes(cutune_elem_type t)
 {
     return t == CUTUNE_ELEM_DOUBLE || t == CUTUNE_ELEM_INT64 ? 8
-           : t == CUTUNE_ELEM_HALF                           ? 2
+           : t == CUTUNE_ELEM_HALF || t == CUTUNE_ELEM_BF16  ? 2
            : t == CUTUNE_ELEM_UINT8                          ? 1
                                                              : 4;
 }
@@ -184,8 +185,11 @@ int spec_smoke_test(loader *L)
         spec_path_member(path, sizeof path, apath, s->args[i].value ? "value" : "size");
         /* a buffer of fewer than 0 elements is never meaningful: a negative --size would
          * otherwise fail every evaluation of the run one by one */
-        rc = s->args[i].value ? smoke_eval(L, s->args[i].value, path, vars)
-                              : smoke_eval_min(L, s->args[i].size, path, vars, 0.0);
+        if (s->args[i].kind == CUTUNE_ARG_TENSORMAP)
+            rc = spec_check_tensormap(L, i, vars, elem_bytes(s->args[i].type));
+        else
+            rc = s->args[i].value ? smoke_eval(L, s->args[i].value, path, vars)
+                                  : smoke_eval_min(L, s->args[i].size, path, vars, 0.0);
     }
     for (size_t i = 0; i < s->nmetrics && !rc; i++) {
         spec_path_member(path, sizeof path, "metrics", s->metrics[i].name);

@@ -120,6 +120,11 @@ int spec_build_metric_symtab(loader *L, const cutune_symtab *syms);
 int spec_load_launch(loader *L, const cJSON *root, const cutune_symtab *syms);
 int spec_load_options(loader *L, const cJSON *root, const cutune_symtab *syms);
 int spec_load_args(loader *L, const cJSON *root, const cutune_symtab *syms);
+/* spec_tensormap.c: "type": "tensormap" arguments (a TMA descriptor of a buffer). */
+int spec_load_tensormap(loader *L, const cJSON *a, const char *path, const cutune_symtab *syms,
+                        cutune_spec_arg *arg);
+int spec_resolve_tensormaps(loader *L);
+int spec_check_tensormap(loader *L, size_t i, const cutune_value *vars, size_t elem_bytes);
 int spec_load_reference(loader *L, const cJSON *root, const cutune_symtab *syms);
 int spec_load_tolerance(loader *L, const cJSON *root);
 int spec_load_metrics(loader *L, const cJSON *root);

@@ -191,7 +191,7 @@ int main(int argc, char **argv)
                         CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     };
     auto run_mine = [&](float alpha, float beta, unsigned short *out) {
-        gemm_h<<<grid, block, smem>>>(*(const gh_tmap *)&ta, *(const gh_tmap *)&tb, out, M, N, K, alpha, beta);
+        gemm_h<<<grid, block, smem>>>(*(const gh_tmap *)&ta, *(const gh_tmap *)&tb, out, A, B, M, N, K, alpha, beta);
     };
 
     /* correctness: beta = 0 on a NaN-poisoned C; then alpha 1.5, beta -0.5 on random C */

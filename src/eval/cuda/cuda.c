@@ -160,10 +160,12 @@ static int check_spec(const cutune_spec *sp, char *err, size_t errlen)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: no source or kernel", sp->path);
     for (size_t i = 0; i < sp->nargs; i++) {
         const cutune_spec_arg *a = &sp->args[i];
-        if (a->kind == CUTUNE_ARG_SCALAR && (a->type == CUTUNE_ELEM_HALF || !a->value))
+        if (a->kind == CUTUNE_ARG_SCALAR &&
+            (a->type == CUTUNE_ELEM_HALF || a->type == CUTUNE_ELEM_BF16 || !a->value))
             return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED, "%s: args[%zu] ('%s'): %s",
                               sp->path, i, a->name,
-                              a->value ? "half scalars are not supported by the cuda evaluator"
+                              a->value ? "half and bfloat16 scalars are not supported by the "
+                                         "cuda evaluator"
                                        : "scalar without a value");
         if (a->kind == CUTUNE_ARG_BUFFER && !a->size)
             return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: args[%zu].size missing", sp->path,
@@ -222,6 +224,9 @@ static int build_setup(cuda_state *st, cutune_cuda_setup *su, unsigned long seed
         d->hi = a->init_hi;
         if (a->kind == CUTUNE_ARG_BUFFER && a->init == CUTUNE_INIT_KERNEL && a->init_name)
             snprintf(d->init_name, sizeof d->init_name, "%s", a->init_name);
+        d->tensor = a->kind == CUTUNE_ARG_TENSORMAP ? (int32_t)a->tensor : -1;
+        d->trank = (uint8_t)(a->kind == CUTUNE_ARG_TENSORMAP ? a->trank : 0);
+        d->swizzle = (uint8_t)a->swizzle;
     }
     su->ref_kind = sp->ref_kind;
     snprintf(su->ref_name, sizeof su->ref_name, "%s", sp->ref_name ? sp->ref_name : "");
@@ -233,9 +238,11 @@ static int build_setup(cuda_state *st, cutune_cuda_setup *su, unsigned long seed
         su->ref_cubin_size = st->ref.cubin_size;
     }
     if (sp->ref_kind == CUTUNE_REF_BUILTIN) {
-        if (!sp->ref_name || strcmp(sp->ref_name, "cublas_sgemm"))
+        int abt = sp->ref_name && !strcmp(sp->ref_name, "cublas_gemm_abt");
+        if (!sp->ref_name || (strcmp(sp->ref_name, "cublas_sgemm") && !abt))
             return cutune_err(err, errlen, CUTUNE_ENOTFOUND,
-                              "%s: reference.builtin '%s' is unknown (known: cublas_sgemm)",
+                              "%s: reference.builtin '%s' is unknown (known: cublas_sgemm, "
+                              "cublas_gemm_abt)",
                               sp->path, sp->ref_name ? sp->ref_name : "");
         su->gemm_a = find_arg(sp, "A");
         su->gemm_b = find_arg(sp, "B");
@@ -245,8 +252,20 @@ static int build_setup(cuda_state *st, cutune_cuda_setup *su, unsigned long seed
         int bad = su->gemm_a < 0 || su->gemm_b < 0 || su->gemm_c < 0;
         for (int i = 0; !bad && i < 3; i++) {
             const cutune_spec_arg *a = &sp->args[(&su->gemm_a)[i]];
-            bad = a->kind != CUTUNE_ARG_BUFFER || a->type != CUTUNE_ELEM_FLOAT;
+            cutune_elem_type t0 = sp->args[su->gemm_a].type;
+            bad = a->kind != CUTUNE_ARG_BUFFER ||
+                  (abt ? a->type != t0 || (t0 != CUTUNE_ELEM_FLOAT && t0 != CUTUNE_ELEM_HALF &&
+                                           t0 != CUTUNE_ELEM_BF16)
+                       : a->type != CUTUNE_ELEM_FLOAT);
         }
+        if (abt && (bad || find_size(st->space, "M", &su->gemm_m) < 0 ||
+                    find_size(st->space, "N", &su->gemm_n) < 0 ||
+                    find_size(st->space, "K", &su->gemm_k) < 0))
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "%s: reference cublas_gemm_abt needs buffers A, B, C of one type "
+                              "(float, half or bfloat16) and sizes M, N, K (row-major C = "
+                              "alpha*A*B^T + beta*C, B is N x K)",
+                              sp->path);
         if (bad || find_size(st->space, "M", &su->gemm_m) < 0 ||
             find_size(st->space, "N", &su->gemm_n) < 0 ||
             find_size(st->space, "K", &su->gemm_k) < 0)
@@ -367,7 +386,14 @@ static int plan(cuda_state *st, job_entry *e, char *err, size_t errlen)
     for (size_t i = 0; i < nso && rc == 0; i++)
         rc = add_opt(&e->job.opts, &e->job.nopts, "%s%s", so[i], "");
     free_opts(so, nso);
-    if (rc < 0 || (rc = add_opt(&e->job.opts, &e->job.nopts, "%s%s", st->arch_opt, "")) < 0)
+    /* a spec that names its target (sm_90a for wgmma) keeps it; otherwise the device's */
+    int own_arch = 0;
+    for (size_t i = 0; i < e->job.nopts; i++)
+        own_arch |= !strncmp(e->job.opts[i], "--gpu-architecture=", 19) ||
+                    !strncmp(e->job.opts[i], "-arch=", 6) ||
+                    !strncmp(e->job.opts[i], "-arch", 6);
+    if (rc < 0 ||
+        (!own_arch && (rc = add_opt(&e->job.opts, &e->job.nopts, "%s%s", st->arch_opt, "")) < 0))
         goto out_oom;
     e->job.source = sp->source;
     e->job.name = st->source_name;
@@ -404,6 +430,20 @@ static int plan(cuda_state *st, job_entry *e, char *err, size_t errlen)
                 e->plan_rc = cutune_err(pe, pl, CUTUNE_EMATH, "args '%s': size %lld < 0", a->name,
                                         (long long)c);
             l->count[i] = (uint64_t)c;
+        } else if (a->kind == CUTUNE_ARG_TENSORMAP) {
+            for (size_t d = 0; d < a->trank && e->plan_rc == 0; d++) {
+                int64_t v = 0, bx = 0;
+                e->plan_rc = eval_int(a->tdims[d], st->vars, 1, &v, a->name, pe, pl);
+                if (e->plan_rc == 0)
+                    e->plan_rc = eval_int(a->tbox[d], st->vars, 1, &bx, a->name, pe, pl);
+                if (e->plan_rc == 0 && (v < 1 || bx < 1 || bx > 256))
+                    e->plan_rc = cutune_err(pe, pl, CUTUNE_EMATH,
+                                            "args '%s': dims[%zu] = %lld, box[%zu] = %lld (dims "
+                                            ">= 1, box 1..256)",
+                                            a->name, d, (long long)v, d, (long long)bx);
+                l->tdim[i][d] = (uint64_t)v;
+                l->tbox[i][d] = (uint32_t)bx;
+            }
         } else {
             double d;
             char eb[200];
@@ -412,6 +452,20 @@ static int plan(cuda_state *st, job_entry *e, char *err, size_t errlen)
                 cutune_err(pe, pl, e->plan_rc, "args '%s': %s", a->name, eb);
             l->bits[i] = scalar_bits(a->type, d);
         }
+    }
+    /* a tensor map never reaches past its buffer */
+    for (size_t i = 0; i < sp->nargs && e->plan_rc == 0; i++) {
+        const cutune_spec_arg *a = &sp->args[i];
+        if (a->kind != CUTUNE_ARG_TENSORMAP)
+            continue;
+        double elems = 1;
+        for (size_t d = 0; d < a->trank; d++)
+            elems *= (double)l->tdim[i][d];
+        if (elems > (double)l->count[a->tensor])
+            e->plan_rc = cutune_err(pe, pl, CUTUNE_EINVAL,
+                                    "args '%s': dims cover %.0f elements, buffer '%s' holds %llu",
+                                    a->name, elems, sp->args[a->tensor].name,
+                                    (unsigned long long)l->count[a->tensor]);
     }
     return 0;
 out_oom:

@@ -138,6 +138,15 @@ typedef struct cutune_cuda_drv {
     int (*cublas_sgemm)(void *handle, int ta, int tb, int m, int n, int k, const float *alpha,
                         const float *a, int lda, const float *b, int ldb, const float *beta,
                         float *c, int ldc);
+    /* cublasGemmEx (optional: the reduced-precision references, cublas_gemm_abt) */
+    int (*cublas_gemm_ex)(void *handle, int ta, int tb, int m, int n, int k, const void *alpha,
+                          const void *a, int atype, int lda, const void *b, int btype, int ldb,
+                          const void *beta, void *c, int ctype, int ldc, int compute, int algo);
+    /* cuTensorMapEncodeTiled (optional: drivers before CUDA 12 lack it; tensormap args) */
+    cu_result (*tensor_map_encode_tiled)(void *map, int dtype, unsigned rank, void *addr,
+                                         const uint64_t *dims, const uint64_t *strides,
+                                         const uint32_t *box, const uint32_t *elem_strides,
+                                         int interleave, int swizzle, int l2promo, int oobfill);
 } cutune_cuda_drv;
 
 /**
@@ -161,7 +170,8 @@ const char *cutune_cuda_drv_strerror(const cutune_cuda_drv *d, cu_result r, char
  * field send no version (decoded as 0). HELLO itself may only grow after the version, so
  * that any build can read another's. */
 /* 3: HELLO carries the device count, ordinal, PCI bus id and UUID */
-#define CUTUNE_CUDA_PROTO_VERSION 3u
+/* 4: SETUP and LAUNCH carry tensormap arguments; bfloat16 elements */
+#define CUTUNE_CUDA_PROTO_VERSION 4u
 #define CUTUNE_CUDA_MAX_MSG (512u << 20) /* a CUBIN is a few MB at most */
 
 enum cutune_cuda_msg_type {
@@ -202,6 +212,9 @@ typedef struct cutune_cuda_argdesc {
     uint8_t output;      /**< poisoned, then compared with the reference */
     double lo, hi;       /**< RANDOM range, RANGE modulus (hi) */
     char init_name[128]; /**< KERNEL: generator kernel in the sizes-only module */
+    int32_t tensor;      /**< TENSORMAP: the buffer argument it describes */
+    uint8_t trank;       /**< TENSORMAP: dimensions (1..CUTUNE_TMAP_MAX_RANK) */
+    uint8_t swizzle;     /**< TENSORMAP: 0, 32, 64 or 128 bytes */
 } cutune_cuda_argdesc;
 
 /** Run-wide description, sent once per worker (again after a restart). */
@@ -240,6 +253,9 @@ typedef struct cutune_cuda_launch {
     uint32_t nargs;
     uint64_t count[CUTUNE_CUDA_MAX_ARGS]; /**< BUFFER: element count */
     uint64_t bits[CUTUNE_CUDA_MAX_ARGS];  /**< SCALAR: value, little-endian in its type */
+    /** TENSORMAP: the tensor's dimensions and the box, innermost first */
+    uint64_t tdim[CUTUNE_CUDA_MAX_ARGS][CUTUNE_TMAP_MAX_RANK];
+    uint32_t tbox[CUTUNE_CUDA_MAX_ARGS][CUTUNE_TMAP_MAX_RANK];
 } cutune_cuda_launch;
 
 /** The worker's answer. times and log are malloc'd (owned by the reply). */

@@ -97,6 +97,7 @@ int cutune_cuda_drv_load(cutune_cuda_drv *d, char *err, size_t errlen)
     LOAD(event_record, "cuEventRecord");
     LOAD(event_synchronize, "cuEventSynchronize");
     LOAD(event_elapsed_time, "cuEventElapsedTime_v2", "cuEventElapsedTime");
+    LOAD_OPT(d->lib, tensor_map_encode_tiled, "cuTensorMapEncodeTiled");
 
     /* NVML only adds clock and temperature metrics: its absence is no error. */
     d->nvml_lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -136,6 +137,7 @@ int cutune_cuda_drv_load_cublas(cutune_cuda_drv *d, char *err, size_t errlen)
     LOAD_OPT(d->blas_lib, cublas_create, "cublasCreate_v2");
     LOAD_OPT(d->blas_lib, cublas_destroy, "cublasDestroy_v2");
     LOAD_OPT(d->blas_lib, cublas_sgemm, "cublasSgemm_v2");
+    LOAD_OPT(d->blas_lib, cublas_gemm_ex, "cublasGemmEx");
     if (!d->cublas_create || !d->cublas_destroy || !d->cublas_sgemm) {
         dlclose(d->blas_lib);
         d->blas_lib = NULL;
@@ -173,7 +175,8 @@ size_t cutune_cuda_elem_size(int t)
     switch (t) {
     case CUTUNE_ELEM_DOUBLE:
     case CUTUNE_ELEM_INT64: return 8;
-    case CUTUNE_ELEM_HALF: return 2;
+    case CUTUNE_ELEM_HALF:
+    case CUTUNE_ELEM_BF16: return 2;
     case CUTUNE_ELEM_UINT8: return 1;
     default: return 4;
     }

@@ -244,6 +244,9 @@ int cutune_cuda_encode_setup(cutune_cuda_buf *b, const cutune_cuda_setup *s)
         put_f64(b, a->lo);
         put_f64(b, a->hi);
         put_str(b, a->init_name);
+        put_u32(b, (uint32_t)a->tensor);
+        uint8_t t[2] = {a->trank, a->swizzle};
+        put(b, t, 2);
     }
     put_u32(b, (uint32_t)s->ref_kind);
     put_str(b, s->ref_name);
@@ -287,6 +290,14 @@ int cutune_cuda_decode_setup(const uint8_t *p, size_t n, cutune_cuda_setup *s)
         a->lo = get_f64(&r);
         a->hi = get_f64(&r);
         get_strcpy(&r, a->init_name, sizeof a->init_name);
+        a->tensor = (int32_t)get_u32(&r);
+        uint8_t t[2] = {0, 0};
+        get(&r, t, 2);
+        a->trank = t[0] <= CUTUNE_TMAP_MAX_RANK ? t[0] : 0;
+        a->swizzle = t[1];
+        if (a->kind == CUTUNE_ARG_TENSORMAP &&
+            (a->tensor < 0 || (uint32_t)a->tensor >= s->nargs || !a->trank))
+            return CUTUNE_EPARSE;
     }
     s->ref_kind = (int32_t)get_u32(&r);
     get_strcpy(&r, s->ref_name, sizeof s->ref_name);
@@ -326,6 +337,10 @@ int cutune_cuda_encode_launch(cutune_cuda_buf *b, const cutune_cuda_launch *l)
     for (uint32_t i = 0; i < l->nargs; i++) {
         put_u64(b, l->count[i]);
         put_u64(b, l->bits[i]);
+        for (int d = 0; d < CUTUNE_TMAP_MAX_RANK; d++) {
+            put_u64(b, l->tdim[i][d]);
+            put_u32(b, l->tbox[i][d]);
+        }
     }
     return frame_end(b, at);
 }
@@ -351,6 +366,10 @@ int cutune_cuda_decode_launch(const uint8_t *p, size_t n, cutune_cuda_launch *l)
     for (uint32_t i = 0; i < l->nargs; i++) {
         l->count[i] = get_u64(&r);
         l->bits[i] = get_u64(&r);
+        for (int d = 0; d < CUTUNE_TMAP_MAX_RANK; d++) {
+            l->tdim[i][d] = get_u64(&r);
+            l->tbox[i][d] = get_u32(&r);
+        }
     }
     return finish(&r);
 }

@@ -50,12 +50,24 @@ static uint16_t float_to_half(float f)
     return (uint16_t)(sign | h);
 }
 
+/* float -> bfloat16, round to nearest even (NaN stays a quiet NaN). */
+static uint16_t float_to_bf16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((x >> 16) | 0x40u);
+    x += 0x7fffu + ((x >> 16) & 1);
+    return (uint16_t)(x >> 16);
+}
+
 static void elem_set(void *p, int type, size_t i, double v)
 {
     switch (type) {
     case CUTUNE_ELEM_FLOAT: ((float *)p)[i] = (float)v; break;
     case CUTUNE_ELEM_DOUBLE: ((double *)p)[i] = v; break;
     case CUTUNE_ELEM_HALF: ((uint16_t *)p)[i] = float_to_half((float)v); break;
+    case CUTUNE_ELEM_BF16: ((uint16_t *)p)[i] = float_to_bf16((float)v); break;
     case CUTUNE_ELEM_INT32: ((int32_t *)p)[i] = (int32_t)v; break;
     case CUTUNE_ELEM_UINT32: ((uint32_t *)p)[i] = (uint32_t)v; break;
     case CUTUNE_ELEM_INT64: ((int64_t *)p)[i] = (int64_t)v; break;
@@ -326,7 +338,7 @@ int worker_buffers_ensure(worker *w, const cutune_cuda_launch *l, cutune_cuda_re
             }
         }
     }
-    return 0;
+    return worker_tensormaps_encode(w, l, r);
 oom:
     buffer_drop(w, i);
     r->status = CUTUNE_STATUS_LAUNCH_ERROR;
@@ -376,8 +388,9 @@ cu_result worker_buffers_download(worker *w, int into_ref)
 void worker_params_fill(worker *w, const cutune_cuda_launch *l, void **params)
 {
     for (uint32_t i = 0; i < w->setup.nargs; i++)
-        params[i] = w->setup.args[i].kind == CUTUNE_ARG_BUFFER ? (void *)&w->bufs[i].d
-                                                               : (void *)&l->bits[i];
+        params[i] = w->setup.args[i].kind == CUTUNE_ARG_BUFFER      ? (void *)&w->bufs[i].d
+                    : w->setup.args[i].kind == CUTUNE_ARG_TENSORMAP ? (void *)w->tmaps[i].bytes
+                                                                    : (void *)&l->bits[i];
 }
 static double scalar_double(const cutune_cuda_setup *su, const cutune_cuda_launch *l, int32_t i)
 {
@@ -475,6 +488,9 @@ int worker_reference_ensure(worker *w, const cutune_cuda_launch *l, cutune_cuda_
             worker_runtime_fail(w, r, "reference kernel failed", rc);
             return -1;
         }
+    } else if (strcmp(su->ref_name, "cublas_gemm_abt") == 0) {
+        if (worker_reference_gemm_abt(w, l, r) < 0)
+            return -1;
     } else {
         /* cublas_sgemm: row-major C = alpha A B + beta C is, read column-major,
          * C^T = alpha B^T A^T + beta C^T: swap the operands, no transposes. */

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "cuda_internal.h"
 
@@ -40,6 +41,10 @@ typedef struct worker {
     cutune_cuda_setup setup;
     int have_setup;
     wbuf bufs[CUTUNE_CUDA_MAX_ARGS];
+    /** TENSORMAP arguments: the encoded CUtensorMap of each (worker_tensormap.c) */
+    struct worker_tmap {
+        _Alignas(64) uint64_t bytes[16];
+    } tmaps[CUTUNE_CUDA_MAX_ARGS];
     size_t pinned_bytes; /**< page-locked host bytes held by bufs */
     int ref_valid;       /**< host_ref matches the key ref_count/ref_bits */
     uint64_t ref_count[CUTUNE_CUDA_MAX_ARGS], ref_bits[CUTUNE_CUDA_MAX_ARGS];
@@ -64,6 +69,15 @@ void worker_metric(cutune_cuda_reply *r, const char *name, double v);
 const char *worker_strerror(const worker *w, cu_result rc, char *buf, size_t len);
 /** A CUDA error after the kernel was launched: runtime_error, and the worker exits. */
 void worker_runtime_fail(worker *w, cutune_cuda_reply *r, const char *what, cu_result rc);
+
+/* ---- worker_tensormap.c: TMA descriptors of the buffers ---- */
+
+/** Encode every tensormap argument of l over its buffer's current allocation (w->tmaps).
+ * 0, or -1 with r's status (launch_error) and log set. */
+int worker_tensormaps_encode(worker *w, const cutune_cuda_launch *l, cutune_cuda_reply *r);
+
+/** The built-in reference cublas_gemm_abt (worker_gemm_ref.c). 0, or -1 with r set. */
+int worker_reference_gemm_abt(worker *w, const cutune_cuda_launch *l, cutune_cuda_reply *r);
 
 /* ---- worker_buffers.c: buffers, inputs and the reference, cached ---- */
 
@@ -108,6 +122,15 @@ static inline double worker_half_to_double(uint16_t h)
     return (h & 0x8000) ? -v : v;
 }
 
+/* bfloat16 -> double (exact: the top half of a float). */
+static inline double worker_bf16_to_double(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
 /* Element i of an array of cutune_elem_type type, as a double. */
 static inline double worker_elem_get(const void *p, int type, size_t i)
 {
@@ -115,6 +138,7 @@ static inline double worker_elem_get(const void *p, int type, size_t i)
     case CUTUNE_ELEM_FLOAT: return ((const float *)p)[i];
     case CUTUNE_ELEM_DOUBLE: return ((const double *)p)[i];
     case CUTUNE_ELEM_HALF: return worker_half_to_double(((const uint16_t *)p)[i]);
+    case CUTUNE_ELEM_BF16: return worker_bf16_to_double(((const uint16_t *)p)[i]);
     case CUTUNE_ELEM_INT32: return ((const int32_t *)p)[i];
     case CUTUNE_ELEM_UINT32: return ((const uint32_t *)p)[i];
     case CUTUNE_ELEM_INT64: return (double)((const int64_t *)p)[i];
