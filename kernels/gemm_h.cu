@@ -25,8 +25,10 @@
  * - PERSISTENT = 1: GRID blocks loop over the output tiles (the producer runs ahead into
  *   the next tile while the consumers store); 0: one tile per block.
  * - Tile order: groups of GROUP_M tile rows, column by column inside a group (L2 reuse).
- * - Epilogue: from the accumulator registers straight to global memory, alpha/beta in
- *   FP32, rounded once to the output type; beta == 0 does not read C.
+ * - Epilogue, alpha/beta in FP32, rounded once to the output type; beta == 0 does not read C.
+ *   EPI_SMEM = 1: each warp passes its 16 x 32 FP32 sub-tiles through 2 KiB of shared memory
+ *   (16-byte chunks XOR-swizzled by row: no bank conflicts) so that its stores cover 4 rows
+ *   x 64 contiguous bytes; 0: pairs straight from the registers (8 rows x 16 bytes).
  * A and B are read only through their tensor maps; their pointers are parameters so that the
  * tuner allocates and fills them (kernels/gemm_h.json).
  * Tensor maps (CUtensorMap, 128 bytes) arrive by value as __grid_constant__ parameters:
@@ -62,6 +64,9 @@
 #ifndef PINGPONG
 #define PINGPONG 0
 #endif
+#ifndef EPI_SMEM
+#define EPI_SMEM 1
+#endif
 #ifndef FP16
 #define FP16 0
 #endif
@@ -87,6 +92,7 @@
 #define GH_B_BYTES (BN * BK * 2)
 #define GH_STAGE_BYTES (GH_A_BYTES + GH_B_BYTES)
 #define GH_NACC (BN / 2)
+#define GH_EPI_BYTES (EPI_SMEM ? NC * 4 * 2048 : 0) /* after the ring */
 
 #if (GH_WGM % 64) || (BK % 64) || (BN % 64) || BN > 256 || (NC != 1 && NC != 2)
 #error "gemm_h: BM % (64 * NC) (PINGPONG: BM % 64), BK % 64, BN % 64 must be 0; BN <= 256; NC is 1 or 2"
@@ -248,6 +254,17 @@ __device__ __forceinline__ void gh_cluster_sync(void)
     asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
 #else
     __syncthreads();
+#endif
+}
+
+__device__ __forceinline__ float gh_to_f(unsigned short h)
+{
+#if FP16
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    return f;
+#else
+    return __uint_as_float((u32)h << 16);
 #endif
 }
 
@@ -413,6 +430,65 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
             /* ---- epilogue: accumulator layout of m64nNk16 (per warp 16 rows) ---- */
             const int tm = um * CLUSTER_M + (int)rank;
             const int warp = tid / 32, lane = tid % 32;
+#if EPI_SMEM
+            float *stage = (float *)(gh_dyn + (base - gh_smem(gh_dyn)) + STAGES * GH_STAGE_BYTES +
+                                     (c * 4 + warp) * 2048);
+            const int wrow0 = tm * BM + (PINGPONG ? 0 : c * GH_WGM) + warp * 16;
+#pragma unroll
+            for (int mi = 0; mi < GH_MI; mi++) {
+#pragma unroll
+                for (int q = 0; q < BN / 32; q++) {
+                    /* registers -> shared: rows lane/4 (+8), float pairs; chunk ^= row % 8 */
+#pragma unroll
+                    for (int h = 0; h < 2; h++) {
+                        const int row = lane / 4 + h * 8;
+#pragma unroll
+                        for (int il = 0; il < 4; il++) {
+                            const int colw = il * 8 + (lane % 4) * 2;
+                            const int chunk = (colw / 4) ^ (row % 8);
+                            float2 v = make_float2(acc[mi][(q * 4 + il) * 4 + h * 2],
+                                                   acc[mi][(q * 4 + il) * 4 + h * 2 + 1]);
+                            *(float2 *)(stage + row * 32 + chunk * 4 + colw % 4) = v;
+                        }
+                    }
+                    __syncwarp();
+                    /* shared -> global: 4 rows of 8 lanes x 4 outputs per step */
+#pragma unroll
+                    for (int p = 0; p < 4; p++) {
+                        const int row = p * 4 + lane / 8, ch = lane % 8;
+                        const float4 v = *(const float4 *)(stage + row * 32 + ((ch ^ (row % 8)) * 4));
+                        const int grow = wrow0 + mi * 64 + row;
+                        const int gcol = tn * BN + q * 32 + ch * 4;
+                        if (grow >= m || gcol >= n)
+                            continue;
+                        unsigned short *cp = C + (size_t)grow * n + gcol;
+                        float o[4] = {alpha * v.x, alpha * v.y, alpha * v.z, alpha * v.w};
+                        if ((n % 4) == 0) {
+                            if (beta != 0.0f) {
+                                const uint2 old = *(const uint2 *)cp;
+                                o[0] += beta * gh_to_f((unsigned short)(old.x & 0xFFFF));
+                                o[1] += beta * gh_to_f((unsigned short)(old.x >> 16));
+                                o[2] += beta * gh_to_f((unsigned short)(old.y & 0xFFFF));
+                                o[3] += beta * gh_to_f((unsigned short)(old.y >> 16));
+                            }
+                            *(uint2 *)cp = make_uint2(gh_pack(o[0], o[1]), gh_pack(o[2], o[3]));
+                        } else {
+#pragma unroll
+                            for (int j = 0; j < 4; j += 2) {
+                                if (gcol + j >= n)
+                                    break;
+                                if (beta != 0.0f) {
+                                    o[j] += beta * gh_load_c(cp + j);
+                                    o[j + 1] += beta * gh_load_c(cp + j + 1);
+                                }
+                                *(u32 *)(cp + j) = gh_pack(o[j], o[j + 1]);
+                            }
+                        }
+                    }
+                    __syncwarp();
+                }
+            }
+#else
             const int r0 = tm * BM + (PINGPONG ? 0 : c * GH_WGM) + warp * 16 + lane / 4;
             const int c0 = tn * BN + (lane % 4) * 2;
 #pragma unroll
@@ -437,6 +513,7 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
                     }
                 }
             }
+#endif
         }
     }
     /* No block leaves while its cluster peer may still write into its shared memory. */

@@ -167,11 +167,11 @@ int main(int argc, char **argv)
         at.val.clusterDim.z = 1;
         lc.gridDim = dim3(per * CLUSTER_M);
         lc.blockDim = dim3(GH_NT);
-        lc.dynamicSmemBytes = STAGES * GH_STAGE_BYTES + 1024;
+        lc.dynamicSmemBytes = STAGES * GH_STAGE_BYTES + 1024 + GH_EPI_BYTES;
         lc.attrs = &at;
         lc.numAttrs = 0; /* compile-time __cluster_dims__ */
         int ncl = 0;
-        CK(cudaFuncSetAttribute(gemm_h, cudaFuncAttributeMaxDynamicSharedMemorySize, STAGES * GH_STAGE_BYTES + 1024));
+        CK(cudaFuncSetAttribute(gemm_h, cudaFuncAttributeMaxDynamicSharedMemorySize, STAGES * GH_STAGE_BYTES + 1024 + GH_EPI_BYTES));
         CK(cudaOccupancyMaxActiveClusters(&ncl, gemm_h, &lc));
         if (ncl > 0 && ncl < per)
             per = ncl;
@@ -179,7 +179,7 @@ int main(int argc, char **argv)
         grid_units = std::min(units, per);
     }
 #endif
-    const int smem = STAGES * GH_STAGE_BYTES + 1024;
+    const int smem = STAGES * GH_STAGE_BYTES + 1024 + GH_EPI_BYTES;
     CK(cudaFuncSetAttribute(gemm_h, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     dim3 grid(grid_units * CLUSTER_M), block(GH_NT);
 
