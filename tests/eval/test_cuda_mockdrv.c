@@ -15,6 +15,11 @@
  *   add_clobber    add, then scribbles on a and b (its own result stays right)
  *   ref_nan, add_nan   add with c[5] = NaN
  *   slow           add, 5 ms in the launch
+ *   add_tmap       add, but c[0] = NaN unless params[4] is the tensor map of a as
+ *                  m_tmap_encode wrote it: float, dims {250, 4}, box {8, 2}, swizzle 0
+ * cuTensorMapEncodeTiled (m_tmap_encode) writes its arguments into the map's words:
+ * address, type, rank, dims[0..1], stride[0], box[0..1], swizzle; MOCK_CUDA_NOTMAP=1
+ * makes it fail with CUDA_ERROR_INVALID_VALUE.
  * MOCK_CUDA_ELAPSED=MS sets what every timed pair of events reads (default 0.25).
  * MOCK_CUDA_LOG=FILE appends one line per allocation and transfer ("alloc BYTES", "free",
  * "hostalloc BYTES", "hostfree", "htod BYTES", "dtoh BYTES", "memset BYTES VALUE") and per
@@ -291,6 +296,30 @@ static cu_result mock_generate(const mock_func *mf, unsigned gx, unsigned gy, un
     return 0;
 }
 
+static cu_result m_tmap_encode(void *map, int dtype, unsigned rank, void *addr,
+                               const uint64_t *dims, const uint64_t *strides, const uint32_t *box,
+                               const uint32_t *es, int il, int sw, int l2, int oob)
+{
+    (void)es;
+    (void)il;
+    (void)l2;
+    (void)oob;
+    if (getenv("MOCK_CUDA_NOTMAP"))
+        return 1;
+    uint64_t *w = map;
+    memset(w, 0, 128);
+    w[0] = (uint64_t)(uintptr_t)addr;
+    w[1] = (uint64_t)dtype;
+    w[2] = rank;
+    w[3] = dims[0];
+    w[4] = rank > 1 ? dims[1] : 0;
+    w[5] = rank > 1 ? strides[0] : 0;
+    w[6] = box[0];
+    w[7] = rank > 1 ? box[1] : 0;
+    w[8] = (uint64_t)sw;
+    return 0;
+}
+
 static cu_result m_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                           unsigned by, unsigned bz, unsigned smem, cu_stream s, void **params,
                           void **extra)
@@ -333,6 +362,12 @@ static cu_result m_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, 
     if (!strcmp(mf->name, "add_clobber"))
         for (long long i = 0; i < n && i < total; i++)
             a[i] = b[i] = 1000.0f + (float)i;
+    if (!strcmp(mf->name, "add_tmap")) {
+        const uint64_t *w = params[4];
+        const uint64_t want[9] = {(uint64_t)(uintptr_t)a, 7, 2, 250, 4, 250 * 4, 8, 2, 0};
+        if (((uintptr_t)w % 64) || memcmp(w, want, sizeof want))
+            c[0] = NAN;
+    }
     if (!strcmp(mf->name, "add_gen"))
         for (long long i = 0; i < n && i < total; i++)
             if (a[i] != mock_gen_value("gen_a", (unsigned long long)i) ||
@@ -434,6 +469,7 @@ static const cutune_cuda_drv mock_drv = {
     .event_record = m_evrecord,
     .event_synchronize = m_evsync,
     .event_elapsed_time = m_elapsed,
+    .tensor_map_encode_tiled = m_tmap_encode,
     .nvml_init = n_init,
     .nvml_shutdown = n_shutdown,
     .nvml_device_by_pci = n_bypci,

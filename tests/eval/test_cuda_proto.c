@@ -150,6 +150,26 @@ static void test_setup(void **state)
     assert_int_equal(d.gemm_a, -1);
     for (size_t k = 0; k < n; k++)
         assert_int_equal(cutune_cuda_decode_setup(p, k, &d), CUTUNE_EPARSE);
+
+    /* a tensormap argument: its buffer, rank and swizzle travel; a map naming no argument
+     * is refused */
+    s.args[1].kind = CUTUNE_ARG_TENSORMAP;
+    s.args[1].tensor = 2;
+    s.args[1].trank = 2;
+    s.args[1].swizzle = 128;
+    b.len = 0;
+    assert_int_equal(cutune_cuda_encode_setup(&b, &s), 0);
+    p = payload(&b, CUTUNE_CUDA_MSG_SETUP, &n);
+    assert_int_equal(cutune_cuda_decode_setup(p, n, &d), 0);
+    assert_int_equal(d.args[1].kind, CUTUNE_ARG_TENSORMAP);
+    assert_int_equal(d.args[1].tensor, 2);
+    assert_int_equal(d.args[1].trank, 2);
+    assert_int_equal(d.args[1].swizzle, 128);
+    s.args[1].tensor = 3; /* past nargs */
+    b.len = 0;
+    assert_int_equal(cutune_cuda_encode_setup(&b, &s), 0);
+    p = payload(&b, CUTUNE_CUDA_MSG_SETUP, &n);
+    assert_int_equal(cutune_cuda_decode_setup(p, n, &d), CUTUNE_EPARSE);
     s.nargs = CUTUNE_CUDA_MAX_ARGS + 1;
     assert_int_equal(cutune_cuda_encode_setup(&b, &s), CUTUNE_EINVAL);
     cutune_cuda_buf_free(&b);
@@ -175,6 +195,10 @@ static void test_launch(void **state)
     l.nargs = 2;
     l.count[0] = 1ull << 33;
     l.bits[1] = 0xdeadbeef;
+    l.tdim[1][0] = 4096;
+    l.tdim[1][1] = 1ull << 35;
+    l.tbox[1][0] = 64;
+    l.tbox[1][4] = 256;
     assert_int_equal(cutune_cuda_encode_launch(&b, &l), 0);
     size_t n;
     const uint8_t *p = payload(&b, CUTUNE_CUDA_MSG_LAUNCH, &n);
@@ -189,6 +213,8 @@ static void test_launch(void **state)
     assert_int_equal(d.smem, 65536);
     assert_int_equal(d.ref_smem, 4);
     assert_true(d.count[0] == 1ull << 33 && d.bits[1] == 0xdeadbeef);
+    assert_true(d.tdim[1][0] == 4096 && d.tdim[1][1] == 1ull << 35);
+    assert_true(d.tbox[1][0] == 64 && d.tbox[1][4] == 256 && d.tbox[0][0] == 0);
     for (size_t k = 0; k < n; k++)
         assert_int_equal(cutune_cuda_decode_launch(p, k, &d), CUTUNE_EPARSE);
     /* trailing garbage is rejected too */

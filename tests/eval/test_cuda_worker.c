@@ -550,6 +550,49 @@ static void test_verify_chunks(void **state)
 
 /* The warm-up gives a kernel at least WARMUP_S (50 ms) of launches, but a long kernel no
  * more than that needs: 3 launches of 5 ms and 7 more, where a batch of 10 was 13. */
+/* A tensormap argument: encoded over its buffer's allocation with row-major strides and
+ * passed by value, 64-byte aligned (add_tmap checks); dims past the buffer and a failing
+ * encoder are launch errors naming the map. */
+static void test_tensormap(void **state)
+{
+    fixture *f = *state;
+    cutune_eval_result r;
+    f->su.nargs = 5;
+    snprintf(f->su.args[4].name, sizeof f->su.args[4].name, "tm");
+    f->su.args[4].kind = CUTUNE_ARG_TENSORMAP;
+    f->su.args[4].type = CUTUNE_ELEM_FLOAT;
+    f->su.args[4].tensor = 1;
+    f->su.args[4].trank = 2;
+    setup_again(f);
+    f->l.nargs = 5;
+    f->l.tdim[4][0] = 250;
+    f->l.tdim[4][1] = 4;
+    f->l.tbox[4][0] = 8;
+    f->l.tbox[4][1] = 2;
+    assert_int_equal(run(f, "add_tmap", &r), CUTUNE_STATUS_OK);
+    cutune_eval_result_clear(&r);
+    f->l.tbox[4][1] = 3; /* not what add_tmap expects: a wrong result, so the check bites */
+    assert_int_equal(run(f, "add_tmap", &r), CUTUNE_STATUS_WRONG_RESULT);
+    cutune_eval_result_clear(&r);
+    f->l.tbox[4][1] = 2;
+    f->l.tdim[4][1] = 5; /* 1250 elements of a 1000-element buffer */
+    assert_int_equal(run(f, "add_tmap", &r), CUTUNE_STATUS_LAUNCH_ERROR);
+    assert_non_null(r.log);
+    assert_non_null(strstr(r.log, "tensormap 'tm': 1250 elements, buffer 'a' holds 1000"));
+    cutune_eval_result_clear(&r);
+    f->l.tdim[4][1] = 4;
+    setenv("MOCK_CUDA_NOTMAP", "1", 1);
+    cutune_cuda_session_free(&f->s); /* a new worker sees the variable */
+    cutune_cuda_session_init(&f->s, NULL);
+    f->s.kernel_timeout_s = 0.3;
+    f->s.setup_timeout_s = 10;
+    setup_again(f);
+    assert_int_equal(run(f, "add_tmap", &r), CUTUNE_STATUS_LAUNCH_ERROR);
+    assert_non_null(strstr(r.log, "cuTensorMapEncodeTiled"));
+    cutune_eval_result_clear(&r);
+    unsetenv("MOCK_CUDA_NOTMAP");
+}
+
 static void test_warmup_bounded(void **state)
 {
     fixture *f = *state;
@@ -589,6 +632,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_isolation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_verify_chunks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_warmup_bounded, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tensormap, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

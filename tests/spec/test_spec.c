@@ -934,6 +934,91 @@ static void test_init_kernel(void **state)
     }
 }
 
+/* "type": "tensormap": a TMA descriptor of a buffer (src/spec/spec_tensormap.c) */
+static void test_tensormap(void **state)
+{
+    (void)state;
+    char err[1024] = "";
+    cutune_spec *s = NULL;
+    char *json = spec_with(
+        "args", "[{\"name\": \"tm\", \"type\": \"tensormap\", \"tensor\": \"a\","
+                " \"dims\": [\"N\", \"M\"], \"box\": [64, \"bs / 32\"], \"swizzle\": 128},"
+                " {\"name\": \"c\", \"type\": \"float\", \"size\": \"N\", \"output\": true},"
+                " {\"name\": \"a\", \"type\": \"bfloat16\", \"size\": \"N * M\"}]");
+    int rc = load_text(json, NULL, 0, &s, err, sizeof err);
+    if (rc)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_int_equal(s->args[0].kind, CUTUNE_ARG_TENSORMAP);
+    assert_int_equal(s->args[0].tensor, 2);               /* resolved, also when named later */
+    assert_int_equal(s->args[0].type, CUTUNE_ELEM_BF16); /* the tensor's type */
+    assert_int_equal(s->args[0].trank, 2);
+    assert_int_equal(s->args[0].swizzle, 128);
+    assert_string_equal(cutune_expr_text(s->args[0].tdims[1]), "M");
+    assert_string_equal(cutune_expr_text(s->args[0].tbox[1]), "bs / 32");
+    assert_null(s->args[0].init_name);
+    assert_int_equal(s->args[2].type, CUTUNE_ELEM_BF16);
+    assert_true(cutune_elem_is_float(CUTUNE_ELEM_BF16));
+    cutune_spec_free(s);
+    free(json);
+
+    static const char buf_a[] = "{\"name\": \"a\", \"type\": \"half\", \"size\": \"N * M\"}";
+    struct {
+        const char *tm;
+        int code;
+        const char *path, *reason;
+    } bad[] = {
+        {"\"tensor\": \"b\", \"dims\": [\"N\"], \"box\": [8]", CUTUNE_ENOTFOUND, "args[0].tensor",
+         "'b' is not a buffer argument"},
+        {"\"tensor\": \"n\", \"dims\": [\"N\"], \"box\": [8]", CUTUNE_ENOTFOUND, "args[0].tensor",
+         "'n' is not a buffer"},
+        {"\"dims\": [\"N\"], \"box\": [8]", CUTUNE_EINVAL, "args[0].tensor", "missing"},
+        {"\"tensor\": \"a\", \"box\": [8]", CUTUNE_EINVAL, "args[0].dims", "missing"},
+        {"\"tensor\": \"a\", \"dims\": [\"N\", \"M\"], \"box\": [8]", CUTUNE_EINVAL, "args[0].box",
+         "1 entries, but dims has 2"},
+        {"\"tensor\": \"a\", \"dims\": [1, 1, 1, 1, 1, 1], \"box\": [8]", CUTUNE_EINVAL,
+         "args[0].dims", "1 to 5 expressions"},
+        {"\"tensor\": \"a\", \"dims\": [\"N\"], \"box\": [8], \"swizzle\": 16", CUTUNE_EINVAL,
+         "args[0].swizzle", "0, 32, 64 or 128"},
+        {"\"tensor\": \"a\", \"dims\": [\"N\"], \"box\": [8], \"size\": 4", CUTUNE_EINVAL, "args[0]",
+         "size"},
+        {"\"tensor\": \"a\", \"dims\": [\"N\"], \"box\": [\"Q\"]", CUTUNE_ENOTFOUND,
+         "args[0].box[0]", "Q"},
+        {"\"tensor\": \"a\", \"dims\": [\"N\"], \"box\": [512]", CUTUNE_EMATH, "args[0].box[0]",
+         "1 to 256"},
+        {"\"tensor\": \"a\", \"dims\": [\"N - 1024\"], \"box\": [8]", CUTUNE_EMATH,
+         "args[0].dims[0]", ">= 1"},
+        /* 128 halves are 256 bytes: wider than a 128-byte swizzle row */
+        {"\"tensor\": \"a\", \"dims\": [\"N\"], \"box\": [128], \"swizzle\": 128", CUTUNE_EINVAL,
+         "args[0].box[0]", "swizzle span"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[1024];
+        snprintf(args, sizeof args,
+                 "[{\"name\": \"tm\", \"type\": \"tensormap\", %s},"
+                 " {\"name\": \"n\", \"type\": \"int\", \"value\": 1}, %s]",
+                 bad[i].tm, buf_a);
+        bad_field("args", args, bad[i].code, bad[i].path, bad[i].reason);
+    }
+
+    /* the shipped gemm_h specs load, their maps resolved to A and B */
+    const char *names[] = {"gemm_h", "gemm_h_fp16"};
+    for (size_t n = 0; n < 2; n++) {
+        char path[1024];
+        if (cutune_spec_resolve(names[n], path, sizeof path, err, sizeof err) != 0)
+            continue;
+        rc = cutune_spec_load(path, NULL, 0, &s, err, sizeof err);
+        if (rc)
+            print_error("%s\n", err);
+        assert_int_equal(rc, 0);
+        assert_int_equal(s->args[0].kind, CUTUNE_ARG_TENSORMAP);
+        assert_string_equal(s->args[s->args[0].tensor].name, "A");
+        assert_string_equal(s->args[s->args[1].tensor].name, "B");
+        assert_int_equal(s->args[0].type, n ? CUTUNE_ELEM_HALF : CUTUNE_ELEM_BF16);
+        cutune_spec_free(s);
+    }
+}
+
 /* The line of a value by its path (what a message about a field names). */
 static size_t line_of(const char *t, size_t n, const char *path, size_t want_steps)
 {
@@ -1010,6 +1095,7 @@ int main(void)
         cmocka_unit_test(test_semantic),       cmocka_unit_test(test_arg_ranges),
         cmocka_unit_test(test_nul_strings),    cmocka_unit_test(test_init_kernel),
         cmocka_unit_test(test_json_path_line), cmocka_unit_test(test_error_lines),
+        cmocka_unit_test(test_tensormap),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
