@@ -1,0 +1,61 @@
+#!/bin/sh
+# gemm_h (Hopper wgmma + TMA GEMM, kernels/gemm_h.json) through the CLI on an H100/H200:
+# (1) one pinned configuration (BM=128 BN=256 BK=64 STAGES=4 NC=2, persistent, shared-memory
+#     epilogue) of gemm_h and gemm_h_fp16 at 4096^3 and at 1000 x 5000 x 296 is ok, i.e.
+#     within rtol of cuBLAS (cublas_gemm_abt), with its TFLOP/s printed;
+# (2) `cutune --searcher=random --budget=20 gemm_h` completes with ok evaluations.
+# Skipped (77) without a driver or device, or on a GPU other than sm_90.
+exe=${CUTUNE_EXE:?CUTUNE_EXE unset}
+kdir=${CUTUNE_KERNELS:-kernels}
+[ -f "$kdir/gemm_h.json" ] || { echo "no $kdir/gemm_h.json" >&2; exit 1; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+cp "$kdir/gemm_h.cu" "$out/"
+pin='"BM": [128], "BN": [256], "BK": [64], "STAGES": [4], "NC": [2], "PINGPONG": [0],
+    "CLUSTER_M": [1], "GROUP_M": [8], "PERSISTENT": [1], "EPI_SMEM": [1]'
+for k in gemm_h gemm_h_fp16; do
+    # the shipped spec with its parameters pinned to one configuration
+    awk -v pin="$pin" '
+        /^  "parameters": \{/ { print "  \"parameters\": {" pin "},"; skip = 1; next }
+        skip && /^  \},/ { skip = 0; next }
+        !skip { print }' "$kdir/$k.json" | sed 's|"recording": "[^"]*"|"recording": "none.jsonl"|' \
+        > "$out/$k.json"
+done
+fail=0
+for k in gemm_h gemm_h_fp16; do
+    for sz in "" "--size M=1000 --size N=5000 --size K=296"; do
+        # shellcheck disable=SC2086
+        "$exe" --evaluator=cuda --searcher=grid --budget=1 --journal="$out/j.jsonl" $sz \
+            "$out/$k.json" >"$out/stdout" 2>"$out/stderr"
+        rc=$?
+        if grep -qi -e "no CUDA driver" -e "no CUDA device" "$out/stderr"; then
+            exit 77
+        fi
+        # the journal's header names the device: "... (sm_90, 132 SMs, ...)"
+        if [ -s "$out/j.jsonl" ] && ! head -n 1 "$out/j.jsonl" | grep -q "sm_90"; then
+            echo "not an sm_90 GPU: skipped" >&2
+            cat "$out/stdout" "$out/stderr" >&2
+            exit 77
+        fi
+        line=$(grep '"kind" *: *"eval"' "$out/j.jsonl" | tail -n 1)
+        tf=$(echo "$line" | sed -n 's/.*"TFLOP\/s":\([0-9.eE+-]*\).*/\1/p')
+        err=$(echo "$line" | sed -n 's/.*"rel_err":\([0-9.eE+-]*\).*/\1/p')
+        echo "$k ${sz:-(4096^3)}: rc $rc, TFLOP/s ${tf:-?}, rel_err vs cuBLAS ${err:-?}"
+        if [ $rc -ne 0 ] || ! echo "$line" | grep -q '"status":"ok"'; then
+            echo "expected an ok evaluation:" >&2
+            cat "$out/stdout" "$out/stderr" >&2
+            echo "$line" | head -c 2000 >&2
+            fail=1
+        fi
+        rm -f "$out/j.jsonl"
+    done
+done
+"$exe" --evaluator=cuda --searcher=random --budget=20 --journal="$out/r.jsonl" gemm_h \
+    >"$out/stdout" 2>"$out/stderr"
+rc=$?
+cat "$out/stdout"
+n_ok=$(grep -c '"status":"ok"' "$out/r.jsonl" 2>/dev/null || echo 0)
+n=$(grep -c '"kind" *: *"eval"' "$out/r.jsonl" 2>/dev/null || echo 0)
+echo "random search: rc $rc, $n evaluations, $n_ok ok"
+[ $rc -eq 0 ] && [ "$n" -ge 20 ] && [ "$n_ok" -ge 1 ] || { cat "$out/stderr" >&2; fail=1; }
+exit $fail
