@@ -29,8 +29,8 @@ static int load_exprs(loader *L, const cJSON *a, const char *parent, const char 
     size_t len = cJSON_IsArray(j) ? (size_t)cJSON_GetArraySize(j) : 0;
     if (len < 1 || len > CUTUNE_TMAP_MAX_RANK)
         return spec_fail(L, CUTUNE_EINVAL, path, "expected an array of 1 to %d expressions, got %s",
-                         CUTUNE_TMAP_MAX_RANK, cJSON_IsArray(j) ? "an array of another length"
-                                                                : spec_json_type_name(j));
+                         CUTUNE_TMAP_MAX_RANK,
+                         cJSON_IsArray(j) ? "an array of another length" : spec_json_type_name(j));
     if (*n && *n != len)
         return spec_fail(L, CUTUNE_EINVAL, path, "%zu entries, but dims has %zu", len, *n);
     size_t i = 0;
@@ -70,9 +70,8 @@ int spec_load_tensormap(loader *L, const cJSON *a, const char *path, const cutun
     const cJSON *sw = spec_member(a, "swizzle");
     if (sw) {
         spec_path_member(fpath, sizeof fpath, path, "swizzle");
-        if (!cJSON_IsNumber(sw) ||
-            (sw->valuedouble != 0 && sw->valuedouble != 32 && sw->valuedouble != 64 &&
-             sw->valuedouble != 128))
+        if (!cJSON_IsNumber(sw) || (sw->valuedouble != 0 && sw->valuedouble != 32 &&
+                                    sw->valuedouble != 64 && sw->valuedouble != 128))
             return spec_fail(L, CUTUNE_EINVAL, fpath, "expected 0, 32, 64 or 128 (bytes)");
         arg->swizzle = (int)sw->valuedouble;
     }

@@ -950,7 +950,7 @@ static void test_tensormap(void **state)
         print_error("%s\n", err);
     assert_int_equal(rc, 0);
     assert_int_equal(s->args[0].kind, CUTUNE_ARG_TENSORMAP);
-    assert_int_equal(s->args[0].tensor, 2);               /* resolved, also when named later */
+    assert_int_equal(s->args[0].tensor, 2);              /* resolved, also when named later */
     assert_int_equal(s->args[0].type, CUTUNE_ELEM_BF16); /* the tensor's type */
     assert_int_equal(s->args[0].trank, 2);
     assert_int_equal(s->args[0].swizzle, 128);
@@ -980,8 +980,8 @@ static void test_tensormap(void **state)
          "args[0].dims", "1 to 5 expressions"},
         {"\"tensor\": \"a\", \"dims\": [\"N\"], \"box\": [8], \"swizzle\": 16", CUTUNE_EINVAL,
          "args[0].swizzle", "0, 32, 64 or 128"},
-        {"\"tensor\": \"a\", \"dims\": [\"N\"], \"box\": [8], \"size\": 4", CUTUNE_EINVAL, "args[0]",
-         "size"},
+        {"\"tensor\": \"a\", \"dims\": [\"N\"], \"box\": [8], \"size\": 4", CUTUNE_EINVAL,
+         "args[0]", "size"},
         {"\"tensor\": \"a\", \"dims\": [\"N\"], \"box\": [\"Q\"]", CUTUNE_ENOTFOUND,
          "args[0].box[0]", "Q"},
         {"\"tensor\": \"a\", \"dims\": [\"N\"], \"box\": [512]", CUTUNE_EMATH, "args[0].box[0]",

@@ -390,8 +390,7 @@ static int plan(cuda_state *st, job_entry *e, char *err, size_t errlen)
     int own_arch = 0;
     for (size_t i = 0; i < e->job.nopts; i++)
         own_arch |= !strncmp(e->job.opts[i], "--gpu-architecture=", 19) ||
-                    !strncmp(e->job.opts[i], "-arch=", 6) ||
-                    !strncmp(e->job.opts[i], "-arch", 6);
+                    !strncmp(e->job.opts[i], "-arch=", 6) || !strncmp(e->job.opts[i], "-arch", 6);
     if (rc < 0 ||
         (!own_arch && (rc = add_opt(&e->job.opts, &e->job.nopts, "%s%s", st->arch_opt, "")) < 0))
         goto out_oom;

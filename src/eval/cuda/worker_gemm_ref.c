@@ -35,9 +35,10 @@ int worker_reference_gemm_abt(worker *w, const cutune_cuda_launch *l, cutune_cud
     if (cutune_cuda_drv_load_cublas(&w->drv, berr, sizeof berr) < 0 || !w->drv.cublas_gemm_ex) {
         r->status = CUTUNE_STATUS_RUNTIME_ERROR;
         r->fatal = 1;
-        worker_log(r, "%s", w->drv.blas_lib ? "reference 'cublas_gemm_abt': libcublas lacks "
-                                              "cublasGemmEx"
-                                            : berr);
+        worker_log(r, "%s",
+                   w->drv.blas_lib ? "reference 'cublas_gemm_abt': libcublas lacks "
+                                     "cublasGemmEx"
+                                   : berr);
         return -1;
     }
     if (!w->blas && w->drv.cublas_create(&w->blas) != 0) {
@@ -54,8 +55,8 @@ int worker_reference_gemm_abt(worker *w, const cutune_cuda_launch *l, cutune_cud
     int st = w->drv.cublas_gemm_ex(w->blas, BLAS_OP_T, BLAS_OP_N, n, m, k, &alpha,
                                    (const void *)(uintptr_t)w->bufs[su->gemm_b].d, t, k,
                                    (const void *)(uintptr_t)w->bufs[su->gemm_a].d, t, k, &beta,
-                                   (void *)(uintptr_t)w->bufs[su->gemm_c].d, t, n,
-                                   BLAS_COMPUTE_32F, BLAS_GEMM_DEFAULT);
+                                   (void *)(uintptr_t)w->bufs[su->gemm_c].d, t, n, BLAS_COMPUTE_32F,
+                                   BLAS_GEMM_DEFAULT);
     cu_result rc = w->drv.ctx_synchronize();
     if (st != 0 || rc != CU_SUCCESS) {
         if (rc == CU_SUCCESS)
