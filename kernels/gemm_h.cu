@@ -71,13 +71,33 @@
 #define FP16 0
 #endif
 
-#if FP16
+#ifndef TF32
+#define TF32 0
+#endif
+
+#if TF32
+#define GH_AB "tf32"
+#define GH_KSH "k8"
+typedef float gh_elem;
+#elif FP16
 #define GH_AB "f16"
+#define GH_KSH "k16"
 #define GH_CVT "cvt.rn.f16x2.f32"
+typedef unsigned short gh_elem;
 #else
 #define GH_AB "bf16"
+#define GH_KSH "k16"
 #define GH_CVT "cvt.rn.bf16x2.f32"
+typedef unsigned short gh_elem;
 #endif
+#define GH_ES ((int)sizeof(gh_elem)) /* element bytes */
+/* wgmma's transpose immediates (0: K-major) exist for 16-bit types only */
+#if TF32
+#define GH_TRANS ""
+#else
+#define GH_TRANS ", 0, 0"
+#endif
+#define GH_BOXK (128 / (TF32 ? 4 : 2)) /* elements of one 128-byte swizzle row */
 
 #define GH_NT ((NC + 1) * 128)
 #if PINGPONG
@@ -87,15 +107,15 @@
 #endif
 #define GH_CONSUMERS_PER_STAGE (PINGPONG ? 1 : NC)
 #define GH_MI (GH_WGM / 64) /* m64 wgmma per k16 step and consumer */
-#define GH_KSUB (BK / 64) /* 64-column boxes per stage */
-#define GH_A_BYTES (BM * BK * 2)
-#define GH_B_BYTES (BN * BK * 2)
+#define GH_KSUB (BK / GH_BOXK) /* 128-byte boxes per stage (4 wgmma k-steps of 32 bytes each) */
+#define GH_A_BYTES (BM * BK * GH_ES)
+#define GH_B_BYTES (BN * BK * GH_ES)
 #define GH_STAGE_BYTES (GH_A_BYTES + GH_B_BYTES)
 #define GH_NACC (BN / 2)
 #define GH_EPI_BYTES (EPI_SMEM ? NC * 4 * 2048 : 0) /* after the ring */
 
-#if (GH_WGM % 64) || (BK % 64) || (BN % 64) || BN > 256 || (NC != 1 && NC != 2)
-#error "gemm_h: BM % (64 * NC) (PINGPONG: BM % 64), BK % 64, BN % 64 must be 0; BN <= 256; NC is 1 or 2"
+#if (GH_WGM % 64) || (BK % GH_BOXK) || (BN % 64) || BN > 256 || (NC != 1 && NC != 2)
+#error "gemm_h: BM % (64 * NC) (PINGPONG: BM % 64), BK % (128 / element bytes), BN % 64 must be 0; BN <= 256; NC is 1 or 2"
 #endif
 #if CLUSTER_M != 1 && CLUSTER_M != 2
 #error "gemm_h: CLUSTER_M is 1 or 2"
@@ -116,46 +136,46 @@ struct __align__(64) gh_tmap {
 #define GH_F96(i) GH_F64(i), GH_F32((i) + 64)
 #define GH_F128(i) GH_F64(i), GH_F64((i) + 64)
 
-/* m64n64k16: D[32] (+)= A(desc) * B(desc); scale_d 0 overwrites D. */
+/* m64n64k16 (k8 for tf32): D[32] (+)= A(desc) * B(desc); scale_d 0 overwrites D. */
 __device__ __forceinline__ void wgmma_n64(float (&d)[32], unsigned long long da, unsigned long long db, int scale_d)
 {
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n64k16.f32." GH_AB "." GH_AB " "
+                 "wgmma.mma_async.sync.aligned.m64n64" GH_KSH ".f32." GH_AB "." GH_AB " "
                  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
-                 "%32, %33, p, 1, 1, 0, 0;\n}\n"
+                 "%32, %33, p, 1, 1" GH_TRANS ";\n}\n"
                  : GH_F32(0)
                  : "l"(da), "l"(db), "r"(scale_d));
 }
 
-/* m64n128k16: D[64] (+)= A(desc) * B(desc); scale_d 0 overwrites D. */
+/* m64n128k16 (k8 for tf32): D[64] (+)= A(desc) * B(desc); scale_d 0 overwrites D. */
 __device__ __forceinline__ void wgmma_n128(float (&d)[64], unsigned long long da, unsigned long long db, int scale_d)
 {
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k16.f32." GH_AB "." GH_AB " "
+                 "wgmma.mma_async.sync.aligned.m64n128" GH_KSH ".f32." GH_AB "." GH_AB " "
                  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-                 "%64, %65, p, 1, 1, 0, 0;\n}\n"
+                 "%64, %65, p, 1, 1" GH_TRANS ";\n}\n"
                  : GH_F64(0)
                  : "l"(da), "l"(db), "r"(scale_d));
 }
 
-/* m64n192k16: D[96] (+)= A(desc) * B(desc); scale_d 0 overwrites D. */
+/* m64n192k16 (k8 for tf32): D[96] (+)= A(desc) * B(desc); scale_d 0 overwrites D. */
 __device__ __forceinline__ void wgmma_n192(float (&d)[96], unsigned long long da, unsigned long long db, int scale_d)
 {
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n192k16.f32." GH_AB "." GH_AB " "
+                 "wgmma.mma_async.sync.aligned.m64n192" GH_KSH ".f32." GH_AB "." GH_AB " "
                  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95}, "
-                 "%96, %97, p, 1, 1, 0, 0;\n}\n"
+                 "%96, %97, p, 1, 1" GH_TRANS ";\n}\n"
                  : GH_F96(0)
                  : "l"(da), "l"(db), "r"(scale_d));
 }
 
-/* m64n256k16: D[128] (+)= A(desc) * B(desc); scale_d 0 overwrites D. */
+/* m64n256k16 (k8 for tf32): D[128] (+)= A(desc) * B(desc); scale_d 0 overwrites D. */
 __device__ __forceinline__ void wgmma_n256(float (&d)[128], unsigned long long da, unsigned long long db, int scale_d)
 {
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n256k16.f32." GH_AB "." GH_AB " "
+                 "wgmma.mma_async.sync.aligned.m64n256" GH_KSH ".f32." GH_AB "." GH_AB " "
                  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
-                 "%128, %129, p, 1, 1, 0, 0;\n}\n"
+                 "%128, %129, p, 1, 1" GH_TRANS ";\n}\n"
                  : GH_F128(0)
                  : "l"(da), "l"(db), "r"(scale_d));
 }
@@ -257,6 +277,7 @@ __device__ __forceinline__ void gh_cluster_sync(void)
 #endif
 }
 
+#if !TF32
 __device__ __forceinline__ float gh_to_f(unsigned short h)
 {
 #if FP16
@@ -267,6 +288,8 @@ __device__ __forceinline__ float gh_to_f(unsigned short h)
     return __uint_as_float((u32)h << 16);
 #endif
 }
+
+#endif
 
 /* Tile t of the grouped raster -> (tile row, tile column); tile rows come in cluster pairs. */
 __device__ __forceinline__ void gh_tile(int t, int tiles_m, int tiles_n, int *tm, int *tn)
@@ -279,15 +302,10 @@ __device__ __forceinline__ void gh_tile(int t, int tiles_m, int tiles_n, int *tm
     *tn = in / rows;
 }
 
+#if !TF32
 __device__ __forceinline__ float gh_load_c(const unsigned short *p)
 {
-#if FP16
-    float f;
-    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(*p));
-    return f;
-#else
-    return __uint_as_float((u32)*p << 16);
-#endif
+    return gh_to_f(*p);
 }
 
 __device__ __forceinline__ u32 gh_pack(float lo, float hi)
@@ -297,12 +315,61 @@ __device__ __forceinline__ u32 gh_pack(float lo, float hi)
     return r;
 }
 
+/* Two outputs at p (4-byte aligned), with beta * the old ones unless beta == 0. */
+__device__ __forceinline__ void gh_store2(unsigned short *p, float v0, float v1, float beta)
+{
+    if (beta != 0.0f) {
+        v0 += beta * gh_load_c(p);
+        v1 += beta * gh_load_c(p + 1);
+    }
+    *(u32 *)p = gh_pack(v0, v1);
+}
+
+/* Four outputs at p (8-byte aligned). */
+__device__ __forceinline__ void gh_store4(unsigned short *p, const float *o, float beta)
+{
+    float v[4] = {o[0], o[1], o[2], o[3]};
+    if (beta != 0.0f) {
+        const uint2 old = *(const uint2 *)p;
+        v[0] += beta * gh_to_f((unsigned short)(old.x & 0xFFFF));
+        v[1] += beta * gh_to_f((unsigned short)(old.x >> 16));
+        v[2] += beta * gh_to_f((unsigned short)(old.y & 0xFFFF));
+        v[3] += beta * gh_to_f((unsigned short)(old.y >> 16));
+    }
+    *(uint2 *)p = make_uint2(gh_pack(v[0], v[1]), gh_pack(v[2], v[3]));
+}
+#else
+__device__ __forceinline__ void gh_store2(float *p, float v0, float v1, float beta)
+{
+    if (beta != 0.0f) {
+        const float2 old = *(const float2 *)p;
+        v0 += beta * old.x;
+        v1 += beta * old.y;
+    }
+    *(float2 *)p = make_float2(v0, v1);
+}
+
+/* Four outputs at p (16-byte aligned). */
+__device__ __forceinline__ void gh_store4(float *p, const float *o, float beta)
+{
+    float4 v = make_float4(o[0], o[1], o[2], o[3]);
+    if (beta != 0.0f) {
+        const float4 old = *(const float4 *)p;
+        v.x += beta * old.x;
+        v.y += beta * old.y;
+        v.z += beta * old.z;
+        v.w += beta * old.w;
+    }
+    *(float4 *)p = v;
+}
+#endif
+
 extern "C" __global__ void __launch_bounds__(GH_NT, 1)
 #if CLUSTER_M > 1
     __cluster_dims__(CLUSTER_M, 1, 1)
 #endif
         gemm_h(const __grid_constant__ gh_tmap tmA, const __grid_constant__ gh_tmap tmB,
-               unsigned short *__restrict__ C, const unsigned short *A, const unsigned short *B,
+               gh_elem *__restrict__ C, const gh_elem *A, const gh_elem *B,
                int m, int n, int k, float alpha, float beta)
 {
     extern __shared__ unsigned char gh_dyn[];
@@ -348,7 +415,7 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
                     const u32 sa = base + s * GH_STAGE_BYTES, sb = sa + GH_A_BYTES;
 #pragma unroll
                     for (int j = 0; j < GH_KSUB; j++) {
-                        const int kc = kt * BK + j * 64;
+                        const int kc = kt * BK + j * GH_BOXK;
                         gh_tma_load(sa + j * BM * 128, &tmA, kc, row_a, fb);
 #if CLUSTER_M > 1
                         gh_tma_load_mc(sb + j * BN * 128 + rank * (BN / CLUSTER_M) * 128, &tmB, kc,
@@ -391,7 +458,7 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
                 const u32 sa = base + s * GH_STAGE_BYTES + (PINGPONG ? 0 : c * GH_WGM * 128), sb = base + s * GH_STAGE_BYTES + GH_A_BYTES;
                 asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
-                for (int kk = 0; kk < BK / 16; kk++) {
+                for (int kk = 0; kk < GH_KSUB * 4; kk++) {
                     const u32 koff = (kk % 4) * 32;
                     const u64 db = gh_desc(sb + (kk / 4) * BN * 128 + koff);
 #pragma unroll
@@ -461,28 +528,15 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
                         const int gcol = tn * BN + q * 32 + ch * 4;
                         if (grow >= m || gcol >= n)
                             continue;
-                        unsigned short *cp = C + (size_t)grow * n + gcol;
-                        float o[4] = {alpha * v.x, alpha * v.y, alpha * v.z, alpha * v.w};
+                        gh_elem *cp = C + (size_t)grow * n + gcol;
+                        const float o[4] = {alpha * v.x, alpha * v.y, alpha * v.z, alpha * v.w};
                         if ((n % 4) == 0) {
-                            if (beta != 0.0f) {
-                                const uint2 old = *(const uint2 *)cp;
-                                o[0] += beta * gh_to_f((unsigned short)(old.x & 0xFFFF));
-                                o[1] += beta * gh_to_f((unsigned short)(old.x >> 16));
-                                o[2] += beta * gh_to_f((unsigned short)(old.y & 0xFFFF));
-                                o[3] += beta * gh_to_f((unsigned short)(old.y >> 16));
-                            }
-                            *(uint2 *)cp = make_uint2(gh_pack(o[0], o[1]), gh_pack(o[2], o[3]));
+                            gh_store4(cp, o, beta);
                         } else {
 #pragma unroll
-                            for (int j = 0; j < 4; j += 2) {
-                                if (gcol + j >= n)
-                                    break;
-                                if (beta != 0.0f) {
-                                    o[j] += beta * gh_load_c(cp + j);
-                                    o[j + 1] += beta * gh_load_c(cp + j + 1);
-                                }
-                                *(u32 *)(cp + j) = gh_pack(o[j], o[j + 1]);
-                            }
+                            for (int j = 0; j < 4; j += 2)
+                                if (gcol + j < n)
+                                    gh_store2(cp + j, o[j], o[j + 1], beta);
                         }
                     }
                     __syncwarp();
@@ -498,18 +552,14 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
                     const int row = r0 + mi * 64 + h * 8;
                     if (row >= m)
                         continue;
-                    unsigned short *crow = C + (size_t)row * n;
+                    gh_elem *crow = C + (size_t)row * n;
 #pragma unroll
                     for (int i = 0; i < BN / 8; i++) {
                         const int col = c0 + i * 8;
                         if (col >= n)
                             continue;
-                        float v0 = alpha * acc[mi][i * 4 + h * 2], v1 = alpha * acc[mi][i * 4 + h * 2 + 1];
-                        if (beta != 0.0f) {
-                            v0 += beta * gh_load_c(crow + col);
-                            v1 += beta * gh_load_c(crow + col + 1);
-                        }
-                        *(u32 *)(crow + col) = gh_pack(v0, v1);
+                        gh_store2(crow + col, alpha * acc[mi][i * 4 + h * 2],
+                                  alpha * acc[mi][i * 4 + h * 2 + 1], beta);
                     }
                 }
             }

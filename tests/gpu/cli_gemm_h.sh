@@ -1,8 +1,9 @@
 #!/bin/sh
 # gemm_h (Hopper wgmma + TMA GEMM, kernels/gemm_h.json) through the CLI on an H100/H200:
-# (1) one pinned configuration (BM=128 BN=256 BK=64 STAGES=4 NC=2, persistent, shared-memory
-#     epilogue) of gemm_h and gemm_h_fp16 at 4096^3 and at 1000 x 5000 x 296 is ok, i.e.
-#     within rtol of cuBLAS (cublas_gemm_abt), with its TFLOP/s printed;
+# (1) one pinned configuration (BM=128 BN=256 STAGES=4 NC=2, 128-byte K boxes, persistent,
+#     shared-memory epilogue) of gemm_h, gemm_h_fp16 and gemm_h_tf32 at 4096^3 and at
+#     1000 x 5000 x 296 is ok, i.e. within rtol of cuBLAS (cublas_gemm_abt), with its
+#     TFLOP/s printed;
 # (2) `cutune --searcher=random --budget=20 gemm_h` completes with ok evaluations.
 # Skipped (77) without a driver or device, or on a GPU other than sm_90.
 exe=${CUTUNE_EXE:?CUTUNE_EXE unset}
@@ -11,9 +12,11 @@ kdir=${CUTUNE_KERNELS:-kernels}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cp "$kdir/gemm_h.cu" "$out/"
-pin='"BM": [128], "BN": [256], "BK": [64], "STAGES": [4], "NC": [2], "PINGPONG": [0],
+for k in gemm_h gemm_h_fp16 gemm_h_tf32; do
+    bk=64
+    [ $k = gemm_h_tf32 ] && bk=32 # one 128-byte box of floats
+    pin='"BM": [128], "BN": [256], "BK": ['$bk'], "STAGES": [4], "NC": [2], "PINGPONG": [0],
     "CLUSTER_M": [1], "GROUP_M": [8], "PERSISTENT": [1], "EPI_SMEM": [1]'
-for k in gemm_h gemm_h_fp16; do
     # the shipped spec with its parameters pinned to one configuration
     awk -v pin="$pin" '
         /^  "parameters": \{/ { print "  \"parameters\": {" pin "},"; skip = 1; next }
@@ -22,7 +25,7 @@ for k in gemm_h gemm_h_fp16; do
         > "$out/$k.json"
 done
 fail=0
-for k in gemm_h gemm_h_fp16; do
+for k in gemm_h gemm_h_fp16 gemm_h_tf32; do
     for sz in "" "--size M=1000 --size N=5000 --size K=296"; do
         # shellcheck disable=SC2086
         "$exe" --evaluator=cuda --searcher=grid --budget=1 --journal="$out/j.jsonl" $sz \

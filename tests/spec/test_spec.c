@@ -1002,8 +1002,9 @@ static void test_tensormap(void **state)
     }
 
     /* the shipped gemm_h specs load, their maps resolved to A and B */
-    const char *names[] = {"gemm_h", "gemm_h_fp16"};
-    for (size_t n = 0; n < 2; n++) {
+    const char *names[] = {"gemm_h", "gemm_h_fp16", "gemm_h_tf32"};
+    const cutune_elem_type types[] = {CUTUNE_ELEM_BF16, CUTUNE_ELEM_HALF, CUTUNE_ELEM_FLOAT};
+    for (size_t n = 0; n < 3; n++) {
         char path[1024];
         if (cutune_spec_resolve(names[n], path, sizeof path, err, sizeof err) != 0)
             continue;
@@ -1014,7 +1015,7 @@ static void test_tensormap(void **state)
         assert_int_equal(s->args[0].kind, CUTUNE_ARG_TENSORMAP);
         assert_string_equal(s->args[s->args[0].tensor].name, "A");
         assert_string_equal(s->args[s->args[1].tensor].name, "B");
-        assert_int_equal(s->args[0].type, n ? CUTUNE_ELEM_HALF : CUTUNE_ELEM_BF16);
+        assert_int_equal(s->args[0].type, types[n]);
         cutune_spec_free(s);
     }
 }

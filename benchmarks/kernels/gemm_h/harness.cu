@@ -8,6 +8,7 @@
  * Inputs: uniform in [-1, 1), rounded to the operand type, fresh per run (seeded by the
  * shape). C starts as a NaN pattern; beta = 0, alpha = 1 for timing; a second check runs
  * alpha = 1.5, beta = -0.5 on a random C.
+ * TF32 (-DTF32=1): float in and out, cuBLAS with CUBLAS_COMPUTE_32F_FAST_TF32.
  * Errors: ||out - ref|| / ||ref|| over all of C against cuBLAS (same inputs, same output
  * type, FP32 compute), and over 512 sampled elements against an FP64 dot product of the
  * same rounded inputs.
@@ -52,6 +53,13 @@
         }                                                                       \
     } while (0)
 
+#define ES ((size_t)sizeof(gh_elem))
+#if TF32
+static float h2f(float h)
+{
+    return h;
+}
+#else
 static float h2f(unsigned short h)
 {
 #if FP16
@@ -71,8 +79,9 @@ static float h2f(unsigned short h)
     return f;
 #endif
 }
+#endif
 
-__global__ void fill(unsigned short *p, size_t n, unsigned seed)
+__global__ void fill(gh_elem *p, size_t n, unsigned seed)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
         unsigned x = (unsigned)i * 2654435761u ^ seed;
@@ -82,6 +91,9 @@ __global__ void fill(unsigned short *p, size_t n, unsigned seed)
         x *= 0x846ca68b;
         x ^= x >> 16;
         float v = (x >> 8) * (2.0f / 16777216.0f) - 1.0f;
+#if TF32
+        p[i] = v;
+#else
         u32 r;
 #if FP16
         asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(0.0f), "f"(v));
@@ -89,16 +101,17 @@ __global__ void fill(unsigned short *p, size_t n, unsigned seed)
         asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(0.0f), "f"(v));
 #endif
         p[i] = (unsigned short)(r & 0xFFFF);
+#endif
     }
 }
 
 static void make_map(CUtensorMap *map, void *ptr, int rows, int cols, int box_rows)
 {
     cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
-    cuuint64_t strides[1] = {(cuuint64_t)cols * 2};
-    cuuint32_t box[2] = {64, (cuuint32_t)box_rows};
+    cuuint64_t strides[1] = {(cuuint64_t)cols * ES};
+    cuuint32_t box[2] = {(cuuint32_t)GH_BOXK, (cuuint32_t)box_rows};
     cuuint32_t es[2] = {1, 1};
-    CUresult r = cuTensorMapEncodeTiled(map, FP16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, ptr,
+    CUresult r = cuTensorMapEncodeTiled(map, TF32 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : FP16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, ptr,
                                         dims, strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
                                         CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
@@ -108,7 +121,7 @@ static void make_map(CUtensorMap *map, void *ptr, int rows, int cols, int box_ro
     }
 }
 
-static double rel_err(const std::vector<unsigned short> &a, const std::vector<unsigned short> &b, long *nan)
+static double rel_err(const std::vector<gh_elem> &a, const std::vector<gh_elem> &b, long *nan)
 {
     double num = 0, den = 0;
     *nan = 0;
@@ -134,14 +147,14 @@ int main(int argc, char **argv)
     const int reps = argc > 4 ? atoi(argv[4]) : 30;
     cudaDeviceProp prop;
     CK(cudaGetDeviceProperties(&prop, 0));
-    unsigned short *A, *B, *C, *R, *C0;
+    gh_elem *A, *B, *C, *R, *C0;
     void *flush;
     const size_t flush_bytes = 256u << 20;
-    CK(cudaMalloc(&A, (size_t)M * K * 2));
-    CK(cudaMalloc(&B, (size_t)N * K * 2));
-    CK(cudaMalloc(&C, (size_t)M * N * 2));
-    CK(cudaMalloc(&R, (size_t)M * N * 2));
-    CK(cudaMalloc(&C0, (size_t)M * N * 2));
+    CK(cudaMalloc(&A, (size_t)M * K * ES));
+    CK(cudaMalloc(&B, (size_t)N * K * ES));
+    CK(cudaMalloc(&C, (size_t)M * N * ES));
+    CK(cudaMalloc(&R, (size_t)M * N * ES));
+    CK(cudaMalloc(&C0, (size_t)M * N * ES));
     CK(cudaMalloc(&flush, flush_bytes));
     unsigned seed = (unsigned)(M * 131 + N * 7 + K) ^ 0x9e3779b9u;
     fill<<<1024, 256>>>(A, (size_t)M * K, seed);
@@ -185,31 +198,33 @@ int main(int argc, char **argv)
 
     cublasHandle_t h;
     CB(cublasCreate(&h));
-    const cudaDataType dt = FP16 ? CUDA_R_16F : CUDA_R_16BF;
-    auto run_ref = [&](float alpha, float beta, unsigned short *out) {
+    const cudaDataType dt = TF32 ? CUDA_R_32F : FP16 ? CUDA_R_16F : CUDA_R_16BF;
+    /* TF32: cuBLAS's TF32 tensor-core path, the matching precision */
+    const cublasComputeType_t ct = TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+    auto run_ref = [&](float alpha, float beta, gh_elem *out) {
         CB(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &alpha, B, dt, K, A, dt, K, &beta, out, dt, N,
-                        CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+                        ct, CUBLAS_GEMM_DEFAULT));
     };
-    auto run_mine = [&](float alpha, float beta, unsigned short *out) {
+    auto run_mine = [&](float alpha, float beta, gh_elem *out) {
         gemm_h<<<grid, block, smem>>>(*(const gh_tmap *)&ta, *(const gh_tmap *)&tb, out, A, B, M, N, K, alpha, beta);
     };
 
     /* correctness: beta = 0 on a NaN-poisoned C; then alpha 1.5, beta -0.5 on random C */
-    std::vector<unsigned short> hc((size_t)M * N), hr((size_t)M * N);
+    std::vector<gh_elem> hc((size_t)M * N), hr((size_t)M * N);
     long nan_cnt = 0;
     double e1, e2, e64 = 0;
-    CK(cudaMemset(C, 0xFF, (size_t)M * N * 2));
+    CK(cudaMemset(C, 0xFF, (size_t)M * N * ES));
     run_mine(1.0f, 0.0f, C);
     CK(cudaGetLastError());
     run_ref(1.0f, 0.0f, R);
     CK(cudaDeviceSynchronize());
-    CK(cudaMemcpy(hc.data(), C, hc.size() * 2, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(hr.data(), R, hr.size() * 2, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(hc.data(), C, hc.size() * ES, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(hr.data(), R, hr.size() * ES, cudaMemcpyDeviceToHost));
     e1 = rel_err(hc, hr, &nan_cnt);
     {
-        std::vector<unsigned short> ha((size_t)M * K), hb((size_t)N * K);
-        CK(cudaMemcpy(ha.data(), A, ha.size() * 2, cudaMemcpyDeviceToHost));
-        CK(cudaMemcpy(hb.data(), B, hb.size() * 2, cudaMemcpyDeviceToHost));
+        std::vector<gh_elem> ha((size_t)M * K), hb((size_t)N * K);
+        CK(cudaMemcpy(ha.data(), A, ha.size() * ES, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(hb.data(), B, hb.size() * ES, cudaMemcpyDeviceToHost));
         double num = 0, den = 0;
         unsigned s = 12345;
         for (int t = 0; t < 512; t++) {
@@ -228,14 +243,14 @@ int main(int argc, char **argv)
         }
         e64 = sqrt(num / den);
     }
-    CK(cudaMemcpy(C, C0, (size_t)M * N * 2, cudaMemcpyDeviceToDevice));
-    CK(cudaMemcpy(R, C0, (size_t)M * N * 2, cudaMemcpyDeviceToDevice));
+    CK(cudaMemcpy(C, C0, (size_t)M * N * ES, cudaMemcpyDeviceToDevice));
+    CK(cudaMemcpy(R, C0, (size_t)M * N * ES, cudaMemcpyDeviceToDevice));
     run_mine(1.5f, -0.5f, C);
     CK(cudaGetLastError());
     run_ref(1.5f, -0.5f, R);
     CK(cudaDeviceSynchronize());
-    CK(cudaMemcpy(hc.data(), C, hc.size() * 2, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(hr.data(), R, hr.size() * 2, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(hc.data(), C, hc.size() * ES, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(hr.data(), R, hr.size() * ES, cudaMemcpyDeviceToHost));
     long nan2 = 0;
     e2 = rel_err(hc, hr, &nan2);
 
