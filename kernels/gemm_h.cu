@@ -1,6 +1,8 @@
 /*
  * gemm_h.cu - tunable Hopper GEMM for cutune: wgmma tensor cores fed by the Tensor Memory
- * Accelerator (TMA), BF16 or FP16 operands, FP32 accumulation (sm_90a).
+ * Accelerator (TMA), BF16 or FP16 operands (FP16=1), or FP32 operands multiplied in TF32
+ * (TF32=1: the tensor cores read the float bits, ignoring the low 13 mantissa bits), FP32
+ * accumulation (sm_90a).
  *
  *   C = alpha * A * B^T + beta * C   (all row-major: A is M x K, B is N x K, C is M x N;
  *   C has the operands' type; in cuBLAS's column-major terms this is C^T = op_T(B) op_N(A),
@@ -9,9 +11,9 @@
  * Design (docs/kernels.md, gemm_h):
  * - Warp specialisation: warp group 0 is the producer (one thread issues TMA copies),
  *   warp groups 1..NC are consumers; each consumer owns BM/NC rows of the block tile and
- *   issues wgmma m64nBNk16 from shared memory (A and B both K-major, 128-byte swizzle).
+ *   issues wgmma m64nBNk16 (k8 in TF32) from shared memory (A and B both K-major, 128-byte swizzle).
  * - A STAGES-deep ring of shared-memory stages (A tile BM x BK, B tile BN x BK, stored as
- *   BK/64 boxes of 64 columns = one 128-byte swizzle row), guarded by two mbarriers per
+ *   BK / GH_BOXK boxes of one 128-byte swizzle row each), guarded by two mbarriers per
  *   stage: "full" (TMA transaction count) and "empty" (one arrive per consumer warp group,
  *   times the cluster size when B is multicast).
  * - PINGPONG = 1: each consumer computes whole BM x BN tiles, the two taking turns, so one's
@@ -22,7 +24,7 @@
  *   follows it has been issued and the one reading it has completed.
  * - CLUSTER_M = 2: the two blocks of a cluster compute vertically adjacent tiles with the
  *   same B tile; each loads half of B and multicasts it to both (half the B traffic).
- * - PERSISTENT = 1: GRID blocks loop over the output tiles (the producer runs ahead into
+ * - PERSISTENT = 1: min(tiles, SMS) blocks loop over the output tiles (the producer runs ahead into
  *   the next tile while the consumers store); 0: one tile per block.
  * - Tile order: groups of GROUP_M tile rows, column by column inside a group (L2 reuse).
  * - Epilogue, alpha/beta in FP32, rounded once to the output type; beta == 0 does not read C.
@@ -32,9 +34,9 @@
  * A and B are read only through their tensor maps; their pointers are parameters so that the
  * tuner allocates and fills them (kernels/gemm_h.json).
  * Tensor maps (CUtensorMap, 128 bytes) arrive by value as __grid_constant__ parameters:
- *   tmA: dims {K, M}, box {64, BM}; tmB: dims {K, N}, box {64, BN / CLUSTER_M};
+ *   tmA: dims {K, M}, box {128 bytes of K, BM}; tmB: dims {K, N}, box {128 bytes, BN / CLUSTER_M};
  *   both 128-byte swizzle, out-of-bounds elements read as zero (any M, N, K tail).
- * Requirements: K % 8 == 0 (TMA row stride is a multiple of 16 bytes), N % 2 == 0
+ * Requirements: K * element bytes % 16 == 0 (a TMA row stride), N % 2 == 0
  * (pairs of outputs are stored as one 32-bit word).
  */
 #ifndef BM
