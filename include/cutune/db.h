@@ -195,6 +195,16 @@ int cutune_db_best(cutune_db *db, const cutune_db_key *key, cutune_db_row *best,
                    char *err, size_t errlen);
 void cutune_db_row_clear(cutune_db_row *row);
 
+/**
+ * The latest measurement of each configuration of key with its whole result (times,
+ * costs, metrics, log), newest first: fn(ctx, config, r) per configuration, r owned by
+ * the call (fn may move its contents out and zero it). fn returning <0 stops with it.
+ */
+int cutune_db_each_latest(cutune_db *db, const cutune_db_key *key,
+                          int (*fn)(void *ctx, const char *config, cutune_eval_result *r,
+                                    char *err, size_t errlen),
+                          void *ctx, char *err, size_t errlen);
+
 /** Every measurement of key (not the reused answers), in the order stored. */
 int cutune_db_rows_key(cutune_db *db, const cutune_db_key *key, cutune_db_rows **out, char *err,
                        size_t errlen);

@@ -350,3 +350,52 @@ int cutune_db_run_lookup(cutune_db_run *run, const char *config, cutune_eval_res
     }
     return 1;
 }
+
+int cutune_db_each_latest(cutune_db *db, const cutune_db_key *key,
+                          int (*fn)(void *ctx, const char *config, cutune_eval_result *r,
+                                    char *err, size_t errlen),
+                          void *ctx, char *err, size_t errlen)
+{
+    sqlite3_stmt *st = NULL;
+    int src = sqlite3_prepare_v2(
+        db->h,
+        "SELECT e.config, e.status, e.time_ms, e.times_ms, e.compile_ms, e.bench_ms, e.metrics, "
+        "e.log FROM evaluations e JOIN runs r ON r.id = e.run_id "
+        "JOIN kernels k ON k.id = r.kernel_id JOIN gpus g ON g.id = r.gpu_id "
+        "WHERE k.name = ?1 AND k.hash = ?2 AND g.fingerprint = ?3 AND r.sizes = ?4 AND "
+        "r.options = ?5 AND e.reused_from IS NULL AND e.status != 'missing' AND e.id = "
+        "(SELECT max(e2.id) FROM evaluations e2 JOIN runs r2 ON r2.id = e2.run_id "
+        " WHERE e2.config = e.config AND r2.kernel_id = r.kernel_id AND r2.gpu_id = r.gpu_id "
+        " AND r2.sizes = r.sizes AND r2.options = r.options AND e2.reused_from IS NULL "
+        " AND e2.status != 'missing') ORDER BY e.id DESC",
+        -1, &st, NULL);
+    if (src != SQLITE_OK)
+        return cutune_db_sqlite_err(db, src, err, errlen, "reading evaluations");
+    bind_text(st, 1, key->kernel);
+    bind_text(st, 2, key->kernel_hash);
+    bind_text(st, 3, key->gpu.fingerprint);
+    bind_text(st, 4, key->sizes);
+    bind_text(st, 5, key->options);
+    int rc = 0;
+    while (rc >= 0 && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        cutune_eval_result r;
+        memset(&r, 0, sizeof r);
+        int status = cutune_status_from_name((const char *)sqlite3_column_text(st, 1));
+        r.status = status < 0 ? CUTUNE_STATUS_RUNTIME_ERROR : (cutune_status)status;
+        r.time_ms = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
+        r.compile_ms = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_double(st, 4);
+        r.bench_ms = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : sqlite3_column_double(st, 5);
+        if (restore_json((const char *)sqlite3_column_text(st, 3),
+                         (const char *)sqlite3_column_text(st, 6), &r) < 0 ||
+            (sqlite3_column_type(st, 7) != SQLITE_NULL &&
+             !(r.log = cutune_db_column_text(st, 7))))
+            rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        else
+            rc = fn(ctx, (const char *)sqlite3_column_text(st, 0), &r, err, errlen);
+        cutune_eval_result_clear(&r);
+    }
+    if (rc >= 0 && src != SQLITE_DONE)
+        rc = cutune_db_sqlite_err(db, src, err, errlen, "reading evaluations");
+    sqlite3_finalize(st);
+    return rc < 0 ? rc : 0;
+}
