@@ -50,13 +50,13 @@ typedef struct cutune_db_gpu {
 
 /** What an evaluation measured: the key of every row (strings owned by the key). */
 typedef struct cutune_db_key {
-    char kernel[256];      /**< the spec's name, or the recording's kernel name */
-    char kernel_hash[17];  /**< hex: the spec's JSON and source (not its sizes), or a
-                              recording's parameters and values */
-    char sizes[2048];      /**< JSON object of the problem sizes ("{}" for none) */
-    char options[2048];    /**< JSON array: the spec's compiler options, then the
-                              evaluator's arguments that change what is compiled */
-    cutune_db_gpu gpu;     /**< where */
+    char kernel[256];     /**< the spec's name, or the recording's kernel name */
+    char kernel_hash[17]; /**< hex: the spec's JSON and source (not its sizes), or a
+                             recording's parameters and values */
+    char sizes[2048];     /**< JSON object of the problem sizes ("{}" for none) */
+    char options[2048];   /**< JSON array: the spec's compiler options, then the
+                             evaluator's arguments that change what is compiled */
+    cutune_db_gpu gpu;    /**< where */
 } cutune_db_key;
 
 /**
@@ -201,8 +201,8 @@ void cutune_db_row_clear(cutune_db_row *row);
  * the call (fn may move its contents out and zero it). fn returning <0 stops with it.
  */
 int cutune_db_each_latest(cutune_db *db, const cutune_db_key *key,
-                          int (*fn)(void *ctx, const char *config, cutune_eval_result *r,
-                                    char *err, size_t errlen),
+                          int (*fn)(void *ctx, const char *config, cutune_eval_result *r, char *err,
+                                    size_t errlen),
                           void *ctx, char *err, size_t errlen);
 
 /** Every measurement of key (not the reused answers), in the order stored. */

@@ -59,8 +59,7 @@ typedef struct cutune_tuner_store {
     /** History entry e, index n, once journaled: measured now, answered by lookup
      *  (e->reused), or resumed from the journal (handed again on every resume, so the
      *  store keeps one per n). <0 stops the run with that error. */
-    int (*record)(void *ctx, size_t n, const cutune_history_entry *e, char *err,
-                  size_t errlen);
+    int (*record)(void *ctx, size_t n, const cutune_history_entry *e, char *err, size_t errlen);
 } cutune_tuner_store;
 
 typedef struct cutune_tuner_options {

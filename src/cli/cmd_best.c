@@ -14,21 +14,22 @@
 
 static void best_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: cutune best [--size NAME=VALUE]... [--db=FILE] [--evaluator=cuda|replay[:FILE]]\n"
-            "                   [--devices=I] [-q] KERNEL|SPEC|RECORDING\n"
-            "\n"
-            "Print the fastest configuration the tuning database knows for KERNEL on this GPU\n"
-            "(without a GPU: the GPU of the kernel's recording) at these sizes. Nothing is tuned.\n"
-            "\n"
-            "  --size NAME=VALUE   a problem size of the spec (repeatable)\n"
-            "  --db=FILE           the database (default as in tune: $CUTUNE_DB, else\n"
-            "                      $XDG_DATA_HOME/cutune/tuning.db)\n"
-            "  --evaluator=E       whose GPU: cuda (this machine's), replay[:FILE] (a recording's)\n"
-            "  --devices=I         the CUDA device (default 0)\n"
-            "  -q, --quiet         print only the configuration\n"
-            "\n"
-            "Exit status: 0 found, 1 the database holds no correct measurement of it, 2 bad input.\n");
+    fprintf(
+        f,
+        "usage: cutune best [--size NAME=VALUE]... [--db=FILE] [--evaluator=cuda|replay[:FILE]]\n"
+        "                   [--devices=I] [-q] KERNEL|SPEC|RECORDING\n"
+        "\n"
+        "Print the fastest configuration the tuning database knows for KERNEL on this GPU\n"
+        "(without a GPU: the GPU of the kernel's recording) at these sizes. Nothing is tuned.\n"
+        "\n"
+        "  --size NAME=VALUE   a problem size of the spec (repeatable)\n"
+        "  --db=FILE           the database (default as in tune: $CUTUNE_DB, else\n"
+        "                      $XDG_DATA_HOME/cutune/tuning.db)\n"
+        "  --evaluator=E       whose GPU: cuda (this machine's), replay[:FILE] (a recording's)\n"
+        "  --devices=I         the CUDA device (default 0)\n"
+        "  -q, --quiet         print only the configuration\n"
+        "\n"
+        "Exit status: 0 found, 1 the database holds no correct measurement of it, 2 bad input.\n");
 }
 
 /* The key and the best row; 1 found, 0 none, <0 error. */
@@ -60,9 +61,12 @@ static void print_sizes(FILE *f, const char *sizes)
 int cutune_cmd_best(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"size", required_argument, NULL, 's'},      {"db", required_argument, NULL, 'd'},
-        {"evaluator", required_argument, NULL, 'e'}, {"devices", required_argument, NULL, 'D'},
-        {"quiet", no_argument, NULL, 'q'},           {"help", no_argument, NULL, 'h'},
+        {"size", required_argument, NULL, 's'},
+        {"db", required_argument, NULL, 'd'},
+        {"evaluator", required_argument, NULL, 'e'},
+        {"devices", required_argument, NULL, 'D'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     char err[1024] = "", dbpath[4096];
@@ -171,8 +175,8 @@ static int header_from_db(const char *path, const cli_target *t, const cutune_db
     long long id = cutune_db_config_id(t->space, best->config);
     if (id < 0)
         return cutune_err(err, errlen, CUTUNE_EMISMATCH,
-                          "the database's best configuration %s is not in %s's space",
-                          best->config, t->path);
+                          "the database's best configuration %s is not in %s's space", best->config,
+                          t->path);
     cutune_history_entry e = {.id = (size_t)id, .worker = -1};
     e.r.status = CUTUNE_STATUS_OK;
     e.r.time_ms = best->time_ms;

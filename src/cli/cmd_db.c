@@ -236,8 +236,8 @@ static int export_one(void *vctx, const char *config, cutune_eval_result *r, cha
 }
 
 /* The one stored group of this kernel (name, hash), sizes and GPU filter. */
-static int export_key(cutune_db *db, const cutune_db_key *want, const char *gpu,
-                      cutune_db_key *key, char *err, size_t errlen)
+static int export_key(cutune_db *db, const cutune_db_key *want, const char *gpu, cutune_db_key *key,
+                      char *err, size_t errlen)
 {
     cutune_db_groups *gs;
     int rc = cutune_db_groups_list(db, want->kernel, gpu, &gs, err, errlen);
@@ -346,8 +346,8 @@ static int cmd_export(const db_opts *o, const char *target, char *err, size_t er
             rc = write_journal(o->journal, &t, path, key.gpu.fingerprint, &h, err, errlen);
     }
     if (rc >= 0)
-        fprintf(stderr, "cutune: %s: %zu configurations of %s on %s%s\n", o->kt ? o->kt : o->journal,
-                h.n, key.kernel, key.gpu.fingerprint,
+        fprintf(stderr, "cutune: %s: %zu configurations of %s on %s%s\n",
+                o->kt ? o->kt : o->journal, h.n, key.kernel, key.gpu.fingerprint,
                 x.skipped ? " (some stored configurations are not in this space: left out)" : "");
     cutune_history_free(&h);
     cutune_db_close(db);
@@ -369,9 +369,10 @@ static int journal_target(const cutune_recording *rec, cli_target *t, char *err,
     for (size_t i = 0; !is_rec && i < rec->nsizes && i < CLI_MAX_LIST; i++) {
         double v = rec->size_values[i];
         so.sizes[so.nsizes].name = rec->size_names[i];
-        so.sizes[so.nsizes].value = v == floor(v) && fabs(v) < 9e15
-                                        ? (cutune_value){.type = CUTUNE_VALUE_INT, .i = (long long)v}
-                                        : (cutune_value){.type = CUTUNE_VALUE_REAL, .r = v};
+        so.sizes[so.nsizes].value =
+            v == floor(v) && fabs(v) < 9e15
+                ? (cutune_value){.type = CUTUNE_VALUE_INT, .i = (long long)v}
+                : (cutune_value){.type = CUTUNE_VALUE_REAL, .r = v};
         so.nsizes++;
     }
     char why[1024];
@@ -390,8 +391,7 @@ static int journal_target(const cutune_recording *rec, cli_target *t, char *err,
     return 1;
 }
 
-static int import_file(cutune_db *db, const db_opts *o, const char *file, char *err,
-                       size_t errlen)
+static int import_file(cutune_db *db, const db_opts *o, const char *file, char *err, size_t errlen)
 {
     cutune_recording *rec = NULL;
     cli_target t = {0};
@@ -415,8 +415,8 @@ static int import_file(cutune_db *db, const db_opts *o, const char *file, char *
         if ((rc = cli_target_load(o->kernel, &o->so, &t, err, errlen)) < 0)
             goto out;
         if (!t.spec) {
-            rc = cutune_err(err, errlen, CUTUNE_EINVAL, "--kernel=%s: not a kernel spec",
-                            o->kernel);
+            rc =
+                cutune_err(err, errlen, CUTUNE_EINVAL, "--kernel=%s: not a kernel spec", o->kernel);
             goto out;
         }
         rc = 1;
@@ -545,8 +545,8 @@ int cutune_cmd_db(int argc, char **argv)
         char **pos = argv + 1 + optind;
         if (strcmp(cmd, "list") == 0 || strcmp(cmd, "prune") == 0) {
             if (rest)
-                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "db %s: unexpected %s", cmd,
-                                pos[0]);
+                rc =
+                    cutune_err(err, sizeof err, CUTUNE_EINVAL, "db %s: unexpected %s", cmd, pos[0]);
             else
                 rc = cmd[0] == 'l' ? cmd_list(&o, err, sizeof err) : cmd_prune(&o, err, sizeof err);
         } else if (strcmp(cmd, "show") == 0 || strcmp(cmd, "export") == 0) {

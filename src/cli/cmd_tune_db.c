@@ -89,8 +89,8 @@ int cli_tune_db_begin(const cli_tune_options *o, const cli_target *t, const char
                                  o->devices, &gpu, err, errlen)) < 0)
         return rc;
     if (t->spec)
-        rc = cutune_db_key_spec(t->spec, strcmp(ename, "cuda") == 0 ? eargs : NULL, &gpu, &key,
-                                err, errlen);
+        rc = cutune_db_key_spec(t->spec, strcmp(ename, "cuda") == 0 ? eargs : NULL, &gpu, &key, err,
+                                errlen);
     else
         rc = cutune_db_key_recording(t->rec, &gpu, &key, err, errlen);
     if (rc < 0)
@@ -107,8 +107,7 @@ int cli_tune_db_begin(const cli_tune_options *o, const cli_target *t, const char
                                .journal = journal_abs,
                                .source = "tune"};
     if ((rc = cutune_db_run_begin(d->db, &key, &info, &d->run, err, errlen)) < 0 ||
-        (rc = cutune_db_store_alloc(d->run, t->space, !o->remeasure, &d->store, err, errlen)) <
-            0) {
+        (rc = cutune_db_store_alloc(d->run, t->space, !o->remeasure, &d->store, err, errlen)) < 0) {
         cli_tune_db_end(d);
         return rc;
     }
@@ -163,7 +162,7 @@ int cli_db_target_key(const cli_target *t, const char *evaluator, const char *de
     if (rc < 0)
         return rc;
     if (t->spec)
-        return cutune_db_key_spec(t->spec, strcmp(ename, "cuda") == 0 ? arg : NULL, &gpu, key,
-                                  err, errlen);
+        return cutune_db_key_spec(t->spec, strcmp(ename, "cuda") == 0 ? arg : NULL, &gpu, key, err,
+                                  errlen);
     return cutune_db_key_recording(t->rec, &gpu, key, err, errlen);
 }

@@ -122,13 +122,13 @@ static int make_parent(const char *path, char *err, size_t errlen)
             continue;
         *p = '\0';
         if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-            return cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot create the folder %s: %s",
-                              path, dir, strerror(errno));
+            return cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot create the folder %s: %s", path,
+                              dir, strerror(errno));
         *p = '/';
     }
     if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-        return cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot create the folder %s: %s", path,
-                          dir, strerror(errno));
+        return cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot create the folder %s: %s", path, dir,
+                          strerror(errno));
     return 0;
 }
 

@@ -29,8 +29,8 @@ static int print_into(cJSON *o, char *buf, size_t len, const char *what, char *e
     int rc = 0;
     if (strlen(text) >= len)
         rc = cutune_err(err, errlen, CUTUNE_EINVAL,
-                        "the %s of this run take %zu bytes; the database keeps at most %zu",
-                        what, strlen(text), len - 1);
+                        "the %s of this run take %zu bytes; the database keeps at most %zu", what,
+                        strlen(text), len - 1);
     else
         memcpy(buf, text, strlen(text) + 1);
     free(text);
@@ -40,11 +40,12 @@ static int print_into(cJSON *o, char *buf, size_t len, const char *what, char *e
 /* Is the evaluator argument about where it runs, not about what is compiled? */
 static int where_not_what(const char *kv, size_t n)
 {
-    return (n >= 8 && strncmp(kv, "devices=", 8) == 0) || (n >= 7 && strncmp(kv, "device=", 7) == 0);
+    return (n >= 8 && strncmp(kv, "devices=", 8) == 0) ||
+           (n >= 7 && strncmp(kv, "device=", 7) == 0);
 }
 
-int cutune_db_key_spec(const cutune_spec *spec, const char *evaluator_args, const cutune_db_gpu *gpu,
-                       cutune_db_key *key, char *err, size_t errlen)
+int cutune_db_key_spec(const cutune_spec *spec, const char *evaluator_args,
+                       const cutune_db_gpu *gpu, cutune_db_key *key, char *err, size_t errlen)
 {
     memset(key, 0, sizeof *key);
     if (snprintf(key->kernel, sizeof key->kernel, "%s", spec->name) >= (int)sizeof key->kernel)

@@ -133,10 +133,9 @@ int cutune_db_best(cutune_db *db, const cutune_db_key *key, cutune_db_row *best,
     cutune_db_rows_free(rows);
     if (measured) {
         sqlite3_stmt *st = NULL;
-        int src = sqlite3_prepare_v2(db->h,
-                                     "SELECT count(*) " ROW_FROM "WHERE " KEY_WHERE
-                                     "AND e.reused_from IS NULL",
-                                     -1, &st, NULL);
+        int src = sqlite3_prepare_v2(
+            db->h, "SELECT count(*) " ROW_FROM "WHERE " KEY_WHERE "AND e.reused_from IS NULL", -1,
+            &st, NULL);
         if (src == SQLITE_OK) {
             bind_key(st, key);
             src = sqlite3_step(st);
@@ -238,8 +237,7 @@ int cutune_db_groups_list(cutune_db *db, const char *kernel, const char *gpu,
             x->best_ms =
                 sqlite3_column_type(st, 8) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 8);
             x->last = cutune_db_column_text(st, 9);
-            if (!x->kernel || !x->kernel_hash || !x->gpu || !x->sizes || !x->options ||
-                !x->last) {
+            if (!x->kernel || !x->kernel_hash || !x->gpu || !x->sizes || !x->options || !x->last) {
                 rc = CUTUNE_ENOMEM;
                 break;
             }
@@ -270,8 +268,9 @@ int cutune_db_prune(cutune_db *db, const cutune_db_prune_filter *f, size_t *remo
     if (rc < 0)
         return rc;
     sqlite3_stmt *st = NULL;
-    int src = sqlite3_exec(db->h, "CREATE TEMP TABLE IF NOT EXISTS doomed (id INTEGER PRIMARY KEY, "
-                                  "run_id INTEGER); DELETE FROM doomed",
+    int src = sqlite3_exec(db->h,
+                           "CREATE TEMP TABLE IF NOT EXISTS doomed (id INTEGER PRIMARY KEY, "
+                           "run_id INTEGER); DELETE FROM doomed",
                            NULL, NULL, NULL);
     if (src == SQLITE_OK)
         src = sqlite3_prepare_v2(db->h,

@@ -36,8 +36,7 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s)
 
 /* INSERT OR IGNORE a row, then its id by the same unique values. */
 static int upsert_id(cutune_db *db, const char *insert, const char *select, const char *a,
-                     const char *b, const cutune_db_gpu *g, long long *id, char *err,
-                     size_t errlen)
+                     const char *b, const cutune_db_gpu *g, long long *id, char *err, size_t errlen)
 {
     sqlite3_stmt *st = NULL;
     int src = sqlite3_prepare_v2(db->h, insert, -1, &st, NULL);
@@ -299,7 +298,8 @@ static int restore_json(const char *times, const char *metrics, cutune_eval_resu
             return CUTUNE_ENOMEM;
         }
         const cJSON *x;
-        cJSON_ArrayForEach(x, a) r->times_ms[r->ntimes++] = cJSON_IsNumber(x) ? x->valuedouble : NAN;
+        cJSON_ArrayForEach(x, a) r->times_ms[r->ntimes++] =
+            cJSON_IsNumber(x) ? x->valuedouble : NAN;
     }
     cJSON_Delete(a);
     cJSON *o = metrics ? cJSON_Parse(metrics) : NULL;
@@ -352,8 +352,8 @@ int cutune_db_run_lookup(cutune_db_run *run, const char *config, cutune_eval_res
 }
 
 int cutune_db_each_latest(cutune_db *db, const cutune_db_key *key,
-                          int (*fn)(void *ctx, const char *config, cutune_eval_result *r,
-                                    char *err, size_t errlen),
+                          int (*fn)(void *ctx, const char *config, cutune_eval_result *r, char *err,
+                                    size_t errlen),
                           void *ctx, char *err, size_t errlen)
 {
     sqlite3_stmt *st = NULL;
@@ -383,12 +383,12 @@ int cutune_db_each_latest(cutune_db *db, const cutune_db_key *key,
         int status = cutune_status_from_name((const char *)sqlite3_column_text(st, 1));
         r.status = status < 0 ? CUTUNE_STATUS_RUNTIME_ERROR : (cutune_status)status;
         r.time_ms = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
-        r.compile_ms = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_double(st, 4);
+        r.compile_ms =
+            sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_double(st, 4);
         r.bench_ms = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : sqlite3_column_double(st, 5);
         if (restore_json((const char *)sqlite3_column_text(st, 3),
                          (const char *)sqlite3_column_text(st, 6), &r) < 0 ||
-            (sqlite3_column_type(st, 7) != SQLITE_NULL &&
-             !(r.log = cutune_db_column_text(st, 7))))
+            (sqlite3_column_type(st, 7) != SQLITE_NULL && !(r.log = cutune_db_column_text(st, 7))))
             rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
         else
             rc = fn(ctx, (const char *)sqlite3_column_text(st, 0), &r, err, errlen);

@@ -77,8 +77,8 @@ int cutune_db_schema_upgrade(cutune_db *db, int target, char *err, size_t errlen
     }
     if (version > CUTUNE_DB_SCHEMA_VERSION) { /* written by a newer cutune since the check */
         rc = cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
-                        "%s: schema version %d is newer than this cutune's (%d)", db->path,
-                        version, CUTUNE_DB_SCHEMA_VERSION);
+                        "%s: schema version %d is newer than this cutune's (%d)", db->path, version,
+                        CUTUNE_DB_SCHEMA_VERSION);
         goto out_rollback;
     }
     for (int v = version; v < target; v++)

@@ -13,8 +13,8 @@ struct cutune_db_store {
     cutune_tuner_store hooks; /* ctx = this */
     cutune_db_run *run;
     const cutune_space *space;
-    size_t *ids;           /* configurations answered by lookup ... */
-    long long *sources;    /* ... and the rows they came from */
+    size_t *ids;        /* configurations answered by lookup ... */
+    long long *sources; /* ... and the rows they came from */
     size_t n, cap;
 };
 

@@ -309,7 +309,8 @@ static void test_config_text_roundtrip(void **state)
     char err[256];
     cutune_space *s = cutune_space_alloc();
     cutune_value a[] = {{.type = CUTUNE_VALUE_INT, .i = 16}, {.type = CUTUNE_VALUE_INT, .i = 32}};
-    cutune_value b[] = {{.type = CUTUNE_VALUE_REAL, .r = 0.5}, {.type = CUTUNE_VALUE_STRING, .s = "x\"y"}};
+    cutune_value b[] = {{.type = CUTUNE_VALUE_REAL, .r = 0.5},
+                        {.type = CUTUNE_VALUE_STRING, .s = "x\"y"}};
     assert_int_equal(cutune_space_add_param(s, "A", a, 2, err, sizeof err), 0);
     assert_int_equal(cutune_space_add_param(s, "B", b, 2, err, sizeof err), 0);
     assert_int_equal(cutune_space_enumerate(s, err, sizeof err), 0);
