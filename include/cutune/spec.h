@@ -96,12 +96,14 @@ typedef struct cutune_spec {
     char *recording; /**< default recording for no-GPU replay (resolved path) or NULL */
     char hash[17];   /**< hex of a 64-bit hash of the JSON text, source text and sizes */
     cutune_expr
-        *ref_shared_mem;  /**< reference dynamic shared memory bytes, or NULL (KERNEL only) */
-    char *warnings;       /**< what the file says that cutune ignores (a T1 file's run control
-                               and metadata): "FILE:LINE: FIELD: reason" lines, each ending in
-                               '\n', or NULL */
-    char kernel_hash[17]; /**< hex of the same hash before the sizes: the kernel across
-                               problem sizes (the tuning database's key) */
+        *ref_shared_mem; /**< reference dynamic shared memory bytes, or NULL (KERNEL only) */
+    char *warnings;      /**< what the file says that cutune ignores (a T1 file's run control
+                              and metadata): "FILE:LINE: FIELD: reason" lines, each ending in
+                              '\n', or NULL */
+
+    /** hex of the same hash before the sizes: the kernel across problem sizes (the tuning
+     *  database's key) */
+    char kernel_hash[17];
 } cutune_spec;
 
 /** A command-line size override, NAME=VALUE. */
