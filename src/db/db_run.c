@@ -44,10 +44,13 @@ static int upsert_id(cutune_db *db, const char *insert, const char *select, cons
         bind_text(st, 1, a);
         bind_text(st, 2, b);
         if (g) {
-            sqlite3_bind_int(st, 3, g->sm_count);
-            sqlite3_bind_int64(st, 4, g->memory_mib);
-            bind_text(st, 5, g->driver);
-            bind_text(st, 6, g->cuda);
+            /* unknown (a recorded device name): NULL, not 0 or "" */
+            if (g->sm_count > 0)
+                sqlite3_bind_int(st, 3, g->sm_count);
+            if (g->memory_mib > 0)
+                sqlite3_bind_int64(st, 4, g->memory_mib);
+            bind_text(st, 5, g->driver[0] ? g->driver : NULL);
+            bind_text(st, 6, g->cuda[0] ? g->cuda : NULL);
         }
         src = sqlite3_step(st);
         src = src == SQLITE_DONE ? SQLITE_OK : src;
