@@ -62,7 +62,8 @@ static void usage(FILE *f)
         "  -h, --help               this help\n"
         "\n"
         "Exit status: 0 done, 1 failed while running or no configuration was correct,\n"
-        "2 bad input (a journal in use by another run included), 130 stopped by SIGINT,\n"
+        "2 bad input (a journal in use by another run, or a database refused or locked,\n"
+        "included), 130 stopped by SIGINT,\n"
         "SIGTERM or SIGHUP (the journal is intact, the summary printed, the exports written).\n");
 }
 
