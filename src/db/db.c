@@ -243,7 +243,7 @@ int cutune_db_open(const char *path, unsigned flags, cutune_db **out, char *err,
     }
     /* a file known to be ours (or empty): now it may be written */
     if ((rc = cutune_db_exec(db, "PRAGMA journal_mode=WAL", err, errlen)) < 0 ||
-        (rc = cutune_db_exec(db, "PRAGMA synchronous=FULL", err, errlen)) < 0 ||
+        (rc = cutune_db_exec(db, "PRAGMA synchronous=NORMAL", err, errlen)) < 0 ||
         (rc = cutune_db_exec(db, "PRAGMA foreign_keys=ON", err, errlen)) < 0)
         goto out_free;
     if ((rc = cutune_db_schema_upgrade(db, CUTUNE_DB_SCHEMA_VERSION, err, errlen)) < 0)
