@@ -38,8 +38,16 @@ int cli_db_fingerprint(const char *ename, const char *recording, const cli_targe
                        cutune_evaluator *ev, const char *devices, cutune_db_gpu *g, char *err,
                        size_t errlen)
 {
-    if (strcmp(ename, "cuda") == 0)
-        return cutune_db_gpu_probe(first_device(devices), g, err, errlen);
+    if (strcmp(ename, "cuda") == 0) {
+        int rc = cutune_db_gpu_probe(first_device(devices), g, err, errlen);
+        /* no GPU in this process (rank 0 of an MPI job measures on other hosts): the
+         * evaluator's own description of its device is the key then */
+        if (rc < 0 && ev) {
+            cutune_db_gpu_from_name(cutune_evaluator_device(ev), g);
+            rc = 0;
+        }
+        return rc;
+    }
     if (strcmp(ename, "replay") == 0) {
         if (t->rec && (!recording || cutune_path_same(recording, t->path))) {
             cutune_db_gpu_from_name(t->rec->device_name, g);
