@@ -207,7 +207,7 @@ static int check_identity(cutune_db *db, char *err, size_t errlen)
 int cutune_db_open(const char *path, unsigned flags, cutune_db **out, char *err, size_t errlen)
 {
     int readonly = (flags & CUTUNE_DB_READONLY) != 0;
-    int exists, rc, src;
+    int exists = 1, rc, src; /* exists: nothing is removed on a failure before the check */
     *out = NULL;
     if (!path || !*path)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "--db=: empty path");
@@ -237,6 +237,14 @@ int cutune_db_open(const char *path, unsigned flags, cutune_db **out, char *err,
         if (db->version == 0) {
             rc = cutune_err(err, errlen, CUTUNE_ENOTFOUND, "%s: an empty database", path);
             goto out_free;
+        }
+        if (db->version < CUTUNE_DB_SCHEMA_VERSION) { /* migrated first: the queries are v2's */
+            cutune_db *rw;
+            if ((rc = cutune_db_open(path, 0, &rw, err, errlen)) < 0)
+                goto out_free;
+            cutune_db_close(rw);
+            cutune_db_close(db);
+            return cutune_db_open(path, flags, out, err, errlen);
         }
         *out = db;
         return 0;

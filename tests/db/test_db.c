@@ -162,6 +162,23 @@ static void test_migrates_v1(void **state)
     assert_int_equal(scalar(f->path, "SELECT count(*) FROM evaluations WHERE reused_from = 1"), 1);
 }
 
+/* a read-only command (best, list) on a version 1 database migrates it first */
+static void test_readonly_open_migrates_v1(void **state)
+{
+    fixture *f = *state;
+    make_v1(f->path);
+    cutune_db *db;
+    char err[512];
+    assert_int_equal(cutune_db_open(f->path, CUTUNE_DB_READONLY, &db, err, sizeof err), 0);
+    assert_int_equal(cutune_db_schema_version(db), 2);
+    cutune_db_groups *gs;
+    assert_int_equal(cutune_db_groups_list(db, NULL, NULL, &gs, err, sizeof err), 0);
+    assert_int_equal(gs->n, 1);
+    assert_int_equal(gs->g[0].evaluations, 1);
+    cutune_db_groups_free(gs);
+    cutune_db_close(db);
+}
+
 static void test_refuses_newer(void **state)
 {
     fixture *f = *state;
@@ -330,6 +347,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_new_database_is_current, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrates_v1, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_readonly_open_migrates_v1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refuses_newer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refuses_not_a_database, setup, teardown),
         cmocka_unit_test_setup_teardown(test_roundtrip_exact, setup, teardown),
