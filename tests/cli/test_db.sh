@@ -104,6 +104,8 @@ out=$("$exe" best --db=r.db --size N=1000 vector_add 2>&1)
 "$exe" db import --db=i2.db exp.jsonl >imp2.txt 2>&1 && "$exe" best --db=i2.db --evaluator=replay:exp.jsonl bowl.json.gz >ib.txt 2>&1 \
     && [ "$(grep '^best:' ib.txt)" = "$best_run" ] && ok "exported journal imports and answers best" \
     || bad "exported journal imports and answers best" "$(cat imp2.txt ib.txt)"
+"$exe" --no-db --searcher=grid --budget=40 --no-progress --journal=rx.jsonl exp.jsonl >rx.txt 2>&1 \
+    && [ "$(grep '^best:' rx.txt)" = "$best_run" ] && ok "the exported journal replays" || bad "the exported journal replays" "$(cat rx.txt)"
 "$exe" db import --db=i3.db a.jsonl >imp3.txt 2>&1 && "$exe" best --db=i3.db bowl.json.gz >i3.txt 2>&1 \
     && ok "a replay run's journal imports under its recording's GPU" || bad "a replay run's journal imports under its recording's GPU" "$(cat imp3.txt i3.txt)"
 out=$("$exe" db prune --db=r.db 2>&1)
@@ -140,6 +142,12 @@ db_fail "another program's SQLite database" "other.db: not a cutune database .*a
 "$exe" --db=newer.db --budget=3 --no-progress --journal=nw.jsonl bowl.json.gz >/dev/null 2>&1
 python3 -c "import sqlite3; c = sqlite3.connect('newer.db'); c.execute('pragma user_version = 3'); c.commit(); c.execute('pragma wal_checkpoint(truncate)')"
 db_fail "a newer schema" "newer.db: schema version 3 is newer than this cutune's \(2\)" newer.db "$exe"
+out=$("$exe" best --db=text.db bowl.json.gz 2>&1)
+[ $? -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q "text.db: not a cutune database" <<<"$out" \
+    && ok "best on a text file: one line, exit 2" || bad "best on a text file: one line, exit 2" "$out"
+out=$("$exe" db import --db=newer.db exp.json 2>&1)
+[ $? -eq 2 ] && grep -q "newer than this cutune" <<<"$out" && ok "db import into a newer schema refused" \
+    || bad "db import into a newer schema refused" "$out"
 mkdir dir.db
 db_fail "a directory" "dir.db: is a directory" dir.db "$exe"
 "$exe" --db=locked.db --budget=3 --no-progress --journal=lk.jsonl bowl.json.gz >/dev/null 2>&1
