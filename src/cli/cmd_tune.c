@@ -414,6 +414,9 @@ int cutune_cmd_tune(int argc, char **argv)
         status = 0;
         goto out;
     }
+    /* before the searcher: a warm start reads the database (tdb.key, cutune_db_rows_transfer) */
+    if ((rc = cli_tune_db_begin(&o, &t, ename, eargs, ev, journal, &tdb, err, sizeof err)) < 0)
+        goto bad_input;
     cutune_searcher_ctx sctx = {.space = t.space,
                                 .budget = r.searcher_budget ? r.searcher_budget : o.budget,
                                 .rng = rng,
@@ -421,8 +424,6 @@ int cutune_cmd_tune(int argc, char **argv)
                                 .args = sargs};
     rc = cutune_searcher_alloc(st, &sctx, &searcher, err, sizeof err);
     if (rc < 0)
-        goto bad_input;
-    if ((rc = cli_tune_db_begin(&o, &t, ename, eargs, ev, journal, &tdb, err, sizeof err)) < 0)
         goto bad_input;
     if (announced) /* stderr: -q's stdout stays the best configuration alone */
         fprintf(stderr,

@@ -105,6 +105,7 @@ int cli_tune_db_begin(const cli_tune_options *o, const cli_target *t, const char
         return rc;
     if ((rc = cutune_db_open(path, 0, &d->db, err, errlen)) < 0)
         return rc;
+    d->key = key;
     char searcher[512], evaluator[4400], journal_abs[PATH_MAX + 256];
     snprintf(searcher, sizeof searcher, "%s", o->searcher ? o->searcher : "bo");
     snprintf(evaluator, sizeof evaluator, "%s%s%s", ename, eargs ? ":" : "", eargs ? eargs : "");

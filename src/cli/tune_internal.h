@@ -82,6 +82,8 @@ typedef struct cli_tune_db {
     cutune_db *db;          /**< NULL: no database (--no-db, CUTUNE_DB=none) */
     cutune_db_run *run;     /**< the run's rows */
     cutune_db_store *store; /**< the tuner loop's hooks */
+    cutune_db_key key;      /**< what the run's evaluations are stored as (a warm start
+                                 asks cutune_db_rows_transfer for the same kernel elsewhere) */
 } cli_tune_db;
 
 /**
