@@ -187,9 +187,8 @@ void cutune_db_rows_free(cutune_db_rows *rows);
 
 /**
  * The fastest OK measurement of key (kernel, hash, sizes, options and GPU all equal):
- * 1 and *best filled (cutune_db_rows_free on a one-row view is not needed: free with
- * cutune_db_row_clear), 0 when the database holds none. *measured (may be NULL) gets how
- * many measurements (any status) the key has.
+ * 1 and *best filled (its strings freed with cutune_db_row_clear), 0 when the database
+ * holds none. *measured (may be NULL) gets how many measurements (any status) the key has.
  */
 int cutune_db_best(cutune_db *db, const cutune_db_key *key, cutune_db_row *best, size_t *measured,
                    char *err, size_t errlen);
