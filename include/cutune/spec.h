@@ -121,6 +121,10 @@ typedef struct cutune_spec {
     char *warnings;      /**< what the file says that cutune ignores (a T1 file's run control
                               and metadata): "FILE:LINE: FIELD: reason" lines, each ending in
                               '\n', or NULL */
+
+    /** hex of the same hash before the sizes: the kernel across problem sizes (the tuning
+     *  database's key) */
+    char kernel_hash[17];
 } cutune_spec;
 
 /** A command-line size override, NAME=VALUE. */

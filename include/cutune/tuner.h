@@ -25,6 +25,7 @@ typedef struct cutune_history_entry {
     int worker;           /**< the worker (slot or GPU) that ran it; -1 when unknown */
     size_t proposed;      /**< 0-based order in which it was submitted */
     char timestamp[32];   /**< ISO 8601 UTC, or "" under deterministic_clock */
+    int reused;           /**< answered by the store (an earlier run's measurement) */
 } cutune_history_entry;
 
 typedef struct cutune_history {
@@ -33,6 +34,7 @@ typedef struct cutune_history {
     long best;      /**< index into e of the best OK entry, or -1 */
     size_t resumed; /**< entries answered from the resumed journal (not measured again) */
     size_t counts[CUTUNE_STATUS_COUNT];
+    size_t reused; /**< entries answered by the store (not measured again) */
 } cutune_history;
 
 void cutune_history_free(cutune_history *h);
@@ -43,6 +45,22 @@ typedef enum cutune_stop_reason {
     CUTUNE_STOP_TIME,       /**< --time-limit reached */
     CUTUNE_STOP_SIGNAL,     /**< SIGINT / SIGTERM */
 } cutune_stop_reason;
+
+/**
+ * Results kept across runs (the tuning database, db.h): the loop asks the store before it
+ * evaluates a configuration, and hands it every evaluation of the run. Both hooks optional.
+ */
+typedef struct cutune_tuner_store {
+    void *ctx;
+    /** An earlier measurement of configuration id: 1 with *r filled (zeroed by the loop,
+     *  then owned by it), 0 when there is none (it is evaluated), <0 an error (the run
+     *  stops with it). */
+    int (*lookup)(void *ctx, size_t id, cutune_eval_result *r, char *err, size_t errlen);
+    /** History entry e, index n, once journaled: measured now, answered by lookup
+     *  (e->reused), or resumed from the journal (handed again on every resume, so the
+     *  store keeps one per n). <0 stops the run with that error. */
+    int (*record)(void *ctx, size_t n, const cutune_history_entry *e, char *err, size_t errlen);
+} cutune_tuner_store;
 
 typedef struct cutune_tuner_options {
     size_t budget;            /**< unique evaluations (> 0) */
@@ -65,6 +83,7 @@ typedef struct cutune_tuner_options {
     const char *target; /**< the kernel spec or recording the run was started on (path) */
     unsigned long seed;
     int cartesian; /**< the space is a recording's Cartesian product (--cartesian) */
+    const cutune_tuner_store *store; /**< results across runs, or NULL */
 } cutune_tuner_options;
 
 /**

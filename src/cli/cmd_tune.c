@@ -165,6 +165,8 @@ static void print_summary(const cli_target *t, int kt, const cutune_history *h, 
     printf(")");
     if (h->resumed)
         printf(", %zu of them from the journal", h->resumed);
+    if (h->reused)
+        printf(", %zu from the database", h->reused);
     printf("\nstopped: %s\n", why);
     if (journal)
         printf("journal: %s\n", journal);
@@ -212,6 +214,7 @@ int cutune_cmd_tune(int argc, char **argv)
     cutune_searcher *searcher = NULL;
     cutune_evaluator *ev = NULL;
     cutune_history hist = {.best = -1};
+    cli_tune_db tdb = {0};
 
     if ((rc = cli_tune_parse_options(argc, argv, &o)) >= 0)
         return rc;
@@ -411,6 +414,9 @@ int cutune_cmd_tune(int argc, char **argv)
         status = 0;
         goto out;
     }
+    /* before the searcher: a warm start reads the database (tdb.key, cutune_db_rows_transfer) */
+    if ((rc = cli_tune_db_begin(&o, &t, ename, eargs, ev, journal, &tdb, err, sizeof err)) < 0)
+        goto bad_input;
     cutune_searcher_ctx sctx = {.space = t.space,
                                 .budget = r.searcher_budget ? r.searcher_budget : o.budget,
                                 .rng = rng,
@@ -456,6 +462,7 @@ int cutune_cmd_tune(int argc, char **argv)
         .target = target_abs,
         .seed = o.seed,
         .cartesian = o.so.cartesian,
+        .store = tdb.store ? cutune_db_store_hooks(tdb.store) : NULL,
     };
     if (r.searcher_budget)
         fprintf(stderr,
@@ -507,6 +514,7 @@ fail:
     if (mpi_size > 1 && !(mpi_rank == 0 && ev)) /* no rank may wait for one that has left */
         cutune_mpi_abort(status);
 out:
+    cli_tune_db_end(&tdb);
     cutune_history_free(&hist);
     cutune_searcher_free(searcher);
     cutune_evaluator_free(ev);

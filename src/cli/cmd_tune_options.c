@@ -50,13 +50,20 @@ static void usage(FILE *f)
         "  --t4=FILE.json           every evaluation in T4, the auto-tuning community's results\n"
         "                           format (times, invalidity, correctness per configuration)\n"
         "  --header=FILE.h          the best configuration as C #defines\n"
+        "  --db=FILE                the tuning database (default $CUTUNE_DB, else\n"
+        "                           $XDG_DATA_HOME/cutune/tuning.db or ~/.local/share/...):\n"
+        "                           every evaluation is stored; configurations it holds for\n"
+        "                           this kernel, GPU and sizes are answered without measuring\n"
+        "  --no-db                  no database: measure everything, store nothing\n"
+        "  --remeasure              measure what the database already holds (still stored)\n"
         "  --no-progress            no progress line (there is none when stderr is not a "
         "terminal)\n"
         "  -q, --quiet              print only the best configuration\n"
         "  -h, --help               this help\n"
         "\n"
         "Exit status: 0 done, 1 failed while running or no configuration was correct,\n"
-        "2 bad input (a journal in use by another run included), 130 stopped by SIGINT,\n"
+        "2 bad input (a journal in use by another run, or a database refused or locked,\n"
+        "included), 130 stopped by SIGINT,\n"
         "SIGTERM or SIGHUP (the journal is intact, the summary printed, the exports written).\n");
 }
 
@@ -80,7 +87,10 @@ enum {
     OPT_KT,
     OPT_HEADER,
     OPT_NO_PROGRESS,
-    OPT_T4
+    OPT_T4,
+    OPT_DB,
+    OPT_NO_DB,
+    OPT_REMEASURE
 };
 
 int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
@@ -106,6 +116,9 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
         {"header", required_argument, NULL, OPT_HEADER},
         {"t4", required_argument, NULL, OPT_T4},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+        {"db", required_argument, NULL, OPT_DB},
+        {"no-db", no_argument, NULL, OPT_NO_DB},
+        {"remeasure", no_argument, NULL, OPT_REMEASURE},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -189,6 +202,13 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
         case OPT_HEADER: o->header = optarg; break;
         case OPT_T4: o->t4 = optarg; break;
         case OPT_NO_PROGRESS: o->progress = 0; break;
+        case OPT_DB:
+            o->db = optarg;
+            if (!*optarg)
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--db=: empty path");
+            break;
+        case OPT_NO_DB: o->no_db = 1; break;
+        case OPT_REMEASURE: o->remeasure = 1; break;
         case 'q': o->quiet = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -204,6 +224,10 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
     }
     if (o->have_budget && o->budget == 0) {
         fprintf(stderr, "cutune: --budget=0: the budget must be at least 1\n");
+        return 2;
+    }
+    if (o->no_db && (o->db || o->remeasure)) {
+        fprintf(stderr, "cutune: --no-db: %s needs a database\n", o->db ? "--db" : "--remeasure");
         return 2;
     }
     o->target = optind < argc ? argv[optind] : NULL; /* NULL: the journal's */

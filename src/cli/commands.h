@@ -9,5 +9,8 @@ int cutune_cmd_list(int argc, char **argv);   /* cmd_list.c */
 int cutune_cmd_space(int argc, char **argv);  /* cmd_space.c */
 int cutune_cmd_worker(int argc, char **argv); /* cmd_worker.c: the CUDA evaluation worker */
 int cutune_cmd_bench(int argc, char **argv);  /* cmd_bench.c: searcher comparison on recordings */
+int cutune_cmd_best(int argc, char **argv);   /* cmd_best.c: the best the database knows */
+int cutune_cmd_header(int argc, char **argv); /* cmd_best.c: a tuned header for a build */
+int cutune_cmd_db(int argc, char **argv);     /* cmd_db.c: the tuning database by hand */
 
 #endif

@@ -33,6 +33,9 @@ typedef struct cli_tune_options {
     double time_limit;      /**< --time-limit in seconds; 0: none */
     double rank_timeout;    /**< --rank-timeout in seconds (default 300) */
     cli_space_opts so;      /**< --size, --restrict, --cartesian */
+    const char *db;         /**< --db=FILE, or NULL (the default database) */
+    int no_db;              /**< --no-db */
+    int remeasure;          /**< --remeasure: measure what the database already holds */
 } cli_tune_options;
 
 /** What --resume read and decided before the target is loaded. */
@@ -73,5 +76,38 @@ int cli_tune_resume_check_evaluator(const cli_tune_options *o, const cli_tune_re
  *  without --resume. */
 int cli_tune_resume_check_space(const cli_tune_options *o, const cli_tune_resume *r,
                                 const cli_target *t, char *err, size_t errlen);
+
+/** A tune run's place in the tuning database (cmd_tune_db.c). */
+typedef struct cli_tune_db {
+    cutune_db *db;          /**< NULL: no database (--no-db, CUTUNE_DB=none) */
+    cutune_db_run *run;     /**< the run's rows */
+    cutune_db_store *store; /**< the tuner loop's hooks */
+    cutune_db_key key;      /**< what the run's evaluations are stored as (a warm start
+                                 asks cutune_db_rows_transfer for the same kernel elsewhere) */
+} cli_tune_db;
+
+/**
+ * Open the run's database and begin its run (continued by journal under --resume): the
+ * key from the target and the evaluator (ename, eargs as the run uses them; ev for its
+ * device), the GPU fingerprint of the device or, under replay, the recording's device
+ * name. 0 with d->db NULL when the run has no database.
+ */
+int cli_tune_db_begin(const cli_tune_options *o, const cli_target *t, const char *ename,
+                      const char *eargs, cutune_evaluator *ev, const char *journal, cli_tune_db *d,
+                      char *err, size_t errlen);
+/** The database of a run or command: --no-db (NULL path), --db, else the default. 0 and
+ *  path "" when there is none. */
+int cli_db_path(const char *given, int no_db, char *path, size_t len, char *err, size_t errlen);
+/** The GPU fingerprint a command would measure on: the CUDA device (ename "cuda"), the
+ *  recording's device name (ename "replay", recording the file), else ev's device. */
+int cli_db_fingerprint(const char *ename, const char *recording, const cli_target *t,
+                       cutune_evaluator *ev, const char *devices, cutune_db_gpu *g, char *err,
+                       size_t errlen);
+void cli_tune_db_end(cli_tune_db *d);
+/** The key a run on t measures as, without running it: evaluator as --evaluator gives it
+ *  (NULL: cuda where a GPU is, else the recording t is or the spec names, as tune
+ *  chooses), devices as --devices. */
+int cli_db_target_key(const cli_target *t, const char *evaluator, const char *devices,
+                      cutune_db_key *key, char *err, size_t errlen);
 
 #endif

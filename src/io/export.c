@@ -79,6 +79,8 @@ int cutune_export_summary(const char *path, const cutune_space *s, const struct 
         bad = bad || cutune_io_add(doc, "best", cJSON_CreateNull()) < 0;
     }
     bad = bad || cutune_io_add(doc, "evaluations", cJSON_CreateNumber((double)h->n)) < 0;
+    /* answered from the tuning database, not measured again (docs/database.md) */
+    bad = bad || cutune_io_add(doc, "reused", cJSON_CreateNumber((double)h->reused)) < 0;
     bad = bad || cutune_io_add(doc, "counts", counts = cJSON_CreateObject()) < 0;
     for (int st = 0; !bad && st < CUTUNE_STATUS_COUNT; st++)
         bad = cutune_io_add(counts, cutune_status_name((cutune_status)st),

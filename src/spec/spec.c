@@ -86,6 +86,7 @@ static void compute_hash(cutune_spec *s, const char *json, size_t len)
     h = cutune_fnv1a(h, json, len);
     h = cutune_fnv1a(h, &zero, 1);
     h = cutune_fnv1a(h, s->source, strlen(s->source));
+    snprintf(s->kernel_hash, sizeof s->kernel_hash, "%016llx", (unsigned long long)h);
     for (size_t c = 0; c < s->nsizes; c++) {
         char buf[128];
         cutune_value v = cutune_space_constant_value(s->space, c);

@@ -1,0 +1,310 @@
+/* `cutune best` and `cutune header`: tuned configurations out of the database. best prints
+ * the fastest configuration known for a kernel on this GPU at these sizes, tuning nothing;
+ * header writes it as a C header for a build, tuning first only when the database holds
+ * fewer measurements than the budget (and then measuring only what it lacks). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "options.h"
+#include "tune_internal.h"
+
+static void best_usage(FILE *f)
+{
+    fprintf(
+        f,
+        "usage: cutune best [--size NAME=VALUE]... [--db=FILE] [--evaluator=cuda|replay[:FILE]]\n"
+        "                   [--devices=I] [-q] KERNEL|SPEC|RECORDING\n"
+        "\n"
+        "Print the fastest configuration the tuning database knows for KERNEL on this GPU\n"
+        "(without a GPU: the GPU of the kernel's recording) at these sizes. Nothing is tuned.\n"
+        "\n"
+        "  --size NAME=VALUE   a problem size of the spec (repeatable)\n"
+        "  --db=FILE           the database (default as in tune: $CUTUNE_DB, else\n"
+        "                      $XDG_DATA_HOME/cutune/tuning.db)\n"
+        "  --evaluator=E       whose GPU: cuda (this machine's), replay[:FILE] (a recording's)\n"
+        "  --devices=I         the CUDA device (default 0)\n"
+        "  -q, --quiet         print only the configuration\n"
+        "\n"
+        "Exit status: 0 found, 1 the database holds no correct measurement of it, 2 bad input.\n");
+}
+
+/* The key and the best row; 1 found, 0 none, <0 error. */
+static int lookup_best(const char *dbpath, const cli_target *t, const char *evaluator,
+                       const char *devices, cutune_db_key *key, cutune_db_row *best,
+                       size_t *measured, char *err, size_t errlen)
+{
+    int rc = cli_db_target_key(t, evaluator, devices, key, err, errlen);
+    if (rc < 0)
+        return rc;
+    cutune_db *db;
+    rc = cutune_db_open(dbpath, CUTUNE_DB_READONLY, &db, err, errlen);
+    if (rc == CUTUNE_ENOTFOUND) { /* nothing tuned with it yet */
+        *measured = 0;
+        return 0;
+    }
+    if (rc < 0)
+        return rc;
+    rc = cutune_db_best(db, key, best, measured, err, errlen);
+    cutune_db_close(db);
+    return rc;
+}
+
+static void print_sizes(FILE *f, const char *sizes)
+{
+    fprintf(f, "%s", strcmp(sizes, "{}") == 0 ? "its sizes" : sizes);
+}
+
+int cutune_cmd_best(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"size", required_argument, NULL, 's'},
+        {"db", required_argument, NULL, 'd'},
+        {"evaluator", required_argument, NULL, 'e'},
+        {"devices", required_argument, NULL, 'D'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    char err[1024] = "", dbpath[4096];
+    const char *db = NULL, *evaluator = NULL, *devices = NULL;
+    int quiet = 0, c, rc, status = 2;
+    cli_space_opts so = {0};
+    cli_target t = {0};
+    cutune_db_key key;
+    cutune_db_row best = {0};
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 's':
+            if (so.nsizes >= CLI_MAX_LIST) {
+                fprintf(stderr, "cutune: too many --size options\n");
+                return 2;
+            }
+            if (cli_parse_size(optarg, &so.sizes[so.nsizes++], err, sizeof err) < 0) {
+                fprintf(stderr, "cutune: %s\n", err);
+                return 2;
+            }
+            break;
+        case 'd': db = optarg; break;
+        case 'e': evaluator = optarg; break;
+        case 'D': devices = optarg; break;
+        case 'q': quiet = 1; break;
+        case 'h': best_usage(stdout); return 0;
+        default: best_usage(stderr); return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "cutune best: expected one KERNEL, SPEC or RECORDING (try --help)\n");
+        return 2;
+    }
+    if ((rc = cli_db_path(db, 0, dbpath, sizeof dbpath, err, sizeof err)) < 0)
+        goto fail;
+    if (!dbpath[0]) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL, "$CUTUNE_DB=none: no database to read");
+        goto fail;
+    }
+    if ((rc = cli_target_load(argv[optind], &so, &t, err, sizeof err)) < 0)
+        goto fail;
+    size_t measured = 0;
+    rc = lookup_best(dbpath, &t, evaluator, devices, &key, &best, &measured, err, sizeof err);
+    if (rc < 0)
+        goto fail;
+    if (rc == 0) {
+        fprintf(stderr, "cutune: %s: no correct measurement of %s at ", dbpath, key.kernel);
+        print_sizes(stderr, key.sizes);
+        fprintf(stderr, " on %s (%zu measurements; tune it: cutune %s)\n", key.gpu.fingerprint,
+                measured, argv[optind]);
+        status = 1;
+        goto out;
+    }
+    long long id = cutune_db_config_id(t.space, best.config);
+    char text[4096];
+    int n = id >= 0 ? cutune_space_format_config(t.space, (size_t)id, text, sizeof text) : -1;
+    const char *shown = n >= 0 && (size_t)n < sizeof text ? text : best.config;
+    if (quiet) {
+        printf("%s\n", shown);
+    } else {
+        printf("best: %s\n", shown);
+        printf("time: %.6g ms (fastest of %zu measurements; evaluation %lld, %s)\n", best.time_ms,
+               measured, best.id, best.recorded);
+        printf("gpu: %s\n", key.gpu.fingerprint);
+        printf("sizes: %s\n", key.sizes);
+        printf("database: %s\n", dbpath);
+    }
+    status = 0;
+    goto out;
+fail:
+    fprintf(stderr, "cutune: %s\n", err);
+out:
+    cutune_db_row_clear(&best);
+    cli_target_free(&t);
+    return status;
+}
+
+/* ------------------------------------------------------------------ header */
+
+static void header_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cutune header -o FILE.h [--size NAME=VALUE]... [--budget=N] [--db=FILE]\n"
+            "                     [TUNE OPTIONS] KERNEL|SPEC\n"
+            "\n"
+            "Write the tuned configuration of KERNEL on this GPU (without a GPU: replayed from\n"
+            "the kernel's recording) at these sizes as a C header of #defines, for a build.\n"
+            "When the database holds at least N measurements of it (default 60), the header is\n"
+            "its best and nothing is tuned; otherwise KERNEL is tuned with a budget of N, every\n"
+            "configuration the database holds answered from it, and only the rest measured.\n"
+            "\n"
+            "  -o, --header=FILE.h  the header to write (replaced as a whole, never in part)\n"
+            "  --budget=N           measurements wanted (default 60)\n"
+            "  --retune             tune even when the database holds enough\n"
+            "  other options        passed to `cutune tune` (--searcher, --seed, --evaluator,\n"
+            "                       --journal, --db, --no-progress, ...)\n"
+            "\n"
+            "Exit status: 0 written, 1 failed while tuning or nothing correct, 2 bad input.\n");
+}
+
+/* The header from the database's best alone (one entry, no tuning). */
+static int header_from_db(const char *path, const cli_target *t, const cutune_db_row *best,
+                          char *err, size_t errlen)
+{
+    long long id = cutune_db_config_id(t->space, best->config);
+    if (id < 0)
+        return cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                          "the database's best configuration %s is not in %s's space", best->config,
+                          t->path);
+    cutune_history_entry e = {.id = (size_t)id, .worker = -1};
+    e.r.status = CUTUNE_STATUS_OK;
+    e.r.time_ms = best->time_ms;
+    cutune_history h = {.n = 1, .cap = 1, .e = &e, .best = 0};
+    h.counts[CUTUNE_STATUS_OK] = 1;
+    int rc = cutune_export_header_check(path, t->space, t->spec,
+                                        t->rec ? t->rec->kernel_name : NULL, err, errlen);
+    if (rc < 0)
+        return rc;
+    return cutune_export_header(path, t->space, t->spec, t->rec ? t->rec->kernel_name : NULL, &h,
+                                err, errlen);
+}
+
+int cutune_cmd_header(int argc, char **argv)
+{
+    const char *out = NULL, *db = NULL, *evaluator = NULL, *devices = NULL;
+    unsigned long budget = 60;
+    int retune = 0, no_db = 0;
+    char err[1024] = "", dbpath[4096], budget_arg[64];
+    cli_space_opts so = {0};
+    /* tune's argv: everything but -o and --retune passes through */
+    char **targv = calloc((size_t)argc + 4, sizeof *targv);
+    int targc = 0, rc, status = 2;
+    cli_target t = {0};
+    cutune_db_key key;
+    cutune_db_row best = {0};
+    if (!targv) {
+        fprintf(stderr, "cutune: out of memory\n");
+        return 1;
+    }
+    targv[targc++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = NULL;
+#define HAS(opt) (strncmp(a, opt "=", sizeof opt) == 0 ? (v = a + sizeof opt, 1) : 0)
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            header_usage(stdout);
+            free(targv);
+            return 0;
+        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--header") == 0) && i + 1 < argc) {
+            out = argv[++i];
+        } else if (HAS("--header")) {
+            out = v;
+        } else if (strcmp(a, "--retune") == 0) {
+            retune = 1;
+        } else if (HAS("--budget")) {
+            if (cli_parse_ulong("budget", v, &budget, err, sizeof err) < 0 || budget == 0) {
+                fprintf(stderr, "cutune: --budget=%s: must be at least 1\n", v);
+                free(targv);
+                return 2;
+            }
+        } else {
+            if (HAS("--db"))
+                db = v;
+            else if (strcmp(a, "--no-db") == 0)
+                no_db = 1;
+            else if (HAS("--evaluator"))
+                evaluator = v;
+            else if (HAS("--devices"))
+                devices = v;
+            else if ((strcmp(a, "--size") == 0 && i + 1 < argc) || HAS("--size")) {
+                const char *sv = v ? v : argv[i + 1];
+                if (so.nsizes >= CLI_MAX_LIST ||
+                    cli_parse_size(sv, &so.sizes[so.nsizes++], err, sizeof err) < 0) {
+                    fprintf(stderr, "cutune: %s\n", err[0] ? err : "too many --size options");
+                    free(targv);
+                    return 2;
+                }
+                if (!v)
+                    targv[targc++] = argv[i++];
+            }
+            targv[targc++] = argv[i];
+        }
+#undef HAS
+    }
+    if (!out) {
+        fprintf(stderr, "cutune header: -o FILE.h (or --header=FILE.h) is required (try --help)\n");
+        free(targv);
+        return 2;
+    }
+    const char *target = targc > 1 && targv[targc - 1][0] != '-' ? targv[targc - 1] : NULL;
+    if (!target) {
+        fprintf(stderr, "cutune header: expected one KERNEL or SPEC last (try --help)\n");
+        free(targv);
+        return 2;
+    }
+    /* enough measurements already: the header is the database's best */
+    if ((rc = cli_db_path(db, no_db, dbpath, sizeof dbpath, err, sizeof err)) < 0)
+        goto fail;
+    if (!retune && dbpath[0]) {
+        if ((rc = cli_target_load(target, &so, &t, err, sizeof err)) < 0)
+            goto fail;
+        size_t measured = 0;
+        rc = lookup_best(dbpath, &t, evaluator, devices, &key, &best, &measured, err, sizeof err);
+        if (rc < 0)
+            goto fail;
+        if (rc == 1 && measured >= budget) {
+            if ((rc = header_from_db(out, &t, &best, err, sizeof err)) < 0) {
+                status = 1;
+                goto fail;
+            }
+            fprintf(stderr,
+                    "cutune: %s: the best of %zu measurements in %s (%.6g ms on %s); nothing "
+                    "tuned\n",
+                    out, measured, dbpath, best.time_ms, key.gpu.fingerprint);
+            status = 0;
+            goto done;
+        }
+    }
+    static char header_arg[4200];
+    snprintf(header_arg, sizeof header_arg, "--header=%s", out);
+    snprintf(budget_arg, sizeof budget_arg, "--budget=%lu", budget);
+    /* KERNEL stays last */
+    targv[targc] = targv[targc - 1];
+    targv[targc - 1] = header_arg;
+    targv[targc + 1] = NULL;
+    targc++;
+    targv[targc] = targv[targc - 1];
+    targv[targc - 1] = budget_arg;
+    targc++;
+    targv[targc] = NULL;
+    status = cutune_cmd_tune(targc, targv);
+    goto done;
+fail:
+    fprintf(stderr, "cutune: %s\n", err);
+done:
+    cutune_db_row_clear(&best);
+    cli_target_free(&t);
+    free(targv);
+    return status;
+}

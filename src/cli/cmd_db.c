@@ -1,0 +1,255 @@
+/* `cutune db list|show|export|import|prune`: the tuning database by hand. This file holds
+ * the command line, list, show and prune; export and import are cmd_db_io.c's
+ * (docs/database.md). */
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "options.h"
+#include "cmd_db_internal.h"
+
+static void db_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: cutune db COMMAND [OPTIONS]\n"
+            "\n"
+            "The tuning database (--db=FILE; default $CUTUNE_DB, else\n"
+            "$XDG_DATA_HOME/cutune/tuning.db, else ~/.local/share/cutune/tuning.db).\n"
+            "\n"
+            "  list [--kernel=NAME] [--gpu=TEXT]\n"
+            "        one line per kernel, GPU and sizes: measurements, correct ones, answers\n"
+            "        reused, the best time, the latest\n"
+            "  show [--gpu=TEXT] [--top=N] KERNEL|SPEC|RECORDING\n"
+            "        every GPU, sizes and options of KERNEL, with its N fastest configurations\n"
+            "        (default 5)\n"
+            "  export [--size NAME=VALUE]... [--gpu=TEXT] (--kt-cache=FILE | --journal=FILE)\n"
+            "         KERNEL|SPEC\n"
+            "        the latest measurement of each configuration, as a Kernel Tuner cache or a\n"
+            "        cutune journal (each replays as `--evaluator=replay:FILE`)\n"
+            "  import [--kernel=KERNEL|SPEC] [--size NAME=VALUE]... FILE...\n"
+            "        Kernel Tuner caches and cutune journals, keyed by the recording's device\n"
+            "        name; with --kernel, onto that kernel's space (else a journal's own spec, or\n"
+            "        the recording as its own space). Importing a file again adds nothing.\n"
+            "  prune [--kernel=NAME] [--gpu=TEXT] [--before=YYYY-MM-DD] [--failed] [--all]\n"
+            "        remove the measurements that match every filter given\n"
+            "\n"
+            "Exit status: 0 done, 1 failed, 2 bad input.\n");
+}
+
+static int parse(int argc, char **argv, db_opts *o, char *err, size_t errlen)
+{
+    static const struct option longopts[] = {
+        {"db", required_argument, NULL, 'd'},       {"kernel", required_argument, NULL, 'k'},
+        {"gpu", required_argument, NULL, 'g'},      {"before", required_argument, NULL, 'b'},
+        {"kt-cache", required_argument, NULL, 'K'}, {"journal", required_argument, NULL, 'j'},
+        {"failed", no_argument, NULL, 'f'},         {"all", no_argument, NULL, 'a'},
+        {"top", required_argument, NULL, 't'},      {"size", required_argument, NULL, 's'},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+    };
+    int c, rc = 0;
+    memset(o, 0, sizeof *o);
+    o->top = 5;
+    optind = 1;
+    while (rc == 0 && (c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'd': o->db = optarg; break;
+        case 'k': o->kernel = optarg; break;
+        case 'g': o->gpu = optarg; break;
+        case 'b': o->before = optarg; break;
+        case 'K': o->kt = optarg; break;
+        case 'j': o->journal = optarg; break;
+        case 'f': o->failed = 1; break;
+        case 'a': o->all = 1; break;
+        case 't': rc = cli_parse_ulong("top", optarg, &o->top, err, errlen); break;
+        case 's':
+            if (o->so.nsizes >= CLI_MAX_LIST)
+                rc = cutune_err(err, errlen, CUTUNE_EINVAL, "too many --size options");
+            else
+                rc = cli_parse_size(optarg, &o->so.sizes[o->so.nsizes++], err, errlen);
+            break;
+        case 'h': db_usage(stdout); return 1;
+        default: return cutune_err(err, errlen, CUTUNE_EINVAL, "bad option (try --help)");
+        }
+    }
+    return rc;
+}
+
+int cli_db_open(const db_opts *o, unsigned flags, cutune_db **db, char *path, size_t len, char *err,
+                size_t errlen)
+{
+    int rc = cli_db_path(o->db, 0, path, len, err, errlen);
+    if (rc < 0)
+        return rc;
+    if (!path[0])
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "$CUTUNE_DB=none: no database (give --db)");
+    return cutune_db_open(path, flags, db, err, errlen);
+}
+
+/* ------------------------------------------------------------------ list, show */
+
+static void print_group(const cutune_db_group *g)
+{
+    char best[32] = "-";
+    if (isfinite(g->best_ms))
+        snprintf(best, sizeof best, "%.6g", g->best_ms);
+    printf("%s\t%s\t%s\t%s\t%zu\t%zu\t%zu\t%s\t%s\n", g->kernel, g->gpu, g->sizes, g->options,
+           g->evaluations, g->ok, g->reused, best, g->last);
+}
+
+static int cmd_list(const db_opts *o, char *err, size_t errlen)
+{
+    cutune_db *db;
+    char path[4096];
+    int rc = cli_db_open(o, CUTUNE_DB_READONLY, &db, path, sizeof path, err, errlen);
+    if (rc == CUTUNE_ENOTFOUND) { /* nothing stored yet */
+        printf("kernel\tgpu\tsizes\toptions\tmeasured\tok\treused\tbest_ms\tlatest\n");
+        return 0;
+    }
+    if (rc < 0)
+        return rc;
+    cutune_db_groups *gs;
+    rc = cutune_db_groups_list(db, o->kernel, o->gpu, &gs, err, errlen);
+    if (rc == 0) {
+        printf("kernel\tgpu\tsizes\toptions\tmeasured\tok\treused\tbest_ms\tlatest\n");
+        for (size_t i = 0; i < gs->n; i++)
+            print_group(&gs->g[i]);
+        cutune_db_groups_free(gs);
+    }
+    cutune_db_close(db);
+    return rc;
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const cutune_db_row *x = a, *y = b;
+    int xo = isfinite(x->time_ms), yo = isfinite(y->time_ms);
+    if (xo != yo)
+        return yo - xo;
+    if (xo && x->time_ms != y->time_ms)
+        return x->time_ms < y->time_ms ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int cmd_show(const db_opts *o, const char *target, char *err, size_t errlen)
+{
+    cli_target t;
+    int rc = cli_target_load(target, &o->so, &t, err, errlen);
+    if (rc < 0)
+        return rc;
+    const char *name = t.spec ? t.spec->name : NULL;
+    cutune_db_key probe;
+    if (!name) {
+        cutune_db_gpu none;
+        cutune_db_gpu_from_name(NULL, &none);
+        if ((rc = cutune_db_key_recording(t.rec, &none, &probe, err, errlen)) < 0)
+            goto out_target;
+        name = probe.kernel;
+    }
+    cutune_db *db;
+    char path[4096];
+    if ((rc = cli_db_open(o, CUTUNE_DB_READONLY, &db, path, sizeof path, err, errlen)) < 0)
+        goto out_target;
+    cutune_db_groups *gs;
+    if ((rc = cutune_db_groups_list(db, name, o->gpu, &gs, err, errlen)) < 0)
+        goto out_db;
+    if (gs->n == 0)
+        printf("%s: nothing stored for %s\n", path, name);
+    for (size_t i = 0; i < gs->n && rc >= 0; i++) {
+        const cutune_db_group *g = &gs->g[i];
+        cutune_db_key key = {0};
+        snprintf(key.kernel, sizeof key.kernel, "%s", g->kernel);
+        snprintf(key.kernel_hash, sizeof key.kernel_hash, "%s", g->kernel_hash);
+        snprintf(key.sizes, sizeof key.sizes, "%s", g->sizes);
+        snprintf(key.options, sizeof key.options, "%s", g->options);
+        snprintf(key.gpu.fingerprint, sizeof key.gpu.fingerprint, "%s", g->gpu);
+        printf("%s (hash %s) on %s\n  sizes %s, options %s: %zu measured, %zu ok, %zu reused\n",
+               g->kernel, g->kernel_hash, g->gpu, g->sizes, g->options, g->evaluations, g->ok,
+               g->reused);
+        cutune_db_rows *rows;
+        if ((rc = cutune_db_rows_key(db, &key, &rows, err, errlen)) < 0)
+            break;
+        qsort(rows->row, rows->n, sizeof *rows->row, by_time);
+        for (size_t r = 0; r < rows->n && r < o->top && isfinite(rows->row[r].time_ms); r++)
+            printf("  %.6g ms  %s\n", rows->row[r].time_ms, rows->row[r].config);
+        cutune_db_rows_free(rows);
+    }
+    cutune_db_groups_free(gs);
+out_db:
+    cutune_db_close(db);
+out_target:
+    cli_target_free(&t);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ prune */
+
+static int cmd_prune(const db_opts *o, char *err, size_t errlen)
+{
+    if (o->before) { /* a date or an ISO 8601 time, compared as text with the stored ones */
+        const char *b = o->before;
+        if (strlen(b) < 10 || b[4] != '-' || b[7] != '-' || strspn(b, "0123456789") != 4)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "--before=%s: expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS", b);
+    }
+    cutune_db *db;
+    char path[4096];
+    int rc = cli_db_open(o, 0, &db, path, sizeof path, err, errlen);
+    if (rc < 0)
+        return rc;
+    size_t removed = 0;
+    cutune_db_prune_filter f = {.kernel = o->kernel,
+                                .gpu = o->gpu,
+                                .before = o->before,
+                                .failed = o->failed,
+                                .all = o->all};
+    rc = cutune_db_prune(db, &f, &removed, err, errlen);
+    if (rc >= 0)
+        printf("%s: removed %zu evaluations\n", path, removed);
+    cutune_db_close(db);
+    return rc;
+}
+
+int cutune_cmd_db(int argc, char **argv)
+{
+    char err[1024] = "";
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        db_usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    const char *cmd = argv[1];
+    db_opts o;
+    int rc = parse(argc - 1, argv + 1, &o, err, sizeof err);
+    if (rc == 1)
+        return 0; /* --help */
+    if (rc == 0) {
+        int rest = argc - 1 - optind;
+        char **pos = argv + 1 + optind;
+        if (strcmp(cmd, "list") == 0 || strcmp(cmd, "prune") == 0) {
+            if (rest)
+                rc =
+                    cutune_err(err, sizeof err, CUTUNE_EINVAL, "db %s: unexpected %s", cmd, pos[0]);
+            else
+                rc = cmd[0] == 'l' ? cmd_list(&o, err, sizeof err) : cmd_prune(&o, err, sizeof err);
+        } else if (strcmp(cmd, "show") == 0 || strcmp(cmd, "export") == 0) {
+            if (rest != 1)
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                                "db %s: expected one KERNEL, SPEC or RECORDING", cmd);
+            else
+                rc = cmd[0] == 's' ? cmd_show(&o, pos[0], err, sizeof err)
+                                   : cli_db_export(&o, pos[0], err, sizeof err);
+        } else if (strcmp(cmd, "import") == 0) {
+            rc = cli_db_import(&o, rest, pos, err, sizeof err);
+        } else {
+            rc = cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                            "db: no command '%s' (list, show, export, import, prune)", cmd);
+        }
+    }
+    if (rc >= 0)
+        return 0;
+    fprintf(stderr, "cutune: %s\n", err);
+    return rc == CUTUNE_ENOMEM || rc == CUTUNE_EIO ? 1 : 2;
+}

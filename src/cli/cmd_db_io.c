@@ -1,0 +1,318 @@
+/* `cutune db export` and `cutune db import`: results between the database and files.
+ * Both go through src/io/: exports through the journal and Kernel Tuner cache writers,
+ * imports through the recording loaders, so whatever cutune replays it can import, and
+ * what it exports replays (docs/database.md). */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_db_internal.h"
+
+/* ------------------------------------------------------------------ export */
+
+typedef struct {
+    const cutune_space *space;
+    const cutune_spec *spec;
+    cutune_history *h;
+    size_t skipped;
+} export_ctx;
+
+static int export_one(void *vctx, const char *config, cutune_eval_result *r, char *err,
+                      size_t errlen)
+{
+    export_ctx *x = vctx;
+    long long id = cutune_db_config_id(x->space, config);
+    if (id < 0) {
+        x->skipped++;
+        return 0;
+    }
+    cutune_history *h = x->h;
+    if (h->n == h->cap) {
+        size_t ncap = h->cap ? h->cap * 2 : 64;
+        cutune_history_entry *ne = realloc(h->e, ncap * sizeof *ne);
+        if (!ne)
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        h->e = ne;
+        h->cap = ncap;
+    }
+    cutune_history_entry *e = &h->e[h->n++];
+    memset(e, 0, sizeof *e);
+    e->id = (size_t)id;
+    e->r = *r;
+    memset(r, 0, sizeof *r);
+    e->worker = -1;
+    if (x->spec && x->spec->nmetrics && e->r.status == CUTUNE_STATUS_OK &&
+        (e->spec_metrics = malloc(x->spec->nmetrics * sizeof *e->spec_metrics))) {
+        for (size_t m = 0; m < x->spec->nmetrics; m++)
+            e->spec_metrics[m] = NAN;
+        cutune_spec_metrics(x->spec, e->id, e->r.time_ms, e->spec_metrics, NULL, 0);
+    }
+    return 0;
+}
+
+/* The one stored group of this kernel (name, hash), sizes and GPU filter. */
+static int export_key(cutune_db *db, const cutune_db_key *want, const char *gpu, cutune_db_key *key,
+                      char *err, size_t errlen)
+{
+    cutune_db_groups *gs;
+    int rc = cutune_db_groups_list(db, want->kernel, gpu, &gs, err, errlen);
+    if (rc < 0)
+        return rc;
+    size_t found = 0;
+    char choices[1024] = "";
+    for (size_t i = 0; i < gs->n; i++) {
+        const cutune_db_group *g = &gs->g[i];
+        if (strcmp(g->kernel_hash, want->kernel_hash) != 0 || strcmp(g->sizes, want->sizes) != 0)
+            continue;
+        if (found++ == 0) {
+            memset(key, 0, sizeof *key);
+            snprintf(key->kernel, sizeof key->kernel, "%s", g->kernel);
+            snprintf(key->kernel_hash, sizeof key->kernel_hash, "%s", g->kernel_hash);
+            snprintf(key->sizes, sizeof key->sizes, "%s", g->sizes);
+            snprintf(key->options, sizeof key->options, "%s", g->options);
+            snprintf(key->gpu.fingerprint, sizeof key->gpu.fingerprint, "%s", g->gpu);
+        }
+        size_t l = strlen(choices);
+        snprintf(choices + l, sizeof choices - l, "%s'%s' options %s", l ? "; " : "", g->gpu,
+                 g->options);
+    }
+    cutune_db_groups_free(gs);
+    if (found == 0)
+        return cutune_err(err, errlen, CUTUNE_ENOTFOUND,
+                          "%s: nothing stored for %s at sizes %s%s%s", cutune_db_path(db),
+                          want->kernel, want->sizes, gpu ? " on a GPU matching " : "",
+                          gpu ? gpu : "");
+    if (found > 1)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s: %s at sizes %s is stored %zu times (%s): choose one with --gpu=TEXT",
+                          cutune_db_path(db), want->kernel, want->sizes, found, choices);
+    return 0;
+}
+
+static int write_journal(const char *path, const cli_target *t, const char *dbpath,
+                         const char *device, cutune_history *h, char *err, size_t errlen)
+{
+    char target[PATH_MAX];
+    if (!realpath(t->path, target))
+        snprintf(target, sizeof target, "%s", t->path);
+    cutune_journal_header jh = {
+        .spec_name = t->spec ? t->spec->name : t->path,
+        .spec_hash = t->spec ? t->spec->hash : NULL,
+        .searcher = "db",
+        .evaluator = "db",
+        .evaluator_arg = dbpath,
+        .target = target,
+        .device = device,
+        .budget = h->n,
+        .batch = 1,
+        .parallel = 1,
+        .deterministic = 1,
+    };
+    cutune_journal *j;
+    int rc = cutune_journal_create(path, &jh, t->space, &j, err, errlen);
+    for (size_t i = 0; rc >= 0 && i < h->n; i++)
+        rc = cutune_journal_write_eval(j, t->space, t->spec, i, &h->e[i], err, errlen);
+    cutune_journal_close(j);
+    return rc;
+}
+
+int cli_db_export(const db_opts *o, const char *target, char *err, size_t errlen)
+{
+    if (!o->kt == !o->journal)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "db export: give one of --kt-cache=FILE and --journal=FILE");
+    cli_target t;
+    int rc = cli_target_load(target, &o->so, &t, err, errlen);
+    if (rc < 0)
+        return rc;
+    cutune_db_key want, key;
+    cutune_db_gpu none;
+    cutune_db_gpu_from_name(NULL, &none);
+    rc = t.spec ? cutune_db_key_spec(t.spec, NULL, &none, &want, err, errlen)
+                : cutune_db_key_recording(t.rec, &none, &want, err, errlen);
+    cutune_db *db = NULL;
+    char path[4096];
+    cutune_history h = {.best = -1};
+    if (rc >= 0)
+        rc = cli_db_open(o, CUTUNE_DB_READONLY, &db, path, sizeof path, err, errlen);
+    if (rc >= 0)
+        rc = export_key(db, &want, o->gpu, &key, err, errlen);
+    export_ctx x = {.space = t.space, .spec = t.spec, .h = &h};
+    if (rc >= 0)
+        rc = cutune_db_each_latest(db, &key, export_one, &x, err, errlen);
+    if (rc >= 0) {
+        for (size_t i = 0; i < h.n / 2; i++) { /* newest first -> the order stored */
+            cutune_history_entry tmp = h.e[i];
+            h.e[i] = h.e[h.n - 1 - i];
+            h.e[h.n - 1 - i] = tmp;
+        }
+        for (size_t i = 0; i < h.n; i++) {
+            h.e[i].proposed = i;
+            if (h.e[i].r.status < CUTUNE_STATUS_COUNT)
+                h.counts[h.e[i].r.status]++;
+            if (h.e[i].r.status == CUTUNE_STATUS_OK && isfinite(h.e[i].r.time_ms) &&
+                (h.best < 0 || h.e[i].r.time_ms < h.e[h.best].r.time_ms))
+                h.best = (long)i;
+        }
+        if (o->kt)
+            rc = cutune_export_kt_cache(o->kt, t.space, t.spec, key.gpu.fingerprint, &h, err,
+                                        errlen);
+        else
+            rc = write_journal(o->journal, &t, path, key.gpu.fingerprint, &h, err, errlen);
+    }
+    if (rc >= 0)
+        fprintf(stderr, "cutune: %s: %zu configurations of %s on %s%s\n",
+                o->kt ? o->kt : o->journal, h.n, key.kernel, key.gpu.fingerprint,
+                x.skipped ? " (some stored configurations are not in this space: left out)" : "");
+    cutune_history_free(&h);
+    cutune_db_close(db);
+    cli_target_free(&t);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ import */
+
+/* The kernel or recording a journal was made on (its header's target), as it is loaded
+ * for tuning: a spec must still hash as it did. 1 loaded into *t, 0 not a journal or no
+ * target. */
+static int journal_target(const cutune_recording *rec, cli_target *t, char *err, size_t errlen)
+{
+    if (!rec->format || strcmp(rec->format, "cutune_journal") != 0 || !rec->target)
+        return 0;
+    cli_space_opts so = {0};
+    int is_rec = cli_is_recording(rec->target);
+    for (size_t i = 0; !is_rec && i < rec->nsizes && i < CLI_MAX_LIST; i++) {
+        double v = rec->size_values[i];
+        so.sizes[so.nsizes].name = rec->size_names[i];
+        so.sizes[so.nsizes].value =
+            v == floor(v) && fabs(v) < 9e15
+                ? (cutune_value){.type = CUTUNE_VALUE_INT, .i = (long long)v}
+                : (cutune_value){.type = CUTUNE_VALUE_REAL, .r = v};
+        so.nsizes++;
+    }
+    char why[1024];
+    if (cli_target_load(rec->target, &so, t, why, sizeof why) < 0)
+        return cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                          "%s: what it was made on, %s, cannot be loaded (%s): give "
+                          "--kernel=KERNEL",
+                          rec->path, rec->target, why);
+    if (t->spec && rec->spec_hash && strcmp(rec->spec_hash, t->spec->hash) != 0) {
+        cli_target_free(t);
+        return cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                          "%s: its kernel %s has changed since (spec hash %s, now %s): give "
+                          "--kernel=KERNEL to import it onto today's",
+                          rec->path, rec->target, rec->spec_hash, t->spec->hash);
+    }
+    return 1;
+}
+
+static int import_file(cutune_db *db, const db_opts *o, const char *file, char *err, size_t errlen)
+{
+    cutune_recording *rec = NULL;
+    cli_target t = {0};
+    cutune_space *own = NULL;
+    long *map = NULL;
+    cutune_db_run *run = NULL;
+    int rc = cutune_recording_load(file, &rec, err, errlen);
+    if (rc < 0)
+        return rc;
+    cutune_db_gpu gpu;
+    cutune_db_gpu_from_name(rec->device_name, &gpu);
+    cutune_recording *replayed = NULL;
+    /* a journal of a replay run measured nothing itself: its GPU is the replayed one's */
+    if (rec->evaluator && strcmp(rec->evaluator, "replay") == 0 && rec->evaluator_arg &&
+        cutune_recording_load(rec->evaluator_arg, &replayed, NULL, 0) == 0)
+        cutune_db_gpu_from_name(replayed->device_name, &gpu);
+    cutune_recording_free(replayed);
+    cutune_db_key key;
+    const cutune_space *space;
+    if (o->kernel) {
+        if ((rc = cli_target_load(o->kernel, &o->so, &t, err, errlen)) < 0)
+            goto out;
+        if (!t.spec) {
+            rc =
+                cutune_err(err, errlen, CUTUNE_EINVAL, "--kernel=%s: not a kernel spec", o->kernel);
+            goto out;
+        }
+        rc = 1;
+    } else if ((rc = journal_target(rec, &t, err, errlen)) < 0) {
+        goto out;
+    }
+    if (rc == 1) {
+        space = t.space;
+        rc = t.spec ? cutune_db_key_spec(t.spec, NULL, &gpu, &key, err, errlen)
+                    : cutune_db_key_recording(t.rec, &gpu, &key, err, errlen);
+    } else {
+        rc = cutune_recording_space(rec, NULL, 0, 1, &own, err, errlen);
+        space = own;
+        if (rc >= 0)
+            rc = cutune_db_key_recording(rec, &gpu, &key, err, errlen);
+    }
+    if (rc < 0)
+        goto out;
+    size_t n = cutune_space_size(space);
+    map = malloc((n ? n : 1) * sizeof *map);
+    if (!map) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        goto out;
+    }
+    if ((rc = cutune_recording_map(rec, space, map, err, errlen)) < 0) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", err);
+        rc = cutune_err(err, errlen, rc, "%s: %s", file, why);
+        goto out;
+    }
+    char abs[PATH_MAX], source[PATH_MAX + 16];
+    if (!realpath(file, abs))
+        snprintf(abs, sizeof abs, "%s", file);
+    snprintf(source, sizeof source, "import:%s", abs);
+    cutune_db_run_info info = {.evaluator = rec->format, .journal = abs, .source = source};
+    if ((rc = cutune_db_run_begin(db, &key, &info, &run, err, errlen)) < 0)
+        goto out;
+    size_t stored = 0;
+    for (size_t id = 0; id < n && rc >= 0; id++) {
+        if (map[id] < 0)
+            continue;
+        const cutune_record *r = &rec->records[map[id]];
+        cutune_eval_result res = {.status = r->status,
+                                  .time_ms = r->time_ms,
+                                  .times_ms = r->times_ms,
+                                  .ntimes = r->ntimes,
+                                  .compile_ms = r->compile_ms,
+                                  .bench_ms = r->bench_ms};
+        char *config = cutune_db_config_text(space, id);
+        if (!config) {
+            rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+            break;
+        }
+        /* the record's place in the file: importing it again stores nothing twice */
+        rc = cutune_db_run_record(run, (size_t)map[id], config, &res, 0, err, errlen);
+        free(config);
+        stored++;
+    }
+    if (rc >= 0)
+        printf("%s: %zu of %zu records as %s on %s (sizes %s)\n", file, stored, rec->nrecords,
+               key.kernel, key.gpu.fingerprint, key.sizes);
+out:
+    cutune_db_run_end(run);
+    free(map);
+    cutune_space_free(own);
+    cli_target_free(&t);
+    cutune_recording_free(rec);
+    return rc;
+}
+
+int cli_db_import(const db_opts *o, int nfiles, char **files, char *err, size_t errlen)
+{
+    if (nfiles == 0)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "db import: no FILE given");
+    cutune_db *db;
+    char path[4096];
+    int rc = cli_db_open(o, 0, &db, path, sizeof path, err, errlen);
+    for (int i = 0; rc >= 0 && i < nfiles; i++)
+        rc = import_file(db, o, files[i], err, errlen);
+    cutune_db_close(db);
+    return rc;
+}

@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# The tuning database as a user meets it: where it lives, reuse across runs (invisible in
+# a replay run's journal), `cutune best`, `cutune db ...`, bad databases refused with one
+# line and left as they were, two processes writing one database, and kill -9 then resume
+# (the database and the journal agree). Never touches the real home: XDG_DATA_HOME and
+# HOME point into the test's folder.
+set -u
+exe=${CUTUNE_EXE:?CUTUNE_EXE not set}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+. "$here/lib.sh"
+export HOME=$tmp/home XDG_DATA_HOME=$tmp/xdg
+unset CUTUNE_DB
+
+python3 "$here/mkcache.py" bowl.json.gz
+
+# rows of the run whose journal is $2 in database $1, as "n config status time" lines
+db_rows() {
+    python3 - "$1" "$(realpath "$2")" <<'EOF'
+import json, sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+for seq, config, status, t in c.execute(
+        "SELECT e.seq, e.config, e.status, e.time_ms FROM evaluations e JOIN runs r "
+        "ON r.id = e.run_id WHERE r.journal = ? ORDER BY e.seq", (sys.argv[2],)):
+    print(seq, json.dumps(json.loads(config), sort_keys=True), status, repr(t))
+EOF
+}
+journal_rows() {
+    python3 - "$1" <<'EOF'
+import json, sys
+for line in open(sys.argv[1]):
+    try:
+        j = json.loads(line)
+    except ValueError:
+        continue  # a partial last line
+    if j.get("kind") == "eval":
+        print(j["n"], json.dumps(j["config"], sort_keys=True), j["status"], repr(j["time_ms"]))
+EOF
+}
+agree() { # NAME DB JOURNAL: every journal line is in the database, and nothing else
+    if diff <(db_rows "$2" "$3") <(journal_rows "$3") >agree.diff; then ok "$1"
+    else bad "$1" "$(head -5 agree.diff; echo "db $(db_rows "$2" "$3" | wc -l), journal $(journal_rows "$3" | wc -l)")"; fi
+}
+count() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$@"; }
+
+# --- where it lives
+"$exe" --budget=5 --no-progress --journal=x1.jsonl bowl.json.gz >/dev/null 2>&1
+[ -f "$XDG_DATA_HOME/cutune/tuning.db" ] && ok "default database in \$XDG_DATA_HOME/cutune/tuning.db" \
+    || bad "default database in \$XDG_DATA_HOME/cutune/tuning.db" "$(ls -R "$tmp" | head)"
+XDG_DATA_HOME= "$exe" --budget=5 --no-progress --journal=x2.jsonl bowl.json.gz >/dev/null 2>&1
+[ -f "$HOME/.local/share/cutune/tuning.db" ] && ok "without XDG_DATA_HOME: ~/.local/share/cutune/tuning.db" \
+    || bad "without XDG_DATA_HOME: ~/.local/share/cutune/tuning.db"
+"$exe" --no-db --budget=5 --no-progress --journal=x3.jsonl --db=n.db bowl.json.gz >/dev/null 2>&1
+[ $? -eq 2 ] && ok "--no-db with --db refused" || bad "--no-db with --db refused"
+"$exe" --no-db --budget=5 --no-progress --journal=x4.jsonl vector_add >/dev/null 2>&1
+[ ! -e n.db ] && [ "$(count "$XDG_DATA_HOME/cutune/tuning.db" 'select count(*) from evaluations')" -eq 5 ] \
+    && ok "--no-db stores nothing" || bad "--no-db stores nothing"
+
+# --- reuse: a second run answers what the first measured; its journal is the same as
+# without a database (replay: the answers and their virtual-clock places are the same)
+"$exe" --db=r.db --budget=20 --no-progress --journal=a.jsonl bowl.json.gz >a.txt 2>&1
+"$exe" --db=r.db --budget=40 --no-progress --journal=b.jsonl bowl.json.gz >b.txt 2>&1
+"$exe" --no-db --budget=40 --no-progress --journal=c.jsonl bowl.json.gz >c.txt 2>&1
+grep -q "evaluations: 40 (.*), 20 from the database" b.txt && ok "second run: 20 answered from the database" \
+    || bad "second run: 20 answered from the database" "$(cat b.txt)"
+cmp -s b.jsonl c.jsonl && ok "journal with reuse == journal without a database" \
+    || bad "journal with reuse == journal without a database" "$(diff b.jsonl c.jsonl | head -4)"
+[ "$(count r.db 'select count(*) from evaluations where reused_from is not null')" -eq 20 ] \
+    && ok "reused answers stored, marked" || bad "reused answers stored, marked"
+"$exe" --db=r.db --budget=40 --no-progress --journal=b2.jsonl --output=b2.json bowl.json.gz >b2.txt 2>&1
+python3 -c 'import json; assert json.load(open("b2.json"))["reused"] == 40' \
+    && ok "summary says how many were reused" || bad "summary says how many were reused" "$(cat b2.json)"
+"$exe" --db=r.db --budget=40 --remeasure --no-progress --journal=b3.jsonl --output=b3.json bowl.json.gz >b3.txt 2>&1
+python3 -c 'import json; assert json.load(open("b3.json"))["reused"] == 0' && ! grep -q "from the database" b3.txt \
+    && ok "--remeasure measures again" || bad "--remeasure measures again" "$(cat b3.txt)"
+agree "database == journal (reusing run)" r.db b.jsonl
+
+# --- best
+best_run=$(grep '^best:' b3.txt)
+"$exe" best --db=r.db bowl.json.gz >best.txt 2>&1
+[ "$(grep '^best:' best.txt)" = "$best_run" ] && ok "best: the fastest measured" || bad "best: the fastest measured" "$(cat best.txt; echo "$best_run")"
+"$exe" best --db=r.db -q bowl.json.gz >bq.txt 2>&1
+[ "best: $(cat bq.txt)" = "$best_run" ] && ok "best -q" || bad "best -q" "$(cat bq.txt)"
+out=$("$exe" best --db=r.db --size N=1000 vector_add 2>&1)
+[ $? -eq 1 ] && grep -q "no correct measurement of vector_add" <<<"$out" && ok "best of sizes never tuned: exit 1" \
+    || bad "best of sizes never tuned: exit 1" "$out"
+
+# --- db list / show / export / import / prune
+"$exe" db list --db=r.db >list.txt 2>&1 && grep -q "^bowl	Synthetic	{}	\[\]	80	" list.txt \
+    && ok "db list" || bad "db list" "$(cat list.txt)"
+"$exe" db show --db=r.db --top=2 bowl.json.gz >show.txt 2>&1 && [ "$(grep -c ' ms  {' show.txt)" -eq 2 ] \
+    && ok "db show" || bad "db show" "$(cat show.txt)"
+"$exe" db export --db=r.db --kt-cache=exp.json bowl.json.gz 2>exp.txt && python3 "$here/kt_cache_check.py" exp.json unknown Synthetic - \
+    a=$(seq -s, 1 20) b=$(python3 -c "print(','.join(str(2**i) for i in range(20)))") c=$(seq -s, 0 9) >kc.txt 2>&1 \
+    && ok "db export --kt-cache" || bad "db export --kt-cache" "$(cat exp.txt kc.txt)"
+"$exe" db export --db=r.db --journal=exp.jsonl bowl.json.gz 2>expj.txt \
+    && [ "$(grep -c '"kind":"eval"' exp.jsonl)" -eq "$(python3 -c 'import json; print(len(json.load(open("exp.json"))["cache"]))')" ] \
+    && ok "db export --journal" || bad "db export --journal" "$(cat expj.txt)"
+"$exe" db import --db=i.db exp.json >imp.txt 2>&1 && "$exe" db import --db=i.db exp.json >>imp.txt 2>&1 \
+    && [ "$(count i.db 'select count(*) from evaluations')" -eq "$(grep -c '"kind":"eval"' exp.jsonl)" ] \
+    && ok "db import twice stores once" || bad "db import twice stores once" "$(cat imp.txt)"
+"$exe" db import --db=i2.db exp.jsonl >imp2.txt 2>&1 && "$exe" best --db=i2.db --evaluator=replay:exp.jsonl bowl.json.gz >ib.txt 2>&1 \
+    && [ "$(grep '^best:' ib.txt)" = "$best_run" ] && ok "exported journal imports and answers best" \
+    || bad "exported journal imports and answers best" "$(cat imp2.txt ib.txt)"
+"$exe" --no-db --searcher=grid --budget=40 --no-progress --journal=rx.jsonl exp.jsonl >rx.txt 2>&1 \
+    && [ "$(grep '^best:' rx.txt)" = "$best_run" ] && ok "the exported journal replays" || bad "the exported journal replays" "$(cat rx.txt)"
+"$exe" db import --db=i3.db a.jsonl >imp3.txt 2>&1 && "$exe" best --db=i3.db bowl.json.gz >i3.txt 2>&1 \
+    && ok "a replay run's journal imports under its recording's GPU" || bad "a replay run's journal imports under its recording's GPU" "$(cat imp3.txt i3.txt)"
+out=$("$exe" db prune --db=r.db 2>&1)
+[ $? -eq 2 ] && grep -q "no filter" <<<"$out" && ok "db prune without a filter refused" || bad "db prune without a filter refused" "$out"
+n_failed=$(count r.db "select count(*) from evaluations where status != 'ok'")
+"$exe" db prune --db=r.db --failed >pr.txt 2>&1 && grep -q "removed $n_failed evaluations" pr.txt \
+    && [ "$(count r.db "select count(*) from evaluations where status != 'ok'")" -eq 0 ] \
+    && ok "db prune --failed" || bad "db prune --failed" "$(cat pr.txt)"
+"$exe" db prune --db=r.db --kernel=bowl >pr2.txt 2>&1 && [ "$(count r.db 'select count(*) from runs')" -eq 0 ] \
+    && [ "$(count r.db 'select count(*) from kernels')" -eq 0 ] && ok "db prune --kernel removes its runs too" \
+    || bad "db prune --kernel removes its runs too" "$(cat pr2.txt)"
+
+# --- bad databases: one line, exit 2, no journal, the file as it was
+db_fail() { # NAME PATTERN DBFILE [ARGS...]
+    local name=$1 pat=$2 db=$3
+    shift 3
+    local before after out rc
+    before=$(cat "$db" "$db-wal" 2>/dev/null | sha256sum)
+    rm -f bad.jsonl
+    out=$("$@" --db="$db" --budget=3 --no-progress --journal=bad.jsonl bowl.json.gz 2>&1 >/dev/null)
+    rc=$?
+    after=$(cat "$db" "$db-wal" 2>/dev/null | sha256sum)
+    if [ $rc -ne 2 ]; then bad "$name: exit $rc, want 2" "$out"
+    elif [ "$(wc -l <<<"$out")" -ne 1 ]; then bad "$name: error is not one line" "$out"
+    elif ! grep -qE -- "$pat" <<<"$out"; then bad "$name: message lacks /$pat/" "$out"
+    elif [ -e bad.jsonl ]; then bad "$name: left a journal"
+    elif [ "$before" != "$after" ]; then bad "$name: the database changed"
+    else ok "$name"; fi
+}
+printf 'not a database at all\n' >text.db
+db_fail "a text file" "text.db: not a cutune database" text.db "$exe"
+python3 -c "import sqlite3; c = sqlite3.connect('other.db'); c.execute('create table t (x)'); c.commit()"
+db_fail "another program's SQLite database" "other.db: not a cutune database .*another program" other.db "$exe"
+"$exe" --db=newer.db --budget=3 --no-progress --journal=nw.jsonl bowl.json.gz >/dev/null 2>&1
+python3 -c "import sqlite3; c = sqlite3.connect('newer.db'); c.execute('pragma user_version = 3'); c.commit(); c.execute('pragma wal_checkpoint(truncate)')"
+db_fail "a newer schema" "newer.db: schema version 3 is newer than this cutune's \(2\)" newer.db "$exe"
+out=$("$exe" best --db=text.db bowl.json.gz 2>&1)
+[ $? -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q "text.db: not a cutune database" <<<"$out" \
+    && ok "best on a text file: one line, exit 2" || bad "best on a text file: one line, exit 2" "$out"
+out=$("$exe" db import --db=newer.db exp.json 2>&1)
+[ $? -eq 2 ] && grep -q "newer than this cutune" <<<"$out" && ok "db import into a newer schema refused" \
+    || bad "db import into a newer schema refused" "$out"
+mkdir dir.db
+db_fail "a directory" "dir.db: is a directory" dir.db "$exe"
+"$exe" --db=locked.db --budget=3 --no-progress --journal=lk.jsonl bowl.json.gz >/dev/null 2>&1
+python3 -c "
+import sqlite3, time
+c = sqlite3.connect('locked.db', isolation_level=None)
+c.execute('begin immediate')
+open('held', 'w').close()
+time.sleep(6)" &
+holder=$!
+for _ in $(seq 1 100); do [ -e held ] && break; sleep 0.05; done
+CUTUNE_DB_TIMEOUT=0.5 db_fail "locked beyond the timeout" "locked.db: locked by another process for more than 0.5 s" locked.db env CUTUNE_DB_TIMEOUT=0.5 "$exe"
+kill $holder 2>/dev/null; wait $holder 2>/dev/null
+"$exe" --db=ro.db --budget=3 --no-progress --journal=ro.jsonl bowl.json.gz >/dev/null 2>&1
+python3 -c "import sqlite3; sqlite3.connect('ro.db').execute('pragma wal_checkpoint(truncate)')"
+chmod 444 ro.db
+if [ "$(id -u)" -ne 0 ]; then
+    db_fail "a read-only database" "ro.db: read-only" ro.db "$exe"
+elif command -v setpriv >/dev/null; then # root writes anything: ask as nobody
+    chmod 777 "$tmp"
+    db_fail "a read-only database" "ro.db: read-only" ro.db setpriv --reuid=65534 --regid=65534 --clear-groups "$exe"
+    mkdir rodir && "$exe" --db=rodir/t.db --budget=3 --no-progress --journal=rd.jsonl bowl.json.gz >/dev/null 2>&1
+    chmod 666 rodir/t.db && chmod 555 rodir
+    db_fail "a database in a read-only folder" "rodir/t.db: its folder rodir is read-only" rodir/t.db \
+        setpriv --reuid=65534 --regid=65534 --clear-groups "$exe"
+    chmod 700 "$tmp"
+else
+    echo "ok - a read-only database # SKIP root without setpriv"
+fi
+
+# --- two processes writing one database at once
+"$exe" --db=two.db --searcher=random --seed=11 --budget=1500 --no-progress --journal=p1.jsonl bowl.json.gz >p1.txt 2>&1 &
+p1=$!
+"$exe" --db=two.db --searcher=random --seed=12 --budget=1500 --no-progress --journal=p2.jsonl bowl.json.gz >p2.txt 2>&1 &
+p2=$!
+wait $p1; r1=$?
+wait $p2; r2=$?
+[ $r1 -eq 0 ] && [ $r2 -eq 0 ] && ok "two processes on one database: both done" || bad "two processes on one database: both done" "$(cat p1.txt p2.txt)"
+agree "two processes: the first's rows == its journal" two.db p1.jsonl
+agree "two processes: the second's rows == its journal" two.db p2.jsonl
+
+# --- kill -9 mid-run, then resume: the database and the journal agree
+"$exe" --db=kill.db --searcher=random --seed=3 --budget=3000 --no-progress --journal=k.jsonl bowl.json.gz >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 400); do
+    [ -f k.jsonl ] && [ "$(wc -l <k.jsonl)" -gt 200 ] && break
+    sleep 0.01
+done
+kill -KILL $pid 2>/dev/null
+wait $pid 2>/dev/null
+killed=$(wc -l <k.jsonl)
+in_db=$(db_rows kill.db k.jsonl | wc -l)
+[ $((killed - 1 - in_db)) -le 1 ] && [ "$in_db" -gt 0 ] && ok "kill -9 after $killed lines: the database lost at most the evaluation in flight ($in_db stored)" \
+    || bad "kill -9: the database lost at most the evaluation in flight" "journal $killed lines, db $in_db"
+"$exe" --db=kill.db --resume=k.jsonl --no-progress >kr.txt 2>&1 && ok "resumed after kill -9" || bad "resumed after kill -9" "$(cat kr.txt)"
+agree "after kill -9 and resume: database == journal" kill.db k.jsonl
+[ "$(count kill.db 'select count(*) from runs')" -eq 1 ] && ok "the resumed run continues its own row" \
+    || bad "the resumed run continues its own row" "$(count kill.db 'select count(*) from runs') runs"
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
