@@ -490,8 +490,9 @@ int cutune_cmd_profile(int argc, char **argv)
         snprintf(part, sizeof part, "%s/.%s.csv.part", dir, name);
         snprintf(launch_arg, sizeof launch_arg, "--launch=%zu", e->n);
         config_text(run, e, config, sizeof config);
-        fprintf(stderr, "cutune profile: %s (evaluation %zu, %.6g ms): %s\n", role, e->n,
-                e->time_ms, config);
+        if (isatty(2)) /* progress: each ncu run takes a while */
+            fprintf(stderr, "cutune profile: %s (evaluation %zu, %.6g ms): %s\n", role, e->n,
+                    e->time_ms, config);
         char *nargv[] = {ncu, "--clock-control", "none", "--target-processes", "all",
                          "--kernel-name", kernel, "--launch-count", "1", "--csv", "--page", "raw",
                          "--section", "WarpStateStats", "--metrics", (char *)ncu_metrics,
@@ -509,7 +510,7 @@ int cutune_cmd_profile(int argc, char **argv)
                      "ncu cannot read the GPU's performance counters on this host (%s); see "
                      "https://developer.nvidia.com/ERR_NVGPUCTRPERM",
                      refused);
-            fprintf(stderr, "cutune profile: %s\n", line);
+            fprintf(stderr, "cutune profile: %s (noted in %s/profile.json)\n", line, dir);
             unlink(part);
             free(prof.status);
             prof.status = strdup(line);
@@ -568,7 +569,8 @@ int cutune_cmd_profile(int argc, char **argv)
             status = 1;
             goto out;
         }
-        printf("profile: %s/profile.json\n", dir);
+        if (status != EXIT_NO_COUNTERS)
+            printf("profile: %s/profile.json\n", dir);
     }
 out:
     free(log);

@@ -98,7 +98,7 @@ static void runs_table(FILE *f, cutune_report_run *const *runs, size_t nruns,
                 rep_run_colour(r), r + 1);
         rep_html(f, run->path);
         fputs("</td>", f);
-        td_text(f, run->spec ? run->spec : "");
+        td_text(f, run->name);
         td_text(f, run->searcher ? run->searcher : "");
         fprintf(f, "<td>%lu</td>", run->seed);
         td_text(f, run->evaluator ? run->evaluator : "");

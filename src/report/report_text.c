@@ -184,7 +184,7 @@ void cutune_report_terminal_summary(FILE *f, const cutune_space *s, const cutune
     fputc('\n', f);
     for (size_t r = 0; r < k; r++) {
         const cutune_history_entry *e = &h->e[order[r]];
-        fprintf(f, "  %-4zu %10.5g %5zu", r + 1, e->r.time_ms, order[r] + 1);
+        fprintf(f, "  %-4zu %10.6g %5zu", r + 1, e->r.time_ms, order[r] + 1);
         for (size_t p = 0; p < np; p++)
             fprintf(f, " %*s", (int)width[p], cell[r * np + p]);
         fputc('\n', f);
