@@ -34,26 +34,26 @@ typedef struct cutune_report_eval {
 
 /** One journal. */
 typedef struct cutune_report_run {
-    char *path;                  /**< the file read */
-    char *label;                 /**< "NAME, SEARCHER, seed S" (legends) */
-    char *name;                  /**< the kernel: the spec's name, or a recording's stem */
-    char *spec, *searcher;       /**< header "spec", "searcher" */
-    char *evaluator, *device;    /**< header "evaluator", "device" (NULL when absent) */
-    char *evaluator_arg;         /**< header "evaluator_arg", or NULL */
-    char *target;                /**< header "target", or NULL */
-    unsigned long seed;          /**< header "seed" */
-    size_t nparams;              /**< tunable parameters */
-    char **param_names;          /**< their names, in the header's order */
-    size_t *nvalues;             /**< values per parameter */
-    char ***value_text;          /**< each value as printed ("128", "1.5", "fast") */
-    double **value_num;          /**< each value as a number, NAN for text */
-    size_t nsizes;               /**< header "sizes" */
-    char **size_names;           /**< their names */
-    double *size_values;         /**< their values */
-    size_t nmetrics;             /**< metric columns */
-    char **metric_names;         /**< in first-seen order */
-    size_t nevals, capevals;     /**< evaluations read */
-    cutune_report_eval *evals;   /**< in file order */
+    char *path;                /**< the file read */
+    char *label;               /**< "NAME, SEARCHER, seed S" (legends) */
+    char *name;                /**< the kernel: the spec's name, or a recording's stem */
+    char *spec, *searcher;     /**< header "spec", "searcher" */
+    char *evaluator, *device;  /**< header "evaluator", "device" (NULL when absent) */
+    char *evaluator_arg;       /**< header "evaluator_arg", or NULL */
+    char *target;              /**< header "target", or NULL */
+    unsigned long seed;        /**< header "seed" */
+    size_t nparams;            /**< tunable parameters */
+    char **param_names;        /**< their names, in the header's order */
+    size_t *nvalues;           /**< values per parameter */
+    char ***value_text;        /**< each value as printed ("128", "1.5", "fast") */
+    double **value_num;        /**< each value as a number, NAN for text */
+    size_t nsizes;             /**< header "sizes" */
+    char **size_names;         /**< their names */
+    double *size_values;       /**< their values */
+    size_t nmetrics;           /**< metric columns */
+    char **metric_names;       /**< in first-seen order */
+    size_t nevals, capevals;   /**< evaluations read */
+    cutune_report_eval *evals; /**< in file order */
 } cutune_report_run;
 
 /**
@@ -66,21 +66,21 @@ void cutune_report_run_free(cutune_report_run *r);
 
 /** Parameter importance: a functional ANOVA of a random forest (importance.c). */
 typedef struct cutune_report_importance {
-    size_t nparams;    /**< parameters */
-    size_t nsamples;   /**< ok evaluations the forest was fitted to */
-    size_t ntrees;     /**< trees that were not a single leaf */
-    double *main;      /**< per parameter: fraction of the variance of log(time) explained
-                            by its main effect, 0..1 */
-    double *pair;      /**< nparams x nparams (row-major, i < j filled, mirrored): fraction
-                            explained by the interaction of i and j alone */
-    size_t *rank;      /**< parameters by decreasing main effect */
+    size_t nparams;  /**< parameters */
+    size_t nsamples; /**< ok evaluations the forest was fitted to */
+    size_t ntrees;   /**< trees that were not a single leaf */
+    double *main;    /**< per parameter: fraction of the variance of log(time) explained
+                          by its main effect, 0..1 */
+    double *pair;    /**< nparams x nparams (row-major, i < j filled, mirrored): fraction
+                          explained by the interaction of i and j alone */
+    size_t *rank;    /**< parameters by decreasing main effect */
 } cutune_report_importance;
 
 /** Forest size and leaf size (defaults when 0). */
 typedef struct cutune_report_importance_opts {
-    size_t ntrees;       /**< default 64 */
-    size_t min_leaf;     /**< default 2 */
-    unsigned long seed;  /**< bootstrap generator (default 1: the report is reproducible) */
+    size_t ntrees;      /**< default 64 */
+    size_t min_leaf;    /**< default 2 */
+    unsigned long seed; /**< bootstrap generator (default 1: the report is reproducible) */
 } cutune_report_importance_opts;
 
 /**
@@ -103,13 +103,13 @@ void cutune_report_importance_free(cutune_report_importance *imp);
 
 /** Profiler results of one configuration (profile.json, written by `cutune profile`). */
 typedef struct cutune_report_profile_entry {
-    char *role;       /**< "best 1", "worst 1", ... */
-    size_t n;         /**< the journal's evaluation number */
-    char *config;     /**< "BM=128, BN=64, ..." */
-    size_t nvalues;   /**< metrics */
-    char **names;     /**< ncu metric names */
-    char **units;     /**< their units ("%", "cycle", "" ...) */
-    double *values;   /**< their values */
+    char *role;     /**< "best 1", "worst 1", ... */
+    size_t n;       /**< the journal's evaluation number */
+    char *config;   /**< "BM=128, BN=64, ..." */
+    size_t nvalues; /**< metrics */
+    char **names;   /**< ncu metric names */
+    char **units;   /**< their units ("%", "cycle", "" ...) */
+    double *values; /**< their values */
 } cutune_report_profile_entry;
 
 typedef struct cutune_report_profile {

@@ -160,8 +160,7 @@ static int launch_one(const cutune_report_run *run, unsigned long n)
             q++;
         if (q == run->nparams) {
             cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
-                       "%s: the spec's parameter '%s' is not in the journal", run->path,
-                       par->name);
+                       "%s: the spec's parameter '%s' is not in the journal", run->path, par->name);
             goto fail;
         }
         const char *text = run->value_text[q][e->idx[q]];
@@ -352,9 +351,12 @@ static int parse_count(const char *opt, const char *v, unsigned long *out)
 int cutune_cmd_profile(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"top", required_argument, NULL, 't'},    {"worst", required_argument, NULL, 'w'},
-        {"ncu", required_argument, NULL, 'n'},    {"dir", required_argument, NULL, 'd'},
-        {"launch", required_argument, NULL, 'l'}, {"help", no_argument, NULL, 'h'},
+        {"top", required_argument, NULL, 't'},
+        {"worst", required_argument, NULL, 'w'},
+        {"ncu", required_argument, NULL, 'n'},
+        {"dir", required_argument, NULL, 'd'},
+        {"launch", required_argument, NULL, 'l'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     unsigned long top = 3, worst = 1, launch = 0;
@@ -376,8 +378,7 @@ int cutune_cmd_profile(int argc, char **argv)
             errno = 0;
             launch = strtoul(optarg, &end, 10);
             if (!*optarg || *end || errno || optarg[0] == '-') {
-                fprintf(stderr, "cutune profile: --launch=%s: not an evaluation number\n",
-                        optarg);
+                fprintf(stderr, "cutune profile: --launch=%s: not an evaluation number\n", optarg);
                 return 2;
             }
             have_launch = 1;
@@ -462,8 +463,8 @@ int cutune_cmd_profile(int argc, char **argv)
         goto out;
     }
     if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-        fprintf(stderr, "cutune profile: %s: cannot create the folder: %s (give --dir=DIR)\n",
-                dir, strerror(errno));
+        fprintf(stderr, "cutune profile: %s: cannot create the folder: %s (give --dir=DIR)\n", dir,
+                strerror(errno));
         goto out;
     }
     size_t ntop = top < nok ? top : nok;
@@ -493,10 +494,18 @@ int cutune_cmd_profile(int argc, char **argv)
         if (isatty(2)) /* progress: each ncu run takes a while */
             fprintf(stderr, "cutune profile: %s (evaluation %zu, %.6g ms): %s\n", role, e->n,
                     e->time_ms, config);
-        char *nargv[] = {ncu, "--clock-control", "none", "--target-processes", "all",
-                         "--kernel-name", kernel, "--launch-count", "1", "--csv", "--page", "raw",
-                         "--section", "WarpStateStats", "--metrics", (char *)ncu_metrics,
-                         "--log-file", part, self, "profile", launch_arg, (char *)journal, NULL};
+        char *nargv[] = {ncu,          "--clock-control",
+                         "none",       "--target-processes",
+                         "all",        "--kernel-name",
+                         kernel,       "--launch-count",
+                         "1",          "--csv",
+                         "--page",     "raw",
+                         "--section",  "WarpStateStats",
+                         "--metrics",  (char *)ncu_metrics,
+                         "--log-file", part,
+                         self,         "profile",
+                         launch_arg,   (char *)journal,
+                         NULL};
         unlink(part);
         int rc = run_child(nargv);
         size_t len = 0;
@@ -524,9 +533,10 @@ int cutune_cmd_profile(int argc, char **argv)
         if (rc != 0 || read_rc < 0 ||
             cutune_report_ncu_parse(part, log, len, pe, err, sizeof err) < 0) {
             fprintf(stderr, "cutune profile: %s: ncu %s%s%s\n", role,
-                    rc < 0 ? "could not be started" : rc ? "failed" : "gave no metrics",
-                    rc > 0 ? " (see its output above)" : "",
-                    rc == 0 && read_rc == 0 ? "" : "");
+                    rc < 0 ? "could not be started"
+                    : rc   ? "failed"
+                           : "gave no metrics",
+                    rc > 0 ? " (see its output above)" : "", rc == 0 && read_rc == 0 ? "" : "");
             if (rc == 0)
                 fprintf(stderr, "cutune profile: %s\n", err);
             unlink(part);

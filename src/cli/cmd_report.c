@@ -14,23 +14,22 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: cutune report [--html=FILE] [--text] [--title=TEXT] JOURNAL|RUN...\n"
-            "\n"
-            "Explain tuning runs. JOURNAL is a run's journal (.jsonl, or .jsonl.gz such as\n"
-            "data/gemm.jsonl.gz); RUN a folder, whose journals (*.jsonl, *.jsonl.gz) are all\n"
-            "read. Several journals overlay in the convergence plots; those with the first\n"
-            "one's parameters are pooled for the rest. A journal's profiles (JOURNAL.profile/,\n"
-            "written by `cutune profile`) are shown with it.\n"
-            "\n"
-            "  --html=FILE   write the page here (default: the first journal's name with\n"
-            "                .html); one file: inline SVG and script, nothing fetched, opens\n"
-            "                from disk\n"
-            "  --text        print the parameter importance instead (no page unless --html)\n"
-            "  --title=TEXT  the page's title\n"
-            "  -h, --help    this help\n"
-            "\n"
-            "Exit status: 0 written, 1 failed to write, 2 bad input.\n");
+    fprintf(f, "usage: cutune report [--html=FILE] [--text] [--title=TEXT] JOURNAL|RUN...\n"
+               "\n"
+               "Explain tuning runs. JOURNAL is a run's journal (.jsonl, or .jsonl.gz such as\n"
+               "data/gemm.jsonl.gz); RUN a folder, whose journals (*.jsonl, *.jsonl.gz) are all\n"
+               "read. Several journals overlay in the convergence plots; those with the first\n"
+               "one's parameters are pooled for the rest. A journal's profiles (JOURNAL.profile/,\n"
+               "written by `cutune profile`) are shown with it.\n"
+               "\n"
+               "  --html=FILE   write the page here (default: the first journal's name with\n"
+               "                .html); one file: inline SVG and script, nothing fetched, opens\n"
+               "                from disk\n"
+               "  --text        print the parameter importance instead (no page unless --html)\n"
+               "  --title=TEXT  the page's title\n"
+               "  -h, --help    this help\n"
+               "\n"
+               "Exit status: 0 written, 1 failed to write, 2 bad input.\n");
 }
 
 static int has_suffix(const char *s, const char *suf)
@@ -75,8 +74,7 @@ static int add_folder(const char *dir, char **paths, size_t *n)
     }
     closedir(d);
     if (!rc && *n == first) {
-        fprintf(stderr, "cutune report: %s: no journal (*.jsonl, *.jsonl.gz) in the folder\n",
-                dir);
+        fprintf(stderr, "cutune report: %s: no journal (*.jsonl, *.jsonl.gz) in the folder\n", dir);
         rc = -1;
     }
     qsort(paths + first, *n - first, sizeof *paths, by_name);
@@ -100,8 +98,10 @@ static int default_html(const char *journal, char *buf, size_t len)
 int cutune_cmd_report(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"html", required_argument, NULL, 'o'}, {"text", no_argument, NULL, 't'},
-        {"title", required_argument, NULL, 'T'}, {"help", no_argument, NULL, 'h'},
+        {"html", required_argument, NULL, 'o'},
+        {"text", no_argument, NULL, 't'},
+        {"title", required_argument, NULL, 'T'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *html = NULL, *title = NULL;

@@ -10,6 +10,7 @@ int cutune_cmd_space(int argc, char **argv);  /* cmd_space.c */
 int cutune_cmd_worker(int argc, char **argv); /* cmd_worker.c: the CUDA evaluation worker */
 int cutune_cmd_bench(int argc, char **argv);  /* cmd_bench.c: searcher comparison on recordings */
 int cutune_cmd_report(int argc, char **argv); /* cmd_report.c: journals as an HTML page */
-int cutune_cmd_profile(int argc, char **argv); /* cmd_profile.c: Nsight Compute on a run's winners */
+int cutune_cmd_profile(int argc,
+                       char **argv); /* cmd_profile.c: Nsight Compute on a run's winners */
 
 #endif

@@ -301,8 +301,9 @@ static void profile_section(FILE *f, cutune_report_run *const *runs, size_t nrun
             fputs("</p>\n", f);
             continue;
         }
-        fprintf(f, "<table id=\"table-profile%s\"><thead><tr><th class=\"t\">metric (Nsight "
-                   "Compute)</th>",
+        fprintf(f,
+                "<table id=\"table-profile%s\"><thead><tr><th class=\"t\">metric (Nsight "
+                "Compute)</th>",
                 any ? "-more" : "");
         any = 1;
         for (size_t i = 0; i < p->nentries; i++) {
@@ -502,8 +503,9 @@ int cutune_report_html_write(FILE *f, cutune_report_run *const *runs, size_t nru
     fputs("<h2 id=\"profile\">7. Profiler counters</h2>\n", f);
     profile_section(f, runs, nruns, profiles);
 
-    fprintf(f, "<h2 id=\"evaluations\">8. Every evaluation (%zu)</h2>\n<p class=\"note\">Click "
-               "a column's heading to sort by it (again: the other way).</p>\n",
+    fprintf(f,
+            "<h2 id=\"evaluations\">8. Every evaluation (%zu)</h2>\n<p class=\"note\">Click "
+            "a column's heading to sort by it (again: the other way).</p>\n",
             pool.n);
     evals_table(f, &pool, nruns);
     fprintf(f, "<script>\n%s</script>\n</body></html>\n", script);

@@ -81,8 +81,9 @@ void rep_plot_convergence(FILE *f, cutune_report_run *const *runs, size_t nruns,
         const cutune_report_run *run = runs[r];
         double best = NAN, lastx = NAN;
         int drawn = 0;
-        fprintf(f, "<polyline class=\"run\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" points=\"",
-                rep_run_colour(r));
+        fprintf(
+            f, "<polyline class=\"run\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" points=\"",
+            rep_run_colour(r));
         for (size_t i = 0; i < run->nevals; i++) {
             const cutune_report_eval *e = &run->evals[i];
             double x = wall ? e->elapsed_s : (double)(i + 1);
@@ -224,8 +225,8 @@ void rep_plot_heatmap(FILE *f, const cutune_report_pool *pool, size_t px, size_t
     snprintf(title, sizeof title, "Best time for each pair of values of %s and %s",
              b->param_names[px], b->param_names[py]);
     double cw = nx > 16 ? 36 : 60, ch = ny > 16 ? 22 : 34;
-    rep_frame fr = rep_frame_make(90 + cw * (double)nx + 130, 40 + ch * (double)ny + 50, 90, 130,
-                                  20, 50);
+    rep_frame fr =
+        rep_frame_make(90 + cw * (double)nx + 130, 40 + ch * (double)ny + 50, 90, 130, 20, 50);
     rep_svg_begin(f, "plot-heatmap", &fr, title);
     for (size_t y = 0; y < ny; y++)
         for (size_t x = 0; x < nx; x++) {
@@ -271,8 +272,8 @@ void rep_plot_heatmap(FILE *f, const cutune_report_pool *pool, size_t px, size_t
         fputs("</text>\n", f);
     }
     for (size_t y = 0; y < ny; y++) {
-        fprintf(f, "<text x=\"%g\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">",
-                fr.left - 6, fr.bottom - ch * ((double)y + 0.5) + 4);
+        fprintf(f, "<text x=\"%g\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">", fr.left - 6,
+                fr.bottom - ch * ((double)y + 0.5) + 4);
         rep_html(f, b->value_text[py][y]);
         fputs("</text>\n", f);
     }
@@ -326,8 +327,10 @@ void rep_plot_importance(FILE *f, const cutune_report_pool *pool,
     rep_axis xa = {.p0 = fr.left, .p1 = fr.right};
     rep_axis_fit(&xa, 0, 100, 0);
     rep_svg_begin(f, "plot-importance", &fr, "Share of the variance of log(time) per parameter");
-    rep_axes(f, &fr, &xa, NULL, "share of the variance of log(time) explained by the "
-                                "parameter alone (%)", "");
+    rep_axes(f, &fr, &xa, NULL,
+             "share of the variance of log(time) explained by the "
+             "parameter alone (%)",
+             "");
     for (size_t k = 0; k < np; k++) {
         size_t p = imp->rank[k];
         double y = fr.top + 10 + 22.0 * (double)k, pct = 100 * imp->main[p];
@@ -360,8 +363,10 @@ void rep_plot_failures(FILE *f, const cutune_report_pool *pool)
     double y = fr.top + 4;
     int seen[STATUSES] = {0};
     for (size_t p = 0; p < b->nparams; p++) {
-        fprintf(f, "<text x=\"%g\" y=\"%.1f\" font-size=\"11\" font-weight=\"bold\" "
-                   "text-anchor=\"end\">", fr.left - 6, y + 11);
+        fprintf(f,
+                "<text x=\"%g\" y=\"%.1f\" font-size=\"11\" font-weight=\"bold\" "
+                "text-anchor=\"end\">",
+                fr.left - 6, y + 11);
         rep_html(f, b->param_names[p]);
         fputs("</text>\n", f);
         y += 15;

@@ -83,8 +83,7 @@ void cutune_report_profile_entry_clear(cutune_report_profile_entry *e)
     memset(e, 0, sizeof *e);
 }
 
-static int add_metric(cutune_report_profile_entry *e, const char *name, const char *unit,
-                      double v)
+static int add_metric(cutune_report_profile_entry *e, const char *name, const char *unit, double v)
 {
     for (size_t i = 0; i < e->nvalues; i++)
         if (strcmp(e->names[i], name) == 0)
@@ -173,8 +172,8 @@ int cutune_report_ncu_parse(const char *name, const char *csv, size_t len,
         size_t n = split_csv(line, row, MAX_FIELDS);
         if (n != nhdr) {
             rc = cutune_err(err, errlen, CUTUNE_EPARSE,
-                            "%s:%zu: %zu fields where the header (line %zu) has %zu", name,
-                            lineno, n, header_line, nhdr);
+                            "%s:%zu: %zu fields where the header (line %zu) has %zu", name, lineno,
+                            n, header_line, nhdr);
             goto out;
         }
         if (id_col >= 0) {
@@ -187,8 +186,8 @@ int cutune_report_ncu_parse(const char *name, const char *csv, size_t len,
         }
         if (raw) {
             for (size_t c = 0; c < n; c++)
-                if (strstr(hdr[c], "__") &&
-                    add_metric(entry, hdr[c], c < nunits ? units[c] : "", parse_value(row[c])) < 0) {
+                if (strstr(hdr[c], "__") && add_metric(entry, hdr[c], c < nunits ? units[c] : "",
+                                                       parse_value(row[c])) < 0) {
                     rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
                     goto out;
                 }

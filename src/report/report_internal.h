@@ -29,9 +29,9 @@ double rep_axis_px(const rep_axis *a, double v);
 
 /** A plot frame: the SVG element's size and the data area inside its margins. */
 typedef struct rep_frame {
-    double w, h;             /* SVG size */
-    double left, right;      /* data area, x */
-    double top, bottom;      /* data area, y (top < bottom) */
+    double w, h;        /* SVG size */
+    double left, right; /* data area, x */
+    double top, bottom; /* data area, y (top < bottom) */
 } rep_frame;
 
 rep_frame rep_frame_make(double w, double h, double ml, double mr, double mt, double mb);

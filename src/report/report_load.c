@@ -68,8 +68,7 @@ void cutune_report_run_free(cutune_report_run *r)
     free(r);
 }
 
-static int parse_header(cutune_report_run *r, const cJSON *h, size_t line, char *err,
-                        size_t errlen)
+static int parse_header(cutune_report_run *r, const cJSON *h, size_t line, char *err, size_t errlen)
 {
     const char *f = r->path;
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(h, "kind");
@@ -78,8 +77,8 @@ static int parse_header(cutune_report_run *r, const cJSON *h, size_t line, char 
                           "%s:%zu: kind: the first line of a journal is its header", f, line);
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(h, "params");
     if (!cJSON_IsObject(params))
-        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: params: missing or not an object",
-                          f, line);
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: params: missing or not an object", f,
+                          line);
     r->spec = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "spec"));
     r->searcher = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "searcher"));
     r->evaluator = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "evaluator"));
@@ -106,8 +105,8 @@ static int parse_header(cutune_report_run *r, const cJSON *h, size_t line, char 
                               p->string);
         size_t nv = (size_t)cJSON_GetArraySize(p);
         if (nv >= CUTUNE_REPORT_NOVALUE)
-            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: params.%s: too many values",
-                              f, line, p->string);
+            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: params.%s: too many values", f,
+                              line, p->string);
         r->param_names[k] = strdup(p->string);
         r->value_text[k] = calloc(nv, sizeof **r->value_text);
         r->value_num[k] = calloc(nv, sizeof **r->value_num);
@@ -243,8 +242,8 @@ static int parse_eval(cutune_report_run *r, const cJSON *j, size_t line, char *e
 
     const cJSON *config = cJSON_GetObjectItemCaseSensitive(j, "config");
     if (!cJSON_IsObject(config))
-        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: config: missing or not an object",
-                          f, line);
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: config: missing or not an object", f,
+                          line);
     for (size_t p = 0; p < r->nparams; p++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(config, r->param_names[p]);
         if (!v)
@@ -290,8 +289,7 @@ static int parse_eval(cutune_report_run *r, const cJSON *j, size_t line, char *e
     return 0;
 }
 
-static int parse_lines(cutune_report_run *r, const char *text, size_t len, char *err,
-                       size_t errlen)
+static int parse_lines(cutune_report_run *r, const char *text, size_t len, char *err, size_t errlen)
 {
     const char *p = text, *end = text + len;
     size_t line = 0;
@@ -306,8 +304,8 @@ static int parse_lines(cutune_report_run *r, const char *text, size_t len, char 
             if (!j) {
                 if (!nl) /* a last line cut short by a crash: the run's record ends before it */
                     break;
-                return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: not a JSON object",
-                                  r->path, line);
+                return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: not a JSON object", r->path,
+                                  line);
             }
             int rc = have_header ? parse_eval(r, j, line, err, errlen)
                                  : parse_header(r, j, line, err, errlen);

@@ -27,15 +27,15 @@ int cutune_report_text_write(FILE *f, cutune_report_run *const *runs, size_t nru
             pooled == 1 ? "" : "s", imp->nsamples);
     for (size_t r = 0; r < nruns; r++)
         if (!pool.pooled[r])
-            fprintf(f, "  (not pooled: %s has other parameters than %s)\n", runs[r]->path,
-                    b->path);
+            fprintf(f, "  (not pooled: %s has other parameters than %s)\n", runs[r]->path, b->path);
     if (!imp->ntrees) {
         fprintf(f, "  not enough data: fewer than 2 correct evaluations, or all take the same "
                    "time\n");
         goto out;
     }
-    fprintf(f, "method: functional ANOVA of a %zu-tree random forest fitted to log(time); share "
-               "of the variance\n",
+    fprintf(f,
+            "method: functional ANOVA of a %zu-tree random forest fitted to log(time); share "
+            "of the variance\n",
             imp->ntrees);
     size_t w = 9;
     for (size_t p = 0; p < b->nparams; p++)
@@ -43,8 +43,7 @@ int cutune_report_text_write(FILE *f, cutune_report_run *const *runs, size_t nru
     fprintf(f, "  %-4s %-*s %8s\n", "rank", (int)w, "parameter", "main");
     for (size_t k = 0; k < imp->nparams; k++) {
         size_t p = imp->rank[k];
-        fprintf(f, "  %-4zu %-*s %7.1f%%\n", k + 1, (int)w, b->param_names[p],
-                100 * imp->main[p]);
+        fprintf(f, "  %-4zu %-*s %7.1f%%\n", k + 1, (int)w, b->param_names[p], 100 * imp->main[p]);
     }
     /* the strongest interactions, largest first (at most 5, only those above 1%) */
     size_t np = imp->nparams, shown = 0;

@@ -52,9 +52,8 @@ static void test_importance_two_parameters_with_interaction(void **state)
     synthetic(&n, &idx, &t, 1);
     cutune_report_importance *imp = NULL;
     char err[256];
-    assert_int_equal(cutune_report_importance_compute(5, nv, n, idx, t, NULL, &imp, err,
-                                                      sizeof err),
-                     0);
+    assert_int_equal(
+        cutune_report_importance_compute(5, nv, n, idx, t, NULL, &imp, err, sizeof err), 0);
     assert_int_equal(imp->nsamples, n);
     assert_true(imp->ntrees > 0);
     print_message("main A %.3f B %.3f C %.3f D %.3f E %.3f, A x B %.3f (exact 0.658, 0.113, "
@@ -97,9 +96,8 @@ static void test_importance_no_interaction(void **state)
     synthetic(&n, &idx, &t, 0);
     cutune_report_importance *imp = NULL;
     char err[256];
-    assert_int_equal(cutune_report_importance_compute(5, nv, n, idx, t, NULL, &imp, err,
-                                                      sizeof err),
-                     0);
+    assert_int_equal(
+        cutune_report_importance_compute(5, nv, n, idx, t, NULL, &imp, err, sizeof err), 0);
     assert_true(imp->main[0] + imp->main[1] > 0.95); /* additive: the mains are everything */
     assert_true(imp->pair[0 * 5 + 1] < 0.03);
     cutune_report_importance_free(imp);
@@ -124,9 +122,8 @@ static void test_importance_sampled(void **state)
         }
     cutune_report_importance *imp = NULL;
     char err[256];
-    assert_int_equal(cutune_report_importance_compute(5, nv, m, idx, t, NULL, &imp, err,
-                                                      sizeof err),
-                     0);
+    assert_int_equal(
+        cutune_report_importance_compute(5, nv, m, idx, t, NULL, &imp, err, sizeof err), 0);
     assert_int_equal(imp->rank[0], 0);
     assert_int_equal(imp->rank[1], 1);
     double ab = imp->pair[0 * 5 + 1];
@@ -148,20 +145,18 @@ static void test_importance_degenerate(void **state)
     cutune_report_importance *imp = NULL;
     char err[256] = "";
     /* one sample, and samples of one time: no variance to explain */
-    assert_int_equal(cutune_report_importance_compute(2, nv, 1, idx, same, NULL, &imp, err,
-                                                      sizeof err),
-                     0);
+    assert_int_equal(
+        cutune_report_importance_compute(2, nv, 1, idx, same, NULL, &imp, err, sizeof err), 0);
     assert_int_equal(imp->ntrees, 0);
     assert_true(imp->main[0] == 0 && imp->main[1] == 0);
     cutune_report_importance_free(imp);
-    assert_int_equal(cutune_report_importance_compute(2, nv, 2, idx, same, NULL, &imp, err,
-                                                      sizeof err),
-                     0);
+    assert_int_equal(
+        cutune_report_importance_compute(2, nv, 2, idx, same, NULL, &imp, err, sizeof err), 0);
     assert_int_equal(imp->ntrees, 0);
     cutune_report_importance_free(imp);
-    assert_int_equal(cutune_report_importance_compute(2, nv, 1, idx, bad, NULL, &imp, err,
-                                                      sizeof err),
-                     CUTUNE_EINVAL);
+    assert_int_equal(
+        cutune_report_importance_compute(2, nv, 1, idx, bad, NULL, &imp, err, sizeof err),
+        CUTUNE_EINVAL);
     assert_null(imp);
     assert_non_null(strstr(err, "not positive"));
 }
@@ -299,13 +294,12 @@ static void test_ncu_raw(void **state)
     assert_int_equal(cutune_report_ncu_stall_reason("smsp__pcsamp_warps_issue_stalled_barrier",
                                                     reason, sizeof reason),
                      2);
-    assert_int_equal(cutune_report_ncu_stall_reason(
-                         "smsp__pcsamp_warps_issue_stalled_barrier_not_issued", reason,
-                         sizeof reason),
-                     0);
-    assert_int_equal(cutune_report_ncu_stall_reason("gpu__time_duration.sum", reason,
-                                                    sizeof reason),
-                     0);
+    assert_int_equal(
+        cutune_report_ncu_stall_reason("smsp__pcsamp_warps_issue_stalled_barrier_not_issued",
+                                       reason, sizeof reason),
+        0);
+    assert_int_equal(
+        cutune_report_ncu_stall_reason("gpu__time_duration.sum", reason, sizeof reason), 0);
     cutune_report_profile_entry_clear(&e);
     free(csv);
 }
@@ -349,8 +343,12 @@ static void test_profile_roundtrip(void **state)
     char *names[2] = {"sm__throughput.avg.pct_of_peak_sustained_elapsed", "x__nan"};
     char *units[2] = {"%", ""};
     double values[2] = {55.25, NAN};
-    cutune_report_profile_entry e = {.role = "best 1", .n = 7, .config = "A=1, B=fast",
-                                     .nvalues = 2, .names = names, .units = units,
+    cutune_report_profile_entry e = {.role = "best 1",
+                                     .n = 7,
+                                     .config = "A=1, B=fast",
+                                     .nvalues = 2,
+                                     .names = names,
+                                     .units = units,
                                      .values = values};
     cutune_report_profile p = {.status = "ok", .nentries = 1, .entries = &e};
     char err[256] = "";
