@@ -45,7 +45,10 @@ static void td_num(FILE *f, double v)
         fputs("<td></td>", f);
         return;
     }
-    fprintf(f, "<td data-v=\"%.17g\">%.5g</td>", v, v);
+    if (v == floor(v) && fabs(v) < 1e15) /* counts, bytes, registers: every digit */
+        fprintf(f, "<td data-v=\"%.17g\">%.0f</td>", v, v);
+    else
+        fprintf(f, "<td data-v=\"%.17g\">%.5g</td>", v, v);
 }
 
 static void td_text(FILE *f, const char *s)

@@ -67,7 +67,9 @@ int cutune_report_text_write(FILE *f, cutune_report_run *const *runs, size_t nru
         if (!shown)
             fprintf(f, "interactions (share of the variance, above 1%%):\n");
         used[bi * np + bk] = 1;
-        fprintf(f, "  %s x %s %7.1f%%\n", b->param_names[bi], b->param_names[bk], 100 * best);
+        char pair[600];
+        snprintf(pair, sizeof pair, "%s x %s", b->param_names[bi], b->param_names[bk]);
+        fprintf(f, "  %-*s %7.1f%%\n", (int)(2 * w + 3), pair, 100 * best);
     }
     if (!shown)
         fprintf(f, "interactions: none above 1%% of the variance\n");
