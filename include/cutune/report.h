@@ -62,6 +62,9 @@ typedef struct cutune_report_run {
  * @param out receives the run (cutune_report_run_free).
  */
 int cutune_report_run_load(const char *path, cutune_report_run **out, char *err, size_t errlen);
+/** Same from memory (not compressed; fuzzing); name is used in messages. */
+int cutune_report_run_load_buffer(const char *name, const char *data, size_t len,
+                                  cutune_report_run **out, char *err, size_t errlen);
 void cutune_report_run_free(cutune_report_run *r);
 
 /** Parameter importance: a functional ANOVA of a random forest (importance.c). */

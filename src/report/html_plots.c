@@ -195,6 +195,11 @@ void rep_plot_heatmap(FILE *f, const cutune_report_pool *pool, size_t px, size_t
 {
     const cutune_report_run *b = pool->base;
     size_t nx = b->nvalues[px], ny = b->nvalues[py];
+    if (nx * ny > 10000) { /* a cell would be smaller than a pixel */
+        no_data(f, "plot-heatmap", "Heat map",
+                "The two most important parameters have too many values for a heat map.");
+        return;
+    }
     double *best = malloc(nx * ny * sizeof *best);
     int *fails = calloc(nx * ny, sizeof *fails);
     if (!best || !fails) {

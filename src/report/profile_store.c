@@ -51,7 +51,7 @@ static int load_entry(const cJSON *j, cutune_report_profile_entry *e, const char
                           "%s: entries[%zu]: needs role, n, config and metrics", file, k);
     e->role = strdup(role->valuestring);
     e->config = strdup(config->valuestring);
-    e->n = n->valuedouble >= 0 ? (size_t)n->valuedouble : 0;
+    e->n = n->valuedouble >= 0 && n->valuedouble < 1e18 ? (size_t)n->valuedouble : 0;
     size_t nm = (size_t)cJSON_GetArraySize(metrics);
     e->names = calloc(nm ? nm : 1, sizeof *e->names);
     e->units = calloc(nm ? nm : 1, sizeof *e->units);

@@ -86,7 +86,9 @@ static int parse_header(cutune_report_run *r, const cJSON *h, size_t line, char 
     r->device = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "device"));
     r->target = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "target"));
     const cJSON *seed = cJSON_GetObjectItemCaseSensitive(h, "seed");
-    r->seed = cJSON_IsNumber(seed) && seed->valuedouble >= 0 ? (unsigned long)seed->valuedouble : 0;
+    r->seed = cJSON_IsNumber(seed) && seed->valuedouble >= 0 && seed->valuedouble < 1.8e19
+                  ? (unsigned long)seed->valuedouble
+                  : 0;
 
     size_t np = (size_t)cJSON_GetArraySize(params);
     r->param_names = calloc(np ? np : 1, sizeof *r->param_names);
@@ -225,7 +227,9 @@ static int parse_eval(cutune_report_run *r, const cJSON *j, size_t line, char *e
     r->nevals++; /* owned by r from here: freed with it on any failure below */
 
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(j, "n");
-    e->n = cJSON_IsNumber(n) && n->valuedouble >= 0 ? (size_t)n->valuedouble : r->nevals - 1;
+    e->n = cJSON_IsNumber(n) && n->valuedouble >= 0 && n->valuedouble < 1e18
+               ? (size_t)n->valuedouble
+               : r->nevals - 1;
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "status");
     int s = cJSON_IsString(st) ? cutune_status_from_name(st->valuestring) : -1;
     if (s < 0)
@@ -321,6 +325,24 @@ static int parse_lines(cutune_report_run *r, const char *text, size_t len, char 
     return 0;
 }
 
+int cutune_report_run_load_buffer(const char *name, const char *data, size_t len,
+                                  cutune_report_run **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    cutune_report_run *r = calloc(1, sizeof *r);
+    if (!r || !(r->path = strdup(name))) {
+        free(r);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    }
+    int rc = parse_lines(r, data, len, err, errlen);
+    if (rc < 0) {
+        cutune_report_run_free(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
 int cutune_report_run_load(const char *path, cutune_report_run **out, char *err, size_t errlen)
 {
     *out = NULL;
@@ -338,18 +360,7 @@ int cutune_report_run_load(const char *path, cutune_report_run **out, char *err,
         text = raw;
         len = rawlen;
     }
-    cutune_report_run *r = calloc(1, sizeof *r);
-    if (!r || !(r->path = strdup(path))) {
-        free(r);
-        free(text);
-        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
-    }
-    rc = parse_lines(r, text, len, err, errlen);
+    rc = cutune_report_run_load_buffer(path, text, len, out, err, errlen);
     free(text);
-    if (rc < 0) {
-        cutune_report_run_free(r);
-        return rc;
-    }
-    *out = r;
-    return 0;
+    return rc;
 }
