@@ -229,6 +229,7 @@ int cutune_report_ncu_stall_reason(const char *metric, char *buf, size_t len)
         if (n > pl + sl && strncmp(metric, forms[k][0], pl) == 0 &&
             strcmp(metric + n - sl, forms[k][1]) == 0) {
             snprintf(buf, len, "%.*s", (int)(n - pl - sl), metric + pl);
+            buf[strcspn(buf, ".")] = '\0'; /* the sampling counter's ".sum" */
             /* the sampling form has _not_issued twins: the reasons are the issued-or-not sum */
             return strstr(buf, "not_issued") == NULL || k == 0 ? (int)k + 1 : 0;
         }

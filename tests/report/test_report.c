@@ -294,6 +294,11 @@ static void test_ncu_raw(void **state)
     assert_int_equal(cutune_report_ncu_stall_reason("smsp__pcsamp_warps_issue_stalled_barrier",
                                                     reason, sizeof reason),
                      2);
+    assert_string_equal(reason, "barrier");
+    assert_int_equal(cutune_report_ncu_stall_reason("smsp__pcsamp_warps_issue_stalled_wait.sum",
+                                                    reason, sizeof reason),
+                     2);
+    assert_string_equal(reason, "wait");
     assert_int_equal(
         cutune_report_ncu_stall_reason("smsp__pcsamp_warps_issue_stalled_barrier_not_issued",
                                        reason, sizeof reason),
