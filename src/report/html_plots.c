@@ -139,9 +139,9 @@ void rep_plot_param(FILE *f, const cutune_report_pool *pool, size_t p)
     double lo, hi;
     time_range(pool->e, pool->n, &lo, &hi);
     size_t nv = b->nvalues[p];
-    double w = 290 + 60.0 * (double)nv;
-    w = w < 520 ? 520 : w > 1000 ? 1000 : w;
-    rep_frame fr = rep_frame_make(w, 320, 70, 150, 44, 45); /* the legend right of the plot */
+    double w = 315 + 60.0 * (double)nv;
+    w = w < 545 ? 545 : w > 1000 ? 1000 : w;
+    rep_frame fr = rep_frame_make(w, 320, 70, 175, 44, 45); /* the legend right of the plot */
     rep_axis ya = {.p0 = fr.bottom, .p1 = fr.top};
     rep_axis_fit(&ya, lo, hi, 1);
     rep_svg_begin(f, id, &fr, title);
