@@ -307,11 +307,11 @@ static double metric(const cutune_report_profile_entry *e, const char *name)
     return NAN;
 }
 
-static void print_entry(const cutune_report_profile_entry *e)
+static void print_entry(const cutune_report_profile_entry *e, double time_ms)
 {
-    printf("%-8s n=%-5zu occupancy %5.1f%%  SM %5.1f%%  DRAM %5.1f%%  L1/shared %5.1f%%  bank "
-           "conflicts %.0f\n",
-           e->role, e->n, metric(e, "sm__warps_active.avg.pct_of_peak_sustained_active"),
+    printf("%-8s n=%-5zu %8.4g ms  occupancy %5.1f%%  SM %5.1f%%  DRAM %5.1f%%  L1/shared "
+           "%5.1f%%  bank conflicts %.0f\n",
+           e->role, e->n, time_ms, metric(e, "sm__warps_active.avg.pct_of_peak_sustained_active"),
            metric(e, "sm__throughput.avg.pct_of_peak_sustained_elapsed"),
            metric(e, "dram__throughput.avg.pct_of_peak_sustained_elapsed"),
            metric(e, "l1tex__throughput.avg.pct_of_peak_sustained_active"),
@@ -559,14 +559,14 @@ int cutune_cmd_profile(int argc, char **argv)
             status = 1;
             break;
         }
-        print_entry(pe);
+        print_entry(pe, e->time_ms);
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    if (interrupted) {
-        fprintf(stderr, "cutune profile: interrupted; profile.json not written\n");
+    if (interrupted) { /* the profiles finished so far are kept */
+        fprintf(stderr, "cutune profile: interrupted after %zu profile%s\n", prof.nentries,
+                prof.nentries == 1 ? "" : "s");
         status = 130;
-        goto out;
     }
     if (!prof.status && !(prof.status = strdup("ok"))) {
         fprintf(stderr, "cutune profile: out of memory\n");
@@ -579,7 +579,7 @@ int cutune_cmd_profile(int argc, char **argv)
             status = 1;
             goto out;
         }
-        if (status != EXIT_NO_COUNTERS)
+        if (status != EXIT_NO_COUNTERS && !interrupted)
             printf("profile: %s/profile.json\n", dir);
     }
 out:

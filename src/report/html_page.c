@@ -319,6 +319,14 @@ static void profile_section(FILE *f, cutune_report_run *const *runs, size_t nrun
         fputs("</tr></thead><tbody>\n<tr><td class=\"t\">configuration</td>", f);
         for (size_t i = 0; i < p->nentries; i++)
             td_text(f, p->entries[i].config);
+        fputs("</tr>\n<tr><td class=\"t\">time as tuned (ms, the journal's median)</td>", f);
+        for (size_t i = 0; i < p->nentries; i++) {
+            double t = NAN;
+            for (size_t k = 0; k < runs[r]->nevals; k++)
+                if (runs[r]->evals[k].n == p->entries[i].n)
+                    t = runs[r]->evals[k].time_ms;
+            td_num(f, t);
+        }
         fputs("</tr>\n", f);
         for (size_t k = 0; k < sizeof ncu_rows / sizeof ncu_rows[0]; k++) {
             int have = 0;

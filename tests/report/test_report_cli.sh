@@ -125,7 +125,7 @@ rc=$?
 if [ $rc -eq 0 ] && [ -f g.profile/profile.json ] && [ -f g.profile/best-3.csv ] &&
     [ -f g.profile/worst-1.csv ] && [ ! -e g.profile/best-4.csv ] &&
     grep -q '^profile: g.profile/profile.json$' <<<"$out" &&
-    grep -qE '^best 1 +n=[0-9]+ +occupancy  18.6%  SM  83.0%  DRAM  12.5%  L1/shared  71.8%  bank conflicts 1048576$' <<<"$out" &&
+    grep -qE '^best 1 +n=[0-9]+ +[0-9.]+ ms  occupancy  18.6%  SM  83.0%  DRAM  12.5%  L1/shared  71.8%  bank conflicts 1048576$' <<<"$out" &&
     grep -q 'stalls: long_scoreboard 1.07 math_pipe_throttle 0.62 wait 0.53' <<<"$out"; then
     ok "profile: best 3 and worst 1 through ncu, parsed and summarised"
 else
