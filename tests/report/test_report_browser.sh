@@ -3,7 +3,8 @@
 # for a journal with failures of every status and for a journal of one evaluation,
 # `cutune report` writes a page that headless Chromium loads with no console message, whose
 # DOM (after the script ran) holds every plot and table, and whose screenshot is not
-# blank. Several journals overlay in one page. Skipped (77) where chromium is absent.
+# blank; the same for a journal where nothing is correct. Several journals overlay in one
+# page. Skipped (77) where chromium is absent.
 set -u
 exe=${CUTUNE_EXE:?CUTUNE_EXE unset}
 root=${CUTUNE_SOURCE_ROOT:?CUTUNE_SOURCE_ROOT unset}
@@ -120,6 +121,21 @@ for s in compile_error launch_error runtime_error timeout wrong_result missing; 
     grep -q "<text x=\"[0-9.]*\" y=\"[0-9.]*\" font-size=\"11\">$s</text>" fail.html ||
         { bad "every status: no legend entry for $s"; break; }
 done
+
+# nothing correct: every evaluation failed (plots say so, nothing breaks)
+python3 - va.jsonl none.jsonl <<'EOF'
+import json, sys
+out = open(sys.argv[2], "w")
+for line in open(sys.argv[1]):
+    j = json.loads(line)
+    if j["kind"] == "eval":
+        j["status"], j["time_ms"], j["times_ms"] = "compile_error", None, []
+    out.write(json.dumps(j) + "\n")
+EOF
+"$exe" report none.jsonl --html=none.html >/dev/null 2>&1 || bad "nothing correct: report failed"
+[ -f none.html ] && open_page none.html "$(nparams_of none.jsonl)" "nothing correct"
+grep -q 'No correct evaluation in these journals' none.html &&
+    ok "nothing correct: the convergence plot says so" || bad "nothing correct: no note"
 
 # one evaluation
 "$exe" --searcher=random --budget=1 --no-progress --journal=one.jsonl \
