@@ -166,8 +166,14 @@ int cutune_cmd_report(int argc, char **argv)
     if (!text || html) {
         char def[4096];
         if (!html) {
-            if (default_html(paths[0], def, sizeof def) < 0) {
-                fprintf(stderr, "cutune report: %s: name too long\n", paths[0]);
+            /* named after the first argument: a journal's stem, or a folder's name */
+            char first[4096];
+            snprintf(first, sizeof first, "%s", argv[optind]);
+            size_t fl = strlen(first);
+            while (fl > 1 && first[fl - 1] == '/')
+                first[--fl] = '\0';
+            if (default_html(first, def, sizeof def) < 0) {
+                fprintf(stderr, "cutune report: %s: name too long\n", first);
                 status = 2;
                 goto out;
             }

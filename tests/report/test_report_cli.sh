@@ -76,7 +76,7 @@ mkdir runs
 cp g.jsonl runs/a.jsonl
 cp g3.jsonl runs/b.jsonl
 gzip -c q.jsonl >runs/c.jsonl.gz
-"$exe" report runs --html=runs.html >/dev/null &&
+"$exe" report runs/ >/dev/null &&
     [ "$(grep -c '<polyline class="run"' runs.html)" -eq 6 ] &&
     ok "a folder: its three journals (one gzip'd) overlaid" || bad "a folder's journals"
 out=$("$exe" report --text g.jsonl)
