@@ -71,6 +71,10 @@ rmdir page.html
 
 # report: the default page, a folder, --text
 "$exe" report g.jsonl >/dev/null && [ -s g.html ] && ok "default page g.html" || bad "no g.html"
+"$exe" report g.jsonl --html=again.html >/dev/null
+cmp -s g.html again.html && ok "the same journal gives a byte-identical page" ||
+    bad "two pages of one journal differ"
+rm -f again.html
 rm -f g.html
 mkdir runs
 cp g.jsonl runs/a.jsonl
