@@ -4,8 +4,9 @@
 
 CUTUNE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # gnuplot draws `cutune bench`'s plots; Open MPI (optional at build time) runs the MPI
-# tests and multi-host runs; the rest is needed to build.
-# SQLite keeps the tuning database; cmake builds the examples/ build-integration project (its test).
+# tests and multi-host runs (chromium, for the report tests, comes with scripts/test);
+# SQLite keeps the tuning database; cmake builds the examples/ build-integration project
+# (its test); the rest is needed to build.
 CUTUNE_DEBS="meson ninja-build pkg-config gcc libgsl-dev liblapacke-dev libopenblas-dev libcjson-dev libcmocka-dev zlib1g-dev libsqlite3-dev gnuplot-nox libopenmpi-dev openmpi-bin cmake"
 # Seconds to wait for an apt/dpkg lock held by another process (unattended-upgrades,
 # another install) before giving up.
@@ -60,6 +61,22 @@ cutune_ensure_deps() {
         tail -20 /tmp/cutune-apt.log >&2
         exit 1
     }
+}
+
+# scripts/test: chromium too (the report tests open the page in it; they are skipped
+# without it), installed where the build dependencies already are.
+cutune_ensure_test_deps() {
+    command -v chromium >/dev/null && return 0
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "cutune: chromium is not installed, so the report's browser tests are skipped" \
+            "(sudo apt-get install -y chromium)" >&2
+        return 0
+    fi
+    echo "cutune: installing chromium for the report tests (apt-get) ..." >&2
+    export DEBIAN_FRONTEND=noninteractive
+    { cutune_apt update && cutune_apt install -y --no-install-recommends chromium; } ||
+        echo "cutune: apt-get could not install chromium (see /tmp/cutune-apt.log); the" \
+            "report's browser tests are skipped" >&2
 }
 
 # cutune_build BUILDDIR SECONDS [meson setup options...]: SECONDS is about how long a

@@ -44,4 +44,5 @@
 #include "cutune/gp.h"
 #include "cutune/mpi.h"
 #include "cutune/db.h"
+#include "cutune/report.h"
 #endif

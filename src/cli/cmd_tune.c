@@ -19,6 +19,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "cutune/mpi.h"
+#include "cutune/report.h"
 #include "commands.h"
 #include "options.h"
 #include "tune_internal.h"
@@ -170,6 +171,7 @@ static void print_summary(const cli_target *t, int kt, const cutune_history *h, 
     printf("\nstopped: %s\n", why);
     if (journal)
         printf("journal: %s\n", journal);
+    cutune_report_terminal_summary(stdout, t->space, h, 5, -1); /* best 5, sparkline */
 }
 
 /* runs/ was made by this run (removed again, if still empty, when the run is refused) */

@@ -12,5 +12,8 @@ int cutune_cmd_bench(int argc, char **argv);  /* cmd_bench.c: searcher compariso
 int cutune_cmd_best(int argc, char **argv);   /* cmd_best.c: the best the database knows */
 int cutune_cmd_header(int argc, char **argv); /* cmd_best.c: a tuned header for a build */
 int cutune_cmd_db(int argc, char **argv);     /* cmd_db.c: the tuning database by hand */
+int cutune_cmd_report(int argc, char **argv); /* cmd_report.c: journals as an HTML page */
+int cutune_cmd_profile(int argc,
+                       char **argv); /* cmd_profile.c: Nsight Compute on a run's winners */
 
 #endif

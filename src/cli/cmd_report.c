@@ -1,0 +1,210 @@
+/* `cutune report JOURNAL|RUN... [--html=FILE] [--text]`: a journal (or every journal in a
+ * run folder) as one self-contained HTML page, or parameter importance on the terminal. */
+#include <dirent.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "cutune/report.h"
+
+#define MAX_RUNS 256
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: cutune report [--html=FILE] [--text] [--title=TEXT] JOURNAL|RUN...\n"
+               "\n"
+               "Explain tuning runs. JOURNAL is a run's journal (.jsonl, or .jsonl.gz such as\n"
+               "data/gemm.jsonl.gz); RUN a folder, whose journals (*.jsonl, *.jsonl.gz) are all\n"
+               "read. Several journals overlay in the convergence plots; those with the first\n"
+               "one's parameters are pooled for the rest. A journal's profiles (JOURNAL.profile/,\n"
+               "written by `cutune profile`) are shown with it.\n"
+               "\n"
+               "  --html=FILE   write the page here (default: the first journal's name with\n"
+               "                .html); one file: inline SVG and script, nothing fetched, opens\n"
+               "                from disk\n"
+               "  --text        print the parameter importance instead (no page unless --html)\n"
+               "  --title=TEXT  the page's title\n"
+               "  -h, --help    this help\n"
+               "\n"
+               "Exit status: 0 written, 1 failed to write, 2 bad input.\n");
+}
+
+static int has_suffix(const char *s, const char *suf)
+{
+    size_t n = strlen(s), k = strlen(suf);
+    return n > k && strcmp(s + n - k, suf) == 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A folder's journals, sorted by name, appended to paths. */
+static int add_folder(const char *dir, char **paths, size_t *n)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "cutune report: %s: cannot open the folder\n", dir);
+        return -1;
+    }
+    size_t first = *n;
+    struct dirent *de;
+    int rc = 0;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.' ||
+            !(has_suffix(de->d_name, ".jsonl") || has_suffix(de->d_name, ".jsonl.gz")))
+            continue;
+        if (*n >= MAX_RUNS) {
+            fprintf(stderr, "cutune report: %s: more than %d journals\n", dir, MAX_RUNS);
+            rc = -1;
+            break;
+        }
+        size_t len = strlen(dir) + strlen(de->d_name) + 2;
+        if (!(paths[*n] = malloc(len))) {
+            fprintf(stderr, "cutune report: out of memory\n");
+            rc = -1;
+            break;
+        }
+        snprintf(paths[*n], len, "%s/%s", dir, de->d_name);
+        (*n)++;
+    }
+    closedir(d);
+    if (!rc && *n == first) {
+        fprintf(stderr, "cutune report: %s: no journal (*.jsonl, *.jsonl.gz) in the folder\n", dir);
+        rc = -1;
+    }
+    qsort(paths + first, *n - first, sizeof *paths, by_name);
+    return rc;
+}
+
+static int default_html(const char *journal, char *buf, size_t len)
+{
+    const char *base = strrchr(journal, '/');
+    base = base ? base + 1 : journal;
+    size_t n = strlen(base);
+    if (has_suffix(base, ".jsonl.gz"))
+        n -= 9;
+    else if (has_suffix(base, ".jsonl"))
+        n -= 6;
+    /* in the current folder: a shipped recording's folder may not be writable */
+    int w = snprintf(buf, len, "%.*s.html", (int)n, base);
+    return w > 0 && (size_t)w < len ? 0 : -1;
+}
+
+int cutune_cmd_report(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"html", required_argument, NULL, 'o'},
+        {"text", no_argument, NULL, 't'},
+        {"title", required_argument, NULL, 'T'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *html = NULL, *title = NULL;
+    int text = 0, c, status = 2;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': html = optarg; break;
+        case 't': text = 1; break;
+        case 'T': title = optarg; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "cutune report: expected a JOURNAL or RUN folder (try --help)\n");
+        return 2;
+    }
+    if (html && !*html) {
+        fprintf(stderr, "cutune report: --html=: empty path\n");
+        return 2;
+    }
+    char *paths[MAX_RUNS];
+    size_t npaths = 0, nruns = 0;
+    cutune_report_run *runs[MAX_RUNS];
+    cutune_report_profile *profiles[MAX_RUNS] = {0};
+    char err[1024] = "";
+    for (int i = optind; i < argc; i++) {
+        struct stat st;
+        if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (add_folder(argv[i], paths, &npaths) < 0)
+                goto out;
+        } else if (npaths >= MAX_RUNS) {
+            fprintf(stderr, "cutune report: more than %d journals\n", MAX_RUNS);
+            goto out;
+        } else if (!(paths[npaths++] = strdup(argv[i]))) {
+            npaths--;
+            fprintf(stderr, "cutune report: out of memory\n");
+            goto out;
+        }
+    }
+    for (size_t i = 0; i < npaths; i++) {
+        if (cutune_report_run_load(paths[i], &runs[nruns], err, sizeof err) < 0) {
+            fprintf(stderr, "cutune report: %s\n", err);
+            goto out;
+        }
+        nruns++;
+        char dir[4096];
+        if (cutune_report_profile_dir(paths[i], dir, sizeof dir) == 0) {
+            int rc = cutune_report_profile_load(dir, &profiles[i], err, sizeof err);
+            if (rc < 0 && rc != CUTUNE_ENOTFOUND) {
+                fprintf(stderr, "cutune report: %s\n", err);
+                goto out;
+            }
+        }
+    }
+    status = 1;
+    if (text && cutune_report_text_write(stdout, runs, nruns, err, sizeof err) < 0) {
+        fprintf(stderr, "cutune report: %s\n", err);
+        goto out;
+    }
+    if (!text || html) {
+        char def[4096];
+        if (!html) {
+            /* named after the first argument: a journal's stem, or a folder's name */
+            char first[4096];
+            snprintf(first, sizeof first, "%s", argv[optind]);
+            size_t fl = strlen(first);
+            while (fl > 1 && first[fl - 1] == '/')
+                first[--fl] = '\0';
+            if (default_html(first, def, sizeof def) < 0) {
+                fprintf(stderr, "cutune report: %s: name too long\n", first);
+                status = 2;
+                goto out;
+            }
+            html = def;
+        }
+        cutune_outfile *o = NULL;
+        if (cutune_outfile_open(html, 0, 0644, &o, err, sizeof err) < 0) {
+            fprintf(stderr, "cutune report: --html=%s: %s\n", html, err);
+            status = 2;
+            goto out;
+        }
+        FILE *f = cutune_outfile_stream(o);
+        cutune_report_page_opts po = {.title = title};
+        if (!f || cutune_report_html_write(f, runs, nruns, profiles, &po, err, sizeof err) < 0) {
+            fprintf(stderr, "cutune report: %s\n", f ? err : "out of memory");
+            cutune_outfile_abort(o);
+            goto out;
+        }
+        if (cutune_outfile_commit(o, NULL, err, sizeof err) < 0) {
+            fprintf(stderr, "cutune report: %s\n", err);
+            goto out;
+        }
+        printf("report: %s\n", html);
+    }
+    status = 0;
+out:
+    for (size_t i = 0; i < nruns; i++)
+        cutune_report_run_free(runs[i]);
+    for (size_t i = 0; i < npaths; i++) {
+        cutune_report_profile_free(profiles[i]);
+        free(paths[i]);
+    }
+    return status;
+}

@@ -1,0 +1,366 @@
+/* Reading a journal for a report: the header's parameters and every evaluation line with
+ * all of its numeric metrics, whatever their names (a metric added to the journal later
+ * appears in the report without a change here). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cutune/report.h"
+#include "src/io/io_internal.h"
+
+static char *dup_or_null(const cJSON *j)
+{
+    return cJSON_IsString(j) && j->valuestring ? strdup(j->valuestring) : NULL;
+}
+
+static void value_text(const cJSON *v, char *buf, size_t len)
+{
+    if (cJSON_IsString(v))
+        snprintf(buf, len, "%s", v->valuestring);
+    else if (cJSON_IsNumber(v))
+        snprintf(buf, len, "%.15g", v->valuedouble);
+    else if (cJSON_IsBool(v))
+        snprintf(buf, len, "%s", cJSON_IsTrue(v) ? "True" : "False");
+    else
+        snprintf(buf, len, "null");
+}
+
+void cutune_report_run_free(cutune_report_run *r)
+{
+    if (!r)
+        return;
+    for (size_t p = 0; p < r->nparams; p++) {
+        free(r->param_names[p]);
+        for (size_t v = 0; r->value_text && r->value_text[p] && v < r->nvalues[p]; v++)
+            free(r->value_text[p][v]);
+        if (r->value_text)
+            free(r->value_text[p]);
+        if (r->value_num)
+            free(r->value_num[p]);
+    }
+    free(r->param_names);
+    free(r->value_text);
+    free(r->value_num);
+    free(r->nvalues);
+    for (size_t s = 0; s < r->nsizes; s++)
+        free(r->size_names[s]);
+    free(r->size_names);
+    free(r->size_values);
+    for (size_t m = 0; m < r->nmetrics; m++)
+        free(r->metric_names[m]);
+    free(r->metric_names);
+    for (size_t i = 0; i < r->nevals; i++) {
+        free(r->evals[i].idx);
+        free(r->evals[i].metrics);
+    }
+    free(r->evals);
+    free(r->path);
+    free(r->label);
+    free(r->name);
+    free(r->spec);
+    free(r->searcher);
+    free(r->evaluator);
+    free(r->evaluator_arg);
+    free(r->device);
+    free(r->target);
+    free(r);
+}
+
+static int parse_header(cutune_report_run *r, const cJSON *h, size_t line, char *err, size_t errlen)
+{
+    const char *f = r->path;
+    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(h, "kind");
+    if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "header") != 0)
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s:%zu: kind: the first line of a journal is its header", f, line);
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(h, "params");
+    if (!cJSON_IsObject(params))
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: params: missing or not an object", f,
+                          line);
+    r->spec = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "spec"));
+    r->searcher = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "searcher"));
+    r->evaluator = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "evaluator"));
+    r->evaluator_arg = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "evaluator_arg"));
+    r->device = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "device"));
+    r->target = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "target"));
+    const cJSON *seed = cJSON_GetObjectItemCaseSensitive(h, "seed");
+    r->seed = cJSON_IsNumber(seed) && seed->valuedouble >= 0 && seed->valuedouble < 1.8e19
+                  ? (unsigned long)seed->valuedouble
+                  : 0;
+
+    size_t np = (size_t)cJSON_GetArraySize(params);
+    r->param_names = calloc(np ? np : 1, sizeof *r->param_names);
+    r->nvalues = calloc(np ? np : 1, sizeof *r->nvalues);
+    r->value_text = calloc(np ? np : 1, sizeof *r->value_text);
+    r->value_num = calloc(np ? np : 1, sizeof *r->value_num);
+    if (!r->param_names || !r->nvalues || !r->value_text || !r->value_num)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    const cJSON *p;
+    cJSON_ArrayForEach(p, params)
+    {
+        size_t k = r->nparams;
+        if (!cJSON_IsArray(p) || cJSON_GetArraySize(p) < 1)
+            return cutune_err(err, errlen, CUTUNE_EPARSE,
+                              "%s:%zu: params.%s: not a non-empty list of values", f, line,
+                              p->string);
+        size_t nv = (size_t)cJSON_GetArraySize(p);
+        if (nv >= CUTUNE_REPORT_NOVALUE)
+            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: params.%s: too many values", f,
+                              line, p->string);
+        r->param_names[k] = strdup(p->string);
+        r->value_text[k] = calloc(nv, sizeof **r->value_text);
+        r->value_num[k] = calloc(nv, sizeof **r->value_num);
+        r->nparams++;
+        if (!r->param_names[k] || !r->value_text[k] || !r->value_num[k])
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        const cJSON *v;
+        cJSON_ArrayForEach(v, p)
+        {
+            char buf[256];
+            value_text(v, buf, sizeof buf);
+            size_t i = r->nvalues[k]++;
+            r->value_num[k][i] = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+            if (!(r->value_text[k][i] = strdup(buf)))
+                return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        }
+    }
+    const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(h, "sizes");
+    if (cJSON_IsObject(sizes)) {
+        size_t ns = (size_t)cJSON_GetArraySize(sizes);
+        r->size_names = calloc(ns ? ns : 1, sizeof *r->size_names);
+        r->size_values = calloc(ns ? ns : 1, sizeof *r->size_values);
+        if (!r->size_names || !r->size_values)
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        const cJSON *s;
+        cJSON_ArrayForEach(s, sizes)
+        {
+            if (!cJSON_IsNumber(s))
+                continue;
+            if (!(r->size_names[r->nsizes] = strdup(s->string)))
+                return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+            r->size_values[r->nsizes++] = s->valuedouble;
+        }
+    }
+    /* a recording tuned as its own space is named by its path: the file's stem reads better */
+    const char *spec = r->spec ? r->spec : "?", *base = strrchr(spec, '/');
+    base = base ? base + 1 : spec;
+    size_t n = strcspn(base, ".");
+    char label[512];
+    snprintf(label, sizeof label, "%.*s, %s, seed %lu", (int)(n ? n : strlen(base)), base,
+             r->searcher ? r->searcher : "?", r->seed);
+    r->name = strndup(base, n ? n : strlen(base));
+    if (!r->name || !(r->label = strdup(label)))
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    return 0;
+}
+
+/* The column of metric name, added when new (every earlier evaluation gets NAN). */
+static int metric_index(cutune_report_run *r, const char *name, size_t *out)
+{
+    for (size_t m = 0; m < r->nmetrics; m++)
+        if (strcmp(r->metric_names[m], name) == 0) {
+            *out = m;
+            return 0;
+        }
+    char **names = realloc(r->metric_names, (r->nmetrics + 1) * sizeof *names);
+    if (!names)
+        return CUTUNE_ENOMEM;
+    r->metric_names = names;
+    if (!(names[r->nmetrics] = strdup(name)))
+        return CUTUNE_ENOMEM;
+    for (size_t i = 0; i < r->nevals; i++) {
+        double *m = realloc(r->evals[i].metrics, (r->nmetrics + 1) * sizeof *m);
+        if (!m) {
+            free(names[r->nmetrics]);
+            return CUTUNE_ENOMEM;
+        }
+        m[r->nmetrics] = NAN;
+        r->evals[i].metrics = m;
+    }
+    *out = r->nmetrics++;
+    return 0;
+}
+
+static int set_metric(cutune_report_run *r, cutune_report_eval *e, const char *name, double v)
+{
+    size_t m;
+    if (metric_index(r, name, &m) < 0)
+        return CUTUNE_ENOMEM;
+    e->metrics[m] = v;
+    return 0;
+}
+
+static double number_or_nan(const cJSON *j)
+{
+    return cJSON_IsNumber(j) ? j->valuedouble : NAN;
+}
+
+static int parse_eval(cutune_report_run *r, const cJSON *j, size_t line, char *err, size_t errlen)
+{
+    const char *f = r->path;
+    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
+    if (!cJSON_IsString(kind))
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: kind: missing", f, line);
+    if (strcmp(kind->valuestring, "eval") != 0)
+        return 0; /* lines of kinds a later cutune adds are not evaluations */
+    if (r->nevals == r->capevals) {
+        size_t cap = r->capevals ? 2 * r->capevals : 64;
+        cutune_report_eval *e = realloc(r->evals, cap * sizeof *e);
+        if (!e)
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        r->evals = e;
+        r->capevals = cap;
+    }
+    cutune_report_eval *e = &r->evals[r->nevals];
+    *e = (cutune_report_eval){.time_ms = NAN, .elapsed_s = NAN};
+    e->idx = malloc((r->nparams ? r->nparams : 1) * sizeof *e->idx);
+    e->metrics = malloc((r->nmetrics ? r->nmetrics : 1) * sizeof *e->metrics);
+    if (!e->idx || !e->metrics) {
+        free(e->idx);
+        free(e->metrics);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    }
+    for (size_t m = 0; m < r->nmetrics; m++)
+        e->metrics[m] = NAN;
+    r->nevals++; /* owned by r from here: freed with it on any failure below */
+
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(j, "n");
+    e->n = cJSON_IsNumber(n) && n->valuedouble >= 0 && n->valuedouble < 1e18
+               ? (size_t)n->valuedouble
+               : r->nevals - 1;
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "status");
+    int s = cJSON_IsString(st) ? cutune_status_from_name(st->valuestring) : -1;
+    if (s < 0)
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: status: %s", f, line,
+                          cJSON_IsString(st) ? "not a status cutune knows" : "missing");
+    e->status = s;
+    if (s == CUTUNE_STATUS_OK) {
+        e->time_ms = number_or_nan(cJSON_GetObjectItemCaseSensitive(j, "time_ms"));
+        if (!(e->time_ms > 0) || !isfinite(e->time_ms))
+            return cutune_err(err, errlen, CUTUNE_EPARSE,
+                              "%s:%zu: time_ms: an ok evaluation needs a positive time", f, line);
+    }
+    e->elapsed_s = number_or_nan(cJSON_GetObjectItemCaseSensitive(j, "elapsed_s"));
+
+    const cJSON *config = cJSON_GetObjectItemCaseSensitive(j, "config");
+    if (!cJSON_IsObject(config))
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: config: missing or not an object", f,
+                          line);
+    for (size_t p = 0; p < r->nparams; p++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(config, r->param_names[p]);
+        if (!v)
+            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: config.%s: missing", f, line,
+                              r->param_names[p]);
+        e->idx[p] = CUTUNE_REPORT_NOVALUE;
+        for (size_t k = 0; k < r->nvalues[p]; k++) {
+            int same = cJSON_IsNumber(v) ? r->value_num[p][k] == v->valuedouble : 0;
+            if (!cJSON_IsNumber(v)) {
+                char buf[256];
+                value_text(v, buf, sizeof buf);
+                same = isnan(r->value_num[p][k]) && strcmp(buf, r->value_text[p][k]) == 0;
+            }
+            if (same) {
+                e->idx[p] = (uint16_t)k;
+                break;
+            }
+        }
+        if (e->idx[p] == CUTUNE_REPORT_NOVALUE) {
+            char buf[256];
+            value_text(v, buf, sizeof buf);
+            return cutune_err(err, errlen, CUTUNE_EPARSE,
+                              "%s:%zu: config.%s: value %s is not among the header's params", f,
+                              line, r->param_names[p], buf);
+        }
+    }
+    const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(j, "metrics");
+    if (!cJSON_IsObject(metrics))
+        metrics = NULL;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, metrics)
+    {
+        if (cJSON_IsNumber(m) && isfinite(m->valuedouble) && m->string &&
+            set_metric(r, e, m->string, m->valuedouble) < 0)
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    }
+    static const char *const costs[] = {"compile_ms", "bench_ms"};
+    for (size_t c = 0; c < 2; c++) {
+        double v = number_or_nan(cJSON_GetObjectItemCaseSensitive(j, costs[c]));
+        if (isfinite(v) && v >= 0 && set_metric(r, e, costs[c], v) < 0)
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
+static int parse_lines(cutune_report_run *r, const char *text, size_t len, char *err, size_t errlen)
+{
+    const char *p = text, *end = text + len;
+    size_t line = 0;
+    int have_header = 0;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        line++;
+        size_t n = (size_t)(e - p);
+        if (n && strspn(p, " \t\r") < n) {
+            cJSON *j = cJSON_ParseWithLength(p, n);
+            if (!j) {
+                if (!nl) /* a last line cut short by a crash: the run's record ends before it */
+                    break;
+                return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: not a JSON object", r->path,
+                                  line);
+            }
+            int rc = have_header ? parse_eval(r, j, line, err, errlen)
+                                 : parse_header(r, j, line, err, errlen);
+            cJSON_Delete(j);
+            if (rc < 0)
+                return rc;
+            have_header = 1;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    if (!have_header)
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s: empty: not a cutune journal", r->path);
+    return 0;
+}
+
+int cutune_report_run_load_buffer(const char *name, const char *data, size_t len,
+                                  cutune_report_run **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    cutune_report_run *r = calloc(1, sizeof *r);
+    if (!r || !(r->path = strdup(name))) {
+        free(r);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    }
+    int rc = parse_lines(r, data, len, err, errlen);
+    if (rc < 0) {
+        cutune_report_run_free(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
+int cutune_report_run_load(const char *path, cutune_report_run **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    char *raw = NULL, *text = NULL;
+    size_t rawlen = 0, len = 0;
+    int rc = cutune_read_file(path, &raw, &rawlen, err, errlen);
+    if (rc < 0)
+        return rc;
+    if (cutune_io_is_gzip(raw, rawlen)) {
+        rc = cutune_io_gunzip(path, raw, rawlen, &text, &len, err, errlen);
+        free(raw);
+        if (rc < 0)
+            return rc;
+    } else {
+        text = raw;
+        len = rawlen;
+    }
+    rc = cutune_report_run_load_buffer(path, text, len, out, err, errlen);
+    free(text);
+    return rc;
+}

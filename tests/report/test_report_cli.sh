@@ -1,0 +1,193 @@
+#!/bin/bash
+# `cutune report` and `cutune profile` as a user runs them: bad input (exit 2, one line
+# naming the file, line and field, no page left behind), --text, folders of journals,
+# the summary a tuning run prints; profile without ncu (exit 3), with counters refused
+# (exit 4, the reason kept for the report) and with an ncu that answers in the CSV of
+# tests/report/ncu_raw_sample.csv (a stand-in: this machine has no GPU).
+set -u
+exe=${CUTUNE_EXE:?CUTUNE_EXE unset}
+root=${CUTUNE_SOURCE_ROOT:?CUTUNE_SOURCE_ROOT unset}
+. "$root/tests/cli/lib.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+
+# report_fail NAME PATTERN ARGS...: exit 2, one line matching PATTERN, no page written
+report_fail() {
+    local name=$1 pat=$2
+    shift 2
+    rm -f page.html
+    local out rc
+    out=$("$exe" report --html=page.html "$@" 2>&1 >/dev/null)
+    rc=$?
+    if [ $rc -ne 2 ]; then bad "$name: exit $rc, want 2" "$out"; return; fi
+    if [ "$(wc -l <<<"$out")" -ne 1 ]; then bad "$name: error is not one line" "$out"; return; fi
+    if ! grep -qE -- "$pat" <<<"$out"; then bad "$name: message lacks /$pat/" "$out"; return; fi
+    if ls -A | grep -q 'page\.html'; then
+        bad "$name: left a file behind" "$(ls -A)"
+        return
+    fi
+    ok "$name"
+}
+
+# a tuning run: the existing summary, then the best configurations and a sparkline
+out=$(LANG=C.UTF-8 "$exe" --searcher=random --budget=25 --no-progress --journal=g.jsonl gemm 2>/dev/null)
+if grep -q '^journal: g.jsonl$' <<<"$out" && grep -q '^best 5 of 25 correct:$' <<<"$out" &&
+    grep -qE '^  1 +[0-9.]+ +[0-9]+ +[0-9]+' <<<"$out" &&
+    grep -qE '^convergence \(best-so-far time, evaluations 1-25\): [▁▂▃▄▅▆▇█]{25} ' <<<"$out"; then
+    ok "a run prints its best configurations and a sparkline"
+else
+    bad "a run's summary lacks the table or the sparkline" "$out"
+fi
+best=$(grep '^time:' <<<"$out" | awk '{print $2}')
+first=$(grep -E '^  1 ' <<<"$out" | awk '{print $2}')
+[ "$best" = "$first" ] && ok "the table's first row is the best ($best ms)" ||
+    bad "the table's first row ($first) is not the best ($best)"
+out=$(LANG=C "$exe" --searcher=random --budget=3 --no-progress --journal=g3.jsonl gemm 2>/dev/null)
+grep -qE '^convergence .*: [_.=+*#@-]{3} ' <<<"$out" && ok "ASCII sparkline outside UTF-8" ||
+    bad "no ASCII sparkline under LANG=C" "$out"
+out=$("$exe" -q --searcher=random --budget=3 --no-progress --journal=q.jsonl gemm 2>/dev/null)
+[ "$(wc -l <<<"$out")" -eq 1 ] && ok "-q prints the best configuration alone" ||
+    bad "-q prints more than the configuration" "$out"
+
+# report: usage and bad input
+"$exe" report --help | grep -q '^usage: cutune report' && ok "report --help" || bad "report --help"
+report_fail "no journal" "expected a JOURNAL"
+report_fail "missing journal" "nope.jsonl: cannot open" nope.jsonl
+printf '{"kind":"header","params":{"A":[1,2]}}\n{"kind":"eval","n":0,"config":{"A":3},"status":"ok","time_ms":1}\n' >bad.jsonl
+report_fail "value not in the header" "bad.jsonl:2: config.A: value 3 is not among" bad.jsonl
+printf '{"kind":"header","params":{"A":[1,2]}}\n{"kind":"eval","n":0,"config":{"A":1},"status":"fine"}\n' >bad2.jsonl
+report_fail "unknown status" "bad2.jsonl:2: status: not a status" g.jsonl bad2.jsonl
+printf '{"kind":"eval"}\n' >bad3.jsonl
+report_fail "no header" "bad3.jsonl:1: kind: the first line of a journal is its header" bad3.jsonl
+mkdir empty
+report_fail "empty folder" "empty: no journal" empty
+rm -r empty
+mkdir page.html
+out=$("$exe" report --html=page.html g.jsonl 2>&1)
+[ $? -eq 2 ] && grep -q 'page.html.*is a directory' <<<"$out" && ok "--html= a directory" ||
+    bad "--html= a directory" "$out"
+rmdir page.html
+
+# report: the default page, a folder, --text
+"$exe" report g.jsonl >/dev/null && [ -s g.html ] && ok "default page g.html" || bad "no g.html"
+"$exe" report g.jsonl --html=again.html >/dev/null
+cmp -s g.html again.html && ok "the same journal gives a byte-identical page" ||
+    bad "two pages of one journal differ"
+rm -f again.html
+rm -f g.html
+mkdir runs
+cp g.jsonl runs/a.jsonl
+cp g3.jsonl runs/b.jsonl
+gzip -c q.jsonl >runs/c.jsonl.gz
+"$exe" report runs/ >/dev/null &&
+    [ "$(grep -c '<polyline class="run"' runs.html)" -eq 6 ] &&
+    ok "a folder: its three journals (one gzip'd) overlaid" || bad "a folder's journals"
+out=$("$exe" report --text g.jsonl)
+if grep -q '^parameter importance: gemm, random, seed 1 (1 run, 25 correct evaluations)$' <<<"$out" &&
+    grep -q 'functional ANOVA' <<<"$out" && [ "$(grep -cE '^  [0-9]+ +[A-Z]+ +[0-9.]+%$' <<<"$out")" -eq 11 ] &&
+    [ ! -e g.html ]; then
+    ok "--text: the importance of each of gemm's 11 parameters"
+else
+    bad "--text" "$out"
+fi
+
+# profile: bad input and a missing ncu
+"$exe" profile --help | grep -q '^usage: cutune profile' && ok "profile --help" || bad "profile --help"
+out=$("$exe" profile --top=x g.jsonl 2>&1)
+[ $? -eq 2 ] && grep -q -- '--top=x: must be' <<<"$out" && ok "profile --top=x" || bad "--top=x" "$out"
+out=$("$exe" profile bad.jsonl 2>&1)
+[ $? -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && ok "profile of a bad journal" || bad "profile bad" "$out"
+out=$("$exe" profile --ncu=/nonexistent/ncu g.jsonl 2>&1)
+rc=$?
+[ $rc -eq 3 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q 'ncu) not found at /nonexistent/ncu' <<<"$out" &&
+    ok "profile without ncu: exit 3, one line" || bad "profile without ncu: exit $rc" "$out"
+out=$(env PATH=/nonexistent CUTUNE_NCU= "$exe" profile g.jsonl 2>&1)
+rc=$?
+[ $rc -eq 3 ] || [ -x /usr/local/cuda/bin/ncu ] && ok "profile, no ncu on PATH: exit 3" ||
+    bad "profile, no ncu on PATH: exit $rc" "$out"
+
+# profile: a stand-in ncu (records its arguments, answers with the stored sample)
+mkdir bin
+cat >bin/ncu <<EOF
+#!/bin/bash
+echo "\$*" >>"$work/ncu.args"
+log=
+while [ \$# -gt 0 ]; do
+    case \$1 in --log-file) log=\$2; shift ;; esac
+    shift
+done
+[ -n "\${FAKE_NCU_REFUSE:-}" ] && {
+    echo "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters on the target device 0." >"\$log"
+    exit 1
+}
+cp "$root/tests/report/ncu_raw_sample.csv" "\$log"
+EOF
+chmod +x bin/ncu
+out=$("$exe" profile --ncu=bin/ncu g.jsonl 2>err.txt)
+rc=$?
+if [ $rc -eq 0 ] && [ -f g.profile/profile.json ] && [ -f g.profile/best-3.csv ] &&
+    [ -f g.profile/worst-1.csv ] && [ ! -e g.profile/best-4.csv ] &&
+    grep -q '^profile: g.profile/profile.json$' <<<"$out" &&
+    grep -qE '^best 1 +n=[0-9]+ +[0-9.]+ ms  occupancy  18.6%  SM  83.0%  DRAM  12.5%  L1/shared  71.8%  bank conflicts 1048576$' <<<"$out" &&
+    grep -q 'stalls: long_scoreboard 1.07 math_pipe_throttle 0.62 wait 0.53' <<<"$out"; then
+    ok "profile: best 3 and worst 1 through ncu, parsed and summarised"
+else
+    bad "profile with a stand-in ncu: exit $rc" "$out $(cat err.txt)"
+fi
+n_runs=$(wc -l <ncu.args)
+args=$(head -1 ncu.args)
+bestn=$(python3 -c '
+import json,sys
+ev=[json.loads(l) for l in open("g.jsonl") if "\"eval\"" in l]
+ok=sorted((e["time_ms"],e["n"]) for e in ev if e["status"]=="ok")
+print(ok[0][1], ok[-1][1])' | awk '{print $1}')
+worstn=$(python3 -c '
+import json
+ev=[json.loads(l) for l in open("g.jsonl") if "\"eval\"" in l]
+ok=sorted((e["time_ms"],e["n"]) for e in ev if e["status"]=="ok")
+print(ok[-1][1])')
+if [ "$n_runs" -eq 4 ] && grep -q -- '--clock-control none' <<<"$args" &&
+    grep -q -- '--kernel-name gemm --launch-count 1 --csv --page raw' <<<"$args" &&
+    grep -q -- '--section WarpStateStats --metrics gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active' <<<"$args" &&
+    grep -qE -- "cutune profile --launch=$bestn g.jsonl\$" <<<"$args" &&
+    tail -1 ncu.args | grep -qE -- "profile --launch=$worstn g.jsonl\$"; then
+    ok "profile: ncu runs 'cutune profile --launch=N' on the best ($bestn) and the worst ($worstn)"
+else
+    bad "profile: ncu's command lines" "$(cat ncu.args)"
+fi
+"$exe" report g.jsonl --html=prof.html >/dev/null
+grep -q 'id="table-profile"' prof.html && grep -q 'long_scoreboard 1.07' prof.html &&
+    grep -q 'achieved occupancy (% of peak warps)' prof.html &&
+    ok "the report shows the profiles" || bad "the report lacks the profiles"
+rm -f ncu.args
+out=$(FAKE_NCU_REFUSE=1 "$exe" profile --ncu=bin/ncu --top=1 --worst=0 g.jsonl 2>&1)
+rc=$?
+if [ $rc -eq 4 ] && [ "$(wc -l <<<"$out")" -eq 1 ] &&
+    grep -q 'ncu cannot read the GPU.s performance counters on this host (ERR_NVGPUCTRPERM)' <<<"$out" &&
+    grep -qE '"status":[[:space:]]*"ncu cannot read' g.profile/profile.json; then
+    ok "profile, counters refused: exit 4, the reason kept in profile.json"
+else
+    bad "profile, counters refused: exit $rc" "$out"
+fi
+"$exe" report g.jsonl --html=noc.html >/dev/null
+grep -q 'Nsight Compute gave no counters: ncu cannot read' noc.html &&
+    grep -q 'id="table-resources"' noc.html && ok "the report says why there are no counters" ||
+    bad "the report does not say why there are no counters"
+
+# --launch without a GPU: the cuda evaluator's own error, one line, exit 1
+out=$("$exe" profile --launch=0 g.jsonl 2>&1)
+rc=$?
+if [ $rc -eq 1 ] && [ "$(wc -l <<<"$out")" -eq 1 ]; then
+    ok "profile --launch without a GPU: exit 1 ($out)"
+elif [ $rc -eq 0 ]; then
+    ok "profile --launch ran on a GPU ($out)"
+else
+    bad "profile --launch: exit $rc" "$out"
+fi
+out=$("$exe" profile --launch=999 g.jsonl 2>&1)
+[ $? -eq 2 ] && grep -q 'no evaluation n=999' <<<"$out" && ok "--launch=999: no such evaluation" ||
+    bad "--launch=999" "$out"
+
+echo "passed $pass, failed $fail"
+[ "$fail" -eq 0 ]
