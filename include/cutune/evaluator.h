@@ -10,7 +10,7 @@
 
 /* 2: asynchronous evaluation (submit / wait_any / slots / worker_name) */
 #define CUTUNE_EVALUATOR_TYPE_VERSION 2
-#define CUTUNE_MAX_METRICS 24
+#define CUTUNE_MAX_METRICS 48
 
 struct cutune_spec;
 struct cutune_recording;

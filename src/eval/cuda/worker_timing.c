@@ -71,6 +71,7 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
         goto out_fail;
     }
     worker_metric(r, "worker_warmup_ms", (cutune_now() - t0) * 1e3);
+    worker_energy_begin(w);
     t0 = cutune_now();
     /* Long kernels get small batches so the time bound holds. */
     int batch = verify_s > 0 ? (int)(0.05 / verify_s) : WORKER_BATCH;
@@ -95,6 +96,7 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
             worker_runtime_fail(w, r, "timed launch", rc);
             goto out_fail;
         }
+        worker_energy_poll(w);
         for (int j = 0; j < m; j++) {
             float ms = 0;
             if ((rc = w->drv.event_elapsed_time(&ms, w->ev[2 * j], w->ev[2 * j + 1])) !=
@@ -117,6 +119,26 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
             break;
     }
     worker_metric(r, "worker_timing_ms", (cutune_now() - t0) * 1e3);
+    /* A window shorter than energy_window_s is lengthened with more launches of the same
+     * kernel (untimed), so that the energy counter or the power samples resolve it. */
+    uint64_t launches = n;
+    while (w->energy.open && cutune_now() - t0 < su->energy_window_s && rc == CU_SUCCESS) {
+        for (int j = 0; j < batch && rc == CU_SUCCESS; j++) {
+            if (su->flush_l2 && w->flush)
+                rc = w->drv.memset_d8_async(w->flush, (unsigned char)j, w->flush_bytes, NULL);
+            if (rc == CU_SUCCESS)
+                rc = worker_launch(w, f, l->grid, l->block, l->smem, params);
+            launches += rc == CU_SUCCESS;
+        }
+        if (rc == CU_SUCCESS)
+            rc = w->drv.ctx_synchronize();
+        if (rc != CU_SUCCESS) {
+            worker_runtime_fail(w, r, "energy window launch", rc);
+            goto out_fail;
+        }
+        worker_energy_poll(w);
+    }
+    worker_energy_end(w, launches, r);
     if (!(r->time_ms > 0.0)) { /* below the event timer's resolution: not a measurement (a
                                   zero time would also be refused by every recording loader) */
         r->status = CUTUNE_STATUS_RUNTIME_ERROR;
@@ -130,6 +152,8 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
     free(sorted);
     return 0;
 out_fail:
+    if (w->energy.open)
+        worker_energy_end(w, 0, r); /* stops the sampler; no energy without launches */
     free(sorted);
     return -1;
 }
