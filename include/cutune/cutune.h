@@ -40,6 +40,7 @@
 #include "cutune/evaluator.h"
 #include "cutune/recording.h"
 #include "cutune/tuner.h"
+#include "cutune/objective.h"
 #include "cutune/journal.h"
 #include "cutune/gp.h"
 #include "cutune/mpi.h"

@@ -90,7 +90,8 @@ typedef struct cutune_spec {
     cutune_expr *ref_grid[3], *ref_block[3]; /**< reference kernel geometry (KERNEL only) */
     double rtol;                             /**< relative error norm bound */
     double atol;     /**< max absolute error bound (INFINITY: not checked) */
-    char *objective; /**< "time" (minimised) */
+    char *objective; /**< the run's default objective: "time" (minimised) unless the spec
+                          names another ("energy", "edp", "EXPR:max": objective.h) */
     size_t nmetrics;
     cutune_spec_metric *metrics;
     char *recording; /**< default recording for no-GPU replay (resolved path) or NULL */

@@ -25,6 +25,8 @@ typedef struct cutune_history_entry {
     int worker;           /**< the worker (slot or GPU) that ran it; -1 when unknown */
     size_t proposed;      /**< 0-based order in which it was submitted */
     char timestamp[32];   /**< ISO 8601 UTC, or "" under deterministic_clock */
+    double score;         /**< what the searcher was told (cutune_objective_score): time_ms
+                               under the time objective; NAN when infeasible */
 } cutune_history_entry;
 
 typedef struct cutune_history {
@@ -65,6 +67,9 @@ typedef struct cutune_tuner_options {
     const char *target; /**< the kernel spec or recording the run was started on (path) */
     unsigned long seed;
     int cartesian; /**< the space is a recording's Cartesian product (--cartesian) */
+    /** What is optimised, with its constraints (NULL: time, minimised); the best entry is
+     *  the one of least score. */
+    const struct cutune_objective *objective;
 } cutune_tuner_options;
 
 /**

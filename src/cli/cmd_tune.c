@@ -124,8 +124,8 @@ static const char *stop_reason_name(cutune_stop_reason r)
     return "unknown";
 }
 
-static void print_summary(const cli_target *t, int kt, const cutune_history *h, const char *why,
-                          const char *journal, int quiet)
+static void print_summary(const cli_target *t, int kt, const cutune_objective *obj,
+                          const cutune_history *h, const char *why, const char *journal, int quiet)
 {
     if (h->best < 0) { /* -q: stdout stays empty (it is the best configuration alone) */
         fprintf(quiet ? stderr : stdout, "no correct configuration found in %zu evaluations\n",
@@ -148,6 +148,16 @@ static void print_summary(const cli_target *t, int kt, const cutune_history *h, 
         else if (b->r.ntimes)
             printf("median of %zu, ", b->r.ntimes);
         printf("evaluation %ld of %zu)\n", h->best + 1, h->n);
+        if (!cutune_objective_is_time(obj)) {
+            double v;
+            int feasible;
+            cutune_objective_eval(obj, b, &v, &feasible);
+            printf("objective: %s = %.6g (%s", cutune_objective_text(obj), v,
+                   cutune_objective_maximize(obj) ? "maximised" : "minimised");
+            for (size_t c = 0; c < cutune_objective_nconstraints(obj); c++)
+                printf("%s%s", c ? ", " : ", subject to ", cutune_objective_constraint(obj, c));
+            printf(")\n");
+        }
         if (t->spec)
             for (size_t m = 0; m < t->spec->nmetrics; m++)
                 if (b->spec_metrics && isfinite(b->spec_metrics[m]))
@@ -212,6 +222,7 @@ int cutune_cmd_tune(int argc, char **argv)
     cutune_searcher *searcher = NULL;
     cutune_evaluator *ev = NULL;
     cutune_history hist = {.best = -1};
+    cutune_objective *objective = NULL;
 
     if ((rc = cli_tune_parse_options(argc, argv, &o)) >= 0)
         return rc;
@@ -326,6 +337,35 @@ int cutune_cmd_tune(int argc, char **argv)
     if (cli_tune_resume_check_space(&o, &r, &t, err, sizeof err) < 0)
         goto bad_input;
 
+    /* The objective: --objective, else the spec's, else what a recording given as the
+     * target was tuned for (said once the run starts), else time. */
+    char rec_objective[64] = "";
+    const char *objtext = o.objective;
+    if (!objtext && t.spec && t.spec->objective && strcmp(t.spec->objective, "time") != 0)
+        objtext = t.spec->objective;
+    if (!objtext && t.rec && t.rec->objective && !resume) {
+        snprintf(rec_objective, sizeof rec_objective, "%s%s", t.rec->objective,
+                 t.rec->objective_max ? ":max" : "");
+        objtext = rec_objective;
+    }
+    if ((rc = cutune_objective_alloc(objtext, o.subject_to, o.nsubject_to, t.space, t.spec,
+                                     &objective, err, sizeof err)) < 0) {
+        if (!o.objective && t.spec && objtext == t.spec->objective) { /* the spec's: say so */
+            char inner[1024];
+            snprintf(inner, sizeof inner, "%s", err);
+            cutune_err(err, sizeof err, rc, "%s: objective: %s", t.spec->path, inner);
+        }
+        goto bad_input;
+    }
+    if (resume && cli_tune_check_objective(resume, objective, err, sizeof err) < 0)
+        goto bad_input;
+    const char *needs[256];
+    size_t nneeds = 0;
+    while (nneeds < 256 && nneeds < cutune_objective_nneeds(objective)) {
+        needs[nneeds] = cutune_objective_need(objective, nneeds);
+        nneeds++;
+    }
+
     char journal[4096] = "";
     if (mpi_rank > 0)
         ; /* an evaluating rank writes nothing */
@@ -392,8 +432,13 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     gsl_rng_set(rng, o.seed);
 
-    cutune_evaluator_ctx ectx = {
-        .space = t.space, .spec = t.spec, .arg = eargs_shown, .seed = o.seed, .recording = t.rec};
+    cutune_evaluator_ctx ectx = {.space = t.space,
+                                 .spec = t.spec,
+                                 .arg = eargs_shown,
+                                 .seed = o.seed,
+                                 .recording = t.rec,
+                                 .need_metrics = needs,
+                                 .nneed = nneeds};
     char deadline[64];
     if (mpi_size > 1 && mpi_rank == 0) { /* the ranks evaluate; rank 0 sends them work */
         snprintf(deadline, sizeof deadline, "deadline=%.17g", o.rank_timeout);
@@ -419,6 +464,11 @@ int cutune_cmd_tune(int argc, char **argv)
     rc = cutune_searcher_alloc(st, &sctx, &searcher, err, sizeof err);
     if (rc < 0)
         goto bad_input;
+    if (rec_objective[0])
+        fprintf(stderr,
+                "cutune: %s was tuned for '%s': replaying that objective, %s (--objective "
+                "to choose another)\n",
+                t.path, t.rec->objective, t.rec->objective_max ? "maximised" : "minimised");
     if (announced) /* stderr: -q's stdout stays the best configuration alone */
         fprintf(stderr,
                 "cutune: no GPU here: replaying the recording %s (measured on the H200); "
@@ -456,6 +506,7 @@ int cutune_cmd_tune(int argc, char **argv)
         .target = target_abs,
         .seed = o.seed,
         .cartesian = o.so.cartesian,
+        .objective = objective,
     };
     if (r.searcher_budget)
         fprintf(stderr,
@@ -467,10 +518,10 @@ int cutune_cmd_tune(int argc, char **argv)
     if (rc < 0) {
         status = rc == CUTUNE_EBUSY ? 2 : 1; /* the journal is another run's: refused */
         if (hist.n) /* what was measured before the failure is in the journal */
-            print_summary(&t, kt_times, &hist, "error", journal, o.quiet);
+            print_summary(&t, kt_times, objective, &hist, "error", journal, o.quiet);
         goto fail;
     }
-    print_summary(&t, kt_times, &hist, stop_reason_name(why), journal, o.quiet);
+    print_summary(&t, kt_times, objective, &hist, stop_reason_name(why), journal, o.quiet);
 
     /* a run that found no correct configuration failed at its one job: scripts see it in
      * the exit status (the outputs, which record every failure, are still written) */
@@ -508,6 +559,7 @@ fail:
         cutune_mpi_abort(status);
 out:
     cutune_history_free(&hist);
+    cutune_objective_free(objective);
     cutune_searcher_free(searcher);
     cutune_evaluator_free(ev);
     free(visited);

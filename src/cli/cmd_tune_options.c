@@ -16,7 +16,8 @@ static void usage(FILE *f)
         "\n"
         "Search the configurations of KERNEL (a name in kernels/, or a spec .json) or of a\n"
         "RECORDING (Kernel Tuner cache .json/.json.gz, or a cutune journal .jsonl, whose\n"
-        "parameters are then the space) for the fastest correct one.\n"
+        "parameters are then the space) for the fastest correct one (or the best by\n"
+        "--objective).\n"
         "\n"
         "  --searcher=NAME[:ARGS]   random, grid, genetic, bo (default bo); ARGS key=value,...\n"
         "  --budget=N               unique evaluations (default 60)\n"
@@ -33,6 +34,11 @@ static void usage(FILE *f)
         "                           within this is taken for dead (default 300)\n"
         "  --batch=K                ask the searcher for K proposals at a time, once K slots\n"
         "                           are free (default 1; --parallel is at least K)\n"
+        "  --objective=OBJ[:min|:max]  what to optimise: time (default), energy (energy_j),\n"
+        "                           edp (energy_j * time_s), or an expression over metrics,\n"
+        "                           parameters and sizes (default :min; docs/objectives.md)\n"
+        "  --subject-to EXPR        a constraint, e.g. \"power_w <= 300\" (repeatable): a\n"
+        "                           configuration that breaks it is infeasible\n"
         "  --size NAME=VALUE        override a problem size of the spec (repeatable)\n"
         "  --restrict EXPR          restriction on a recording's space (repeatable; then the "
         "space\n"
@@ -80,7 +86,9 @@ enum {
     OPT_KT,
     OPT_HEADER,
     OPT_NO_PROGRESS,
-    OPT_T4
+    OPT_T4,
+    OPT_OBJECTIVE,
+    OPT_SUBJECT_TO
 };
 
 int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
@@ -105,6 +113,8 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
         {"kt-cache", required_argument, NULL, OPT_KT},
         {"header", required_argument, NULL, OPT_HEADER},
         {"t4", required_argument, NULL, OPT_T4},
+        {"objective", required_argument, NULL, OPT_OBJECTIVE},
+        {"subject-to", required_argument, NULL, OPT_SUBJECT_TO},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -181,6 +191,19 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
                 rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--restrict: empty expression");
             break;
         case OPT_CARTESIAN: o->so.cartesian = 1; break;
+        case OPT_OBJECTIVE:
+            o->objective = optarg;
+            if (!optarg[strspn(optarg, " \t")])
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--objective: empty");
+            break;
+        case OPT_SUBJECT_TO:
+            if (o->nsubject_to >= CLI_MAX_LIST)
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "too many --subject-to options");
+            else
+                o->subject_to[o->nsubject_to++] = optarg;
+            if (!rc && !optarg[strspn(optarg, " \t")])
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--subject-to: empty expression");
+            break;
         case OPT_JOURNAL: o->journal = optarg; break;
         case OPT_RESUME: o->resume = optarg; break;
         case OPT_OUTPUT: o->output = optarg; break;

@@ -33,6 +33,9 @@ typedef struct cli_tune_options {
     double time_limit;      /**< --time-limit in seconds; 0: none */
     double rank_timeout;    /**< --rank-timeout in seconds (default 300) */
     cli_space_opts so;      /**< --size, --restrict, --cartesian */
+    const char *objective;  /**< --objective, or NULL (the spec's, a cache's, else time) */
+    const char *subject_to[CLI_MAX_LIST]; /**< --subject-to constraints */
+    size_t nsubject_to;
 } cli_tune_options;
 
 /** What --resume read and decided before the target is loaded. */
@@ -73,5 +76,11 @@ int cli_tune_resume_check_evaluator(const cli_tune_options *o, const cli_tune_re
  *  without --resume. */
 int cli_tune_resume_check_space(const cli_tune_options *o, const cli_tune_resume *r,
                                 const cli_target *t, char *err, size_t errlen);
+
+/** A resumed journal's objective and constraints (its header's "objective" and
+ *  "subject_to"; none: time) are obj's: they are not restored (give them again, as
+ *  --restrict and --size), and a run is never continued under another one. */
+int cli_tune_check_objective(const cutune_recording *journal, const cutune_objective *obj,
+                             char *err, size_t errlen);
 
 #endif

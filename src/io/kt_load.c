@@ -223,7 +223,13 @@ static int kt_record(recording_impl *ri, const cJSON *entry, cutune_record *rec,
     rec->bench_ms = have_bench ? verify + bench : -1;
     if (rec->compile_ms >= 0 || rec->bench_ms >= 0)
         r->has_costs = 1;
-    return 0;
+    /* the entry's other numbers are its metrics ("GFLOP/s", an observer's energy ...) */
+    static const char *const fields[] = {
+        "time",           "times",         "compile_time",   "verification_time",
+        "benchmark_time", "strategy_time", "framework_time", "timestamp"};
+    return recording_parse_metrics(entry, rec, fields, sizeof fields / sizeof fields[0],
+                                   (const char *const *)r->param_names, r->nparams, where, err,
+                                   errlen);
 }
 
 int recording_load_kt(recording_impl *ri, const char *file, const char *text, size_t len, char *err,
@@ -271,7 +277,8 @@ int recording_load_kt(recording_impl *ri, const char *file, const char *text, si
         rc = cutune_err(err, errlen, CUTUNE_EPARSE, "%s: expected a JSON object", file);
         goto out_delete;
     }
-    if ((rc = cutune_io_kt_objective(root, file, err, errlen)) < 0 ||
+    if ((rc = cutune_io_kt_objective(root, file, &ri->pub.objective, &ri->pub.objective_max, err,
+                                     errlen)) < 0 ||
         (rc = recording_check_json(text, len, root, file, err, errlen)) < 0)
         goto out_delete;
     if ((rc = recording_mark_member_floats(text, len, root, "tune_params")) < 0) {

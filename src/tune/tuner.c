@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "cutune/journal.h"
+#include "cutune/objective.h"
 #include "cutune/recording.h"
 #include "cutune/spec.h"
 #include "cutune/tuner.h"
@@ -145,8 +146,11 @@ static void iso_now(char *buf, size_t len)
     snprintf(buf, len, "%.19s.%03dZ", base, (int)(ts.tv_nsec / 1000000));
 }
 
-/* Fill an eval result from a resumed journal record. */
-static int result_from_record(const cutune_record *rec, cutune_eval_result *r)
+/* Fill an eval result from a resumed journal record; with_metrics: its recorded metrics
+ * too, but the spec's own (computed again from the time), for an objective that reads
+ * them. */
+static int result_from_record(const cutune_record *rec, const cutune_spec *spec, int with_metrics,
+                              cutune_eval_result *r)
 {
     memset(r, 0, sizeof *r);
     r->status = rec->status;
@@ -159,6 +163,13 @@ static int result_from_record(const cutune_record *rec, cutune_eval_result *r)
             return CUTUNE_ENOMEM;
         memcpy(r->times_ms, rec->times_ms, rec->ntimes * sizeof *r->times_ms);
         r->ntimes = rec->ntimes;
+    }
+    for (size_t m = 0; with_metrics && m < rec->nmetrics; m++) {
+        int derived = 0;
+        for (size_t k = 0; spec && k < spec->nmetrics && !derived; k++)
+            derived = !strcmp(spec->metrics[k].name, rec->metrics[m].name);
+        if (!derived)
+            cutune_eval_result_add_metric(r, rec->metrics[m].name, rec->metrics[m].value);
     }
     return 0;
 }
@@ -265,7 +276,8 @@ static int submit(run *u, size_t id)
     f->rec = u->resume_map ? u->resume_map[id] : -1;
     int rc;
     if (f->rec >= 0) {
-        if ((rc = result_from_record(&u->opt->resume->records[f->rec], &f->r)) < 0)
+        if ((rc = result_from_record(&u->opt->resume->records[f->rec], u->spec,
+                                     !cutune_objective_is_time(u->opt->objective), &f->r)) < 0)
             return run_oom(u);
         f->have = 1;
     } else if (u->simulated) {
@@ -388,8 +400,9 @@ static int finish(run *u, size_t w)
     }
     if (e->r.status < CUTUNE_STATUS_COUNT)
         hist->counts[e->r.status]++;
-    if (e->r.status == CUTUNE_STATUS_OK && isfinite(e->r.time_ms) &&
-        (hist->best < 0 || e->r.time_ms < hist->e[hist->best].r.time_ms))
+    e->score = cutune_objective_score(u->opt->objective, e);
+    if (e->r.status == CUTUNE_STATUS_OK && isfinite(e->score) &&
+        (hist->best < 0 || e->score < hist->e[hist->best].score))
         hist->best = (long)(hist->n - 1);
     u->visited[e->id] = 1;
     if ((rc = idmap_put(&u->seen, e->id, (long)(hist->n - 1))) < 0)
@@ -398,7 +411,7 @@ static int finish(run *u, size_t w)
         (rc = cutune_journal_write_eval(u->journal, u->space, spec, hist->n - 1, e, u->err,
                                         u->errlen)) < 0)
         return rc;
-    cutune_observation o = {e->id, e->r.status, e->r.time_ms};
+    cutune_observation o = {e->id, e->r.status, e->score};
     for (size_t i = 0; i <= repeats; i++)
         if ((rc = cutune_searcher_observe(u->searcher, &o, 1, u->err, u->errlen)) < 0)
             return rc;
@@ -420,7 +433,7 @@ static int propose(run *u, size_t k, size_t *ids, size_t *got, size_t *fresh)
         long w = flying(u, ids[i]);
         if (h >= 0) {
             /* evaluated before: answered from the history, free of charge */
-            cutune_observation o = {ids[i], u->hist->e[h].r.status, u->hist->e[h].r.time_ms};
+            cutune_observation o = {ids[i], u->hist->e[h].r.status, u->hist->e[h].score};
             if ((rc = cutune_searcher_observe(u->searcher, &o, 1, u->err, u->errlen)) < 0)
                 return rc;
         } else if (w >= 0) {
@@ -464,6 +477,14 @@ static int open_journal(run *u, size_t batch)
         .deterministic = opt->deterministic_clock,
         .cartesian = opt->cartesian,
     };
+    const char *cons[64];
+    const cutune_objective *ob = opt->objective;
+    if (!cutune_objective_is_time(ob)) {
+        jh.objective = cutune_objective_text(ob);
+        for (size_t i = 0; i < cutune_objective_nconstraints(ob) && i < 64; i++)
+            cons[jh.nsubject_to++] = cutune_objective_constraint(ob, i);
+        jh.subject_to = cons;
+    }
     return cutune_journal_create(opt->journal_path, &jh, u->space, &u->journal, u->err, u->errlen);
 }
 

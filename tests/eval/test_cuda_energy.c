@@ -163,8 +163,8 @@ static void test_unlengthened(void **state)
 static void test_no_nvml(void **state)
 {
     fixture *f = *state;
-    static const char *const gone[] = {"energy_j", "power_w", "energy_window_ms", "throttled",
-                                       "sm_clock_mhz", "temp_c_before"};
+    static const char *const gone[] = {"energy_j",  "power_w",      "energy_window_ms",
+                                       "throttled", "sm_clock_mhz", "temp_c_before"};
     setenv("MOCK_NVML", "none", 1);
     cutune_eval_result r;
     assert_int_equal(run(f, &r), CUTUNE_STATUS_OK);

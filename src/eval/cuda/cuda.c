@@ -527,6 +527,21 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
     if ((rc = cuda_start_workers(st, ctx->verbose, err, errlen)) < 0)
         goto out_fail;
     const cutune_cuda_hello *h = &st->sess[0].hello;
+    for (size_t n = 0; n < ctx->nneed; n++) {
+        static const char *const energy[] = {"energy_j",         "power_w",
+                                             "energy_window_ms", "energy_launches",
+                                             "energy_readings",  "energy_source"};
+        for (size_t k = 0; k < sizeof energy / sizeof energy[0]; k++)
+            if (!strcmp(ctx->need_metrics[n], energy[k]) &&
+                h->energy_source == CUTUNE_CUDA_ENERGY_NONE) {
+                rc = cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
+                                "evaluator 'cuda': the objective reads %s, but NVML measures no "
+                                "energy on %s (libnvidia-ml.so.1 missing, or the GPU has neither "
+                                "an energy counter nor a power reading)",
+                                energy[k], h->name);
+                goto out_fail;
+            }
+    }
     if (!st->arch)
         st->arch = h->cc_major * 10 + h->cc_minor;
     snprintf(st->arch_opt, sizeof st->arch_opt, "--gpu-architecture=sm_%d", st->arch);

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# --objective and --subject-to from the command line (docs/objectives.md), on recordings
+# with known answers: a Kernel Tuner cache whose entries carry energy_j and power_w, one
+# tuned for GFLOP/s, and one without energy. TAP-like lines and a closing count line.
+set -u
+exe=${CUTUNE_EXE:?CUTUNE_EXE not set}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+. "$here/lib.sh"
+command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
+
+# 4 x 4 configurations: time falls with bs, power rises with it, so the time-, energy-, EDP-
+# and power-capped optima are four different configurations (256,1; 32,1; 128,1; 64,1), and
+# GFLOP/s peaks at a fifth (64,3); the answers are computed here, from the same numbers.
+python3 - <<'PY'
+import json
+bs, v = [32, 64, 128, 256], [1, 2, 3, 4]
+cache, gcache, plain = {}, {}, {}
+best = {}
+for b in bs:
+    for x in v:
+        t = 10.0 / (b ** 0.5) + 0.1 * x        # ms
+        p = 50.0 + 3.0 * b + 20.0 * x            # W
+        e = p * t * 1e-3                          # J per launch
+        key = f"{b},{x}"
+        cache[key] = {"bs": b, "v": x, "time": t, "times": [t, t], "energy_j": e, "power_w": p}
+        g = 1000.0 / t * (3.0 if (b, x) == (64, 3) else 1.0)
+        gcache[key] = {"bs": b, "v": x, "time": t, "GFLOP/s": g}
+        plain[key] = {"bs": b, "v": x, "time": t}
+        for name, val, ok in (("time", t, True), ("energy", e, True), ("edp", e * t, True),
+                              ("capped", t, p <= 300), ("gflops", -g, True)):
+            if ok and (name not in best or val < best[name][0]):
+                best[name] = (val, f"bs={b}, v={x}")
+head = {"tune_params_keys": ["bs", "v"], "tune_params": {"bs": bs, "v": v}}
+json.dump(dict(head, cache=cache), open("energy.json", "w"))
+json.dump(dict(head, objective="GFLOP/s", cache=gcache), open("gflops.json", "w"))
+json.dump(dict(head, cache=plain), open("plain.json", "w"))
+for name, (val, cfg) in best.items():
+    open(f"best_{name}", "w").write(cfg + "\n")
+PY
+
+best_is() { # NAME FILE(expected) OUTPUT
+    if grep -qx "best: $(cat "$2")" <<<"$3"; then ok "$1"; else bad "$1 (want $(cat "$2"))" "$3"; fi
+}
+
+out=$("$exe" --searcher=grid --budget=16 --journal=t.jsonl energy.json 2>&1)
+best_is "time is the default objective" best_time "$out"
+grep -q '"objective"' t.jsonl && bad "a time run's header names no objective" || ok "a time run's header names no objective"
+grep -q '"energy_j"' t.jsonl && bad "a time replay journals no recorded metrics" \
+    || ok "a time replay journals no recorded metrics (its journal is as before objectives)"
+"$exe" --searcher=bo --budget=10 --journal=t1.jsonl energy.json >/dev/null 2>&1
+"$exe" --searcher=bo --budget=10 --objective=time --journal=t2.jsonl energy.json >/dev/null 2>&1
+cmp -s t1.jsonl t2.jsonl && ok "--objective=time journals byte-identical to no --objective" \
+    || bad "--objective=time journals byte-identical to no --objective" "$(diff t1.jsonl t2.jsonl | head -5)"
+
+out=$("$exe" --searcher=grid --budget=16 --objective=energy --journal=e.jsonl energy.json 2>&1)
+best_is "--objective=energy finds the least energy" best_energy "$out"
+grep -q "^objective: energy = " <<<"$out" && ok "the summary names the objective and its value" \
+    || bad "the summary names the objective and its value" "$out"
+grep -q '"objective":"energy"' e.jsonl && ok "the header names a non-time objective" \
+    || bad "the header names a non-time objective" "$(head -c 400 e.jsonl)"
+grep -q '"energy_j"' e.jsonl && ok "an energy run journals the recorded metrics" \
+    || bad "an energy run journals the recorded metrics"
+
+out=$("$exe" --searcher=grid --budget=16 --objective=edp --journal=edp.jsonl energy.json 2>&1)
+best_is "--objective=edp finds the least energy x time" best_edp "$out"
+
+out=$("$exe" --searcher=grid --budget=16 --subject-to "power_w <= 300" --journal=c.jsonl energy.json 2>&1)
+best_is "--subject-to: the fastest that keeps the power cap" best_capped "$out"
+grep -q "subject to power_w <= 300" <<<"$out" && ok "the summary names the constraint" \
+    || bad "the summary names the constraint" "$out"
+
+# bo learns the infeasible region; its best still keeps the cap
+out=$("$exe" --searcher=bo --budget=12 --subject-to "power_w <= 300" --journal=cb.jsonl energy.json 2>&1)
+cfg=$(sed -n 's/^best: bs=\([0-9]*\), v=\([0-9]*\)$/\1 \2/p' <<<"$out")
+if [ -n "$cfg" ] && python3 -c "import sys; b, v = map(int, sys.argv[1:]); sys.exit(0 if 50 + 3 * b + 20 * v <= 300 else 1)" $cfg; then
+    ok "bo under --subject-to picks a feasible best"
+else
+    bad "bo under --subject-to picks a feasible best" "$out"
+fi
+"$exe" --searcher=bo --budget=12 --subject-to "power_w <= 300" --journal=cb2.jsonl energy.json >/dev/null 2>&1
+cmp -s cb.jsonl cb2.jsonl && ok "an objective run replays byte-identically" \
+    || bad "an objective run replays byte-identically"
+
+out=$("$exe" --searcher=grid --budget=16 --objective='`GFLOP/s` * v:max' --journal=x.jsonl gflops.json 2>&1)
+grep -q "^objective: \`GFLOP/s\` \* v:max = " <<<"$out" && ok "a backquoted name in an expression" \
+    || bad "a backquoted name in an expression" "$out"
+
+out=$("$exe" --searcher=grid --budget=16 --journal=g.jsonl gflops.json 2>&1)
+best_is "a cache tuned for GFLOP/s replays that objective, maximised" best_gflops "$out"
+grep -q "gflops.json was tuned for 'GFLOP/s': replaying that objective, maximised" <<<"$out" \
+    && ok "... and says so in one line" || bad "... and says so in one line" "$out"
+out=$("$exe" --searcher=grid --budget=16 --objective=time --journal=g2.jsonl gflops.json 2>&1)
+best_is "--objective=time overrides the cache's objective" best_time "$out"
+
+expect_fail "the energy objective on a recording without energy" \
+    "records no metric 'energy_j' \(which the objective reads\)" --objective=energy plain.json
+expect_fail "a syntax error in the objective" "--objective 'energy_j \*': syntax error" \
+    --objective='energy_j *' energy.json
+expect_fail "a syntax error in a constraint" "--subject-to 'power_w <': syntax error" \
+    --subject-to 'power_w <' energy.json
+expect_fail "an empty objective" "--objective: empty" --objective= energy.json
+
+# a spec names its default objective; --objective overrides it
+root=${CUTUNE_SOURCE_ROOT:-}
+if [ -n "$root" ] && [ -e "$root/data/reduction.jsonl.gz" ]; then
+    cp "$root/kernels/reduction.cu" .
+    python3 - "$root" <<'PY'
+import json, sys
+s = json.load(open(f"{sys.argv[1]}/kernels/reduction.json"))
+s["objective"] = "GB/s:max"
+s["recording"] = f"{sys.argv[1]}/data/reduction.jsonl.gz"
+json.dump(s, open("red.json", "w"))
+s["objective"] = "GB/s +"
+json.dump(s, open("redbad.json", "w"))
+PY
+    out=$("$exe" --evaluator=replay --budget=8 --journal=s.jsonl red.json 2>&1)
+    grep -q "^objective: GB/s:max = " <<<"$out" && ok "a spec's objective is the run's default" \
+        || bad "a spec's objective is the run's default" "$out"
+    out=$("$exe" --evaluator=replay --budget=8 --objective=time --journal=s2.jsonl red.json 2>&1)
+    grep -q "^objective:" <<<"$out" && bad "--objective overrides the spec's" "$out" \
+        || ok "--objective overrides the spec's"
+    expect_fail "a spec's bad objective names the spec" "redbad.json: objective: --objective 'GB/s \+'" \
+        --evaluator=replay redbad.json
+fi
+
+# resume: the objective is given again, never changed
+"$exe" --searcher=random --budget=4 --objective=energy --journal=r.jsonl energy.json >/dev/null 2>&1
+out=$("$exe" --resume=r.jsonl --budget=6 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "started with --objective=energy" <<<"$out" \
+    && ok "resume without the run's objective is refused, naming it" \
+    || bad "resume without the run's objective is refused, naming it" "$out"
+"$exe" --resume=r.jsonl --budget=6 --objective=energy >/dev/null 2>&1 \
+    && [ "$(grep -c '"kind":"eval"' r.jsonl)" -eq 6 ] && ok "resume with the same objective" \
+    || bad "resume with the same objective"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
