@@ -35,6 +35,7 @@ typedef struct cutune_history {
     long best;      /**< index into e of the best OK entry, or -1 */
     size_t resumed; /**< entries answered from the resumed journal (not measured again) */
     size_t counts[CUTUNE_STATUS_COUNT];
+    const struct cutune_objective *objective; /**< view: what best is best by (NULL: time) */
 } cutune_history;
 
 void cutune_history_free(cutune_history *h);

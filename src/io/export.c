@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "cutune/journal.h"
+#include "cutune/objective.h"
 #include "cutune/spec.h"
 #include "io_internal.h"
 
@@ -75,6 +76,30 @@ int cutune_export_summary(const char *path, const cutune_space *s, const struct 
         bad = bad || cutune_io_add(best, "config", cutune_io_config_json(s, b->id)) < 0;
         bad = bad || cutune_io_add(best, "time_ms", cutune_io_number_json(b->r.time_ms)) < 0;
         bad = bad || cutune_io_add(best, "metrics", cutune_io_metrics_json(spec, b)) < 0;
+        if (!cutune_objective_is_time(h->objective)) {
+            /* what best is best by: the objective, its direction, its value, constraints */
+            cJSON *ob = cJSON_CreateObject(), *cons = NULL;
+            double v;
+            int feasible;
+            cutune_objective_eval(h->objective, b, &v, &feasible);
+            bad = bad || cutune_io_add(best, "objective", ob) < 0;
+            bad = bad || cutune_io_add(ob, "text",
+                                       cJSON_CreateString(cutune_objective_text(h->objective))) < 0;
+            bad = bad || cutune_io_add(ob, "expr",
+                                       cJSON_CreateString(cutune_objective_expr(h->objective))) < 0;
+            bad = bad ||
+                  cutune_io_add(ob, "direction",
+                                cJSON_CreateString(
+                                    cutune_objective_maximize(h->objective) ? "max" : "min")) < 0;
+            bad = bad || cutune_io_add(ob, "value", cutune_io_number_json(v)) < 0;
+            bad = bad || cutune_io_add(ob, "subject_to", cons = cJSON_CreateArray()) < 0;
+            for (size_t c = 0; !bad && c < cutune_objective_nconstraints(h->objective); c++) {
+                cJSON *x = cJSON_CreateString(cutune_objective_constraint(h->objective, c));
+                bad = !x || !cJSON_AddItemToArray(cons, x);
+                if (bad)
+                    cJSON_Delete(x);
+            }
+        }
     } else {
         bad = bad || cutune_io_add(doc, "best", cJSON_CreateNull()) < 0;
     }

@@ -95,6 +95,12 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
     r->evaluator_arg = recording_json_strdup(h, "evaluator_arg");
     r->target = recording_json_strdup(h, "target");
     r->objective = recording_json_strdup(h, "objective");
+    size_t ol = r->objective ? strlen(r->objective) : 0;
+    if (ol > 4 &&
+        (!strcmp(r->objective + ol - 4, ":max") || !strcmp(r->objective + ol - 4, ":min"))) {
+        r->objective_max = r->objective[ol - 2] == 'a';
+        r->objective[ol - 4] = '\0';
+    }
     const cJSON *subj = cJSON_GetObjectItemCaseSensitive(h, "subject_to");
     for (const cJSON *c = cJSON_IsArray(subj) ? subj->child : NULL; c; c = c->next) {
         if (!cJSON_IsString(c))

@@ -513,6 +513,7 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
     int stopping = 0, dry = 0; /* no more proposals; the searcher had nothing new */
 
     hist->best = -1;
+    hist->objective = opt->objective;
     *reason = CUTUNE_STOP_BUDGET;
     if (opt->budget == 0)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "budget must be at least 1");
