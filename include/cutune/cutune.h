@@ -41,6 +41,7 @@
 #include "cutune/recording.h"
 #include "cutune/tuner.h"
 #include "cutune/objective.h"
+#include "cutune/confirm.h"
 #include "cutune/journal.h"
 #include "cutune/gp.h"
 #include "cutune/mpi.h"

@@ -35,7 +35,9 @@ typedef struct cutune_history {
     long best;      /**< index into e of the best OK entry, or -1 */
     size_t resumed; /**< entries answered from the resumed journal (not measured again) */
     size_t counts[CUTUNE_STATUS_COUNT];
-    const struct cutune_objective *objective; /**< view: what best is best by (NULL: time) */
+    const struct cutune_objective *objective;    /**< view: what best is best by (NULL: time) */
+    const struct cutune_confirm_result *confirm; /**< view: the confirmation after the run
+                                                      (cutune_confirm_run), or NULL */
 } cutune_history;
 
 void cutune_history_free(cutune_history *h);

@@ -124,6 +124,50 @@ static const char *stop_reason_name(cutune_stop_reason r)
     return "unknown";
 }
 
+/* Which key of the tie rule chose the winner over the other tied configurations: the
+ * latest one any of them needed. */
+static const char *confirm_decided_by(const cutune_confirm_result *c)
+{
+    const cutune_confirm_entry *w = &c->e[c->winner];
+    int key = -1; /* -1 no tie, 0 registers, 1 energy, 2 configuration id */
+    for (size_t i = 0; i < c->n; i++) {
+        const cutune_confirm_entry *e = &c->e[i];
+        if (!e->tied || (long)i == c->winner)
+            continue;
+        int k = 2;
+        if (!(isnan(w->registers) && isnan(e->registers)) && w->registers != e->registers)
+            k = 0;
+        else if (!(isnan(w->energy_j) && isnan(e->energy_j)) && w->energy_j != e->energy_j)
+            k = 1;
+        key = k > key ? k : key;
+    }
+    return key < 0    ? "none tied with it"
+           : key == 0 ? "decided by fewer registers"
+           : key == 1
+               ? "decided by fewer registers, then lower energy"
+               : "decided by fewer registers, then lower energy, then lower configuration id";
+}
+
+static void print_confirmed(const cli_target *t, const cutune_objective *obj,
+                            const cutune_history *h)
+{
+    const cutune_confirm_result *c = h->confirm;
+    const cutune_confirm_entry *w = &c->e[c->winner];
+    size_t tied = 0;
+    for (size_t i = 0; i < c->n; i++)
+        tied += c->e[i].tied;
+    printf("confirmed: ");
+    print_config(stdout, t->space, w->id);
+    if (cutune_objective_is_time(obj))
+        printf("  time: %.6g ms, 95%% CI [%.6g, %.6g]", w->mean, w->lo, w->hi);
+    else
+        printf("  %s: %.6g, 95%% CI [%.6g, %.6g]", cutune_objective_text(obj), w->mean, w->lo,
+               w->hi);
+    printf(" (mean of %zu rounds over the best %zu%s; %zu tied, %s)\n", w->n, c->n,
+           c->simulated ? ", drawn from the recorded repetitions" : "", tied,
+           confirm_decided_by(c));
+}
+
 static void print_summary(const cli_target *t, int kt, const cutune_objective *obj,
                           const cutune_history *h, const char *why, const char *journal, int quiet)
 {
@@ -132,8 +176,9 @@ static void print_summary(const cli_target *t, int kt, const cutune_objective *o
                 h->n);
     } else {
         const cutune_history_entry *b = &h->e[h->best];
-        if (quiet) {
-            print_config(stdout, t->space, b->id);
+        if (quiet) { /* the configuration to use: the confirmed winner where there is one */
+            print_config(stdout, t->space,
+                         h->confirm ? h->confirm->e[h->confirm->winner].id : b->id);
             return;
         }
         printf("best: ");
@@ -162,6 +207,8 @@ static void print_summary(const cli_target *t, int kt, const cutune_objective *o
             for (size_t m = 0; m < t->spec->nmetrics; m++)
                 if (b->spec_metrics && isfinite(b->spec_metrics[m]))
                     printf("%s: %.6g\n", t->spec->metrics[m].name, b->spec_metrics[m]);
+        if (h->confirm)
+            print_confirmed(t, obj, h);
     }
     if (quiet)
         return;
@@ -515,6 +562,15 @@ int cutune_cmd_tune(int argc, char **argv)
                 o.resume, r.searcher_budget, o.budget, o.budget);
     cutune_stop_reason why;
     rc = cutune_tune(t.space, t.spec, searcher, visited, ev, &opt, &hist, &why, err, sizeof err);
+    /* The best few measured again, interleaved: the winner among those the noise cannot
+     * tell apart, by a fixed rule (docs/objectives.md#confirmation). */
+    static cutune_confirm_result confirm;
+    if (rc == 0 && o.confirm > 0 && why != CUTUNE_STOP_SIGNAL && hist.best >= 0) {
+        rc = cutune_confirm_run(ev, t.space, t.spec, objective, &hist, o.confirm, o.confirm_rounds,
+                                o.seed, &stop_requested, &confirm, err, sizeof err);
+        if (rc == 0 && confirm.winner >= 0)
+            hist.confirm = &confirm;
+    }
     if (rc < 0) {
         status = rc == CUTUNE_EBUSY ? 2 : 1; /* the journal is another run's: refused */
         if (hist.n) /* what was measured before the failure is in the journal */

@@ -39,6 +39,9 @@ static void usage(FILE *f)
         "                           parameters and sizes (default :min; docs/objectives.md)\n"
         "  --subject-to EXPR        a constraint, e.g. \"power_w <= 300\" (repeatable): a\n"
         "                           configuration that breaks it is infeasible\n"
+        "  --confirm=K              measure the best K again in interleaved rounds and name\n"
+        "                           the confirmed winner among ties (default 5, 0 skips)\n"
+        "  --confirm-rounds=R       rounds of that (default 5)\n"
         "  --size NAME=VALUE        override a problem size of the spec (repeatable)\n"
         "  --restrict EXPR          restriction on a recording's space (repeatable; then the "
         "space\n"
@@ -88,7 +91,9 @@ enum {
     OPT_NO_PROGRESS,
     OPT_T4,
     OPT_OBJECTIVE,
-    OPT_SUBJECT_TO
+    OPT_SUBJECT_TO,
+    OPT_CONFIRM,
+    OPT_CONFIRM_ROUNDS
 };
 
 int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
@@ -115,6 +120,8 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
         {"t4", required_argument, NULL, OPT_T4},
         {"objective", required_argument, NULL, OPT_OBJECTIVE},
         {"subject-to", required_argument, NULL, OPT_SUBJECT_TO},
+        {"confirm", required_argument, NULL, OPT_CONFIRM},
+        {"confirm-rounds", required_argument, NULL, OPT_CONFIRM_ROUNDS},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -123,7 +130,12 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
     char err[1024] = "";
     int rc;
 
-    *o = (cli_tune_options){.seed = 1, .batch = 1, .progress = 1, .rank_timeout = 300};
+    *o = (cli_tune_options){.seed = 1,
+                            .batch = 1,
+                            .progress = 1,
+                            .rank_timeout = 300,
+                            .confirm = 5,
+                            .confirm_rounds = 5};
     optind = 1;
     int c;
     while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
@@ -195,6 +207,18 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
             o->objective = optarg;
             if (!optarg[strspn(optarg, " \t")])
                 rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--objective: empty");
+            break;
+        case OPT_CONFIRM:
+            rc = cli_parse_ulong("confirm", optarg, &o->confirm, err, sizeof err);
+            if (!rc && o->confirm > CUTUNE_CONFIRM_MAX)
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--confirm=%s: must be 0..%d",
+                                optarg, CUTUNE_CONFIRM_MAX);
+            break;
+        case OPT_CONFIRM_ROUNDS:
+            rc = cli_parse_ulong("confirm-rounds", optarg, &o->confirm_rounds, err, sizeof err);
+            if (!rc && (o->confirm_rounds < 1 || o->confirm_rounds > 100))
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                                "--confirm-rounds=%s: must be 1..100", optarg);
             break;
         case OPT_SUBJECT_TO:
             if (o->nsubject_to >= CLI_MAX_LIST)

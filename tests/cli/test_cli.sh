@@ -36,7 +36,7 @@ printf '{\n"tune_params_keys": [\n"a"\n],\n"tune_params": {\n"a": [\n1,\n2\n]\n}
 out=$("$exe" space open.json 2>&1) && grep -q "valid configurations: 2$" <<<"$out" \
     && ok "an unterminated Kernel Tuner cache reads as Kernel Tuner reads it" \
     || bad "an unterminated Kernel Tuner cache reads as Kernel Tuner reads it" "$out"
-printf '{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}, "objective": "GFLOP/s", "cache": {"1": {"a": 1, "time": 1.0}}}' > gflops.json
+printf '{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}, "objective": "GFLOP/s", "cache": {"1": {"a": 1, "time": 1.0, "GFLOP/s": 2.0}}}' > gflops.json
 out=$("$exe" --budget=1 --journal=gflops.jsonl gflops.json 2>&1) \
     && grep -q "gflops.json was tuned for 'GFLOP/s': replaying that objective, maximised" <<<"$out" \
     && ok "a cache tuned for another objective replays it, saying so" \

@@ -136,5 +136,38 @@ out=$("$exe" --resume=r.jsonl --budget=6 2>&1 >/dev/null)
     && [ "$(grep -c '"kind":"eval"' r.jsonl)" -eq 6 ] && ok "resume with the same objective" \
     || bad "resume with the same objective"
 
+# --confirm: the best few measured again (under replay: drawn from the recorded repetitions
+# with the run's seed); a and b are one distribution apart by nothing, c is slower
+python3 - <<'PY'
+import json
+reps = [1.0, 1.02, 0.98, 1.01, 0.99, 1.0, 1.03, 0.97]
+cache = {"1": {"a": 1, "time": 0.999, "times": reps, "registers": 64},
+         "2": {"a": 2, "time": 1.0, "times": reps[::-1], "registers": 32},
+         "3": {"a": 3, "time": 2.0, "times": [2 * x for x in reps], "registers": 16}}
+json.dump({"tune_params_keys": ["a"], "tune_params": {"a": [1, 2, 3]}, "cache": cache},
+          open("tie.json", "w"))
+PY
+out=$("$exe" --searcher=grid --budget=3 --journal=k1.jsonl --output=k1.json --header=k1.h tie.json 2>&1)
+grep -qx "best: a=1" <<<"$out" && grep -qx "confirmed: a=1" <<<"$out" \
+    && grep -q "2 tied, decided by fewer registers, then lower energy, then lower configuration id" <<<"$out" \
+    && ok "--confirm: a tie without registers goes to the lower configuration id" \
+    || bad "--confirm: a tie without registers goes to the lower configuration id" "$out"
+grep -q "confirmed over 5 rounds: mean" k1.h && ok "the header names the confirmed interval" \
+    || bad "the header names the confirmed interval" "$(head -3 k1.h)"
+python3 -c "import json; c = json.load(open('k1.json'))['confirmed']; assert c['winner']['config'] == {'a': 1} and c['simulated'] and len(c['measured']) == 3 and c['measured'][1]['tied'] and not c['measured'][2]['tied']" \
+    && ok "the summary JSON holds the confirmation" || bad "the summary JSON holds the confirmation" "$(cat k1.json)"
+out2=$("$exe" --searcher=grid --budget=3 --journal=k2.jsonl tie.json 2>&1)
+[ "$(grep -v journal: <<<"$out")" = "$(grep -v journal: <<<"$out2")" ] && ok "a replayed confirmation is deterministic" \
+    || bad "a replayed confirmation is deterministic" "$out2"
+"$exe" --searcher=grid --budget=3 --confirm=0 --journal=k3.jsonl tie.json > k3.txt 2>&1
+grep -q "^confirmed" k3.txt && bad "--confirm=0 skips it" "$(cat k3.txt)" || ok "--confirm=0 skips it"
+cmp -s k1.jsonl k3.jsonl && ok "confirmation leaves the journal as it was" || bad "confirmation leaves the journal as it was"
+out=$("$exe" --searcher=grid --budget=3 --subject-to "registers > 0" --journal=k4.jsonl tie.json 2>&1)
+grep -qx "best: a=1" <<<"$out" && grep -qx "confirmed: a=2" <<<"$out" && grep -q "decided by fewer registers)" <<<"$out" \
+    && ok "--confirm: among ties, fewer registers" || bad "--confirm: among ties, fewer registers" "$out"
+out=$("$exe" --searcher=grid --budget=3 -q --subject-to "registers > 0" --journal=k5.jsonl tie.json 2>/dev/null)
+[ "$out" = "a=2" ] && ok "-q prints the confirmed winner" || bad "-q prints the confirmed winner" "$out"
+expect_fail "--confirm out of range" "--confirm=65: must be 0..64" --confirm=65 tie.json
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
