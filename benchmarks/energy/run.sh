@@ -4,7 +4,9 @@
 # (the random searcher draws without replacement: --searcher=random --seed=1, SAMPLE
 # configurations, default 200), then prints the time-optimal and the energy-optimal
 # configuration of each sample (time, energy per launch, average power) and how the
-# measurements went (energy source, window, counter readings, throttling).
+# measurements went (energy source, window, counter readings, throttling); then runs bo
+# on gemm with seeds 1-5 (60 evaluations, confirmed) and counts how often the search's
+# best and the confirmed winner agree across seeds (STABILITY=0 skips it).
 #
 #   benchmarks/energy/run.sh BUILD_DIR OUTDIR [SAMPLE] [KERNELS]
 #   e.g. benchmarks/energy/run.sh build-rel benchmarks/energy/results
@@ -32,7 +34,24 @@ for k in $kernels; do
         --output="$out/$k-summary.json" "$k" > "$out/$k-run.txt" 2>&1
     rc=$?
     echo "$k: exit $rc, $(( $(date +%s) - t0 )) s ($out/$k-run.txt)"
+    # the recording replays energy objectives without a GPU: bo, 60 evaluations
+    rm -f "$out/$k-replay-energy.jsonl"
+    "$exe" --searcher=bo --budget=60 --objective=energy --no-progress \
+        --journal="$out/$k-replay-energy.jsonl" "$out/$k-energy.jsonl" \
+        > "$out/$k-replay-energy.txt" 2>&1
+    echo "$k: replayed with --objective=energy (bo, 60):"
+    grep -E "^(best|objective|confirmed):" "$out/$k-replay-energy.txt" | sed 's/^/    /'
 done
+# Winner stability: the same bo run with 5 seeds on the GPU, each confirmed (--confirm=5):
+# how often the search's best and the confirmed winner are the same configuration.
+if [ "${STABILITY:-1}" = 1 ]; then
+    for seed in 1 2 3 4 5; do
+        rm -f "$out/stab-$seed.jsonl"
+        "$exe" --searcher=bo --seed=$seed --budget=60 --no-progress \
+            --journal="$out/stab-$seed.jsonl" --output="$out/stab-$seed.json" gemm \
+            > "$out/stab-$seed.txt" 2>&1
+    done
+fi
 python3 - "$out" $kernels <<'PY'
 import csv, json, statistics, sys
 out, kernels = sys.argv[1], sys.argv[2:]
@@ -54,9 +73,10 @@ for k in kernels:
     t_best = min(en, key=lambda l: l["time_ms"])
     e_best = min(en, key=lambda l: m(l, "energy_j"))
     edp_best = min(en, key=lambda l: m(l, "energy_j") * l["time_ms"])
-    src = {1: "counter", 2: "sampled"}.get(int(m(en[0], "energy_source")), "?")
+    src = {1.0: "counter", 2.0: "sampled"}.get(m(en[0], "energy_source"), "?")
     win = statistics.median(m(l, "energy_window_ms") for l in en)
     rd = statistics.median(m(l, "energy_readings") for l in en)
+    rd = rd if rd == rd else 0
     thr = sum(1 for l in ok if m(l, "throttled") == 1)
     rem = sum(1 for l in ok if m(l, "remeasured") == 1)
     print(f"\n{k}: {len(lines) - 1} evaluated, {len(ok)} ok, {len(en)} with energy "
@@ -74,9 +94,33 @@ for k in kernels:
     dt = e_best["time_ms"] / t_best["time_ms"] - 1
     de = m(e_best, "energy_j") / m(t_best, "energy_j") - 1
     print(f"  energy-optimal vs time-optimal: time {dt:+.1%}, energy {de:+.1%}")
+import collections, os
+best, conf = [], []
+for seed in range(1, 6):
+    p = f"{out}/stab-{seed}.json"
+    if not os.path.exists(p):
+        continue
+    d = json.load(open(p))
+    if d.get("best"):
+        best.append(json.dumps(d["best"]["config"], sort_keys=True))
+    if d.get("confirmed"):
+        conf.append(json.dumps(d["confirmed"]["winner"]["config"], sort_keys=True))
+if best:
+    mb = collections.Counter(best).most_common(1)[0][1]
+    mc = collections.Counter(conf).most_common(1)[0][1] if conf else 0
+    print(f"\nbo, gemm, 60 evaluations, seeds 1-{len(best)}: the most common best is the best of "
+          f"{mb} of {len(best)} runs; the most common confirmed winner that of {mc} of {len(conf)}")
+    rows.append({"kernel": "gemm", "optimum": "stability", "best_same": mb, "confirmed_same": mc,
+                 "runs": len(best)})
 if rows:
+    keys = []
+    for r in rows:
+        keys += [k for k in r if k not in keys]
+    for r in rows:
+        for k in keys:
+            r.setdefault(k, "")
     with open(f"{out}/results.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w = csv.DictWriter(f, fieldnames=keys)
         w.writeheader()
         w.writerows(rows)
     json.dump(rows, open(f"{out}/results.json", "w"), indent=1)
