@@ -42,6 +42,7 @@
 #include "cutune/tuner.h"
 #include "cutune/objective.h"
 #include "cutune/confirm.h"
+#include "cutune/pareto.h"
 #include "cutune/journal.h"
 #include "cutune/gp.h"
 #include "cutune/mpi.h"
