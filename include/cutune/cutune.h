@@ -43,6 +43,7 @@
 #include "cutune/objective.h"
 #include "cutune/confirm.h"
 #include "cutune/pareto.h"
+#include "cutune/front.h"
 #include "cutune/journal.h"
 #include "cutune/gp.h"
 #include "cutune/mpi.h"

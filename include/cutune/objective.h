@@ -38,6 +38,21 @@ int cutune_objective_alloc(const char *text, const char *const *constraints, siz
                            cutune_objective **out, char *err, size_t errlen);
 void cutune_objective_free(cutune_objective *o);
 
+/**
+ * Several objectives (`--objectives=time,energy`): list holds two to 16 objectives as
+ * cutune_objective_alloc reads them, separated by commas outside parentheses, backquotes
+ * and strings; each has the constraints. Searchers minimise the geometric mean of the
+ * parts' scores (feasible when every part is); the run's result is its Pareto front
+ * (cutune_front_compute).
+ */
+int cutune_objective_multi_alloc(const char *list, const char *const *constraints, size_t ncons,
+                                 const cutune_space *space, const struct cutune_spec *spec,
+                                 cutune_objective **out, char *err, size_t errlen);
+/** Objectives held: 1, or the parts of a cutune_objective_multi_alloc. */
+size_t cutune_objective_count(const cutune_objective *o);
+/** Part i (o itself, for i 0 of a single objective), or NULL. */
+const cutune_objective *cutune_objective_part(const cutune_objective *o, size_t i);
+
 /** 1 when the objective is time, minimised, with no constraint (the run's default). */
 int cutune_objective_is_time(const cutune_objective *o);
 /** The objective as it was given, e.g. "energy" or "GFLOP/s:max". */

@@ -168,6 +168,57 @@ static void print_confirmed(const cli_target *t, const cutune_objective *obj,
            confirm_decided_by(c));
 }
 
+/* Several objectives: the Pareto front, its hypervolume and reference point on stdout,
+ * and its exports with --front. */
+static int report_front(const cli_target *t, const cutune_objective *obj, const cutune_history *h,
+                        const char *prefix, int quiet, char *err, size_t errlen)
+{
+    cutune_front f;
+    int rc = cutune_front_compute(obj, h, &f, err, errlen);
+    if (rc < 0)
+        return rc;
+    if (!quiet) {
+        printf("front: %zu of %zu feasible configurations are Pareto-optimal in (", f.nfront, f.n);
+        for (size_t j = 0; j < f.k; j++)
+            printf("%s%s", j ? ", " : "", cutune_objective_text(cutune_objective_part(obj, j)));
+        printf(")\n");
+        if (f.k == 2 && f.n) {
+            double r0 = f.ref[0], r1 = f.ref[1];
+            if (cutune_objective_maximize(cutune_objective_part(obj, 0)))
+                r0 = -r0;
+            if (cutune_objective_maximize(cutune_objective_part(obj, 1)))
+                r1 = -r1;
+            printf("hypervolume: %.6g (reference point (%.6g, %.6g): each objective's worst "
+                   "feasible value plus 10%% of its range)\n",
+                   f.hv, r0, r1);
+        }
+        for (size_t i = 0; i < f.n; i++) {
+            if (f.rank[i] != 0)
+                continue;
+            printf("  ");
+            for (size_t j = 0; j < f.k; j++)
+                printf("%s%s %.6g", j ? ", " : "",
+                       cutune_objective_text(cutune_objective_part(obj, j)), f.v[i * f.k + j]);
+            printf(": ");
+            print_config(stdout, t->space, h->e[f.hist[i]].id);
+        }
+    }
+    int plotted = 0;
+    if (prefix &&
+        (rc = cutune_front_write(prefix, t->space, obj, &f, h, &plotted, err, errlen)) < 0) {
+        cutune_front_free(&f);
+        return rc;
+    }
+    if (prefix && !quiet)
+        printf("front: %s.json, %s.csv%s%s%s%s\n", prefix, prefix, f.k == 2 && f.n ? ", " : "",
+               f.k == 2 && f.n ? prefix : "", f.k == 2 && f.n ? ".gp" : "",
+               f.k == 2 && f.n ? (plotted ? ", the plot drawn into the .svg"
+                                          : " (no .svg: gnuplot is not installed, or failed)")
+                               : "");
+    cutune_front_free(&f);
+    return 0;
+}
+
 static void print_summary(const cli_target *t, int kt, const cutune_objective *obj,
                           const cutune_history *h, const char *why, const char *journal, int quiet)
 {
@@ -197,8 +248,12 @@ static void print_summary(const cli_target *t, int kt, const cutune_objective *o
             double v;
             int feasible;
             cutune_objective_eval(obj, b, &v, &feasible);
-            printf("objective: %s = %.6g (%s", cutune_objective_text(obj), v,
-                   cutune_objective_maximize(obj) ? "maximised" : "minimised");
+            if (cutune_objective_count(obj) > 1)
+                printf("objective: %s: geometric mean of the scores %.6g (minimised",
+                       cutune_objective_text(obj), v);
+            else
+                printf("objective: %s = %.6g (%s", cutune_objective_text(obj), v,
+                       cutune_objective_maximize(obj) ? "maximised" : "minimised");
             for (size_t c = 0; c < cutune_objective_nconstraints(obj); c++)
                 printf("%s%s", c ? ", " : ", subject to ", cutune_objective_constraint(obj, c));
             printf(")\n");
@@ -395,8 +450,13 @@ int cutune_cmd_tune(int argc, char **argv)
                  t.rec->objective_max ? ":max" : "");
         objtext = rec_objective;
     }
-    if ((rc = cutune_objective_alloc(objtext, o.subject_to, o.nsubject_to, t.space, t.spec,
-                                     &objective, err, sizeof err)) < 0) {
+    if (o.objectives)
+        rc = cutune_objective_multi_alloc(o.objectives, o.subject_to, o.nsubject_to, t.space,
+                                          t.spec, &objective, err, sizeof err);
+    else
+        rc = cutune_objective_alloc(objtext, o.subject_to, o.nsubject_to, t.space, t.spec,
+                                    &objective, err, sizeof err);
+    if (rc < 0) {
         if (!o.objective && t.spec && objtext == t.spec->objective) { /* the spec's: say so */
             char inner[1024];
             snprintf(inner, sizeof inner, "%s", err);
@@ -427,8 +487,16 @@ int cutune_cmd_tune(int argc, char **argv)
      * whole tuning run, nor overwrite what is being tuned or replayed. Two paths are one
      * file when they resolve to one (cutune_path_same: the real folder and name, or the
      * device and inode). */
-    const char *outs[][2] = {{"journal", journal}, {"output", o.output}, {"csv", o.csv},
-                             {"kt-cache", o.kt},   {"header", o.header}, {"t4", o.t4}};
+    static char front_json[4200];
+    if (o.front)
+        snprintf(front_json, sizeof front_json, "%s.json", o.front);
+    const char *outs[][2] = {{"journal", journal},
+                             {"output", o.output},
+                             {"csv", o.csv},
+                             {"kt-cache", o.kt},
+                             {"header", o.header},
+                             {"t4", o.t4},
+                             {"front", o.front ? front_json : NULL}};
     for (size_t i = 0; mpi_rank == 0 && i < sizeof outs / sizeof outs[0]; i++) {
         if (!outs[i][1])
             continue;
@@ -578,6 +646,9 @@ int cutune_cmd_tune(int argc, char **argv)
         goto fail;
     }
     print_summary(&t, kt_times, objective, &hist, stop_reason_name(why), journal, o.quiet);
+    if (cutune_objective_count(objective) > 1 &&
+        (rc = report_front(&t, objective, &hist, o.front, o.quiet, err, sizeof err)) < 0)
+        goto export_fail;
 
     /* a run that found no correct configuration failed at its one job: scripts see it in
      * the exit status (the outputs, which record every failure, are still written) */

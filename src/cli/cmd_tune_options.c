@@ -39,6 +39,9 @@ static void usage(FILE *f)
         "                           parameters and sizes (default :min; docs/objectives.md)\n"
         "  --subject-to EXPR        a constraint, e.g. \"power_w <= 300\" (repeatable): a\n"
         "                           configuration that breaks it is infeasible\n"
+        "  --objectives=A,B[,...]   several objectives: the run's result is their Pareto\n"
+        "                           front and its hypervolume (docs/objectives.md)\n"
+        "  --front=PREFIX           the front as PREFIX.json, PREFIX.csv, PREFIX.gp (+ .svg)\n"
         "  --confirm=K              measure the best K again in interleaved rounds and name\n"
         "                           the confirmed winner among ties (default 5, 0 skips)\n"
         "  --confirm-rounds=R       rounds of that (default 5)\n"
@@ -93,7 +96,9 @@ enum {
     OPT_OBJECTIVE,
     OPT_SUBJECT_TO,
     OPT_CONFIRM,
-    OPT_CONFIRM_ROUNDS
+    OPT_CONFIRM_ROUNDS,
+    OPT_OBJECTIVES,
+    OPT_FRONT
 };
 
 int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
@@ -121,6 +126,8 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
         {"objective", required_argument, NULL, OPT_OBJECTIVE},
         {"subject-to", required_argument, NULL, OPT_SUBJECT_TO},
         {"confirm", required_argument, NULL, OPT_CONFIRM},
+        {"objectives", required_argument, NULL, OPT_OBJECTIVES},
+        {"front", required_argument, NULL, OPT_FRONT},
         {"confirm-rounds", required_argument, NULL, OPT_CONFIRM_ROUNDS},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
         {"quiet", no_argument, NULL, 'q'},
@@ -208,6 +215,12 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
             if (!optarg[strspn(optarg, " \t")])
                 rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--objective: empty");
             break;
+        case OPT_OBJECTIVES: o->objectives = optarg; break;
+        case OPT_FRONT:
+            o->front = optarg;
+            if (!*optarg)
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--front=: empty path");
+            break;
         case OPT_CONFIRM:
             rc = cli_parse_ulong("confirm", optarg, &o->confirm, err, sizeof err);
             if (!rc && o->confirm > CUTUNE_CONFIRM_MAX)
@@ -247,6 +260,14 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
     }
     if (optind != argc - 1 && !(o->resume && optind == argc)) {
         fprintf(stderr, "cutune: expected one KERNEL, SPEC or RECORDING (try --help)\n");
+        return 2;
+    }
+    if (o->objective && o->objectives) {
+        fprintf(stderr, "cutune: --objective and --objectives: give one of them\n");
+        return 2;
+    }
+    if (o->front && !o->objectives) {
+        fprintf(stderr, "cutune: --front=%s: a front needs --objectives\n", o->front);
         return 2;
     }
     if (o->have_budget && o->budget == 0) {

@@ -36,6 +36,8 @@ typedef struct cli_tune_options {
     const char *objective;  /**< --objective, or NULL (the spec's, a cache's, else time) */
     const char *subject_to[CLI_MAX_LIST]; /**< --subject-to constraints */
     size_t nsubject_to;
+    const char *objectives;       /**< --objectives=A,B,...: several, a Pareto front; or NULL */
+    const char *front;            /**< --front=PREFIX: the front's exports; or NULL */
     unsigned long confirm;        /**< --confirm=K: the best K measured again (default 5) */
     unsigned long confirm_rounds; /**< --confirm-rounds=R (default 5) */
 } cli_tune_options;

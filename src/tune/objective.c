@@ -16,22 +16,24 @@
 #define OBJ_MAX_NAMES 256
 
 struct cutune_objective {
-    char *text;                  /**< as given */
-    char *expr_text;             /**< what is parsed (built-ins spelt out, names aliased) */
-    int maximize;                /**< :max */
-    int is_time;                 /**< plain time, minimised, no constraint */
-    cutune_expr *expr;           /**< the objective */
-    cutune_expr **cons;          /**< the constraints */
-    char **cons_text;            /**< as given */
-    size_t ncons;                /**< constraints */
-    const cutune_space *space;   /**< view */
-    const cutune_spec *spec;     /**< view, or NULL */
-    char *names[OBJ_MAX_NAMES];  /**< the symbol table: owned copies */
-    size_t nnames;               /**< symbols */
-    size_t nspace;               /**< slots 0..nspace: the space's parameters and sizes */
-    size_t nspecm;               /**< then time_ms, time_s, then this many spec metrics */
-    char *metric[OBJ_MAX_NAMES]; /**< the evaluator metric of each slot past those, by its
-                                      real name (aliases resolved) */
+    char *text;                    /**< as given */
+    char *expr_text;               /**< what is parsed (built-ins spelt out, names aliased) */
+    int maximize;                  /**< :max */
+    int is_time;                   /**< plain time, minimised, no constraint */
+    cutune_expr *expr;             /**< the objective */
+    cutune_expr **cons;            /**< the constraints */
+    char **cons_text;              /**< as given */
+    size_t ncons;                  /**< constraints */
+    const cutune_space *space;     /**< view */
+    const cutune_spec *spec;       /**< view, or NULL */
+    char *names[OBJ_MAX_NAMES];    /**< the symbol table: owned copies */
+    size_t nnames;                 /**< symbols */
+    size_t nspace;                 /**< slots 0..nspace: the space's parameters and sizes */
+    size_t nspecm;                 /**< then time_ms, time_s, then this many spec metrics */
+    char *metric[OBJ_MAX_NAMES];   /**< the evaluator metric of each slot past those, by its
+                                        real name (aliases resolved) */
+    struct cutune_objective **sub; /**< several objectives (--objectives): the parts */
+    size_t nsub;                   /**< parts, 0 for a single objective */
 };
 
 static const char *const functions[] = {"min", "max", "ceil", "floor", "log2", "pow", "abs"};
@@ -347,6 +349,9 @@ void cutune_objective_free(cutune_objective *o)
 {
     if (!o)
         return;
+    for (size_t i = 0; i < o->nsub; i++)
+        cutune_objective_free(o->sub[i]);
+    free(o->sub);
     cutune_expr_free(o->expr);
     for (size_t i = 0; i < o->ncons; i++) {
         cutune_expr_free(o->cons[i]);
@@ -385,28 +390,62 @@ int cutune_objective_maximize(const cutune_objective *o)
 
 size_t cutune_objective_nconstraints(const cutune_objective *o)
 {
-    return o ? o->ncons : 0;
+    return !o ? 0 : o->nsub ? o->sub[0]->ncons : o->ncons;
 }
 
 const char *cutune_objective_constraint(const cutune_objective *o, size_t i)
 {
+    if (o && o->nsub)
+        return cutune_objective_constraint(o->sub[0], i);
     return o && i < o->ncons ? o->cons_text[i] : NULL;
+}
+
+size_t cutune_objective_count(const cutune_objective *o)
+{
+    return o && o->nsub ? o->nsub : 1;
+}
+
+const cutune_objective *cutune_objective_part(const cutune_objective *o, size_t i)
+{
+    return o && o->nsub ? (i < o->nsub ? o->sub[i] : NULL) : i == 0 ? o : NULL;
+}
+
+/* The i-th evaluator metric of o (duplicates across parts counted once), or NULL. */
+static const char *need_at(const cutune_objective *o, size_t i)
+{
+    if (o && o->nsub) {
+        size_t seen = 0;
+        for (size_t p = 0; p < o->nsub; p++)
+            for (size_t k = 0; k < o->sub[p]->nnames; k++) {
+                const char *m = o->sub[p]->metric[k];
+                if (!m)
+                    continue;
+                int dup = 0;
+                for (size_t q = 0; q <= p && !dup; q++)
+                    for (size_t r = 0; r < (q < p ? o->sub[q]->nnames : k) && !dup; r++)
+                        dup = o->sub[q]->metric[r] && !strcmp(o->sub[q]->metric[r], m);
+                if (!dup && seen++ == i)
+                    return m;
+            }
+        return NULL;
+    }
+    for (size_t k = 0; o && k < o->nnames; k++)
+        if (o->metric[k] && i-- == 0)
+            return o->metric[k];
+    return NULL;
 }
 
 size_t cutune_objective_nneeds(const cutune_objective *o)
 {
     size_t n = 0;
-    for (size_t i = 0; o && i < o->nnames; i++)
-        n += o->metric[i] != NULL;
+    while (need_at(o, n))
+        n++;
     return n;
 }
 
 const char *cutune_objective_need(const cutune_objective *o, size_t i)
 {
-    for (size_t k = 0; o && k < o->nnames; k++)
-        if (o->metric[k] && i-- == 0)
-            return o->metric[k];
-    return NULL;
+    return need_at(o, i);
 }
 
 void cutune_objective_eval(const cutune_objective *o, const cutune_history_entry *e, double *value,
@@ -416,6 +455,12 @@ void cutune_objective_eval(const cutune_objective *o, const cutune_history_entry
     *feasible = 0;
     if (e->r.status != CUTUNE_STATUS_OK)
         return;
+    if (o && o->nsub) { /* several: the score (geometric mean), feasible when every part is */
+        double s = cutune_objective_score(o, e);
+        *value = s;
+        *feasible = isfinite(s);
+        return;
+    }
     if (!o || o->is_time) {
         *value = e->r.time_ms;
         *feasible = isfinite(e->r.time_ms);
@@ -450,10 +495,90 @@ double cutune_objective_score(const cutune_objective *o, const cutune_history_en
 {
     if (!o || o->is_time)
         return e->r.time_ms;
+    if (o->nsub) {
+        /* the geometric mean of the parts' scores: free of their units and scales, so no
+         * part outweighs another by the size of its numbers */
+        double sum = 0;
+        for (size_t i = 0; i < o->nsub; i++) {
+            double s = cutune_objective_score(o->sub[i], e);
+            if (!(s > 0) || !isfinite(s))
+                return NAN;
+            sum += log(s);
+        }
+        return exp(sum / (double)o->nsub);
+    }
     double v;
     int feasible;
     cutune_objective_eval(o, e, &v, &feasible);
     if (!feasible || !(v > 0))
         return NAN;
     return o->maximize ? 1.0 / v : v;
+}
+
+int cutune_objective_multi_alloc(const char *list, const char *const *constraints, size_t ncons,
+                                 const cutune_space *space, const cutune_spec *spec,
+                                 cutune_objective **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    cutune_objective *o = calloc(1, sizeof *o);
+    char *copy = strdup(list);
+    int rc = 0;
+    if (!o || !copy || !(o->text = strdup(list)) || !(o->expr_text = strdup(list))) {
+        free(copy);
+        cutune_objective_free(o);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    }
+    /* split at the commas outside parentheses, backquotes and strings */
+    char *parts[16];
+    size_t np = 0;
+    int depth = 0;
+    char quote = 0;
+    parts[np++] = copy;
+    for (char *p = copy; *p && rc == 0; p++) {
+        if (quote) {
+            quote = *p == quote ? 0 : quote;
+        } else if (*p == '`' || *p == '"' || *p == '\'') {
+            quote = *p;
+        } else if (*p == '(' || *p == '[') {
+            depth++;
+        } else if (*p == ')' || *p == ']') {
+            depth--;
+        } else if (*p == ',' && depth == 0) {
+            *p = '\0';
+            if (np == 16)
+                rc =
+                    cutune_err(err, errlen, CUTUNE_EINVAL, "--objectives '%s': more than 16", list);
+            else
+                parts[np++] = p + 1;
+        }
+    }
+    if (rc == 0 && np < 2)
+        rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                        "--objectives '%s': two or more, separated by commas (one: --objective)",
+                        list);
+    if (rc == 0 && !(o->sub = calloc(np, sizeof *o->sub)))
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && i < np; i++) {
+        char *t = parts[i];
+        while (*t == ' ' || *t == '\t')
+            t++;
+        if (!*t) {
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL, "--objectives '%s': objective %zu is empty",
+                            list, i + 1);
+            break;
+        }
+        char e2[512];
+        rc = cutune_objective_alloc(t, constraints, ncons, space, spec, &o->sub[i], e2, sizeof e2);
+        if (rc < 0)
+            cutune_err(err, errlen, rc, "--objectives: %s", e2);
+        else
+            o->nsub++;
+    }
+    free(copy);
+    if (rc < 0) {
+        cutune_objective_free(o);
+        return rc;
+    }
+    *out = o;
+    return 0;
 }

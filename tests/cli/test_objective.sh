@@ -169,5 +169,34 @@ out=$("$exe" --searcher=grid --budget=3 -q --subject-to "registers > 0" --journa
 [ "$out" = "a=2" ] && ok "-q prints the confirmed winner" || bad "-q prints the confirmed winner" "$out"
 expect_fail "--confirm out of range" "--confirm=65: must be 0..64" --confirm=65 tie.json
 
+# --objectives: the Pareto front of time and energy (the four bs at v=1), its hypervolume
+# against the stated reference point (computed here by hand's rule), and its exports
+out=$("$exe" --searcher=grid --budget=16 --objectives=time,energy --front=fr --journal=m.jsonl energy.json 2>&1)
+grep -q "^front: 4 of 16 feasible configurations are Pareto-optimal in (time, energy)$" <<<"$out" \
+    && ok "--objectives: the front" || bad "--objectives: the front" "$out"
+hv=$(sed -n 's/^hypervolume: \([0-9.e+-]*\) .*/\1/p' <<<"$out")
+python3 - "$hv" <<'PY' && ok "the hypervolume against the stated reference point" || bad "the hypervolume against the stated reference point" "$out"
+import json, sys
+c = json.load(open("energy.json"))["cache"]
+pts = [(e["time"], e["energy_j"]) for e in c.values()]
+ref = [max(p[j] for p in pts) + 0.1 * (max(p[j] for p in pts) - min(p[j] for p in pts)) for j in (0, 1)]
+front = sorted(p for p in pts if not any(q[0] <= p[0] and q[1] <= p[1] and q != p for q in pts))
+area, y = 0.0, ref[1]
+for x, v in front:
+    area += (ref[0] - x) * (y - v)
+    y = v
+assert len(front) == 4 and abs(area - float(sys.argv[1])) <= 1e-5 * area, (area, sys.argv[1])
+d = json.load(open("fr.json"))
+assert abs(d["hypervolume"] - area) <= 1e-9 * area and len(d["front"]) == 4
+assert [abs(a - b) < 1e-12 for a, b in zip(d["reference_point"], ref)] == [True, True]
+assert sorted(f["config"]["bs"] for f in d["front"]) == [32, 64, 128, 256]
+rows = open("fr.csv").read().splitlines()
+assert rows[0] == "id,bs,v,time,energy,rank" and len(rows) == 17
+PY
+[ -s fr.gp ] && ok "the front's gnuplot script" || bad "the front's gnuplot script"
+expect_fail "--front without --objectives" "--front=x: a front needs --objectives" --front=x energy.json
+expect_fail "--objective with --objectives" "give one of them" --objective=time --objectives=time,energy energy.json
+expect_fail "one objective in --objectives" "two or more" --objectives=time energy.json
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

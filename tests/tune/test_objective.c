@@ -207,6 +207,36 @@ static void test_bad(void **state)
     }
 }
 
+/* Several objectives: the parts, their metrics once each, the geometric-mean score. */
+static void test_multi(void **state)
+{
+    fixture *f = *state;
+    cutune_objective *o = NULL;
+    char err[256] = "";
+    assert_int_equal(cutune_objective_multi_alloc("time, energy, max(energy_j, power_w):max", NULL,
+                                                  0, f->space, NULL, &o, err, sizeof err),
+                     0);
+    assert_int_equal(cutune_objective_count(o), 3);
+    assert_string_equal(cutune_objective_text(cutune_objective_part(o, 2)),
+                        "max(energy_j, power_w):max");
+    assert_int_equal(cutune_objective_nneeds(o), 2); /* energy_j once, power_w */
+    assert_string_equal(cutune_objective_need(o, 0), "energy_j");
+    assert_string_equal(cutune_objective_need(o, 1), "power_w");
+    cutune_history_entry e = entry(0, 2.0, "energy_j", 0.5, "power_w", 4.0, NULL);
+    /* scores 2, 0.5 and 1/4: geometric mean (2 * 0.5 * 0.25)^(1/3) */
+    assert_true(fabs(cutune_objective_score(o, &e) - cbrt(0.25)) < 1e-12);
+    cutune_objective_free(o);
+    o = NULL;
+    assert_true(cutune_objective_multi_alloc("time", NULL, 0, f->space, NULL, &o, err, sizeof err) <
+                0);
+    assert_non_null(strstr(err, "two or more"));
+    assert_true(cutune_objective_multi_alloc("time,,energy", NULL, 0, f->space, NULL, &o, err,
+                                             sizeof err) < 0);
+    assert_non_null(strstr(err, "objective 2 is empty"));
+    assert_null(o);
+    cutune_eval_result_clear(&e.r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -216,6 +246,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_infeasible, setup, teardown),
         cmocka_unit_test_setup_teardown(test_constraints, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_multi, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
