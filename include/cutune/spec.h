@@ -53,6 +53,8 @@ typedef struct cutune_spec_arg {
     double init_lo, init_hi;
     char *init_name; /**< KERNEL: the generator kernel's name */
     int output;      /**< BUFFER written by the kernel: verified */
+    int inout;       /**< BUFFER the kernel reads and updates in place ("inout": true): an
+                          output restored from its pristine contents before every launch */
 } cutune_spec_arg;
 
 typedef enum cutune_ref_kind {

@@ -15,6 +15,8 @@
  *   add_clobber    add, then scribbles on a and b (its own result stays right)
  *   ref_nan, add_nan   add with c[5] = NaN
  *   slow           add, 5 ms in the launch
+ *   acc, ref_acc   c += a in place, each launch logged to $MOCK_CUDA_LOG as "acc C0" (the
+ *                  value c[0] held before it)
  * MOCK_CUDA_ELAPSED=MS sets what every timed pair of events reads (default 0.25).
  * MOCK_CUDA_LOG=FILE appends one line per allocation and transfer ("alloc BYTES", "free",
  * "hostalloc BYTES", "hostfree", "htod BYTES", "dtoh BYTES", "memset BYTES VALUE") and per
@@ -315,6 +317,16 @@ static cu_result m_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, 
         abort();
     if (!strncmp(mf->name, "gen_", 4))
         return mock_generate(mf, gx, gy, gz, bx, by, bz, smem, params);
+    if (!strcmp(mf->name, "acc") || !strcmp(mf->name, "ref_acc")) {
+        /* an in-place kernel: c += a, logging what c[0] held when it started */
+        float *c = (float *)(uintptr_t) * (cu_deviceptr *)params[0];
+        const float *a = (const float *)(uintptr_t) * (cu_deviceptr *)params[1];
+        int n = *(int *)params[3];
+        mock_log("acc %.9g", (double)c[0]);
+        for (int i = 0; i < n && (long long)i < (long long)gx * bx; i++)
+            c[i] += a[i];
+        return 0;
+    }
     if (!strncmp(mf->name, "ref_", 4) || !strcmp(mf->name, "slow"))
         mock_log("launch %s", mf->name);
     if (!strcmp(mf->name, "slow"))

@@ -222,7 +222,8 @@ static int build_setup(cuda_state *st, cutune_cuda_setup *su, unsigned long seed
         d->kind = (uint8_t)a->kind;
         d->type = (uint8_t)a->type;
         d->init = (uint8_t)a->init;
-        d->output = (uint8_t)(a->kind == CUTUNE_ARG_BUFFER && a->output);
+        /* 1: an output (poisoned, verified); 2: inout (restored before every launch) */
+        d->output = (uint8_t)(a->kind == CUTUNE_ARG_BUFFER && a->output ? 1 + (a->inout != 0) : 0);
         d->lo = a->init_lo;
         d->hi = a->init_hi;
         if (a->kind == CUTUNE_ARG_BUFFER && a->init == CUTUNE_INIT_KERNEL && a->init_name)

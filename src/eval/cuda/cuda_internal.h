@@ -215,7 +215,9 @@ typedef struct cutune_cuda_argdesc {
     uint8_t kind;        /**< cutune_arg_kind */
     uint8_t type;        /**< cutune_elem_type */
     uint8_t init;        /**< cutune_init_kind */
-    uint8_t output;      /**< poisoned, then compared with the reference */
+    uint8_t output;      /**< 1: poisoned, then compared with the reference; 2 (inout):
+                              restored from its initial contents before every launch, then
+                              compared */
     double lo, hi;       /**< RANDOM range, RANGE modulus (hi) */
     char init_name[128]; /**< KERNEL: generator kernel in the sizes-only module */
 } cutune_cuda_argdesc;

@@ -20,6 +20,35 @@ static double median_sorted(const double *s, size_t n)
     return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
+/* Buffers marked inout (the kernel updates them in place: an accumulator, a histogram)
+ * get their initial contents back before every launch, outside the timed events, so that
+ * every repetition computes from the same inputs. *any says whether there are some. The
+ * upload is synchronous: the previous launch finishes first. */
+static cu_result restore_inout(worker *w, int *any)
+{
+    const cutune_cuda_setup *su = &w->setup;
+    cu_result rc = CU_SUCCESS;
+    *any = 0;
+    for (uint32_t i = 0; i < su->nargs && rc == CU_SUCCESS; i++) {
+        wbuf *b = &w->bufs[i];
+        if (su->args[i].kind != CUTUNE_ARG_BUFFER || su->args[i].output != 2 || !b->bytes)
+            continue;
+        *any = 1;
+        rc = b->zeros || !b->host_in ? w->drv.memset_d8_async(b->d, 0, b->bytes, NULL)
+                                     : w->drv.memcpy_htod(b->d, b->host_in, b->bytes);
+    }
+    return rc;
+}
+
+/* One untimed launch, inout buffers restored first. */
+static cu_result launch_restored(worker *w, cu_function f, const cutune_cuda_launch *l,
+                                 void **params)
+{
+    int any;
+    cu_result rc = restore_inout(w, &any);
+    return rc == CU_SUCCESS ? worker_launch(w, f, l->grid, l->block, l->smem, params) : rc;
+}
+
 /* Warm up, then timed repetitions in batches until the median's CI is tight
  * enough, max_reps are taken or max_time_s has passed. */
 int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, void **params,
@@ -46,7 +75,7 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
         }
     }
     for (int i = 0; i < su->warmup; i++) {
-        if ((rc = worker_launch(w, f, l->grid, l->block, l->smem, params)) != CU_SUCCESS)
+        if ((rc = launch_restored(w, f, l, params)) != CU_SUCCESS)
             break;
     }
     if (rc == CU_SUCCESS || su->warmup <= 0)
@@ -62,7 +91,7 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
         int m = verify_s > 0 && left / verify_s < WORKER_BATCH ? (int)ceil(left / verify_s)
                                                                : WORKER_BATCH;
         for (int j = 0; j < (m < 1 ? 1 : m) && rc == CU_SUCCESS; j++)
-            rc = worker_launch(w, f, l->grid, l->block, l->smem, params);
+            rc = launch_restored(w, f, l, params);
         if (rc == CU_SUCCESS)
             rc = w->drv.ctx_synchronize();
     }
@@ -84,6 +113,9 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
             if (su->flush_l2 && w->flush &&
                 (rc = w->drv.memset_d8_async(w->flush, (unsigned char)j, w->flush_bytes, NULL)) !=
                     CU_SUCCESS)
+                break;
+            int any;
+            if ((rc = restore_inout(w, &any)) != CU_SUCCESS)
                 break;
             if ((rc = w->drv.event_record(w->ev[2 * j], NULL)) != CU_SUCCESS ||
                 (rc = worker_launch(w, f, l->grid, l->block, l->smem, params)) != CU_SUCCESS ||
@@ -127,7 +159,7 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
             if (su->flush_l2 && w->flush)
                 rc = w->drv.memset_d8_async(w->flush, (unsigned char)j, w->flush_bytes, NULL);
             if (rc == CU_SUCCESS)
-                rc = worker_launch(w, f, l->grid, l->block, l->smem, params);
+                rc = launch_restored(w, f, l, params);
             launches += rc == CU_SUCCESS;
         }
         if (rc == CU_SUCCESS)
