@@ -38,4 +38,23 @@ int cutune_pareto_crowding(const double *f, size_t m, const size_t *idx, size_t 
  */
 double cutune_pareto_hv2(const double *f, size_t n, const double ref[2]);
 
+/**
+ * Rank (cutune_pareto_sort) and crowding distance (within each rank) of n points: the
+ * order NSGA-II selects by. rank, crowd: n entries each. 0, or -1 when memory runs out.
+ */
+int cutune_pareto_rank_crowd(const double *f, size_t n, size_t m, size_t *rank, double *crowd);
+
+/**
+ * NSGA-II's crowded comparison: 1 when point a is preferred to b (a lower rank, or the same
+ * rank and a larger crowding distance), else 0.
+ */
+int cutune_pareto_better(const size_t *rank, const double *crowd, size_t a, size_t b);
+
+/**
+ * The point NSGA-II drops first from n: the last by the crowded comparison (the highest
+ * rank, the least crowding distance, then the highest index). n > 0. (size_t)-1 when
+ * memory runs out.
+ */
+size_t cutune_pareto_worst(const double *f, size_t n, size_t m);
+
 #endif

@@ -575,7 +575,8 @@ int cutune_cmd_tune(int argc, char **argv)
                                 .budget = r.searcher_budget ? r.searcher_budget : o.budget,
                                 .rng = rng,
                                 .visited = visited,
-                                .args = sargs};
+                                .args = sargs,
+                                .nobjectives = cutune_objective_count(objective)};
     rc = cutune_searcher_alloc(st, &sctx, &searcher, err, sizeof err);
     if (rc < 0)
         goto bad_input;

@@ -159,3 +159,53 @@ double cutune_pareto_hv2(const double *f, size_t n, const double ref[2])
     free(order);
     return area;
 }
+
+int cutune_pareto_rank_crowd(const double *f, size_t n, size_t m, size_t *rank, double *crowd)
+{
+    if (n == 0)
+        return 0;
+    size_t *idx = malloc(n * sizeof *idx);
+    double *d = malloc(n * sizeof *d);
+    for (size_t i = 0; i < n; i++)
+        rank[i] = CUTUNE_PARETO_NONE; /* stays so for NaN points (and if the sort fails) */
+    size_t fronts = idx && d ? cutune_pareto_sort(f, n, m, rank) : 0;
+    int rc = idx && d ? 0 : -1;
+    for (size_t i = 0; i < n; i++)
+        crowd[i] = 0;
+    for (size_t r = 0; rc == 0 && r < fronts; r++) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (rank[i] == r)
+                idx[k++] = i;
+        if (cutune_pareto_crowding(f, m, idx, k, d) < 0)
+            rc = -1;
+        for (size_t i = 0; rc == 0 && i < k; i++)
+            crowd[idx[i]] = d[i];
+    }
+    free(idx);
+    free(d);
+    return rc;
+}
+
+int cutune_pareto_better(const size_t *rank, const double *crowd, size_t a, size_t b)
+{
+    if (rank[a] != rank[b])
+        return rank[a] < rank[b];
+    return crowd[a] > crowd[b];
+}
+
+size_t cutune_pareto_worst(const double *f, size_t n, size_t m)
+{
+    size_t *rank = malloc(n * sizeof *rank);
+    double *crowd = malloc(n * sizeof *crowd);
+    size_t w = (size_t)-1;
+    if (rank && crowd && cutune_pareto_rank_crowd(f, n, m, rank, crowd) == 0) {
+        w = 0;
+        for (size_t i = 1; i < n; i++)
+            if (!cutune_pareto_better(rank, crowd, i, w))
+                w = i; /* not preferred to the worst so far: worse, or tied and later */
+    }
+    free(rank);
+    free(crowd);
+    return w;
+}

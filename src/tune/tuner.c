@@ -353,6 +353,19 @@ static int complete_next(run *u, size_t *w)
     return 0;
 }
 
+/* Several objectives: each one's score into parts (16 at most), for the searcher. */
+static void observation_parts(const cutune_objective *obj, const cutune_history_entry *e,
+                              cutune_observation *o, double *parts)
+{
+    size_t k = cutune_objective_count(obj);
+    if (k < 2 || k > 16)
+        return;
+    for (size_t j = 0; j < k; j++)
+        parts[j] = cutune_objective_score(cutune_objective_part(obj, j), e);
+    o->objectives = parts;
+    o->nobjectives = k;
+}
+
 /* Move slot w's result into the history, the journal and the searcher. */
 static int finish(run *u, size_t w)
 {
@@ -411,7 +424,9 @@ static int finish(run *u, size_t w)
         (rc = cutune_journal_write_eval(u->journal, u->space, spec, hist->n - 1, e, u->err,
                                         u->errlen)) < 0)
         return rc;
-    cutune_observation o = {e->id, e->r.status, e->score};
+    cutune_observation o = {.id = e->id, .status = e->r.status, .time_ms = e->score};
+    double parts[16];
+    observation_parts(u->opt->objective, e, &o, parts);
     for (size_t i = 0; i <= repeats; i++)
         if ((rc = cutune_searcher_observe(u->searcher, &o, 1, u->err, u->errlen)) < 0)
             return rc;
@@ -433,7 +448,10 @@ static int propose(run *u, size_t k, size_t *ids, size_t *got, size_t *fresh)
         long w = flying(u, ids[i]);
         if (h >= 0) {
             /* evaluated before: answered from the history, free of charge */
-            cutune_observation o = {ids[i], u->hist->e[h].r.status, u->hist->e[h].score};
+            cutune_observation o = {
+                .id = ids[i], .status = u->hist->e[h].r.status, .time_ms = u->hist->e[h].score};
+            double parts[16];
+            observation_parts(u->opt->objective, &u->hist->e[h], &o, parts);
             if ((rc = cutune_searcher_observe(u->searcher, &o, 1, u->err, u->errlen)) < 0)
                 return rc;
         } else if (w >= 0) {

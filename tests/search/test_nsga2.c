@@ -82,13 +82,33 @@ static void test_hv2(void **state)
     assert_true(cutune_pareto_hv2(one, 0, ref) == 0.0);
 }
 
+/* The crowded comparison and NSGA-II's replacement choice. */
+static void test_selection(void **state)
+{
+    (void)state;
+    size_t rank[6];
+    double crowd[6];
+    assert_int_equal(cutune_pareto_rank_crowd(six, 6, 2, rank, crowd), 0);
+    assert_true(isinf(crowd[0]) && isinf(crowd[2]) && fabs(crowd[1] - 2.0) < 1e-12);
+    assert_true(isinf(crowd[5]));                         /* alone in its front */
+    assert_true(cutune_pareto_better(rank, crowd, 1, 3)); /* lower rank */
+    assert_true(cutune_pareto_better(rank, crowd, 0, 1)); /* same rank, more crowding */
+    assert_false(cutune_pareto_better(rank, crowd, 1, 0));
+    assert_int_equal(cutune_pareto_worst(six, 6, 2), 5); /* the last front */
+    /* one front: the least crowded goes, the later of two equal ones */
+    const double line[] = {0, 3, 1, 2, 2, 1, 3, 0};
+    assert_int_equal(cutune_pareto_worst(line, 4, 2), 2);
+    /* a failure (NaN) goes before any feasible point */
+    const double failed[] = {1, 1, NAN, NAN, 2, 2};
+    assert_int_equal(cutune_pareto_worst(failed, 3, 2), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sort),
-        cmocka_unit_test(test_sort_ties_nan_three),
-        cmocka_unit_test(test_crowding),
-        cmocka_unit_test(test_hv2),
+        cmocka_unit_test(test_sort),      cmocka_unit_test(test_sort_ties_nan_three),
+        cmocka_unit_test(test_crowding),  cmocka_unit_test(test_hv2),
+        cmocka_unit_test(test_selection),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
