@@ -371,6 +371,14 @@ static int kt_entry(cJSON *cache, const cutune_space *s, const cutune_spec *spec
             }
         }
         cJSON_Delete(metrics);
+        /* Kernel Tuner's NVML observer's names for the same quantities, for its tools */
+        static const char *const alias[][2] = {{"energy_j", "nvml_energy"},
+                                               {"power_w", "nvml_power"}};
+        for (size_t a = 0; a < 2 && !bad; a++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, alias[a][0]);
+            if (v && cJSON_IsNumber(v) && !cJSON_GetObjectItemCaseSensitive(o, alias[a][1]))
+                bad = cutune_io_add(o, alias[a][1], cutune_io_number_json(v->valuedouble)) < 0;
+        }
     } else {
         bad = 1;
     }

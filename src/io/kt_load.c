@@ -227,9 +227,35 @@ static int kt_record(recording_impl *ri, const cJSON *entry, cutune_record *rec,
     static const char *const fields[] = {
         "time",           "times",         "compile_time",   "verification_time",
         "benchmark_time", "strategy_time", "framework_time", "timestamp"};
-    return recording_parse_metrics(entry, rec, fields, sizeof fields / sizeof fields[0],
-                                   (const char *const *)r->param_names, r->nparams, where, err,
-                                   errlen);
+    rc = recording_parse_metrics(entry, rec, fields, sizeof fields / sizeof fields[0],
+                                 (const char *const *)r->param_names, r->nparams, where, err,
+                                 errlen);
+    if (rc < 0)
+        return rc;
+    /* Kernel Tuner's NVML observer records nvml_energy (J per launch) and nvml_power (W):
+     * the same quantities as cutune's energy_j and power_w, which they stand for where the
+     * entry has none of its own */
+    static const char *const alias[][2] = {{"nvml_energy", "energy_j"}, {"nvml_power", "power_w"}};
+    for (size_t a = 0; a < 2; a++) {
+        double v = NAN;
+        int have_kt = 0, have_own = 0;
+        for (size_t m = 0; m < rec->nmetrics; m++) {
+            if (!strcmp(rec->metrics[m].name, alias[a][0])) {
+                have_kt = 1;
+                v = rec->metrics[m].value;
+            }
+            have_own |= !strcmp(rec->metrics[m].name, alias[a][1]);
+        }
+        if (!have_kt || have_own)
+            continue;
+        cutune_record_metric *n = realloc(rec->metrics, (rec->nmetrics + 1) * sizeof *n);
+        if (!n)
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", where);
+        rec->metrics = n;
+        snprintf(n[rec->nmetrics].name, sizeof n[0].name, "%s", alias[a][1]);
+        n[rec->nmetrics++].value = v;
+    }
+    return 0;
 }
 
 int recording_load_kt(recording_impl *ri, const char *file, const char *text, size_t len, char *err,

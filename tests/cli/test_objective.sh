@@ -95,6 +95,21 @@ grep -q "gflops.json was tuned for 'GFLOP/s': replaying that objective, maximise
 out=$("$exe" --searcher=grid --budget=16 --objective=time --journal=g2.jsonl gflops.json 2>&1)
 best_is "--objective=time overrides the cache's objective" best_time "$out"
 
+# a Kernel Tuner cache with its NVML observer's fields: nvml_energy is energy_j
+python3 - <<'PY'
+import json
+d = json.load(open("energy.json"))
+for e in d["cache"].values():
+    e["nvml_energy"] = e.pop("energy_j")
+    e["nvml_power"] = e.pop("power_w")
+json.dump(d, open("ktnvml.json", "w"))
+PY
+out=$("$exe" --searcher=grid --budget=16 --objective=energy --journal=kn.jsonl --kt-cache=kn.json ktnvml.json 2>&1)
+best_is "Kernel Tuner's nvml_energy replays as energy_j" best_energy "$out"
+python3 -c "import json; e = next(iter(json.load(open('kn.json'))['cache'].values())); assert e['nvml_energy'] == e['energy_j'] and e['nvml_power'] == e['power_w']" \
+    && ok "the Kernel Tuner export carries nvml_energy and nvml_power" \
+    || bad "the Kernel Tuner export carries nvml_energy and nvml_power" "$(head -c 600 kn.json)"
+
 expect_fail "the energy objective on a recording without energy" \
     "records no metric 'energy_j' \(which the objective reads\)" --objective=energy plain.json
 expect_fail "a syntax error in the objective" "--objective 'energy_j \*': syntax error" \
