@@ -29,29 +29,20 @@ command -v nvidia-smi >/dev/null || { echo "skipped: no nvidia-smi (no GPU)"; ex
 mkdir -p "$out"
 
 # Several objectives on a recording (replay, CPU only): the recording's own front with
-# --objectives=time,energy over all of it (grid), then random, genetic and bo at 60 and
-# 120 evaluations, seeds 1..MO_SEEDS (default 5); their hypervolumes are computed below
+# --objectives=time,energy over all of it (grid), then `cutune bench --objectives`: random,
+# genetic and bo at 60 and 120 evaluations, seeds 1..MO_SEEDS (default 5), by hypervolume
 # against one reference point per recording.
 mo_runs() {
     local k=$1 rec="$out/$1-energy.jsonl" n
     [ -s "$rec" ] || return
-    n=$(grep -c '"status":"ok"' "$rec")
+    n=$(grep -c '"kind":"eval"' "$rec")
     rm -f "$out/$k-front-all.jsonl"
     "$exe" --searcher=grid --budget="$n" --confirm=0 --objectives=time,energy --no-progress \
         --front="$out/$k-front" --journal="$out/$k-front-all.jsonl" "$rec" \
         > "$out/$k-front.txt" 2>&1
-    for s in random genetic bo; do
-        for b in 60 120; do
-            [ "$b" -le "$n" ] || continue
-            for seed in $(seq 1 "${MO_SEEDS:-5}"); do
-                j="$out/mo/$k-$s-$b-$seed.jsonl"
-                mkdir -p "$out/mo"
-                rm -f "$j"
-                "$exe" --searcher=$s --seed=$seed --budget=$b --confirm=0 \
-                    --objectives=time,energy --no-progress --journal="$j" "$rec" >/dev/null 2>&1
-            done
-        done
-    done
+    "$exe" bench --objectives=time,energy --searchers=random,genetic,bo --budgets=60,120 \
+        --seeds="${MO_SEEDS:-5}" --out="$out/mo-$k" "$rec" > "$out/mo-$k.txt" 2>&1
+    cat "$out/mo-$k.txt"
 }
 
 for k in $kernels; do
@@ -125,47 +116,7 @@ for k in kernels:
     dt = e_best["time_ms"] / t_best["time_ms"] - 1
     de = m(e_best, "energy_j") / m(t_best, "energy_j") - 1
     print(f"  energy-optimal vs time-optimal: time {dt:+.1%}, energy {de:+.1%}")
-import collections, glob, os
-# hypervolume of the (time_ms, energy_j) front of each multi-objective run against one
-# reference point per recording: its worst time and energy plus 10% of their ranges
-def front_hv(pts, ref):
-    pts = sorted(set(pts))
-    area, best = 0.0, ref[1]
-    for x, y in pts:
-        if x < ref[0] and y < best:
-            area += (ref[0] - x) * (best - y)
-            best = y
-    return area
-def ok_points(path):
-    pts = []
-    for l in open(path):
-        d = json.loads(l)
-        if d.get("kind") == "eval" and d.get("status") == "ok" and "energy_j" in (d.get("metrics") or {}):
-            pts.append((d["time_ms"], d["metrics"]["energy_j"]))
-    return pts
-for k in kernels:
-    rec = f"{out}/{k}-energy.jsonl"
-    runs = glob.glob(f"{out}/mo/{k}-*.jsonl")
-    if not os.path.exists(rec) or not runs:
-        continue
-    allp = ok_points(rec)
-    if not allp:
-        continue
-    ref = [max(p[j] for p in allp) + 0.1 * (max(p[j] for p in allp) - min(p[j] for p in allp)) for j in (0, 1)]
-    hv_all = front_hv(allp, ref)
-    print(f"\n{k}: hypervolume of (time_ms, energy_j) fronts, reference point ({ref[0]:.6g} ms, "
-          f"{ref[1]:.6g} J) = the recording's worst + 10% of its range; the whole recording's "
-          f"front: {hv_all:.6g} (plot: {k}-front.svg)")
-    print(f"  {'searcher':8} {'budget':>6} {'runs':>4} {'mean HV':>10} {'of all':>7}")
-    for s in ("random", "genetic", "bo"):
-        for b in (60, 120):
-            hv = [front_hv(ok_points(p), ref) for p in sorted(glob.glob(f"{out}/mo/{k}-{s}-{b}-*.jsonl"))]
-            if not hv:
-                continue
-            m = sum(hv) / len(hv)
-            print(f"  {s:8} {b:>6} {len(hv):>4} {m:>10.6g} {m / hv_all:>7.1%}")
-            rows.append({"kernel": k, "optimum": f"hv-{s}-{b}", "hypervolume": m,
-                         "hv_fraction": m / hv_all, "runs": len(hv)})
+import collections, os
 best, conf = [], []
 for seed in range(1, 6):
     p = f"{out}/stab-{seed}.json"

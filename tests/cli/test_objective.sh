@@ -209,6 +209,28 @@ rows = open("fr.csv").read().splitlines()
 assert rows[0] == "id,bs,v,time,energy,rank" and len(rows) == 17
 PY
 [ -s fr.gp ] && ok "the front's gnuplot script" || bad "the front's gnuplot script"
+# cutune bench --objectives: every run is the cutune run of that seed; its hypervolume is
+# against the recording's reference point
+"$exe" bench --objectives=time,energy --searchers=random,genetic,bo --budgets=6 --seeds=2 \
+    --out=mob --quiet energy.json >/dev/null 2>&1
+"$exe" --searcher=genetic --seed=2 --budget=6 --objectives=time,energy --journal=mo-g2.jsonl energy.json >/dev/null 2>&1
+python3 - <<'PY' && ok "bench --objectives: a run's hypervolume is that of the cutune run" \
+    || bad "bench --objectives: a run's hypervolume is that of the cutune run" "$(cat mob/objectives.csv)"
+import csv, json
+rows = list(csv.DictReader(open("mob/objectives.csv")))
+assert len(rows) == 6
+row = next(r for r in rows if r["searcher"] == "genetic" and r["seed"] == "2")
+ref = (float(row["ref1"]), float(row["ref2"]))
+pts = [(d["time_ms"], d["metrics"]["energy_j"]) for d in map(json.loads, open("mo-g2.jsonl"))
+       if d.get("kind") == "eval" and d["status"] == "ok"]
+front = sorted(p for p in pts if not any(q[0] <= p[0] and q[1] <= p[1] and q != p for q in pts))
+area, y = 0.0, ref[1]
+for x, v in front:
+    if v < y:
+        area += (ref[0] - x) * (y - v)
+        y = v
+assert abs(area - float(row["hypervolume"])) <= 1e-12 * max(area, 1e-300), (area, row)
+PY
 expect_fail "--front without --objectives" "--front=x: a front needs --objectives" --front=x energy.json
 expect_fail "--objective with --objectives" "give one of them" --objective=time --objectives=time,energy energy.json
 expect_fail "one objective in --objectives" "two or more" --objectives=time energy.json
