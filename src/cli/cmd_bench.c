@@ -48,6 +48,8 @@ static void bench_usage(FILE *f)
             "  --out=DIR            results folder (default benchmarks/searchers/results)\n"
             "  --no-plots           write the plot data but do not run gnuplot\n"
             "  --per-seed           also write DIR/runs.csv: the best of every run (seed, budget)\n"
+            "  --objectives=A,B     compare by the hypervolume of the (A, B) Pareto fronts\n"
+            "                       instead (recordings holding both; DIR/objectives.csv)\n"
             "  --quiet              no progress bar\n"
             "  --help               this text\n"
             "\n"
