@@ -10,7 +10,7 @@
 
 /* 2: asynchronous evaluation (submit / wait_any / slots / worker_name) */
 #define CUTUNE_EVALUATOR_TYPE_VERSION 2
-#define CUTUNE_MAX_METRICS 24
+#define CUTUNE_MAX_METRICS 48
 
 struct cutune_spec;
 struct cutune_recording;
@@ -47,6 +47,12 @@ typedef struct cutune_evaluator_ctx {
     /** Appended in version 1: a recording already loaded by the caller (replay uses
      *  it instead of loading ctx->arg again when the paths match), or NULL. */
     const struct cutune_recording *recording;
+    /** Appended: the evaluator metrics the run's objective and constraints read (names),
+     *  or none. An evaluator that can never measure one refuses at alloc, naming it; replay
+     *  answers with the recorded metrics only when some are needed (so that the journals
+     *  of time-objective runs stay as they were). */
+    const char *const *need_metrics;
+    size_t nneed;
 } cutune_evaluator_ctx;
 
 typedef struct cutune_evaluator_type {

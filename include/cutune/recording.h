@@ -9,6 +9,13 @@
 #include "cutune/common.h"
 #include "cutune/space.h"
 
+/** A recorded metric of one configuration (a journal's "metrics", a Kernel Tuner cache
+ *  entry's other numbers: "GFLOP/s", energy_j ...). */
+typedef struct cutune_record_metric {
+    char name[32];
+    double value;
+} cutune_record_metric;
+
 /** One recorded configuration. */
 typedef struct cutune_record {
     uint16_t *idx; /**< nparams indices into the recording's value lists */
@@ -16,8 +23,10 @@ typedef struct cutune_record {
     double time_ms;   /**< objective when OK */
     double *times_ms; /**< repetitions (may be NULL) */
     size_t ntimes;
-    double compile_ms; /**< <0 when unknown */
-    double bench_ms;   /**< verification + benchmark; <0 when unknown */
+    double compile_ms;             /**< <0 when unknown */
+    double bench_ms;               /**< verification + benchmark; <0 when unknown */
+    size_t nmetrics;               /**< recorded numeric metrics (names of at most 31 bytes) */
+    cutune_record_metric *metrics; /**< malloc'd, or NULL */
 } cutune_record;
 
 typedef struct cutune_recording {
@@ -55,6 +64,10 @@ typedef struct cutune_recording {
     size_t nsizes;       /**< header "sizes": the problem sizes it was measured at */
     char **size_names;
     double *size_values;
+    char *objective;   /**< what it was tuned for when not time: a Kernel Tuner cache's
+                            "objective", a journal header's "objective"; NULL: time */
+    int objective_max; /**< that objective is maximised (a journal's text says so itself) */
+    char *subject_to;  /**< a journal header's "subject_to", one constraint a line, or NULL */
 } cutune_recording;
 
 /**

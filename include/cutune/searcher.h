@@ -24,6 +24,10 @@ typedef struct cutune_searcher_ctx {
     gsl_rng *rng;              /**< the run's generator */
     const uint8_t *visited;    /**< visited[id] != 0: already evaluated (kept by the loop) */
     const char *args;          /**< text after "NAME:" in --searcher, or NULL */
+    /** Appended: objectives of the run (0 or 1: one). With more, observations carry each
+     *  one's score (cutune_observation.objectives); with one, those fields are never read
+     *  (callers that fill observations field by field need not set them). */
+    size_t nobjectives;
 } cutune_searcher_ctx;
 
 /** One evaluation outcome, as searchers see it. */
@@ -31,6 +35,11 @@ typedef struct cutune_observation {
     size_t id; /**< dense id in the space */
     cutune_status status;
     double time_ms; /**< objective (median kernel time) when status is OK */
+    /** Appended: under several objectives (ctx.nobjectives > 1), each one's score
+     *  (minimised, NAN where infeasible), valid during the observe call; time_ms is then
+     *  their geometric mean. Read only when the run has several objectives. */
+    const double *objectives;
+    size_t nobjectives;
 } cutune_observation;
 
 typedef struct cutune_searcher_type {

@@ -74,6 +74,8 @@ typedef struct cutune_spec_arg {
     cutune_expr *tdims[CUTUNE_TMAP_MAX_RANK];
     cutune_expr *tbox[CUTUNE_TMAP_MAX_RANK];
     int swizzle;
+    int inout;       /**< BUFFER the kernel reads and updates in place ("inout": true): an
+                          output restored from its pristine contents before every launch */
 } cutune_spec_arg;
 
 typedef enum cutune_ref_kind {
@@ -111,7 +113,8 @@ typedef struct cutune_spec {
     cutune_expr *ref_grid[3], *ref_block[3]; /**< reference kernel geometry (KERNEL only) */
     double rtol;                             /**< relative error norm bound */
     double atol;     /**< max absolute error bound (INFINITY: not checked) */
-    char *objective; /**< "time" (minimised) */
+    char *objective; /**< the run's default objective: "time" (minimised) unless the spec
+                          names another ("energy", "edp", "EXPR:max": objective.h) */
     size_t nmetrics;
     cutune_spec_metric *metrics;
     char *recording; /**< default recording for no-GPU replay (resolved path) or NULL */

@@ -26,6 +26,8 @@ typedef struct cutune_history_entry {
     size_t proposed;      /**< 0-based order in which it was submitted */
     char timestamp[32];   /**< ISO 8601 UTC, or "" under deterministic_clock */
     int reused;           /**< answered by the store (an earlier run's measurement) */
+    double score;         /**< what the searcher was told (cutune_objective_score): time_ms
+                               under the time objective; NAN when infeasible */
 } cutune_history_entry;
 
 typedef struct cutune_history {
@@ -35,6 +37,9 @@ typedef struct cutune_history {
     size_t resumed; /**< entries answered from the resumed journal (not measured again) */
     size_t counts[CUTUNE_STATUS_COUNT];
     size_t reused; /**< entries answered by the store (not measured again) */
+    const struct cutune_objective *objective;    /**< view: what best is best by (NULL: time) */
+    const struct cutune_confirm_result *confirm; /**< view: the confirmation after the run
+                                                      (cutune_confirm_run), or NULL */
 } cutune_history;
 
 void cutune_history_free(cutune_history *h);
@@ -84,6 +89,9 @@ typedef struct cutune_tuner_options {
     unsigned long seed;
     int cartesian; /**< the space is a recording's Cartesian product (--cartesian) */
     const cutune_tuner_store *store; /**< results across runs, or NULL */
+    /** What is optimised, with its constraints (NULL: time, minimised); the best entry is
+     *  the one of least score. */
+    const struct cutune_objective *objective;
 } cutune_tuner_options;
 
 /**

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench_mo.h"
 #include "commands.h"
 #include "cutune/bench.h"
 #include "cutune/searcher.h"
@@ -47,6 +48,8 @@ static void bench_usage(FILE *f)
             "  --out=DIR            results folder (default benchmarks/searchers/results)\n"
             "  --no-plots           write the plot data but do not run gnuplot\n"
             "  --per-seed           also write DIR/runs.csv: the best of every run (seed, budget)\n"
+            "  --objectives=A,B     compare by the hypervolume of the (A, B) Pareto fronts\n"
+            "                       instead (recordings holding both; DIR/objectives.csv)\n"
             "  --quiet              no progress bar\n"
             "  --help               this text\n"
             "\n"
@@ -237,6 +240,7 @@ int cutune_cmd_bench(int argc, char **argv)
         OPT_NOPLOTS,
         OPT_QUIET,
         OPT_PER_SEED,
+        OPT_OBJECTIVES,
         OPT_HELP
     };
     static const struct option longopts[] = {
@@ -251,6 +255,7 @@ int cutune_cmd_bench(int argc, char **argv)
         {"no-plots", no_argument, NULL, OPT_NOPLOTS},
         {"quiet", no_argument, NULL, OPT_QUIET},
         {"per-seed", no_argument, NULL, OPT_PER_SEED},
+        {"objectives", required_argument, NULL, OPT_OBJECTIVES},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -261,6 +266,7 @@ int cutune_cmd_bench(int argc, char **argv)
     const char *conv_text = "both";
     unsigned long seeds = 50, jobs = 0, parallel = 1;
     int plots = 1, quiet = 0, per_seed = 0;
+    const char *objectives = NULL; /* --objectives: compared by hypervolume instead */
     int status = 2;
 
     const cutune_searcher_type *types[BENCH_MAX];
@@ -306,6 +312,7 @@ int cutune_cmd_bench(int argc, char **argv)
         case OPT_NOPLOTS: plots = 0; break;
         case OPT_QUIET: quiet = 1; break;
         case OPT_PER_SEED: per_seed = 1; break;
+        case OPT_OBJECTIVES: objectives = optarg; break;
         case 'h':
         case OPT_HELP: bench_usage(stdout); return 0;
         default: bench_usage(stderr); return 2;
@@ -381,6 +388,27 @@ int cutune_cmd_bench(int argc, char **argv)
         goto out;
     }
 
+    if (objectives) {
+        cli_bench_mo mo = {.objectives = objectives,
+                           .types = types,
+                           .sargs = sargs,
+                           .labels = labels,
+                           .nsearchers = ns,
+                           .recs = recs,
+                           .nrec = nrec,
+                           .budgets = budgets,
+                           .nbudgets = nb,
+                           .nseeds = seeds,
+                           .out_dir = out_dir,
+                           .quiet = quiet};
+        if (cli_bench_objectives(&mo, err, sizeof err) < 0) {
+            fprintf(stderr, "cutune bench: %s\n", err);
+            status = 1;
+        } else {
+            status = 0;
+        }
+        goto out;
+    }
     /* The command as results.md quotes it: the options that change results,
      * not --jobs / --out / --quiet (any thread count gives the same tables). */
     {

@@ -125,16 +125,112 @@ static const char *stop_reason_name(cutune_stop_reason r)
     return "unknown";
 }
 
-static void print_summary(const cli_target *t, int kt, const cutune_history *h, const char *why,
-                          const char *journal, int quiet)
+/* Which key of the tie rule chose the winner over the other tied configurations: the
+ * latest one any of them needed. */
+static const char *confirm_decided_by(const cutune_confirm_result *c)
+{
+    const cutune_confirm_entry *w = &c->e[c->winner];
+    int key = -1; /* -1 no tie, 0 registers, 1 energy, 2 configuration id */
+    for (size_t i = 0; i < c->n; i++) {
+        const cutune_confirm_entry *e = &c->e[i];
+        if (!e->tied || (long)i == c->winner)
+            continue;
+        int k = 2;
+        if (!(isnan(w->registers) && isnan(e->registers)) && w->registers != e->registers)
+            k = 0;
+        else if (!(isnan(w->energy_j) && isnan(e->energy_j)) && w->energy_j != e->energy_j)
+            k = 1;
+        key = k > key ? k : key;
+    }
+    return key < 0    ? "none tied with it"
+           : key == 0 ? "decided by fewer registers"
+           : key == 1
+               ? "decided by fewer registers, then lower energy"
+               : "decided by fewer registers, then lower energy, then lower configuration id";
+}
+
+static void print_confirmed(const cli_target *t, const cutune_objective *obj,
+                            const cutune_history *h)
+{
+    const cutune_confirm_result *c = h->confirm;
+    const cutune_confirm_entry *w = &c->e[c->winner];
+    size_t tied = 0;
+    for (size_t i = 0; i < c->n; i++)
+        tied += c->e[i].tied;
+    printf("confirmed: ");
+    print_config(stdout, t->space, w->id);
+    if (cutune_objective_is_time(obj))
+        printf("  time: %.6g ms, 95%% CI [%.6g, %.6g]", w->mean, w->lo, w->hi);
+    else
+        printf("  %s: %.6g, 95%% CI [%.6g, %.6g]", cutune_objective_text(obj), w->mean, w->lo,
+               w->hi);
+    printf(" (mean of %zu rounds over the best %zu%s; %zu tied, %s)\n", w->n, c->n,
+           c->simulated ? ", drawn from the recorded repetitions" : "", tied,
+           confirm_decided_by(c));
+}
+
+/* Several objectives: the Pareto front, its hypervolume and reference point on stdout,
+ * and its exports with --front. */
+static int report_front(const cli_target *t, const cutune_objective *obj, const cutune_history *h,
+                        const char *prefix, int quiet, char *err, size_t errlen)
+{
+    cutune_front f;
+    int rc = cutune_front_compute(obj, h, &f, err, errlen);
+    if (rc < 0)
+        return rc;
+    if (!quiet) {
+        printf("front: %zu of %zu feasible configurations are Pareto-optimal in (", f.nfront, f.n);
+        for (size_t j = 0; j < f.k; j++)
+            printf("%s%s", j ? ", " : "", cutune_objective_text(cutune_objective_part(obj, j)));
+        printf(")\n");
+        if (f.k == 2 && f.n) {
+            double r0 = f.ref[0], r1 = f.ref[1];
+            if (cutune_objective_maximize(cutune_objective_part(obj, 0)))
+                r0 = -r0;
+            if (cutune_objective_maximize(cutune_objective_part(obj, 1)))
+                r1 = -r1;
+            printf("hypervolume: %.6g (reference point (%.6g, %.6g): each objective's worst "
+                   "feasible value plus 10%% of its range)\n",
+                   f.hv, r0, r1);
+        }
+        for (size_t i = 0; i < f.n; i++) {
+            if (f.rank[i] != 0)
+                continue;
+            printf("  ");
+            for (size_t j = 0; j < f.k; j++)
+                printf("%s%s %.6g", j ? ", " : "",
+                       cutune_objective_text(cutune_objective_part(obj, j)), f.v[i * f.k + j]);
+            printf(": ");
+            print_config(stdout, t->space, h->e[f.hist[i]].id);
+        }
+    }
+    int plotted = 0;
+    if (prefix &&
+        (rc = cutune_front_write(prefix, t->space, obj, &f, h, &plotted, err, errlen)) < 0) {
+        cutune_front_free(&f);
+        return rc;
+    }
+    if (prefix && !quiet)
+        printf("front: %s.json, %s.csv%s%s%s%s\n", prefix, prefix, f.k == 2 && f.n ? ", " : "",
+               f.k == 2 && f.n ? prefix : "", f.k == 2 && f.n ? ".gp" : "",
+               f.k == 2 && f.n ? (plotted ? ", the plot drawn into the .svg"
+                                          : " (no .svg: gnuplot is not installed, or failed)")
+                               : "");
+    cutune_front_free(&f);
+    return 0;
+}
+
+static void print_summary(const cli_target *t, int kt, const cutune_objective *obj,
+                          const cutune_history *h, const char *why, const char *journal, int quiet)
 {
     if (h->best < 0) { /* -q: stdout stays empty (it is the best configuration alone) */
         fprintf(quiet ? stderr : stdout, "no correct configuration found in %zu evaluations\n",
                 h->n);
     } else {
         const cutune_history_entry *b = &h->e[h->best];
-        if (quiet) {
-            print_config(stdout, t->space, b->id);
+        if (quiet) { /* the configuration to use: the confirmed winner where there is one */
+            print_config(stdout, t->space,
+                         h->confirm ? h->confirm->e[h->confirm->winner].id : b->id);
             return;
         }
         printf("best: ");
@@ -149,10 +245,26 @@ static void print_summary(const cli_target *t, int kt, const cutune_history *h, 
         else if (b->r.ntimes)
             printf("median of %zu, ", b->r.ntimes);
         printf("evaluation %ld of %zu)\n", h->best + 1, h->n);
+        if (!cutune_objective_is_time(obj)) {
+            double v;
+            int feasible;
+            cutune_objective_eval(obj, b, &v, &feasible);
+            if (cutune_objective_count(obj) > 1)
+                printf("objective: %s: geometric mean of the scores %.6g (minimised",
+                       cutune_objective_text(obj), v);
+            else
+                printf("objective: %s = %.6g (%s", cutune_objective_text(obj), v,
+                       cutune_objective_maximize(obj) ? "maximised" : "minimised");
+            for (size_t c = 0; c < cutune_objective_nconstraints(obj); c++)
+                printf("%s%s", c ? ", " : ", subject to ", cutune_objective_constraint(obj, c));
+            printf(")\n");
+        }
         if (t->spec)
             for (size_t m = 0; m < t->spec->nmetrics; m++)
                 if (b->spec_metrics && isfinite(b->spec_metrics[m]))
                     printf("%s: %.6g\n", t->spec->metrics[m].name, b->spec_metrics[m]);
+        if (h->confirm)
+            print_confirmed(t, obj, h);
     }
     if (quiet)
         return;
@@ -217,6 +329,7 @@ int cutune_cmd_tune(int argc, char **argv)
     cutune_evaluator *ev = NULL;
     cutune_history hist = {.best = -1};
     cli_tune_db tdb = {0};
+    cutune_objective *objective = NULL;
 
     if ((rc = cli_tune_parse_options(argc, argv, &o)) >= 0)
         return rc;
@@ -331,6 +444,40 @@ int cutune_cmd_tune(int argc, char **argv)
     if (cli_tune_resume_check_space(&o, &r, &t, err, sizeof err) < 0)
         goto bad_input;
 
+    /* The objective: --objective, else the spec's, else what a recording given as the
+     * target was tuned for (said once the run starts), else time. */
+    char rec_objective[64] = "";
+    const char *objtext = o.objective;
+    if (!objtext && t.spec && t.spec->objective && strcmp(t.spec->objective, "time") != 0)
+        objtext = t.spec->objective;
+    if (!objtext && !o.objectives && t.rec && t.rec->objective && !resume) {
+        snprintf(rec_objective, sizeof rec_objective, "%s%s", t.rec->objective,
+                 t.rec->objective_max ? ":max" : "");
+        objtext = rec_objective;
+    }
+    if (o.objectives)
+        rc = cutune_objective_multi_alloc(o.objectives, o.subject_to, o.nsubject_to, t.space,
+                                          t.spec, &objective, err, sizeof err);
+    else
+        rc = cutune_objective_alloc(objtext, o.subject_to, o.nsubject_to, t.space, t.spec,
+                                    &objective, err, sizeof err);
+    if (rc < 0) {
+        if (!o.objective && t.spec && objtext == t.spec->objective) { /* the spec's: say so */
+            char inner[1024];
+            snprintf(inner, sizeof inner, "%s", err);
+            cutune_err(err, sizeof err, rc, "%s: objective: %s", t.spec->path, inner);
+        }
+        goto bad_input;
+    }
+    if (resume && cli_tune_check_objective(resume, objective, err, sizeof err) < 0)
+        goto bad_input;
+    const char *needs[256];
+    size_t nneeds = 0;
+    while (nneeds < 256 && nneeds < cutune_objective_nneeds(objective)) {
+        needs[nneeds] = cutune_objective_need(objective, nneeds);
+        nneeds++;
+    }
+
     char journal[4096] = "";
     if (mpi_rank > 0)
         ; /* an evaluating rank writes nothing */
@@ -345,8 +492,16 @@ int cutune_cmd_tune(int argc, char **argv)
      * whole tuning run, nor overwrite what is being tuned or replayed. Two paths are one
      * file when they resolve to one (cutune_path_same: the real folder and name, or the
      * device and inode). */
-    const char *outs[][2] = {{"journal", journal}, {"output", o.output}, {"csv", o.csv},
-                             {"kt-cache", o.kt},   {"header", o.header}, {"t4", o.t4}};
+    static char front_json[4200];
+    if (o.front)
+        snprintf(front_json, sizeof front_json, "%s.json", o.front);
+    const char *outs[][2] = {{"journal", journal},
+                             {"output", o.output},
+                             {"csv", o.csv},
+                             {"kt-cache", o.kt},
+                             {"header", o.header},
+                             {"t4", o.t4},
+                             {"front", o.front ? front_json : NULL}};
     for (size_t i = 0; mpi_rank == 0 && i < sizeof outs / sizeof outs[0]; i++) {
         if (!outs[i][1])
             continue;
@@ -397,8 +552,13 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     gsl_rng_set(rng, o.seed);
 
-    cutune_evaluator_ctx ectx = {
-        .space = t.space, .spec = t.spec, .arg = eargs_shown, .seed = o.seed, .recording = t.rec};
+    cutune_evaluator_ctx ectx = {.space = t.space,
+                                 .spec = t.spec,
+                                 .arg = eargs_shown,
+                                 .seed = o.seed,
+                                 .recording = t.rec,
+                                 .need_metrics = needs,
+                                 .nneed = nneeds};
     char deadline[64];
     if (mpi_size > 1 && mpi_rank == 0) { /* the ranks evaluate; rank 0 sends them work */
         snprintf(deadline, sizeof deadline, "deadline=%.17g", o.rank_timeout);
@@ -423,10 +583,16 @@ int cutune_cmd_tune(int argc, char **argv)
                                 .budget = r.searcher_budget ? r.searcher_budget : o.budget,
                                 .rng = rng,
                                 .visited = visited,
-                                .args = sargs};
+                                .args = sargs,
+                                .nobjectives = cutune_objective_count(objective)};
     rc = cutune_searcher_alloc(st, &sctx, &searcher, err, sizeof err);
     if (rc < 0)
         goto bad_input;
+    if (rec_objective[0])
+        fprintf(stderr,
+                "cutune: %s was tuned for '%s': replaying that objective, %s (--objective "
+                "to choose another)\n",
+                t.path, t.rec->objective, t.rec->objective_max ? "maximised" : "minimised");
     if (announced) /* stderr: -q's stdout stays the best configuration alone */
         fprintf(stderr,
                 "cutune: no GPU here: replaying the recording %s (measured on the H200); "
@@ -465,6 +631,7 @@ int cutune_cmd_tune(int argc, char **argv)
         .seed = o.seed,
         .cartesian = o.so.cartesian,
         .store = tdb.store ? cutune_db_store_hooks(tdb.store) : NULL,
+        .objective = objective,
     };
     if (r.searcher_budget)
         fprintf(stderr,
@@ -473,13 +640,25 @@ int cutune_cmd_tune(int argc, char **argv)
                 o.resume, r.searcher_budget, o.budget, o.budget);
     cutune_stop_reason why;
     rc = cutune_tune(t.space, t.spec, searcher, visited, ev, &opt, &hist, &why, err, sizeof err);
+    /* The best few measured again, interleaved: the winner among those the noise cannot
+     * tell apart, by a fixed rule (docs/objectives.md#confirmation). */
+    static cutune_confirm_result confirm;
+    if (rc == 0 && o.confirm > 0 && why != CUTUNE_STOP_SIGNAL && hist.best >= 0) {
+        rc = cutune_confirm_run(ev, t.space, t.spec, objective, &hist, o.confirm, o.confirm_rounds,
+                                o.seed, &stop_requested, &confirm, err, sizeof err);
+        if (rc == 0 && confirm.winner >= 0)
+            hist.confirm = &confirm;
+    }
     if (rc < 0) {
         status = rc == CUTUNE_EBUSY ? 2 : 1; /* the journal is another run's: refused */
         if (hist.n) /* what was measured before the failure is in the journal */
-            print_summary(&t, kt_times, &hist, "error", journal, o.quiet);
+            print_summary(&t, kt_times, objective, &hist, "error", journal, o.quiet);
         goto fail;
     }
-    print_summary(&t, kt_times, &hist, stop_reason_name(why), journal, o.quiet);
+    print_summary(&t, kt_times, objective, &hist, stop_reason_name(why), journal, o.quiet);
+    if (cutune_objective_count(objective) > 1 &&
+        (rc = report_front(&t, objective, &hist, o.front, o.quiet, err, sizeof err)) < 0)
+        goto export_fail;
 
     /* a run that found no correct configuration failed at its one job: scripts see it in
      * the exit status (the outputs, which record every failure, are still written) */
@@ -518,6 +697,7 @@ fail:
 out:
     cli_tune_db_end(&tdb);
     cutune_history_free(&hist);
+    cutune_objective_free(objective);
     cutune_searcher_free(searcher);
     cutune_evaluator_free(ev);
     free(visited);

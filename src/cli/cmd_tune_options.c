@@ -16,7 +16,8 @@ static void usage(FILE *f)
         "\n"
         "Search the configurations of KERNEL (a name in kernels/, or a spec .json) or of a\n"
         "RECORDING (Kernel Tuner cache .json/.json.gz, or a cutune journal .jsonl, whose\n"
-        "parameters are then the space) for the fastest correct one.\n"
+        "parameters are then the space) for the fastest correct one (or the best by\n"
+        "--objective).\n"
         "\n"
         "  --searcher=NAME[:ARGS]   random, grid, genetic, bo (default bo); ARGS key=value,...\n"
         "  --budget=N               unique evaluations (default 60)\n"
@@ -33,6 +34,17 @@ static void usage(FILE *f)
         "                           within this is taken for dead (default 300)\n"
         "  --batch=K                ask the searcher for K proposals at a time, once K slots\n"
         "                           are free (default 1; --parallel is at least K)\n"
+        "  --objective=OBJ[:min|:max]  what to optimise: time (default), energy (energy_j),\n"
+        "                           edp (energy_j * time_s), or an expression over metrics,\n"
+        "                           parameters and sizes (default :min; docs/objectives.md)\n"
+        "  --subject-to EXPR        a constraint, e.g. \"power_w <= 300\" (repeatable): a\n"
+        "                           configuration that breaks it is infeasible\n"
+        "  --objectives=A,B[,...]   several objectives: the run's result is their Pareto\n"
+        "                           front and its hypervolume (docs/objectives.md)\n"
+        "  --front=PREFIX           the front as PREFIX.json, PREFIX.csv, PREFIX.gp (+ .svg)\n"
+        "  --confirm=K              measure the best K again in interleaved rounds and name\n"
+        "                           the confirmed winner among ties (default 5, 0 skips)\n"
+        "  --confirm-rounds=R       rounds of that (default 5)\n"
         "  --size NAME=VALUE        override a problem size of the spec (repeatable)\n"
         "  --restrict EXPR          restriction on a recording's space (repeatable; then the "
         "space\n"
@@ -90,7 +102,13 @@ enum {
     OPT_T4,
     OPT_DB,
     OPT_NO_DB,
-    OPT_REMEASURE
+    OPT_REMEASURE,
+    OPT_OBJECTIVE,
+    OPT_SUBJECT_TO,
+    OPT_CONFIRM,
+    OPT_CONFIRM_ROUNDS,
+    OPT_OBJECTIVES,
+    OPT_FRONT
 };
 
 int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
@@ -115,6 +133,12 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
         {"kt-cache", required_argument, NULL, OPT_KT},
         {"header", required_argument, NULL, OPT_HEADER},
         {"t4", required_argument, NULL, OPT_T4},
+        {"objective", required_argument, NULL, OPT_OBJECTIVE},
+        {"subject-to", required_argument, NULL, OPT_SUBJECT_TO},
+        {"confirm", required_argument, NULL, OPT_CONFIRM},
+        {"objectives", required_argument, NULL, OPT_OBJECTIVES},
+        {"front", required_argument, NULL, OPT_FRONT},
+        {"confirm-rounds", required_argument, NULL, OPT_CONFIRM_ROUNDS},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
         {"db", required_argument, NULL, OPT_DB},
         {"no-db", no_argument, NULL, OPT_NO_DB},
@@ -126,7 +150,12 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
     char err[1024] = "";
     int rc;
 
-    *o = (cli_tune_options){.seed = 1, .batch = 1, .progress = 1, .rank_timeout = 300};
+    *o = (cli_tune_options){.seed = 1,
+                            .batch = 1,
+                            .progress = 1,
+                            .rank_timeout = 300,
+                            .confirm = 5,
+                            .confirm_rounds = 5};
     optind = 1;
     int c;
     while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
@@ -194,6 +223,37 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
                 rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--restrict: empty expression");
             break;
         case OPT_CARTESIAN: o->so.cartesian = 1; break;
+        case OPT_OBJECTIVE:
+            o->objective = optarg;
+            if (!optarg[strspn(optarg, " \t")])
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--objective: empty");
+            break;
+        case OPT_OBJECTIVES: o->objectives = optarg; break;
+        case OPT_FRONT:
+            o->front = optarg;
+            if (!*optarg)
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--front=: empty path");
+            break;
+        case OPT_CONFIRM:
+            rc = cli_parse_ulong("confirm", optarg, &o->confirm, err, sizeof err);
+            if (!rc && o->confirm > CUTUNE_CONFIRM_MAX)
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--confirm=%s: must be 0..%d",
+                                optarg, CUTUNE_CONFIRM_MAX);
+            break;
+        case OPT_CONFIRM_ROUNDS:
+            rc = cli_parse_ulong("confirm-rounds", optarg, &o->confirm_rounds, err, sizeof err);
+            if (!rc && (o->confirm_rounds < 1 || o->confirm_rounds > 100))
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                                "--confirm-rounds=%s: must be 1..100", optarg);
+            break;
+        case OPT_SUBJECT_TO:
+            if (o->nsubject_to >= CLI_MAX_LIST)
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "too many --subject-to options");
+            else
+                o->subject_to[o->nsubject_to++] = optarg;
+            if (!rc && !optarg[strspn(optarg, " \t")])
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--subject-to: empty expression");
+            break;
         case OPT_JOURNAL: o->journal = optarg; break;
         case OPT_RESUME: o->resume = optarg; break;
         case OPT_OUTPUT: o->output = optarg; break;
@@ -220,6 +280,14 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
     }
     if (optind != argc - 1 && !(o->resume && optind == argc)) {
         fprintf(stderr, "cutune: expected one KERNEL, SPEC or RECORDING (try --help)\n");
+        return 2;
+    }
+    if (o->objective && o->objectives) {
+        fprintf(stderr, "cutune: --objective and --objectives: give one of them\n");
+        return 2;
+    }
+    if (o->front && !o->objectives) {
+        fprintf(stderr, "cutune: --front=%s: a front needs --objectives\n", o->front);
         return 2;
     }
     if (o->have_budget && o->budget == 0) {

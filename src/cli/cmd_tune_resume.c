@@ -201,3 +201,23 @@ int cli_tune_resume_check_space(const cli_tune_options *o, const cli_tune_resume
                           resume_path, resume->valid, cutune_space_size(t->space));
     return 0;
 }
+
+int cli_tune_check_objective(const cutune_recording *journal, const cutune_objective *obj,
+                             char *err, size_t errlen)
+{
+    const char *had = journal->objective ? journal->objective : "time";
+    char cons[4096] = "";
+    size_t n = 0;
+    for (size_t i = 0; i < cutune_objective_nconstraints(obj); i++)
+        n += (size_t)snprintf(cons + n, n < sizeof cons ? sizeof cons - n : 0, "%s%s",
+                              i ? "\n" : "", cutune_objective_constraint(obj, i));
+    const char *had_cons = journal->subject_to ? journal->subject_to : "";
+    if (strcmp(had, cutune_objective_is_time(obj) ? "time" : cutune_objective_text(obj)) != 0 ||
+        strcmp(had_cons, cons) != 0)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "--resume=%s: the run was started with --objective=%s%s%s; give the "
+                          "same objective and --subject-to again (they are not restored)",
+                          journal->path, had, *had_cons ? " and --subject-to " : "",
+                          *had_cons ? had_cons : "");
+    return 0;
+}

@@ -36,6 +36,13 @@ typedef struct cli_tune_options {
     const char *db;         /**< --db=FILE, or NULL (the default database) */
     int no_db;              /**< --no-db */
     int remeasure;          /**< --remeasure: measure what the database already holds */
+    const char *objective;  /**< --objective, or NULL (the spec's, a cache's, else time) */
+    const char *subject_to[CLI_MAX_LIST]; /**< --subject-to constraints */
+    size_t nsubject_to;
+    const char *objectives;       /**< --objectives=A,B,...: several, a Pareto front; or NULL */
+    const char *front;            /**< --front=PREFIX: the front's exports; or NULL */
+    unsigned long confirm;        /**< --confirm=K: the best K measured again (default 5) */
+    unsigned long confirm_rounds; /**< --confirm-rounds=R (default 5) */
 } cli_tune_options;
 
 /** What --resume read and decided before the target is loaded. */
@@ -109,5 +116,10 @@ void cli_tune_db_end(cli_tune_db *d);
  *  chooses), devices as --devices. */
 int cli_db_target_key(const cli_target *t, const char *evaluator, const char *devices,
                       cutune_db_key *key, char *err, size_t errlen);
+/** A resumed journal's objective and constraints (its header's "objective" and
+ *  "subject_to"; none: time) are obj's: they are not restored (give them again, as
+ *  --restrict and --size), and a run is never continued under another one. */
+int cli_tune_check_objective(const cutune_recording *journal, const cutune_objective *obj,
+                             char *err, size_t errlen);
 
 #endif

@@ -12,12 +12,14 @@
 #include "cutune/spec.h"
 
 typedef struct replay_state {
-    cutune_recording *rec; /* the recording (loaded here, or the caller's) */
-    int borrowed;          /* rec is ctx->recording: not ours to free */
-    long *map;             /* per space id: record index, or -1 */
-    size_t size;           /* configurations in the space */
-    char *device;          /* "replay of FILE (device)" */
-    double sleep;          /* $CUTUNE_REPLAY_SLEEP: wall seconds per recorded second */
+    cutune_recording *rec;   /* the recording (loaded here, or the caller's) */
+    int borrowed;            /* rec is ctx->recording: not ours to free */
+    long *map;               /* per space id: record index, or -1 */
+    size_t size;             /* configurations in the space */
+    char *device;            /* "replay of FILE (device)" */
+    double sleep;            /* $CUTUNE_REPLAY_SLEEP: wall seconds per recorded second */
+    int metrics;             /* answer with the recorded metrics (an objective reads them) */
+    const cutune_spec *spec; /* its metrics are computed from the time, never replayed */
 } replay_state;
 
 static void replay_sleep(double ms)
@@ -87,6 +89,22 @@ static int replay_alloc(void *vstate, const cutune_evaluator_ctx *ctx, char *err
     }
     if ((rc = cutune_recording_map(st->rec, ctx->space, st->map, err, errlen)) < 0)
         goto out_fail;
+    /* a metric the objective reads that no ok record holds: the run could never rank */
+    for (size_t n = 0; n < ctx->nneed; n++) {
+        int found = 0;
+        for (size_t i = 0; i < st->rec->nrecords && !found; i++)
+            for (size_t m = 0; m < st->rec->records[i].nmetrics && !found; m++)
+                found = st->rec->records[i].status == CUTUNE_STATUS_OK &&
+                        !strcmp(st->rec->records[i].metrics[m].name, ctx->need_metrics[n]);
+        if (!found) {
+            rc = cutune_err(err, errlen, CUTUNE_ENOTFOUND,
+                            "replay: %s records no metric '%s' (which the objective reads)", path,
+                            ctx->need_metrics[n]);
+            goto out_fail;
+        }
+    }
+    st->metrics = ctx->nneed > 0;
+    st->spec = ctx->spec;
     const char *dev = st->rec->device_name;
     size_t dlen = strlen(path) + (dev ? strlen(dev) : 0) + 16;
     st->device = malloc(dlen);
@@ -145,6 +163,16 @@ static int replay_evaluate(void *vstate, const size_t *ids, size_t k, cutune_eva
                 return cutune_err(err, errlen, CUTUNE_ENOMEM, "replay: out of memory");
             memcpy(res->times_ms, rec->times_ms, rec->ntimes * sizeof *res->times_ms);
             res->ntimes = rec->ntimes;
+        }
+        for (size_t m = 0; st->metrics && m < rec->nmetrics; m++) {
+            int derived = 0;
+            for (size_t d = 0; st->spec && d < st->spec->nmetrics && !derived; d++)
+                derived = !strcmp(st->spec->metrics[d].name, rec->metrics[m].name);
+            if (!derived &&
+                cutune_eval_result_add_metric(res, rec->metrics[m].name, rec->metrics[m].value) < 0)
+                return cutune_err(err, errlen, CUTUNE_ENOMEM,
+                                  "replay: %s: a record holds more than %d metrics", st->rec->path,
+                                  CUTUNE_MAX_METRICS);
         }
     }
     return 0;

@@ -11,6 +11,8 @@
 #include <cjson/cJSON.h>
 
 #include "cutune/journal.h"
+#include "cutune/confirm.h"
+#include "cutune/objective.h"
 #include "cutune/spec.h"
 #include "io_internal.h"
 
@@ -57,6 +59,41 @@ static const cutune_history_entry *best_entry(const cutune_history *h)
     return NULL;
 }
 
+/* The configuration a header holds: the confirmed winner where the run confirmed one. */
+static const cutune_history_entry *header_entry(const cutune_history *h)
+{
+    const cutune_confirm_result *c = h->confirm;
+    if (c && c->winner >= 0 && c->e[c->winner].hist >= 0 && (size_t)c->e[c->winner].hist < h->n)
+        return &h->e[c->e[c->winner].hist];
+    return best_entry(h);
+}
+
+/* One confirmed configuration as JSON: id, config, mean, ci95, rounds, tied ... */
+static cJSON *confirm_entry_json(const cutune_space *s, const cutune_confirm_entry *e)
+{
+    cJSON *o = cJSON_CreateObject(), *ci = NULL;
+    int bad = !o;
+    bad = bad || cutune_io_add(o, "id", cJSON_CreateNumber((double)e->id)) < 0;
+    bad = bad || cutune_io_add(o, "config", cutune_io_config_json(s, e->id)) < 0;
+    bad = bad || cutune_io_add(o, "mean", cutune_io_number_json(e->mean)) < 0;
+    bad = bad || cutune_io_add(o, "ci95", ci = cJSON_CreateArray()) < 0;
+    for (int k = 0; k < 2 && !bad; k++) {
+        cJSON *x = cutune_io_number_json(k ? e->hi : e->lo);
+        bad = !x || !cJSON_AddItemToArray(ci, x);
+        if (bad)
+            cJSON_Delete(x);
+    }
+    bad = bad || cutune_io_add(o, "rounds", cJSON_CreateNumber((double)e->n)) < 0;
+    bad = bad || cutune_io_add(o, "tied", cJSON_CreateBool(e->tied)) < 0;
+    bad = bad || cutune_io_add(o, "registers", cutune_io_number_json(e->registers)) < 0;
+    bad = bad || cutune_io_add(o, "energy_j", cutune_io_number_json(e->energy_j)) < 0;
+    if (bad) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
 /* ----------------------------------------------------------------- summary */
 
 int cutune_export_summary(const char *path, const cutune_space *s, const struct cutune_spec *spec,
@@ -75,8 +112,52 @@ int cutune_export_summary(const char *path, const cutune_space *s, const struct 
         bad = bad || cutune_io_add(best, "config", cutune_io_config_json(s, b->id)) < 0;
         bad = bad || cutune_io_add(best, "time_ms", cutune_io_number_json(b->r.time_ms)) < 0;
         bad = bad || cutune_io_add(best, "metrics", cutune_io_metrics_json(spec, b)) < 0;
+        if (!cutune_objective_is_time(h->objective)) {
+            /* what best is best by: the objective, its direction, its value, constraints */
+            cJSON *ob = cJSON_CreateObject(), *cons = NULL;
+            double v;
+            int feasible;
+            cutune_objective_eval(h->objective, b, &v, &feasible);
+            bad = bad || cutune_io_add(best, "objective", ob) < 0;
+            bad = bad || cutune_io_add(ob, "text",
+                                       cJSON_CreateString(cutune_objective_text(h->objective))) < 0;
+            bad = bad || cutune_io_add(ob, "expr",
+                                       cJSON_CreateString(cutune_objective_expr(h->objective))) < 0;
+            bad = bad ||
+                  cutune_io_add(ob, "direction",
+                                cJSON_CreateString(
+                                    cutune_objective_maximize(h->objective) ? "max" : "min")) < 0;
+            bad = bad || cutune_io_add(ob, "value", cutune_io_number_json(v)) < 0;
+            bad = bad || cutune_io_add(ob, "subject_to", cons = cJSON_CreateArray()) < 0;
+            for (size_t c = 0; !bad && c < cutune_objective_nconstraints(h->objective); c++) {
+                cJSON *x = cJSON_CreateString(cutune_objective_constraint(h->objective, c));
+                bad = !x || !cJSON_AddItemToArray(cons, x);
+                if (bad)
+                    cJSON_Delete(x);
+            }
+        }
     } else {
         bad = bad || cutune_io_add(doc, "best", cJSON_CreateNull()) < 0;
+    }
+    if (h->confirm && h->confirm->winner >= 0) {
+        /* the winner among the configurations measured again, then every one of them */
+        const cutune_confirm_result *c = h->confirm;
+        cJSON *co = cJSON_CreateObject(), *all = NULL;
+        bad = bad || cutune_io_add(doc, "confirmed", co) < 0;
+        bad = bad || cutune_io_add(co, "winner", confirm_entry_json(s, &c->e[c->winner])) < 0;
+        bad = bad || cutune_io_add(co, "rounds", cJSON_CreateNumber((double)c->rounds)) < 0;
+        bad = bad || cutune_io_add(co, "simulated", cJSON_CreateBool(c->simulated)) < 0;
+        bad = bad || cutune_io_add(co, "rule",
+                                   cJSON_CreateString("among those whose 95% interval overlaps "
+                                                      "the best mean's: fewer registers, then "
+                                                      "lower energy_j, then lower id")) < 0;
+        bad = bad || cutune_io_add(co, "measured", all = cJSON_CreateArray()) < 0;
+        for (size_t i = 0; !bad && i < c->n; i++) {
+            cJSON *x = confirm_entry_json(s, &c->e[i]);
+            bad = !x || !cJSON_AddItemToArray(all, x);
+            if (bad)
+                cJSON_Delete(x);
+        }
     }
     bad = bad || cutune_io_add(doc, "evaluations", cJSON_CreateNumber((double)h->n)) < 0;
     /* answered from the tuning database, not measured again (docs/database.md) */
@@ -292,6 +373,14 @@ static int kt_entry(cJSON *cache, const cutune_space *s, const cutune_spec *spec
             }
         }
         cJSON_Delete(metrics);
+        /* Kernel Tuner's NVML observer's names for the same quantities, for its tools */
+        static const char *const alias[][2] = {{"energy_j", "nvml_energy"},
+                                               {"power_w", "nvml_power"}};
+        for (size_t a = 0; a < 2 && !bad; a++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, alias[a][0]);
+            if (v && cJSON_IsNumber(v) && !cJSON_GetObjectItemCaseSensitive(o, alias[a][1]))
+                bad = cutune_io_add(o, alias[a][1], cutune_io_number_json(v->valuedouble)) < 0;
+        }
     } else {
         bad = 1;
     }
@@ -566,7 +655,7 @@ int cutune_export_header(const char *path, const cutune_space *s, const struct c
         return rc;
     if ((rc = cutune_export_header_check(path, s, spec, kname, err, errlen)) < 0)
         return rc;
-    const cutune_history_entry *b = best_entry(h);
+    const cutune_history_entry *b = header_entry(h);
     if (!b)
         return cutune_err(err, errlen, CUTUNE_EEMPTY,
                           "%s: no successful evaluation: no best configuration to export", path);
@@ -592,6 +681,15 @@ int cutune_export_header(const char *path, const cutune_space *s, const struct c
     fprintf(f, "/* Best configuration of %s found by cutune %s: %s ms", name, CUTUNE_VERSION, tms);
     if (spec && spec->hash[0] && strspn(spec->hash, "0123456789abcdef") == strlen(spec->hash))
         fprintf(f, " (spec hash %s)", spec->hash);
+    if (h->confirm && h->confirm->winner >= 0) {
+        const cutune_confirm_entry *w = &h->confirm->e[h->confirm->winner];
+        char lo[64], hi[64], mean[64];
+        cutune_io_format_real(w->mean, mean, sizeof mean);
+        cutune_io_format_real(w->lo, lo, sizeof lo);
+        cutune_io_format_real(w->hi, hi, sizeof hi);
+        fprintf(f, ";\n * confirmed over %zu rounds: mean %s, 95%% CI [%s, %s]", w->n, mean, lo,
+                hi);
+    }
     fprintf(f, ".\n * Generated file: re-run the tuner rather than edit it. */\n");
     /* the guard: CUTUNE_TUNED_<NAME>_H, upper-cased, '-' and '.' as '_' */
     fputs("#ifndef ", f);

@@ -86,9 +86,12 @@ int cutune_io_add(cJSON *obj, const char *name, cJSON *item);
  */
 int cutune_io_kt_close(const char *text, size_t len, char **out, size_t *outlen);
 
-/** 0 when a Kernel Tuner cache's "objective" is time (or absent, as in older caches); else
- *  CUTUNE_EUNSUPPORTED naming file and the objective (cutune replays time, minimised). */
-int cutune_io_kt_objective(const cJSON *root, const char *file, char *err, size_t errlen);
+/** A Kernel Tuner cache's "objective": *objective NULL for time (or absent, as in older
+ *  caches), else the metric's name (malloc'd) and *maximize its direction: the cache's
+ *  "objective_higher_is_better" where it has one, else 1 for a rate ("/s", "/J", "/W" in
+ *  the name) or a FLOPS count. CUTUNE_EPARSE for a field of the wrong type. */
+int cutune_io_kt_objective(const cJSON *root, const char *file, char **objective, int *maximize,
+                           char *err, size_t errlen);
 
 /** Current UTC time as ISO 8601 (YYYY-MM-DDTHH:MM:SSZ). */
 void cutune_io_iso_now(char *buf, size_t len);
@@ -146,6 +149,12 @@ int recording_alloc_records(recording_impl *ri, size_t cap, const char *file, ch
 int recording_parse_times(const cJSON *arr, cutune_record *rec, const char *loc, const char *field,
                           char *err, size_t errlen);
 /* Optional number field; *out untouched when absent or null. */
+/** The numeric members of obj (a journal line's "metrics", a Kernel Tuner cache entry) into
+ *  rec->metrics, but those named in skip[0..nskip) or skip2[0..nskip2) and names of 32 bytes
+ *  or more. */
+int recording_parse_metrics(const cJSON *obj, cutune_record *rec, const char *const *skip,
+                            size_t nskip, const char *const *skip2, size_t nskip2, const char *loc,
+                            char *err, size_t errlen);
 int recording_opt_number(const cJSON *o, const char *field, double *out, int *present,
                          const char *loc, char *err, size_t errlen);
 

@@ -123,6 +123,17 @@ static cJSON *header_json(const cutune_journal_header *h, const cutune_space *s)
     /* what the space was built from beyond its definition (resume restores and checks it) */
     bad = bad || cutune_io_add(o, "cartesian", cJSON_CreateBool(h->cartesian != 0)) < 0;
     bad = bad || cutune_io_add(o, "valid", ulong_json(cutune_space_size(s))) < 0;
+    if (h->objective) {
+        cJSON *c = NULL;
+        bad = bad || cutune_io_add(o, "objective", cJSON_CreateString(h->objective)) < 0;
+        bad = bad || cutune_io_add(o, "subject_to", c = cJSON_CreateArray()) < 0;
+        for (size_t i = 0; !bad && i < h->nsubject_to; i++) {
+            cJSON *x = cJSON_CreateString(h->subject_to[i]);
+            bad = !x || !cJSON_AddItemToArray(c, x);
+            if (bad)
+                cJSON_Delete(x);
+        }
+    }
     /* Replay journals carry no wall clock: same seed => byte-identical file. */
     if (!h->deterministic)
         bad = bad || cutune_io_add(o, "started", cJSON_CreateString(now)) < 0;

@@ -94,6 +94,27 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
     r->searcher_args = recording_json_strdup(h, "searcher_args");
     r->evaluator_arg = recording_json_strdup(h, "evaluator_arg");
     r->target = recording_json_strdup(h, "target");
+    r->objective = recording_json_strdup(h, "objective");
+    size_t ol = r->objective ? strlen(r->objective) : 0;
+    if (ol > 4 &&
+        (!strcmp(r->objective + ol - 4, ":max") || !strcmp(r->objective + ol - 4, ":min"))) {
+        r->objective_max = r->objective[ol - 2] == 'a';
+        r->objective[ol - 4] = '\0';
+    }
+    const cJSON *subj = cJSON_GetObjectItemCaseSensitive(h, "subject_to");
+    for (const cJSON *c = cJSON_IsArray(subj) ? subj->child : NULL; c; c = c->next) {
+        if (!cJSON_IsString(c))
+            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:1: subject_to: expected strings",
+                              file);
+        size_t old = r->subject_to ? strlen(r->subject_to) : 0;
+        char *n = realloc(r->subject_to, old + strlen(c->valuestring) + 2);
+        if (!n)
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
+        if (old)
+            n[old++] = '\n';
+        strcpy(n + old, c->valuestring);
+        r->subject_to = n;
+    }
     if (!r->format)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
     const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(h, "sizes");
@@ -217,6 +238,9 @@ static int journal_eval(recording_impl *ri, const cJSON *j, cutune_record *rec, 
         return rc;
     if (rec->compile_ms >= 0 || rec->bench_ms >= 0)
         r->has_costs = 1;
+    if ((rc = recording_parse_metrics(cJSON_GetObjectItemCaseSensitive(j, "metrics"), rec, NULL, 0,
+                                      NULL, 0, where, err, errlen)) < 0)
+        return rc;
     return recording_parse_times(cJSON_GetObjectItemCaseSensitive(j, "times_ms"), rec, where,
                                  "times_ms", err, errlen);
 }

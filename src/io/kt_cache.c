@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "io_internal.h"
 
@@ -43,8 +44,27 @@ int cutune_io_kt_close(const char *text, size_t len, char **out, size_t *outlen)
     return 1;
 }
 
-int cutune_io_kt_objective(const cJSON *root, const char *file, char *err, size_t errlen)
+/* Whether a Kernel Tuner objective named name is one to maximise when the cache does not
+ * say ("objective_higher_is_better"): a rate per second, joule or watt ("GFLOP/s",
+ * "GB/s", "TFLOPS/J", "GFLOP/W") or a FLOPS count. */
+static int kt_name_maximised(const char *name)
 {
+    size_t n = strlen(name);
+    static const char *const rates[] = {"/s", "/J", "/W"};
+    for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
+        if (strstr(name, rates[i]))
+            return 1;
+    for (size_t i = 0; i + 5 <= n; i++)
+        if (!strncasecmp(name + i, "flops", 5))
+            return 1;
+    return 0;
+}
+
+int cutune_io_kt_objective(const cJSON *root, const char *file, char **objective, int *maximize,
+                           char *err, size_t errlen)
+{
+    *objective = NULL;
+    *maximize = 0;
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, "objective");
     if (!o || cJSON_IsNull(o)) /* older caches: time */
         return 0;
@@ -53,9 +73,18 @@ int cutune_io_kt_objective(const cJSON *root, const char *file, char *err, size_
                           "%s: objective: expected a string (what the cache was tuned for)", file);
     if (strcmp(o->valuestring, "time") == 0)
         return 0;
-    return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
-                      "%s: objective: the cache was tuned for '%.64s', not time: cutune replays "
-                      "its entries' \"time\", minimised (its one objective), which is not what "
-                      "this cache ranks by; not read",
-                      file, o->valuestring);
+    const cJSON *hb = cJSON_GetObjectItemCaseSensitive(root, "objective_higher_is_better");
+    if (hb && !cJSON_IsBool(hb))
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s: objective_higher_is_better: expected true or false", file);
+    if (strlen(o->valuestring) >= 32)
+        return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
+                          "%s: objective: '%.64s...' is longer than a metric name may be (31 "
+                          "bytes)",
+                          file, o->valuestring);
+    *maximize = hb ? cJSON_IsTrue(hb) : kt_name_maximised(o->valuestring);
+    *objective = strdup(o->valuestring);
+    if (!*objective)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
+    return 0;
 }

@@ -223,6 +223,38 @@ static int kt_record(recording_impl *ri, const cJSON *entry, cutune_record *rec,
     rec->bench_ms = have_bench ? verify + bench : -1;
     if (rec->compile_ms >= 0 || rec->bench_ms >= 0)
         r->has_costs = 1;
+    /* the entry's other numbers are its metrics ("GFLOP/s", an observer's energy ...) */
+    static const char *const fields[] = {
+        "time",           "times",         "compile_time",   "verification_time",
+        "benchmark_time", "strategy_time", "framework_time", "timestamp"};
+    rc = recording_parse_metrics(entry, rec, fields, sizeof fields / sizeof fields[0],
+                                 (const char *const *)r->param_names, r->nparams, where, err,
+                                 errlen);
+    if (rc < 0)
+        return rc;
+    /* Kernel Tuner's NVML observer records nvml_energy (J per launch) and nvml_power (W):
+     * the same quantities as cutune's energy_j and power_w, which they stand for where the
+     * entry has none of its own */
+    static const char *const alias[][2] = {{"nvml_energy", "energy_j"}, {"nvml_power", "power_w"}};
+    for (size_t a = 0; a < 2; a++) {
+        double v = NAN;
+        int have_kt = 0, have_own = 0;
+        for (size_t m = 0; m < rec->nmetrics; m++) {
+            if (!strcmp(rec->metrics[m].name, alias[a][0])) {
+                have_kt = 1;
+                v = rec->metrics[m].value;
+            }
+            have_own |= !strcmp(rec->metrics[m].name, alias[a][1]);
+        }
+        if (!have_kt || have_own)
+            continue;
+        cutune_record_metric *n = realloc(rec->metrics, (rec->nmetrics + 1) * sizeof *n);
+        if (!n)
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", where);
+        rec->metrics = n;
+        snprintf(n[rec->nmetrics].name, sizeof n[0].name, "%s", alias[a][1]);
+        n[rec->nmetrics++].value = v;
+    }
     return 0;
 }
 
@@ -271,7 +303,8 @@ int recording_load_kt(recording_impl *ri, const char *file, const char *text, si
         rc = cutune_err(err, errlen, CUTUNE_EPARSE, "%s: expected a JSON object", file);
         goto out_delete;
     }
-    if ((rc = cutune_io_kt_objective(root, file, err, errlen)) < 0 ||
+    if ((rc = cutune_io_kt_objective(root, file, &ri->pub.objective, &ri->pub.objective_max, err,
+                                     errlen)) < 0 ||
         (rc = recording_check_json(text, len, root, file, err, errlen)) < 0)
         goto out_delete;
     if ((rc = recording_mark_member_floats(text, len, root, "tune_params")) < 0) {

@@ -175,8 +175,12 @@ void cutune_recording_free(cutune_recording *r)
         if (ri->vh)
             free(ri->vh[p].slot);
     }
-    for (size_t i = 0; i < r->nrecords; i++)
+    for (size_t i = 0; i < r->nrecords; i++) {
         free(r->records[i].times_ms);
+        free(r->records[i].metrics);
+    }
+    free(r->objective);
+    free(r->subject_to);
     free(r->records);
     free(ri->idx_pool);
     free(ri->vh);

@@ -270,6 +270,37 @@ int recording_parse_times(const cJSON *arr, cutune_record *rec, const char *loc,
     return 0;
 }
 
+int recording_parse_metrics(const cJSON *obj, cutune_record *rec, const char *const *skip,
+                            size_t nskip, const char *const *skip2, size_t nskip2, const char *loc,
+                            char *err, size_t errlen)
+{
+    size_t n = 0;
+    if (!cJSON_IsObject(obj))
+        return 0;
+    for (const cJSON *it = obj->child; it; it = it->next)
+        n += cJSON_IsNumber(it) != 0;
+    if (!n)
+        return 0;
+    rec->metrics = malloc(n * sizeof *rec->metrics);
+    if (!rec->metrics)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", loc);
+    for (const cJSON *it = obj->child; it; it = it->next) {
+        if (!cJSON_IsNumber(it) || !it->string || strlen(it->string) >= sizeof rec->metrics[0].name)
+            continue;
+        int skipped = 0;
+        for (size_t k = 0; k < nskip && !skipped; k++)
+            skipped = !strcmp(it->string, skip[k]);
+        for (size_t k = 0; k < nskip2 && !skipped; k++)
+            skipped = !strcmp(it->string, skip2[k]);
+        if (skipped)
+            continue;
+        cutune_record_metric *m = &rec->metrics[rec->nmetrics++];
+        memcpy(m->name, it->string, strlen(it->string) + 1);
+        m->value = it->valuedouble;
+    }
+    return 0;
+}
+
 /* Optional number field; *out untouched when absent or null. */
 int recording_opt_number(const cJSON *o, const char *field, double *out, int *present,
                          const char *loc, char *err, size_t errlen)

@@ -42,19 +42,27 @@
  * draws come from ctx->rng.
  *
  * Arguments (ctx->args): "pop=N,init=N,cx=P,mut=P,tour=N,adj=P,stall=N".
+ *
+ * Several objectives (observations with nobjectives > 1, from --objectives): steady-state
+ * NSGA-II (src/search/nsga2.c). Tournaments prefer the lower non-dominated rank, then the
+ * larger crowding distance, within the population; a child joins a full population when it
+ * is not the member NSGA-II would drop first from population + child, which then leaves.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cutune/pareto.h"
 #include "cutune/searcher.h"
 
 #define GA_WALK_STEPS 32
+#define GA_MAX_OBJ 16 /* objectives under NSGA-II */
 
 typedef struct {
-    size_t id;  /* dense id */
-    double fit; /* time_ms when ok, +inf otherwise */
+    size_t id;              /* dense id */
+    double fit;             /* time_ms when ok, +inf otherwise */
+    double obj[GA_MAX_OBJ]; /* several objectives: the scores (NAN infeasible) */
 } ga_member;
 
 typedef struct {
@@ -79,6 +87,11 @@ typedef struct {
     uint16_t *child, *pa;
     size_t *nbuf, nbuf_cap;
     size_t *genes;
+    /* several objectives (NSGA-II) */
+    size_t nobj;   /* objectives of the run (ctx->nobjectives; 0 or 1: one) */
+    double *f;     /* (pop_max + 1) x nobj scratch */
+    size_t *rank;  /* the population's ranks ... */
+    double *crowd; /* ... and crowding distances, for the tournaments */
 } ga_state;
 
 static int taken(const ga_state *s, size_t id)
@@ -159,6 +172,9 @@ static void ga_free(void *state)
     free(s->pa);
     free(s->nbuf);
     free(s->genes);
+    free(s->f);
+    free(s->rank);
+    free(s->crowd);
 }
 
 static int ga_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size_t errlen)
@@ -167,6 +183,7 @@ static int ga_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->space = ctx->space;
     s->rng = ctx->rng;
     s->visited = ctx->visited;
+    s->nobj = ctx->nobjectives <= GA_MAX_OBJ ? ctx->nobjectives : 0;
     s->n = cutune_space_size(ctx->space);
     s->nparams = cutune_space_nparams(ctx->space);
     if (s->n == 0)
@@ -201,7 +218,11 @@ static int ga_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->pa = calloc(s->nparams ? s->nparams : 1, sizeof *s->pa);
     s->genes = calloc(s->nparams ? s->nparams : 1, sizeof *s->genes);
     s->nbuf = calloc(cap, sizeof *s->nbuf);
-    if (!s->pop || !s->pending || !s->child || !s->pa || !s->genes || !s->nbuf) {
+    s->f = calloc((s->pop_max + 1) * GA_MAX_OBJ, sizeof *s->f);
+    s->rank = calloc(s->pop_max + 1, sizeof *s->rank);
+    s->crowd = calloc(s->pop_max + 1, sizeof *s->crowd);
+    if (!s->pop || !s->pending || !s->child || !s->pa || !s->genes || !s->nbuf || !s->f ||
+        !s->rank || !s->crowd) {
         ga_free(s);
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "genetic: out of memory");
     }
@@ -238,7 +259,10 @@ static size_t tournament(ga_state *s)
     size_t w = cutune_searcher_uniform(s->rng, s->npop);
     for (size_t t = 1; t < s->tour; t++) {
         size_t c = cutune_searcher_uniform(s->rng, s->npop);
-        if (s->pop[c].fit < s->pop[w].fit || (s->pop[c].fit == s->pop[w].fit && c < w))
+        if (s->nobj > 1
+                ? cutune_pareto_better(s->rank, s->crowd, c, w) ||
+                      (!cutune_pareto_better(s->rank, s->crowd, w, c) && c < w)
+                : s->pop[c].fit < s->pop[w].fit || (s->pop[c].fit == s->pop[w].fit && c < w))
             w = c;
     }
     return w;
@@ -345,13 +369,46 @@ static int ga_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
     return 0;
 }
 
+/* The population's objectives into s->f, then member + 1 rows when extra is given. */
+static void fill_objectives(ga_state *s, const double *extra)
+{
+    for (size_t i = 0; i < s->npop; i++)
+        memcpy(s->f + i * s->nobj, s->pop[i].obj, s->nobj * sizeof *s->f);
+    if (extra)
+        memcpy(s->f + s->npop * s->nobj, extra, s->nobj * sizeof *s->f);
+}
+
+/* NSGA-II's replacement: the child (objectives obj) takes the place of the member dropped
+ * first from population + child, unless that is the child itself. Then the population's
+ * ranks and crowding distances for the tournaments. */
+static void insert_nsga2(ga_state *s, size_t id, double fit, const double *obj)
+{
+    ga_member m = {.id = id, .fit = fit};
+    memcpy(m.obj, obj, s->nobj * sizeof *obj);
+    if (s->npop < s->pop_max) {
+        s->pop[s->npop++] = m;
+        s->nok += isfinite(fit) != 0;
+    } else {
+        fill_objectives(s, obj);
+        size_t w = cutune_pareto_worst(s->f, s->npop + 1, s->nobj);
+        if (w < s->npop) {
+            s->nok -= isfinite(s->pop[w].fit) != 0;
+            s->pop[w] = m;
+            s->nok += isfinite(fit) != 0;
+        }
+    }
+    fill_objectives(s, NULL);
+    if (cutune_pareto_rank_crowd(s->f, s->npop, s->nobj, s->rank, s->crowd) < 0)
+        memset(s->crowd, 0, s->npop * sizeof *s->crowd); /* out of memory: ties */
+}
+
 static void insert(ga_state *s, size_t id, double fit)
 {
     for (size_t i = 0; i < s->npop; i++)
         if (s->pop[i].id == id)
             return;
     if (s->npop < s->pop_max) {
-        s->pop[s->npop++] = (ga_member){id, fit};
+        s->pop[s->npop++] = (ga_member){.id = id, .fit = fit};
         s->nok += isfinite(fit) != 0;
         return;
     }
@@ -361,7 +418,7 @@ static void insert(ga_state *s, size_t id, double fit)
             w = i;
     if (fit < s->pop[w].fit) {
         s->nok -= isfinite(s->pop[w].fit) != 0;
-        s->pop[w] = (ga_member){id, fit};
+        s->pop[w] = (ga_member){.id = id, .fit = fit};
         s->nok += isfinite(fit) != 0;
     }
 }
@@ -383,7 +440,19 @@ static int ga_observe(void *state, const cutune_observation *obs, size_t n, char
         } else {
             s->since_best++;
         }
-        insert(s, obs[i].id, fit);
+        size_t k = s->nobj;
+        if (k > 1 && obs[i].nobjectives == k && obs[i].objectives) {
+            int dup = 0;
+            for (size_t m = 0; m < s->npop && !dup; m++)
+                dup = s->pop[m].id == obs[i].id;
+            double o[GA_MAX_OBJ];
+            for (size_t j = 0; j < k; j++) /* a failure: NaN, dominated by every point */
+                o[j] = obs[i].status == CUTUNE_STATUS_OK ? obs[i].objectives[j] : NAN;
+            if (!dup)
+                insert_nsga2(s, obs[i].id, fit, o);
+        } else {
+            insert(s, obs[i].id, fit);
+        }
     }
     return 0;
 }

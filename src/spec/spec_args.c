@@ -192,8 +192,8 @@ static int load_buffer_init(loader *L, const cJSON *a, const char *parent, cutun
 static int load_arg(loader *L, const cJSON *a, const char *path, const cutune_symtab *syms,
                     cutune_spec_arg *arg)
 {
-    static const char *const fields[] = {"name", "type",  "value", "size",
-                                         "init", "range", "output"};
+    static const char *const fields[] = {"name", "type",  "value",  "size",
+                                         "init", "range", "output", "inout"};
     char fpath[PATH_LEN];
     const char *name, *type;
     int rc = spec_want_type(L, a, path, cJSON_IsObject(a), "an object");
@@ -221,8 +221,8 @@ static int load_arg(loader *L, const cJSON *a, const char *path, const cutune_sy
                          value ? "both" : "neither");
     if (value) {
         arg->kind = CUTUNE_ARG_SCALAR;
-        static const char *const buffer_only[] = {"init", "range", "output"};
-        for (size_t k = 0; k < 3; k++)
+        static const char *const buffer_only[] = {"init", "range", "output", "inout"};
+        for (size_t k = 0; k < 4; k++)
             if (spec_member(a, buffer_only[k])) {
                 spec_path_member(fpath, sizeof fpath, path, buffer_only[k]);
                 return spec_fail(L, CUTUNE_EINVAL, fpath, "only buffers (with 'size') take '%s'",
@@ -243,6 +243,19 @@ static int load_arg(loader *L, const cJSON *a, const char *path, const cutune_sy
         if (rc)
             return rc;
         arg->output = cJSON_IsTrue(out);
+    }
+    const cJSON *io = spec_member(a, "inout");
+    if (io) {
+        spec_path_member(fpath, sizeof fpath, path, "inout");
+        rc = spec_want_type(L, io, fpath, cJSON_IsBool(io), "true or false");
+        if (rc)
+            return rc;
+        arg->inout = cJSON_IsTrue(io);
+        if (arg->inout && out && !arg->output)
+            return spec_fail(L, CUTUNE_EINVAL, fpath,
+                             "an inout buffer is an output (it is verified): drop \"output\": "
+                             "false");
+        arg->output |= arg->inout;
     }
     return load_buffer_init(L, a, path, arg);
 }

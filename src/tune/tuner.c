@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "cutune/journal.h"
+#include "cutune/objective.h"
 #include "cutune/recording.h"
 #include "cutune/spec.h"
 #include "cutune/tuner.h"
@@ -145,8 +146,11 @@ static void iso_now(char *buf, size_t len)
     snprintf(buf, len, "%.19s.%03dZ", base, (int)(ts.tv_nsec / 1000000));
 }
 
-/* Fill an eval result from a resumed journal record. */
-static int result_from_record(const cutune_record *rec, cutune_eval_result *r)
+/* Fill an eval result from a resumed journal record; with_metrics: its recorded metrics
+ * too, but the spec's own (computed again from the time), for an objective that reads
+ * them. */
+static int result_from_record(const cutune_record *rec, const cutune_spec *spec, int with_metrics,
+                              cutune_eval_result *r)
 {
     memset(r, 0, sizeof *r);
     r->status = rec->status;
@@ -159,6 +163,13 @@ static int result_from_record(const cutune_record *rec, cutune_eval_result *r)
             return CUTUNE_ENOMEM;
         memcpy(r->times_ms, rec->times_ms, rec->ntimes * sizeof *r->times_ms);
         r->ntimes = rec->ntimes;
+    }
+    for (size_t m = 0; with_metrics && m < rec->nmetrics; m++) {
+        int derived = 0;
+        for (size_t k = 0; spec && k < spec->nmetrics && !derived; k++)
+            derived = !strcmp(spec->metrics[k].name, rec->metrics[m].name);
+        if (!derived)
+            cutune_eval_result_add_metric(r, rec->metrics[m].name, rec->metrics[m].value);
     }
     return 0;
 }
@@ -266,7 +277,8 @@ static int submit(run *u, size_t id)
     f->rec = u->resume_map ? u->resume_map[id] : -1;
     int rc;
     if (f->rec >= 0) {
-        if ((rc = result_from_record(&u->opt->resume->records[f->rec], &f->r)) < 0)
+        if ((rc = result_from_record(&u->opt->resume->records[f->rec], u->spec,
+                                     !cutune_objective_is_time(u->opt->objective), &f->r)) < 0)
             return run_oom(u);
         f->have = 1;
     } else if (u->opt->store && u->opt->store->lookup &&
@@ -356,6 +368,19 @@ static int complete_next(run *u, size_t *w)
     return 0;
 }
 
+/* Several objectives: each one's score into parts (16 at most), for the searcher. */
+static void observation_parts(const cutune_objective *obj, const cutune_history_entry *e,
+                              cutune_observation *o, double *parts)
+{
+    size_t k = cutune_objective_count(obj);
+    if (k < 2 || k > 16)
+        return;
+    for (size_t j = 0; j < k; j++)
+        parts[j] = cutune_objective_score(cutune_objective_part(obj, j), e);
+    o->objectives = parts;
+    o->nobjectives = k;
+}
+
 /* Move slot w's result into the history, the journal and the searcher. */
 static int finish(run *u, size_t w)
 {
@@ -405,8 +430,9 @@ static int finish(run *u, size_t w)
     }
     if (e->r.status < CUTUNE_STATUS_COUNT)
         hist->counts[e->r.status]++;
-    if (e->r.status == CUTUNE_STATUS_OK && isfinite(e->r.time_ms) &&
-        (hist->best < 0 || e->r.time_ms < hist->e[hist->best].r.time_ms))
+    e->score = cutune_objective_score(u->opt->objective, e);
+    if (e->r.status == CUTUNE_STATUS_OK && isfinite(e->score) &&
+        (hist->best < 0 || e->score < hist->e[hist->best].score))
         hist->best = (long)(hist->n - 1);
     u->visited[e->id] = 1;
     if ((rc = idmap_put(&u->seen, e->id, (long)(hist->n - 1))) < 0)
@@ -419,7 +445,9 @@ static int finish(run *u, size_t w)
     if (store && store->record &&
         (rc = store->record(store->ctx, hist->n - 1, e, u->err, u->errlen)) < 0)
         return rc;
-    cutune_observation o = {e->id, e->r.status, e->r.time_ms};
+    cutune_observation o = {.id = e->id, .status = e->r.status, .time_ms = e->score};
+    double parts[16];
+    observation_parts(u->opt->objective, e, &o, parts);
     for (size_t i = 0; i <= repeats; i++)
         if ((rc = cutune_searcher_observe(u->searcher, &o, 1, u->err, u->errlen)) < 0)
             return rc;
@@ -441,7 +469,10 @@ static int propose(run *u, size_t k, size_t *ids, size_t *got, size_t *fresh)
         long w = flying(u, ids[i]);
         if (h >= 0) {
             /* evaluated before: answered from the history, free of charge */
-            cutune_observation o = {ids[i], u->hist->e[h].r.status, u->hist->e[h].r.time_ms};
+            cutune_observation o = {
+                .id = ids[i], .status = u->hist->e[h].r.status, .time_ms = u->hist->e[h].score};
+            double parts[16];
+            observation_parts(u->opt->objective, &u->hist->e[h], &o, parts);
             if ((rc = cutune_searcher_observe(u->searcher, &o, 1, u->err, u->errlen)) < 0)
                 return rc;
         } else if (w >= 0) {
@@ -485,6 +516,14 @@ static int open_journal(run *u, size_t batch)
         .deterministic = opt->deterministic_clock,
         .cartesian = opt->cartesian,
     };
+    const char *cons[64];
+    const cutune_objective *ob = opt->objective;
+    if (!cutune_objective_is_time(ob)) {
+        jh.objective = cutune_objective_text(ob);
+        for (size_t i = 0; i < cutune_objective_nconstraints(ob) && i < 64; i++)
+            cons[jh.nsubject_to++] = cutune_objective_constraint(ob, i);
+        jh.subject_to = cons;
+    }
     return cutune_journal_create(opt->journal_path, &jh, u->space, &u->journal, u->err, u->errlen);
 }
 
@@ -513,6 +552,7 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
     int stopping = 0, dry = 0; /* no more proposals; the searcher had nothing new */
 
     hist->best = -1;
+    hist->objective = opt->objective;
     *reason = CUTUNE_STOP_BUDGET;
     if (opt->budget == 0)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "budget must be at least 1");

@@ -31,13 +31,17 @@ expect_fail "unreadable file" "missing.json.gz" missing.json.gz
 printf '{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}, "cache": {"1": {"a": 1, "ti' > trunc.json
 expect_fail "truncated JSON" "trunc.json.*cut inside an entry" trunc.json
 # Kernel Tuner writes its cache entry by entry: one a run left open reads as Kernel Tuner
-# reads it (closed after its last whole entry); a cache tuned for another objective does not.
+# reads it (closed after its last whole entry); a cache tuned for another objective replays it.
 printf '{\n"tune_params_keys": [\n"a"\n],\n"tune_params": {\n"a": [\n1,\n2\n]\n},\n"cache": {\n"1": {"a": 1, "time": 1.0},\n"2": {"a": 2, "time": 0.5},' > open.json
 out=$("$exe" space open.json 2>&1) && grep -q "valid configurations: 2$" <<<"$out" \
     && ok "an unterminated Kernel Tuner cache reads as Kernel Tuner reads it" \
     || bad "an unterminated Kernel Tuner cache reads as Kernel Tuner reads it" "$out"
-printf '{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}, "objective": "GFLOP/s", "cache": {"1": {"a": 1, "time": 1.0}}}' > gflops.json
-expect_fail "a cache tuned for another objective is refused" "gflops.json: objective: the cache was tuned for 'GFLOP/s'" gflops.json
+printf '{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}, "objective": "GFLOP/s", "cache": {"1": {"a": 1, "time": 1.0, "GFLOP/s": 2.0}}}' > gflops.json
+out=$("$exe" --budget=1 --journal=gflops.jsonl gflops.json 2>&1) \
+    && grep -q "gflops.json was tuned for 'GFLOP/s': replaying that objective, maximised" <<<"$out" \
+    && ok "a cache tuned for another objective replays it, saying so" \
+    || bad "a cache tuned for another objective replays it, saying so" "$out"
+rm -f gflops.jsonl
 printf '{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}, "cache": {"1": {"a": 1, "time": [1.0]}}}' > wrongtype.json
 expect_fail "wrong type names the JSON path" "wrongtype.json.*time" wrongtype.json
 expect_fail "empty space after restrictions" "no valid|empty" --restrict "a > 100" bowl.json.gz

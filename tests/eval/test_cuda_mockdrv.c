@@ -20,11 +20,16 @@
  * cuTensorMapEncodeTiled (m_tmap_encode) writes its arguments into the map's words:
  * address, type, rank, dims[0..1], stride[0], box[0..1], swizzle; MOCK_CUDA_NOTMAP=1
  * makes it fail with CUDA_ERROR_INVALID_VALUE.
+ *   acc, ref_acc   c += a in place, each launch logged to $MOCK_CUDA_LOG as "acc C0" (the
+ *                  value c[0] held before it)
  * MOCK_CUDA_ELAPSED=MS sets what every timed pair of events reads (default 0.25).
  * MOCK_CUDA_LOG=FILE appends one line per allocation and transfer ("alloc BYTES", "free",
  * "hostalloc BYTES", "hostfree", "htod BYTES", "dtoh BYTES", "memset BYTES VALUE") and per
  * launch of a ref_* kernel or of slow ("launch NAME"), from every worker process;
  * MOCK_CUDA_NOPIN=1 refuses page-locked host memory (the worker falls back to malloc).
+ * NVML: MOCK_NVML=none|clocks|power takes NVML away (wholly, its energy and power, its
+ * energy counter); the counter advances at MOCK_NVML_POWER watts (300); MOCK_NVML_REASONS=N
+ * is the clock event reasons read (for the first MOCK_NVML_REASONS_CALLS=K readings).
  * MOCK_CUDA=nodevice makes cuInit fail; MOCK_CUDA=real loads the real driver
  * (tests set CUTUNE_LIBCUDA to a missing file to get "no CUDA driver"). */
 #include <math.h>
@@ -341,6 +346,16 @@ static cu_result m_launch(cu_function f, unsigned gx, unsigned gy, unsigned gz, 
         abort();
     if (!strncmp(mf->name, "gen_", 4))
         return mock_generate(mf, gx, gy, gz, bx, by, bz, smem, params);
+    if (!strcmp(mf->name, "acc") || !strcmp(mf->name, "ref_acc")) {
+        /* an in-place kernel: c += a, logging what c[0] held when it started */
+        float *c = (float *)(uintptr_t) * (cu_deviceptr *)params[0];
+        const float *a = (const float *)(uintptr_t) * (cu_deviceptr *)params[1];
+        int n = *(int *)params[3];
+        mock_log("acc %.9g", (double)c[0]);
+        for (int i = 0; i < n && (long long)i < (long long)gx * bx; i++)
+            c[i] += a[i];
+        return 0;
+    }
     if (!strncmp(mf->name, "ref_", 4) || !strcmp(mf->name, "slow"))
         mock_log("launch %s", mf->name);
     if (!strcmp(mf->name, "slow"))
@@ -436,6 +451,40 @@ static int n_temp(void *d, int t, unsigned *v)
     return 0;
 }
 
+/* NVML's energy counter: MOCK_NVML_POWER watts (default 300) since the first reading. */
+static double mock_nvml_t0 = -1;
+static double mock_power(void)
+{
+    const char *v = getenv("MOCK_NVML_POWER");
+    return v ? atof(v) : 300.0;
+}
+static int n_energy(void *d, unsigned long long *mj)
+{
+    (void)d;
+    double t = cutune_now();
+    if (mock_nvml_t0 < 0)
+        mock_nvml_t0 = t;
+    *mj = 1000000ull + (unsigned long long)(mock_power() * (t - mock_nvml_t0) * 1e3);
+    return 0;
+}
+static int n_power(void *d, unsigned *mw)
+{
+    (void)d;
+    *mw = (unsigned)(mock_power() * 1e3);
+    return 0;
+}
+/* Clock event reasons: MOCK_NVML_REASONS (a number, default 0), for the first
+ * MOCK_NVML_REASONS_CALLS readings when that is set (then 0). */
+static int n_reasons(void *d, unsigned long long *r)
+{
+    (void)d;
+    static long calls;
+    const char *v = getenv("MOCK_NVML_REASONS"), *k = getenv("MOCK_NVML_REASONS_CALLS");
+    calls++;
+    *r = v && (!k || calls <= atol(k)) ? strtoull(v, NULL, 0) : 0;
+    return 0;
+}
+
 static const cutune_cuda_drv mock_drv = {
     .init = m_init,
     .driver_get_version = m_version,
@@ -475,7 +524,32 @@ static const cutune_cuda_drv mock_drv = {
     .nvml_device_by_pci = n_bypci,
     .nvml_clock_info = n_clock,
     .nvml_temperature = n_temp,
+    .nvml_total_energy = n_energy,
+    .nvml_power_usage = n_power,
+    .nvml_clock_reasons = n_reasons,
 };
+
+/* The mock driver with the NVML that MOCK_NVML asks for: "none" (no NVML at all),
+ * "clocks" (clocks and temperature, no energy or power), "power" (no energy counter: power
+ * is sampled); anything else, everything. */
+static cutune_cuda_drv mock_drv_nvml(void)
+{
+    cutune_cuda_drv d = mock_drv;
+    const char *m = getenv("MOCK_NVML");
+    if (m && !strcmp(m, "none")) {
+        d.nvml_init = NULL;
+        d.nvml_shutdown = NULL;
+        d.nvml_device_by_pci = NULL;
+        d.nvml_clock_info = NULL;
+        d.nvml_temperature = NULL;
+        d.nvml_clock_reasons = NULL;
+    }
+    if (m && (!strcmp(m, "none") || !strcmp(m, "clocks") || !strcmp(m, "power")))
+        d.nvml_total_energy = NULL;
+    if (m && (!strcmp(m, "none") || !strcmp(m, "clocks")))
+        d.nvml_power_usage = NULL;
+    return d;
+}
 
 /* If this process was started as the evaluator's worker, be one and exit. */
 static void mock_worker_maybe(int argc, char **argv)
@@ -527,5 +601,6 @@ static void mock_worker_maybe(int argc, char **argv)
         exit(0);
     }
     int real = m && !strcmp(m, "real");
-    exit(cutune_cuda_worker_main(atoi(argv[3]), real ? NULL : &mock_drv));
+    cutune_cuda_drv d = mock_drv_nvml();
+    exit(cutune_cuda_worker_main(atoi(argv[3]), real ? NULL : &d));
 }

@@ -43,6 +43,7 @@ static void test_hello(void **state)
     h.ordinal = 1;
     snprintf(h.pci_bus_id, sizeof h.pci_bus_id, "0000:19:00.0");
     snprintf(h.uuid, sizeof h.uuid, "GPU-0123");
+    h.energy_source = CUTUNE_CUDA_ENERGY_SAMPLED;
     assert_int_equal(cutune_cuda_encode_hello(&b, &h), 0);
     size_t n;
     const uint8_t *p = payload(&b, CUTUNE_CUDA_MSG_HELLO, &n);
@@ -58,10 +59,12 @@ static void test_hello(void **state)
     assert_int_equal(d.ordinal, 1);
     assert_string_equal(d.pci_bus_id, "0000:19:00.0");
     assert_string_equal(d.uuid, "GPU-0123");
+    assert_int_equal(d.energy_source, CUTUNE_CUDA_ENERGY_SAMPLED);
     /* every truncation is malformed, except the one that ends where a worker from before
      * the version field ended: that decodes, as protocol 0 (refused by the session). After
-     * the version: the count and ordinal (4 + 4), then two strings (8-byte length + text + NUL) */
-    size_t legacy = n - 4 - 8 - (8 + sizeof "0000:19:00.0") - (8 + sizeof "GPU-0123");
+     * the version: the count and ordinal (4 + 4), two strings (8-byte length + text + NUL),
+     * the energy source (4) */
+    size_t legacy = n - 4 - 8 - (8 + sizeof "0000:19:00.0") - (8 + sizeof "GPU-0123") - 4;
     for (size_t k = 0; k < n; k++) {
         int rc = cutune_cuda_decode_hello(p, k, &d);
         if (k == legacy) {
@@ -130,12 +133,14 @@ static void test_setup(void **state)
     s.atol = INFINITY;
     s.gemm_m = 4096;
     s.gemm_a = -1;
+    s.energy_window_s = 0.2;
     assert_int_equal(cutune_cuda_encode_setup(&b, &s), 0);
     size_t n;
     const uint8_t *p = payload(&b, CUTUNE_CUDA_MSG_SETUP, &n);
     cutune_cuda_setup d;
     assert_int_equal(cutune_cuda_decode_setup(p, n, &d), 0);
     assert_true(d.seed == s.seed);
+    assert_true(d.energy_window_s == 0.2);
     assert_int_equal(d.nargs, 3);
     assert_string_equal(d.args[2].name, "arg2");
     assert_int_equal(d.args[2].kind, 1);

@@ -24,7 +24,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 secs=${1:-${FUZZ_SECONDS:-60}}
 build=${FUZZ_BUILD:-$root/build-fuzz}
 covbuild=${FUZZ_COV_BUILD:-$root/build-fuzz-cov}
-targets=${FUZZ_TARGETS:-"expr spec recording report"}
+targets=${FUZZ_TARGETS:-"expr spec recording report objective"}
 jobs=${FUZZ_JOBS:-$(nproc)}
 command -v clang >/dev/null || { echo "clang not found: apt-get install -y clang" >&2; exit 2; }
 

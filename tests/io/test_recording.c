@@ -773,35 +773,54 @@ static void test_kt_unterminated(void **state)
     assert_non_null(strstr(err, "ends unclosed"));
 }
 
-/* A cache tuned for another objective than time is refused, naming it. */
+/* A cache tuned for another objective than time names it and its direction; an entry's
+ * other numbers are its metrics. */
 static void test_kt_objective(void **state)
 {
     (void)state;
     static const struct {
         const char *objective;
         int code;
-        const char *msg;
+        const char *msg, *name;
+        int max;
     } cases[] = {
-        {"\"GFLOP/s\"", CUTUNE_EUNSUPPORTED,
-         "t.json: objective: the cache was tuned for 'GFLOP/s', not time"},
-        {"3", CUTUNE_EPARSE, "t.json: objective: expected a string"},
-        {"\"time\"", 0, ""},
-        {"null", 0, ""},
+        {"\"GFLOP/s\"", 0, "", "GFLOP/s", 1},
+        {"\"GFLOP/s\", \"objective_higher_is_better\": false", 0, "", "GFLOP/s", 0},
+        {"\"energy\"", 0, "", "energy", 0},
+        {"\"energy\", \"objective_higher_is_better\": true", 0, "", "energy", 1},
+        {"\"GFLOP/s\", \"objective_higher_is_better\": 1", CUTUNE_EPARSE,
+         "t.json: objective_higher_is_better: expected true or false", NULL, 0},
+        {"3", CUTUNE_EPARSE, "t.json: objective: expected a string", NULL, 0},
+        {"\"time\"", 0, "", NULL, 0},
+        {"null", 0, "", NULL, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[512], err[512] = "";
         cutune_recording *r = NULL;
         snprintf(text, sizeof text,
                  "{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[1,2]},\"objective\":%s,"
-                 "\"cache\":{\"1\":{\"x\":1,\"time\":1.0,\"GFLOP/s\":9.0}}}",
+                 "\"cache\":{\"1\":{\"x\":1,\"time\":1.0,\"GFLOP/s\":9.0,\"compile_time\":3,"
+                 "\"note\":\"text\"}}}",
                  cases[i].objective);
         int rc = cutune_recording_load_buffer("t.json", text, strlen(text), &r, err, sizeof err);
         if (rc != cases[i].code || !strstr(err, cases[i].msg))
             fail_msg("case %zu: rc %d '%s'", i, rc, err);
-        if (!rc)
-            assert_int_equal(r->nrecords, 1);
-        else
+        if (rc) {
             assert_null(r);
+            continue;
+        }
+        assert_int_equal(r->nrecords, 1);
+        if (cases[i].name) {
+            assert_non_null(r->objective);
+            assert_string_equal(r->objective, cases[i].name);
+            assert_int_equal(r->objective_max, cases[i].max);
+        } else {
+            assert_null(r->objective);
+        }
+        /* the parameter, time, compile_time and the string are not metrics */
+        assert_int_equal(r->records[0].nmetrics, 1);
+        assert_string_equal(r->records[0].metrics[0].name, "GFLOP/s");
+        assert_true(r->records[0].metrics[0].value == 9.0);
         cutune_recording_free(r);
     }
 }

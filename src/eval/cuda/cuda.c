@@ -17,7 +17,7 @@
 
 static const char *const arg_keys =
     "flush_l2, pipeline, threads, cache, cache_dir, timeout, max_time, max_reps, min_reps, "
-    "ci, warmup, worker, arch, compiler, devices";
+    "ci, warmup, worker, arch, compiler, devices, energy_window";
 
 /* ---- arguments ---- */
 
@@ -45,6 +45,7 @@ static int parse_args(cuda_state *st, const char *arg, char *err, size_t errlen)
     st->min_reps = 10;
     st->ci = 0.01;
     st->warmup = 3;
+    st->energy_window_s = 0;
     if (!arg || !*arg)
         return 0;
     char *copy = strdup(arg);
@@ -95,6 +96,9 @@ static int parse_args(cuda_state *st, const char *arg, char *err, size_t errlen)
                 break;
         } else if (!strcmp(kv, "max_time")) {
             if ((rc = parse_num(kv, v, 0, 3600, &st->max_time_s, err, errlen)) < 0)
+                break;
+        } else if (!strcmp(kv, "energy_window")) {
+            if ((rc = parse_num(kv, v, 0, 60, &st->energy_window_s, err, errlen)) < 0)
                 break;
         } else if (!strcmp(kv, "ci")) {
             if ((rc = parse_num(kv, v, 0, 1, &st->ci, err, errlen)) < 0)
@@ -211,6 +215,7 @@ static int build_setup(cuda_state *st, cutune_cuda_setup *su, unsigned long seed
     su->max_reps = st->max_reps;
     su->max_time_s = st->max_time_s;
     su->ci_rel = st->ci;
+    su->energy_window_s = st->energy_window_s;
     su->nargs = (uint32_t)sp->nargs;
     for (size_t i = 0; i < sp->nargs; i++) {
         const cutune_spec_arg *a = &sp->args[i];
@@ -219,7 +224,8 @@ static int build_setup(cuda_state *st, cutune_cuda_setup *su, unsigned long seed
         d->kind = (uint8_t)a->kind;
         d->type = (uint8_t)a->type;
         d->init = (uint8_t)a->init;
-        d->output = (uint8_t)(a->kind == CUTUNE_ARG_BUFFER && a->output);
+        /* 1: an output (poisoned, verified); 2: inout (restored before every launch) */
+        d->output = (uint8_t)(a->kind == CUTUNE_ARG_BUFFER && a->output ? 1 + (a->inout != 0) : 0);
         d->lo = a->init_lo;
         d->hi = a->init_hi;
         if (a->kind == CUTUNE_ARG_BUFFER && a->init == CUTUNE_INIT_KERNEL && a->init_name)
@@ -575,6 +581,21 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
     if ((rc = cuda_start_workers(st, ctx->verbose, err, errlen)) < 0)
         goto out_fail;
     const cutune_cuda_hello *h = &st->sess[0].hello;
+    for (size_t n = 0; n < ctx->nneed; n++) {
+        static const char *const energy[] = {"energy_j",         "power_w",
+                                             "energy_window_ms", "energy_launches",
+                                             "energy_readings",  "energy_source"};
+        for (size_t k = 0; k < sizeof energy / sizeof energy[0]; k++)
+            if (!strcmp(ctx->need_metrics[n], energy[k]) &&
+                h->energy_source == CUTUNE_CUDA_ENERGY_NONE) {
+                rc = cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
+                                "evaluator 'cuda': the objective reads %s, but NVML measures no "
+                                "energy on %s (libnvidia-ml.so.1 missing, or the GPU has neither "
+                                "an energy counter nor a power reading)",
+                                energy[k], h->name);
+                goto out_fail;
+            }
+    }
     if (!st->arch)
         st->arch = h->cc_major * 10 + h->cc_minor;
     snprintf(st->arch_opt, sizeof st->arch_opt, "--gpu-architecture=sm_%d", st->arch);
@@ -740,6 +761,7 @@ static const cutune_evaluator_type cuda_type = {
     .help = "compile with NVRTC (or nvcc), verify and time on the GPU in a worker process "
             "(args: flush_l2=0|1, pipeline=0|1, threads=N, cache=0|1, cache_dir=DIR, "
             "timeout=S, max_time=S, max_reps=N, min_reps=N, ci=REL, warmup=N, arch=XY, "
+            "energy_window=S, "
             "compiler=nvrtc|nvcc|PATH; worker=PATH: the worker executable, default cutune itself)",
     .size = sizeof(cuda_state),
     .flags = CUTUNE_EVALUATOR_NEEDS_GPU,

@@ -132,6 +132,13 @@ typedef struct cutune_cuda_drv {
     int (*nvml_device_by_pci)(const char *bus_id, void **dev);
     int (*nvml_clock_info)(void *dev, int type, unsigned *mhz);
     int (*nvml_temperature)(void *dev, int sensor, unsigned *c);
+    /** optional: energy since the driver loaded, mJ (nvmlDeviceGetTotalEnergyConsumption) */
+    int (*nvml_total_energy)(void *dev, unsigned long long *mj);
+    /** optional: power draw, mW (nvmlDeviceGetPowerUsage) */
+    int (*nvml_power_usage)(void *dev, unsigned *mw);
+    /** optional: clock event (throttle) reasons, a bit mask (nvmlDeviceGetCurrentClocks-
+     *  EventReasons, or the older ...ClocksThrottleReasons) */
+    int (*nvml_clock_reasons)(void *dev, unsigned long long *reasons);
     /* cuBLAS (optional: loaded on first use by cutune_cuda_drv_load_cublas) */
     int (*cublas_create)(void **handle);
     int (*cublas_destroy)(void *handle);
@@ -169,9 +176,10 @@ const char *cutune_cuda_drv_strerror(const cutune_cuda_drv *d, cu_result r, char
  * is then refused by name instead of misreading the messages. Workers from before the
  * field send no version (decoded as 0). HELLO itself may only grow after the version, so
  * that any build can read another's. */
-/* 3: HELLO carries the device count, ordinal, PCI bus id and UUID */
-/* 4: SETUP and LAUNCH carry tensormap arguments; bfloat16 elements */
-#define CUTUNE_CUDA_PROTO_VERSION 4u
+/* 3: HELLO carries the device count, ordinal, PCI bus id and UUID
+ * 4: SETUP and LAUNCH carry tensormap arguments; bfloat16 elements
+ * 5: HELLO carries the energy source; SETUP the energy window */
+#define CUTUNE_CUDA_PROTO_VERSION 5u
 #define CUTUNE_CUDA_MAX_MSG (512u << 20) /* a CUBIN is a few MB at most */
 
 enum cutune_cuda_msg_type {
@@ -202,14 +210,24 @@ typedef struct cutune_cuda_hello {
     int32_t ordinal;        /**< the one it runs on ($CUTUNE_CUDA_DEVICE, default 0) */
     char pci_bus_id[32];    /**< "0000:19:00.0", or "" */
     char uuid[48];          /**< "GPU-xxxxxxxx-...", or "" where the driver cannot say */
+    int32_t energy_source;  /**< cutune_cuda_energy_source: how the worker measures energy */
 } cutune_cuda_hello;
+
+/** How a worker measures energy (worker_energy.c). */
+enum cutune_cuda_energy_source {
+    CUTUNE_CUDA_ENERGY_NONE = 0,    /**< no NVML, or NVML without energy or power readings */
+    CUTUNE_CUDA_ENERGY_COUNTER = 1, /**< NVML's total-energy counter, read at both ends */
+    CUTUNE_CUDA_ENERGY_SAMPLED = 2, /**< NVML's power reading, sampled by a thread */
+};
 
 typedef struct cutune_cuda_argdesc {
     char name[64];
     uint8_t kind;        /**< cutune_arg_kind */
     uint8_t type;        /**< cutune_elem_type */
     uint8_t init;        /**< cutune_init_kind */
-    uint8_t output;      /**< poisoned, then compared with the reference */
+    uint8_t output;      /**< 1: poisoned, then compared with the reference; 2 (inout):
+                              restored from its initial contents before every launch, then
+                              compared */
     double lo, hi;       /**< RANDOM range, RANGE modulus (hi) */
     char init_name[128]; /**< KERNEL: generator kernel in the sizes-only module */
     int32_t tensor;      /**< TENSORMAP: the buffer argument it describes */
@@ -238,6 +256,8 @@ typedef struct cutune_cuda_setup {
     int64_t gemm_m, gemm_n, gemm_k; /**< cublas_sgemm sizes */
     int32_t gemm_a, gemm_b, gemm_c; /**< arg indices of A, B, C */
     int32_t gemm_alpha, gemm_beta;  /**< arg indices of alpha, beta */
+    double energy_window_s;         /**< least duration of the energy measurement (0: the timed
+                                         repetitions only; longer: more launches, untimed) */
 } cutune_cuda_setup;
 
 /** One evaluation request: a compiled kernel and its launch. */

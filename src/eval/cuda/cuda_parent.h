@@ -46,7 +46,9 @@ typedef struct cuda_state {
     int flush_l2, pipeline, use_cache, warmup, min_reps, max_reps;
     long threads;
     double timeout_s, max_time_s, ci;
-    int arch; /**< sm_XY as XY (from the device unless arch= given) */
+    double energy_window_s; /**< least energy-measurement window (energy_window=S; 0: the timed
+                                 repetitions) */
+    int arch;               /**< sm_XY as XY (from the device unless arch= given) */
     char arch_opt[48];
     char worker[4096];
     char cache_dir[4096];

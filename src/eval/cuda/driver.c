@@ -99,7 +99,8 @@ int cutune_cuda_drv_load(cutune_cuda_drv *d, char *err, size_t errlen)
     LOAD(event_elapsed_time, "cuEventElapsedTime_v2", "cuEventElapsedTime");
     LOAD_OPT(d->lib, tensor_map_encode_tiled, "cuTensorMapEncodeTiled");
 
-    /* NVML only adds clock and temperature metrics: its absence is no error. */
+    /* NVML only adds clock, temperature, energy and power metrics: its absence is no
+     * error. */
     d->nvml_lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (d->nvml_lib) {
         LOAD_OPT(d->nvml_lib, nvml_init, "nvmlInit_v2");
@@ -107,11 +108,19 @@ int cutune_cuda_drv_load(cutune_cuda_drv *d, char *err, size_t errlen)
         LOAD_OPT(d->nvml_lib, nvml_device_by_pci, "nvmlDeviceGetHandleByPciBusId_v2");
         LOAD_OPT(d->nvml_lib, nvml_clock_info, "nvmlDeviceGetClockInfo");
         LOAD_OPT(d->nvml_lib, nvml_temperature, "nvmlDeviceGetTemperature");
+        LOAD_OPT(d->nvml_lib, nvml_total_energy, "nvmlDeviceGetTotalEnergyConsumption");
+        LOAD_OPT(d->nvml_lib, nvml_power_usage, "nvmlDeviceGetPowerUsage");
+        LOAD_OPT(d->nvml_lib, nvml_clock_reasons, "nvmlDeviceGetCurrentClocksEventReasons");
+        if (!d->nvml_clock_reasons)
+            LOAD_OPT(d->nvml_lib, nvml_clock_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
         if (!d->nvml_init || !d->nvml_device_by_pci || !d->nvml_clock_info ||
             !d->nvml_temperature) {
             dlclose(d->nvml_lib);
             d->nvml_lib = NULL;
             d->nvml_init = NULL;
+            d->nvml_total_energy = NULL;
+            d->nvml_power_usage = NULL;
+            d->nvml_clock_reasons = NULL;
         }
     }
     return 0;

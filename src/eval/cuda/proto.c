@@ -198,6 +198,7 @@ int cutune_cuda_encode_hello(cutune_cuda_buf *b, const cutune_cuda_hello *h)
     put_u32(b, (uint32_t)h->ordinal);
     put_str(b, h->pci_bus_id);
     put_str(b, h->uuid);
+    put_u32(b, (uint32_t)h->energy_source);
     return frame_end(b, at);
 }
 
@@ -220,6 +221,7 @@ int cutune_cuda_decode_hello(const uint8_t *p, size_t n, cutune_cuda_hello *h)
     h->ordinal = (int32_t)get_u32(&r);
     get_strcpy(&r, h->pci_bus_id, sizeof h->pci_bus_id);
     get_strcpy(&r, h->uuid, sizeof h->uuid);
+    h->energy_source = (int32_t)get_u32(&r);
     return finish(&r);
 }
 
@@ -261,6 +263,7 @@ int cutune_cuda_encode_setup(cutune_cuda_buf *b, const cutune_cuda_setup *s)
     put_u32(b, (uint32_t)s->gemm_c);
     put_u32(b, (uint32_t)s->gemm_alpha);
     put_u32(b, (uint32_t)s->gemm_beta);
+    put_f64(b, s->energy_window_s);
     return frame_end(b, at);
 }
 
@@ -314,6 +317,7 @@ int cutune_cuda_decode_setup(const uint8_t *p, size_t n, cutune_cuda_setup *s)
     s->gemm_c = (int32_t)get_u32(&r);
     s->gemm_alpha = (int32_t)get_u32(&r);
     s->gemm_beta = (int32_t)get_u32(&r);
+    s->energy_window_s = get_f64(&r);
     return finish(&r);
 }
 

@@ -226,14 +226,19 @@ static void evaluate(worker *w, const cutune_cuda_launch *l, cutune_cuda_reply *
         r->fatal = 1;
         goto out;
     }
+    uint32_t nmetrics = r->nmetrics;
     if (worker_time_kernel(w, f, l, params, tv, r) < 0)
         goto out;
-    if (w->nvml_dev) {
-        unsigned v = 0;
-        if (w->drv.nvml_clock_info(w->nvml_dev, 1 /* NVML_CLOCK_SM */, &v) == 0)
-            worker_metric(r, "sm_clock_mhz", v);
-        if (w->drv.nvml_temperature(w->nvml_dev, 0 /* NVML_TEMPERATURE_GPU */, &v) == 0)
-            worker_metric(r, "temp_c", v);
+    if (worker_energy_throttled(w)) {
+        /* A thermal or hardware slowdown during the measurement: once more, and the reply
+         * says so (throttled stays 1 when it happened again). */
+        r->nmetrics = nmetrics;
+        free(r->times);
+        r->times = NULL;
+        r->ntimes = 0;
+        if (worker_time_kernel(w, f, l, params, tv, r) < 0)
+            goto out;
+        worker_metric(r, "remeasured", 1);
     }
 out:
     if (r->status != CUTUNE_STATUS_OK) {
@@ -322,6 +327,7 @@ static void hello_fill(worker *w, cutune_cuda_hello *h)
             w->drv.nvml_device_by_pci(bus, &w->nvml_dev) != 0)
             w->nvml_dev = NULL;
     }
+    h->energy_source = worker_energy_source(w);
     h->rc = 0;
 }
 

@@ -321,7 +321,7 @@ int worker_buffers_ensure(worker *w, const cutune_cuda_launch *l, cutune_cuda_re
                     goto oom;
             }
         }
-        b->in = !a->output || gemm_c_is_input(w, l, i);
+        b->in = !a->output || a->output == 2 || gemm_c_is_input(w, l, i);
         if (b->in && !b->zeros && !b->host_in) {
             w->cold = 1;
             b->host_in = host_alloc(w, alloc, &b->in_pinned);

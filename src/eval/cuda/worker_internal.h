@@ -12,7 +12,35 @@
 
 #include "cuda_internal.h"
 
-#define WORKER_BATCH 10 /* timed launches per synchronisation */
+#include <pthread.h>
+
+#define WORKER_BATCH 10             /* timed launches per synchronisation */
+#define WORKER_POWER_PERIOD_S 0.005 /* power sampling period when NVML has no energy counter */
+/* NVML clock event reasons: software power cap (0x4), hardware slowdown (0x8), software
+ * and hardware thermal slowdown (0x20, 0x40), hardware power brake (0x80) */
+#define WORKER_THROTTLE_FLAG 0xECull
+/* ... of which these make the worker measure again, once: a thermal or hardware slowdown
+ * is an accident of the moment; a power cap is how a power-bound kernel always runs */
+#define WORKER_THROTTLE_REPEAT 0xE8ull
+
+/** One energy measurement window (worker_energy.c). */
+typedef struct worker_energy {
+    int open;                   /**< between begin and end */
+    int source;                 /**< cutune_cuda_energy_source of this window */
+    double t0;                  /**< wall time when the window opened */
+    double before[3];           /**< SM clock, memory clock (MHz), temperature (C); NaN unread */
+    unsigned long long mj0;     /**< counter when the window opened */
+    unsigned long long last_mj; /**< counter at the last poll */
+    uint64_t readings;          /**< distinct counter values seen after mj0 */
+    unsigned long long reasons; /**< clock event reasons OR'd over the polls */
+    pthread_mutex_t mu;         /**< guards the sampled fields below and stop */
+    pthread_t tid;
+    int thread;    /**< the sampler thread runs */
+    int stop;      /**< asks the sampler to stop */
+    double joules; /**< sampled: trapezoidal integral so far */
+    double last_t, last_p;
+    uint64_t nsamples;
+} worker_energy;
 
 typedef struct wbuf {
     cu_deviceptr d; /**< device allocation, or 0 */
@@ -56,7 +84,8 @@ typedef struct worker {
     size_t flush_bytes;
     cu_event ev[2 * WORKER_BATCH];
     int nev;
-    int cold; /**< this launch allocated or generated buffers or ran the reference */
+    int cold;             /**< this launch allocated or generated buffers or ran the reference */
+    worker_energy energy; /**< the energy window of the current measurement */
 } worker;
 
 /* ---- worker.c: the reply ---- */
@@ -104,6 +133,19 @@ int worker_verify(worker *w, cutune_cuda_reply *r);
  * verify_s: the verification launch's time. 0, or -1 with r set. */
 int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, void **params,
                        double verify_s, cutune_cuda_reply *r);
+
+/* ---- worker_energy.c: energy, power, clocks and throttling through NVML ---- */
+
+/** How this worker can measure energy (cutune_cuda_energy_source). */
+int worker_energy_source(const worker *w);
+/** Open the energy window: clocks and temperature, the counter or the power sampler. */
+void worker_energy_begin(worker *w);
+/** Inside the window (after each synchronisation): throttle reasons, counter updates. */
+void worker_energy_poll(worker *w);
+/** Close the window over launches kernel launches and add its metrics to r. */
+void worker_energy_end(worker *w, uint64_t launches, cutune_cuda_reply *r);
+/** 1 when the last window saw a slowdown worth measuring again (WORKER_THROTTLE_REPEAT). */
+int worker_energy_throttled(const worker *w);
 
 /* ---- inline: element reads (verification's loops), launches (timing's) ---- */
 

@@ -20,6 +20,35 @@ static double median_sorted(const double *s, size_t n)
     return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
+/* Buffers marked inout (the kernel updates them in place: an accumulator, a histogram)
+ * get their initial contents back before every launch, outside the timed events, so that
+ * every repetition computes from the same inputs. *any says whether there are some. The
+ * upload is synchronous: the previous launch finishes first. */
+static cu_result restore_inout(worker *w, int *any)
+{
+    const cutune_cuda_setup *su = &w->setup;
+    cu_result rc = CU_SUCCESS;
+    *any = 0;
+    for (uint32_t i = 0; i < su->nargs && rc == CU_SUCCESS; i++) {
+        wbuf *b = &w->bufs[i];
+        if (su->args[i].kind != CUTUNE_ARG_BUFFER || su->args[i].output != 2 || !b->bytes)
+            continue;
+        *any = 1;
+        rc = b->zeros || !b->host_in ? w->drv.memset_d8_async(b->d, 0, b->bytes, NULL)
+                                     : w->drv.memcpy_htod(b->d, b->host_in, b->bytes);
+    }
+    return rc;
+}
+
+/* One untimed launch, inout buffers restored first. */
+static cu_result launch_restored(worker *w, cu_function f, const cutune_cuda_launch *l,
+                                 void **params)
+{
+    int any;
+    cu_result rc = restore_inout(w, &any);
+    return rc == CU_SUCCESS ? worker_launch(w, f, l->grid, l->block, l->smem, params) : rc;
+}
+
 /* Warm up, then timed repetitions in batches until the median's CI is tight
  * enough, max_reps are taken or max_time_s has passed. */
 int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, void **params,
@@ -46,7 +75,7 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
         }
     }
     for (int i = 0; i < su->warmup; i++) {
-        if ((rc = worker_launch(w, f, l->grid, l->block, l->smem, params)) != CU_SUCCESS)
+        if ((rc = launch_restored(w, f, l, params)) != CU_SUCCESS)
             break;
     }
     if (rc == CU_SUCCESS || su->warmup <= 0)
@@ -62,7 +91,7 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
         int m = verify_s > 0 && left / verify_s < WORKER_BATCH ? (int)ceil(left / verify_s)
                                                                : WORKER_BATCH;
         for (int j = 0; j < (m < 1 ? 1 : m) && rc == CU_SUCCESS; j++)
-            rc = worker_launch(w, f, l->grid, l->block, l->smem, params);
+            rc = launch_restored(w, f, l, params);
         if (rc == CU_SUCCESS)
             rc = w->drv.ctx_synchronize();
     }
@@ -71,6 +100,7 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
         goto out_fail;
     }
     worker_metric(r, "worker_warmup_ms", (cutune_now() - t0) * 1e3);
+    worker_energy_begin(w);
     t0 = cutune_now();
     /* Long kernels get small batches so the time bound holds. */
     int batch = verify_s > 0 ? (int)(0.05 / verify_s) : WORKER_BATCH;
@@ -84,6 +114,9 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
                 (rc = w->drv.memset_d8_async(w->flush, (unsigned char)j, w->flush_bytes, NULL)) !=
                     CU_SUCCESS)
                 break;
+            int any;
+            if ((rc = restore_inout(w, &any)) != CU_SUCCESS)
+                break;
             if ((rc = w->drv.event_record(w->ev[2 * j], NULL)) != CU_SUCCESS ||
                 (rc = worker_launch(w, f, l->grid, l->block, l->smem, params)) != CU_SUCCESS ||
                 (rc = w->drv.event_record(w->ev[2 * j + 1], NULL)) != CU_SUCCESS)
@@ -95,6 +128,7 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
             worker_runtime_fail(w, r, "timed launch", rc);
             goto out_fail;
         }
+        worker_energy_poll(w);
         for (int j = 0; j < m; j++) {
             float ms = 0;
             if ((rc = w->drv.event_elapsed_time(&ms, w->ev[2 * j], w->ev[2 * j + 1])) !=
@@ -117,6 +151,26 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
             break;
     }
     worker_metric(r, "worker_timing_ms", (cutune_now() - t0) * 1e3);
+    /* A window shorter than energy_window_s is lengthened with more launches of the same
+     * kernel (untimed), so that the energy counter or the power samples resolve it. */
+    uint64_t launches = n;
+    while (w->energy.open && cutune_now() - t0 < su->energy_window_s && rc == CU_SUCCESS) {
+        for (int j = 0; j < batch && rc == CU_SUCCESS; j++) {
+            if (su->flush_l2 && w->flush)
+                rc = w->drv.memset_d8_async(w->flush, (unsigned char)j, w->flush_bytes, NULL);
+            if (rc == CU_SUCCESS)
+                rc = launch_restored(w, f, l, params);
+            launches += rc == CU_SUCCESS;
+        }
+        if (rc == CU_SUCCESS)
+            rc = w->drv.ctx_synchronize();
+        if (rc != CU_SUCCESS) {
+            worker_runtime_fail(w, r, "energy window launch", rc);
+            goto out_fail;
+        }
+        worker_energy_poll(w);
+    }
+    worker_energy_end(w, launches, r);
     if (!(r->time_ms > 0.0)) { /* below the event timer's resolution: not a measurement (a
                                   zero time would also be refused by every recording loader) */
         r->status = CUTUNE_STATUS_RUNTIME_ERROR;
@@ -130,6 +184,8 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
     free(sorted);
     return 0;
 out_fail:
+    if (w->energy.open)
+        worker_energy_end(w, 0, r); /* stops the sampler; no energy without launches */
     free(sorted);
     return -1;
 }

@@ -1,0 +1,60 @@
+/**
+ * @file pareto.h
+ * @brief Pareto fronts of several objectives (all minimised): non-dominated sorting and
+ *        crowding distance (NSGA-II, Deb et al., IEEE TEC 6(2), 2002, sections III-A and
+ *        III-B) and the hypervolume of a two-objective front.
+ */
+#ifndef CUTUNE_PARETO_H
+#define CUTUNE_PARETO_H
+
+#include <stddef.h>
+
+#define CUTUNE_PARETO_NONE ((size_t)-1) /**< rank of a point with a NaN objective */
+
+/**
+ * Fast non-dominated sort. f holds n points of m objectives, row-major (point i's
+ * objective j at f[i * m + j]), all minimised. rank[i] gets point i's front: 0 for the
+ * non-dominated points, 1 for those dominated only by front 0, ...; CUTUNE_PARETO_NONE for a
+ * point with a NaN objective (it takes part in no front). a dominates b when a is no worse
+ * in every objective and better in one; equal points share a front.
+ * @return the number of fronts, or 0 when n is 0 or memory runs out (rank untouched then).
+ */
+size_t cutune_pareto_sort(const double *f, size_t n, size_t m, size_t *rank);
+
+/**
+ * Crowding distance of the k points idx[0..k) of one front (Deb et al. eq. in III-B): per
+ * objective, the points sorted by it, the two extremes get infinity and every other point
+ * the gap between its neighbours over the objective's range; summed over objectives. An
+ * objective of zero range adds nothing. dist[i] is idx[i]'s distance.
+ * @return 0, or -1 when memory runs out.
+ */
+int cutune_pareto_crowding(const double *f, size_t m, const size_t *idx, size_t k, double *dist);
+
+/**
+ * Hypervolume of n points of two minimised objectives with respect to the reference point
+ * ref: the area dominated by the points and bounded by ref. Points that do not strictly
+ * dominate ref (and NaN points) add nothing.
+ * @return the area, or -1 when memory runs out.
+ */
+double cutune_pareto_hv2(const double *f, size_t n, const double ref[2]);
+
+/**
+ * Rank (cutune_pareto_sort) and crowding distance (within each rank) of n points: the
+ * order NSGA-II selects by. rank, crowd: n entries each. 0, or -1 when memory runs out.
+ */
+int cutune_pareto_rank_crowd(const double *f, size_t n, size_t m, size_t *rank, double *crowd);
+
+/**
+ * NSGA-II's crowded comparison: 1 when point a is preferred to b (a lower rank, or the same
+ * rank and a larger crowding distance), else 0.
+ */
+int cutune_pareto_better(const size_t *rank, const double *crowd, size_t a, size_t b);
+
+/**
+ * The point NSGA-II drops first from n: the last by the crowded comparison (the highest
+ * rank, the least crowding distance, then the highest index). n > 0. (size_t)-1 when
+ * memory runs out.
+ */
+size_t cutune_pareto_worst(const double *f, size_t n, size_t m);
+
+#endif

@@ -1,0 +1,584 @@
+/* Objectives and constraints (include/cutune/objective.h): the expression engine of
+ * restrictions (src/space/expr*.c) over a symbol table of the space's parameters and
+ * sizes, time_ms and time_s, the spec's metrics and the evaluator's metrics. The
+ * evaluator's metric names are not known before the first evaluation, so every identifier
+ * of the text that is no other name, keyword or function is taken for one. */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cutune/expr.h"
+#include "cutune/objective.h"
+#include "cutune/spec.h"
+#include "cutune/tuner.h"
+
+#define OBJ_MAX_NAMES 256
+
+struct cutune_objective {
+    char *text;                    /**< as given */
+    char *expr_text;               /**< what is parsed (built-ins spelt out, names aliased) */
+    int maximize;                  /**< :max */
+    int is_time;                   /**< plain time, minimised, no constraint */
+    cutune_expr *expr;             /**< the objective */
+    cutune_expr **cons;            /**< the constraints */
+    char **cons_text;              /**< as given */
+    size_t ncons;                  /**< constraints */
+    const cutune_space *space;     /**< view */
+    const cutune_spec *spec;       /**< view, or NULL */
+    char *names[OBJ_MAX_NAMES];    /**< the symbol table: owned copies */
+    size_t nnames;                 /**< symbols */
+    size_t nspace;                 /**< slots 0..nspace: the space's parameters and sizes */
+    size_t nspecm;                 /**< then time_ms, time_s, then this many spec metrics */
+    char *metric[OBJ_MAX_NAMES];   /**< the evaluator metric of each slot past those, by its
+                                        real name (aliases resolved) */
+    struct cutune_objective **sub; /**< several objectives (--objectives): the parts */
+    size_t nsub;                   /**< parts, 0 for a single objective */
+};
+
+static const char *const functions[] = {"min", "max", "ceil", "floor", "log2", "pow", "abs"};
+
+static int is_ident_start(int c)
+{
+    return isalpha(c) || c == '_';
+}
+
+static int is_ident(const char *s)
+{
+    if (!is_ident_start((unsigned char)*s))
+        return 0;
+    for (s++; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_')
+            return 0;
+    return 1;
+}
+
+static long name_index(const cutune_objective *o, const char *name, size_t len)
+{
+    for (size_t i = 0; i < o->nnames; i++)
+        if (strlen(o->names[i]) == len && !strncmp(o->names[i], name, len))
+            return (long)i;
+    return -1;
+}
+
+static int add_name(cutune_objective *o, const char *name, size_t len, const char *metric,
+                    size_t mlen)
+{
+    if (o->nnames >= OBJ_MAX_NAMES)
+        return CUTUNE_EINVAL;
+    char *n = strndup(name, len), *m = metric ? strndup(metric, mlen) : NULL;
+    if (!n || (metric && !m)) {
+        free(n);
+        free(m);
+        return CUTUNE_ENOMEM;
+    }
+    o->metric[o->nnames] = m;
+    o->names[o->nnames++] = n;
+    return 0;
+}
+
+/* A growable string. */
+typedef struct strbuf {
+    char *s;
+    size_t n, cap;
+    int oom;
+} strbuf;
+
+static void sb_put(strbuf *b, const char *s, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 64;
+        while (b->n + n + 1 > cap)
+            cap *= 2;
+        char *p = realloc(b->s, cap);
+        if (!p) {
+            b->oom = 1;
+            return;
+        }
+        b->s = p;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->n, s, n);
+    b->n += n;
+    b->s[b->n] = '\0';
+}
+
+/* Index of the spec's metric called name (len bytes), or -1. */
+static long spec_metric_index(const cutune_objective *o, const char *name, size_t len)
+{
+    for (size_t m = 0; o->spec && m < o->spec->nmetrics; m++)
+        if (strlen(o->spec->metrics[m].name) == len &&
+            !strncmp(o->spec->metrics[m].name, name, len))
+            return (long)m;
+    return -1;
+}
+
+/* The slot name for a metric whose name is no identifier: `_m<slot>`. */
+static int alias_of(cutune_objective *o, const char *name, size_t len, char *alias, size_t alen)
+{
+    for (size_t i = 0; i < o->nnames; i++)
+        if (o->metric[i] && strlen(o->metric[i]) == len && !strncmp(o->metric[i], name, len)) {
+            snprintf(alias, alen, "%s", o->names[i]);
+            return 0;
+        }
+    snprintf(alias, alen, "_m%zu", o->nnames);
+    return add_name(o, alias, strlen(alias), name, len);
+}
+
+/* The text with `NAME` and the spec's non-identifier metric names replaced by their
+ * slot names, and every identifier that is nothing else added as an evaluator metric. */
+static int rewrite(cutune_objective *o, const char *text, char **out, const char *opt, char *err,
+                   size_t errlen)
+{
+    strbuf b = {0};
+    const char *p = text;
+    int rc = 0;
+    while (*p && !rc) {
+        char alias[32];
+        if (*p == '`') {
+            const char *e = strchr(p + 1, '`');
+            if (!e || e == p + 1 || e - p - 1 >= 32) {
+                rc = cutune_err(err, errlen, CUTUNE_EPARSE, "%s '%s': %s at column %zu", opt, text,
+                                !e ? "unterminated `name`" : "a `name` holds 1 to 31 bytes",
+                                (size_t)(p - text) + 1);
+                break;
+            }
+            long k = name_index(o, p + 1, (size_t)(e - p - 1));
+            long sm = spec_metric_index(o, p + 1, (size_t)(e - p - 1));
+            if (sm >= 0)
+                snprintf(alias, sizeof alias, "%s", o->names[o->nspace + 2 + (size_t)sm]);
+            else if (k >= 0 && !o->metric[k])
+                snprintf(alias, sizeof alias, "%s", o->names[k]);
+            else if ((rc = alias_of(o, p + 1, (size_t)(e - p - 1), alias, sizeof alias)) < 0)
+                break;
+            sb_put(&b, alias, strlen(alias));
+            p = e + 1;
+            continue;
+        }
+        if (*p == '"' || *p == '\'') { /* a string literal, as is */
+            const char *e = strchr(p + 1, *p);
+            size_t n = e ? (size_t)(e - p) + 1 : strlen(p);
+            sb_put(&b, p, n);
+            p += n;
+            continue;
+        }
+        int matched = 0; /* a spec metric named with other characters, as is */
+        for (size_t m = 0; o->spec && m < o->spec->nmetrics && !matched; m++) {
+            const char *mn = o->spec->metrics[m].name;
+            size_t ml = strlen(mn);
+            int before_ok = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+            if (!is_ident(mn) && before_ok && !strncmp(p, mn, ml)) {
+                snprintf(alias, sizeof alias, "_s%zu", m);
+                sb_put(&b, alias, strlen(alias));
+                p += ml;
+                matched = 1;
+            }
+        }
+        if (matched)
+            continue;
+        if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
+            const char *s = p; /* a number: 1e-3, 0x20, 1.5 */
+            while (isalnum((unsigned char)*p) || *p == '.' ||
+                   ((*p == '-' || *p == '+') && (p[-1] == 'e' || p[-1] == 'E') &&
+                    !(s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))))
+                p++;
+            sb_put(&b, s, (size_t)(p - s));
+            continue;
+        }
+        if (is_ident_start((unsigned char)*p)) {
+            const char *s = p;
+            while (isalnum((unsigned char)*p) || *p == '_')
+                p++;
+            size_t n = (size_t)(p - s);
+            const char *q = p;
+            while (*q == ' ' || *q == '\t')
+                q++;
+            int known = name_index(o, s, n) >= 0 || *q == '(';
+            char word[64];
+            snprintf(word, sizeof word, "%.*s", (int)(n < 63 ? n : 63), s);
+            known = known || cutune_expr_is_keyword(word);
+            for (size_t f = 0; f < sizeof functions / sizeof functions[0] && !known; f++)
+                known = !strcmp(word, functions[f]);
+            if (!known && n >= 32)
+                rc = cutune_err(err, errlen, CUTUNE_EPARSE,
+                                "%s '%s': '%.40s...' is longer than a metric name (31 bytes)", opt,
+                                text, s);
+            else if (!known)
+                rc = add_name(o, s, n, s, n);
+            sb_put(&b, s, n);
+            continue;
+        }
+        sb_put(&b, p, 1);
+        p++;
+    }
+    if (rc == CUTUNE_EINVAL)
+        rc = cutune_err(err, errlen, CUTUNE_EINVAL, "%s '%s': more than %d names", opt, text,
+                        OBJ_MAX_NAMES);
+    else if (rc == CUTUNE_ENOMEM || (!rc && b.oom))
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    if (rc < 0) {
+        free(b.s);
+        return rc;
+    }
+    *out = b.s ? b.s : strdup("");
+    return *out ? 0 : cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+}
+
+static int parse(cutune_objective *o, const char *text, const char *opt, cutune_expr **out,
+                 char *err, size_t errlen)
+{
+    char *t = NULL, msg[512];
+    int rc = rewrite(o, text, &t, opt, err, errlen);
+    if (rc < 0)
+        return rc;
+    cutune_symtab st = {.names = (const char *const *)o->names, .n = o->nnames};
+    rc = cutune_expr_parse(t, &st, out, msg, sizeof msg);
+    if (rc < 0)
+        rc = cutune_err(err, errlen, rc, "%s '%s': %s", opt, text, msg);
+    if (out == &o->expr && rc == 0) {
+        o->expr_text = t;
+        t = NULL;
+    }
+    free(t);
+    return rc;
+}
+
+int cutune_objective_alloc(const char *text, const char *const *constraints, size_t ncons,
+                           const cutune_space *space, const cutune_spec *spec,
+                           cutune_objective **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    cutune_objective *o = calloc(1, sizeof *o);
+    int rc = 0;
+    if (!o)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    o->space = space;
+    o->spec = spec;
+    o->text = strdup(text && *text ? text : "time");
+    o->cons = calloc(ncons ? ncons : 1, sizeof *o->cons);
+    o->cons_text = calloc(ncons ? ncons : 1, sizeof *o->cons_text);
+    if (!o->text || !o->cons || !o->cons_text) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        goto out_fail;
+    }
+    size_t np = cutune_space_nparams(space), nc = cutune_space_nconstants(space);
+    for (size_t p = 0; p < np && !rc; p++) {
+        const char *n = cutune_space_param(space, p)->name;
+        rc = add_name(o, n, strlen(n), NULL, 0);
+    }
+    for (size_t c = 0; c < nc && !rc; c++) {
+        const char *n = cutune_space_constant_name(space, c);
+        rc = add_name(o, n, strlen(n), NULL, 0);
+    }
+    o->nspace = o->nnames;
+    if (!rc)
+        rc = add_name(o, "time_ms", 7, NULL, 0);
+    if (!rc)
+        rc = add_name(o, "time_s", 6, NULL, 0);
+    for (size_t m = 0; spec && m < spec->nmetrics && !rc; m++) {
+        char alias[32];
+        const char *n = spec->metrics[m].name;
+        if (!is_ident(n))
+            snprintf(alias, sizeof alias, "_s%zu", m);
+        rc = add_name(o, is_ident(n) ? n : alias, strlen(is_ident(n) ? n : alias), NULL, 0);
+    }
+    o->nspecm = spec ? spec->nmetrics : 0;
+    if (rc < 0) {
+        rc = cutune_err(err, errlen, rc == CUTUNE_EINVAL ? CUTUNE_EINVAL : CUTUNE_ENOMEM,
+                        "--objective: the space has more than %d names", OBJ_MAX_NAMES);
+        goto out_fail;
+    }
+
+    /* the direction, then the built-in names */
+    char *body = strdup(o->text);
+    if (!body) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        goto out_fail;
+    }
+    size_t bl = strlen(body);
+    if (bl > 4 && (!strcmp(body + bl - 4, ":max") || !strcmp(body + bl - 4, ":min"))) {
+        o->maximize = !strcmp(body + bl - 4, ":max");
+        body[bl - 4] = '\0';
+    }
+    const char *expr = body;
+    if (!strcmp(body, "time"))
+        expr = "time_ms";
+    else if (!strcmp(body, "energy"))
+        expr = "energy_j";
+    else if (!strcmp(body, "edp"))
+        expr = "energy_j * time_s";
+    /* a text without spaces, parentheses or other operators that holds a '/' names one
+     * metric ("GFLOP/s", as Kernel Tuner spells them): as if between backquotes */
+    char *quoted = NULL;
+    if (strchr(body, '/') && !body[strcspn(body, " \t()*+-<>=!%?:&|,`\"'")] &&
+        spec_metric_index(o, body, strlen(body)) < 0 && strlen(body) < 32) {
+        quoted = malloc(bl + 3);
+        if (!quoted) {
+            free(body);
+            rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+            goto out_fail;
+        }
+        snprintf(quoted, bl + 3, "`%s`", body);
+        expr = quoted;
+    }
+    rc = parse(o, expr, "--objective", &o->expr, err, errlen);
+    o->is_time = !strcmp(expr, "time_ms") && !o->maximize && ncons == 0;
+    free(quoted);
+    free(body);
+    if (rc < 0)
+        goto out_fail;
+    for (size_t i = 0; i < ncons; i++) {
+        if (!(o->cons_text[i] = strdup(constraints[i]))) {
+            rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+            goto out_fail;
+        }
+        o->ncons++;
+        if ((rc = parse(o, constraints[i], "--subject-to", &o->cons[i], err, errlen)) < 0)
+            goto out_fail;
+    }
+    *out = o;
+    return 0;
+out_fail:
+    cutune_objective_free(o);
+    return rc;
+}
+
+void cutune_objective_free(cutune_objective *o)
+{
+    if (!o)
+        return;
+    for (size_t i = 0; i < o->nsub; i++)
+        cutune_objective_free(o->sub[i]);
+    free(o->sub);
+    cutune_expr_free(o->expr);
+    for (size_t i = 0; i < o->ncons; i++) {
+        cutune_expr_free(o->cons[i]);
+        free(o->cons_text[i]);
+    }
+    free(o->cons);
+    free(o->cons_text);
+    for (size_t i = 0; i < o->nnames; i++) {
+        free(o->names[i]);
+        free(o->metric[i]);
+    }
+    free(o->text);
+    free(o->expr_text);
+    free(o);
+}
+
+int cutune_objective_is_time(const cutune_objective *o)
+{
+    return !o || o->is_time;
+}
+
+const char *cutune_objective_text(const cutune_objective *o)
+{
+    return o ? o->text : "time";
+}
+
+const char *cutune_objective_expr(const cutune_objective *o)
+{
+    return o ? o->expr_text : "time_ms";
+}
+
+int cutune_objective_maximize(const cutune_objective *o)
+{
+    return o && o->maximize;
+}
+
+size_t cutune_objective_nconstraints(const cutune_objective *o)
+{
+    return !o ? 0 : o->nsub ? o->sub[0]->ncons : o->ncons;
+}
+
+const char *cutune_objective_constraint(const cutune_objective *o, size_t i)
+{
+    if (o && o->nsub)
+        return cutune_objective_constraint(o->sub[0], i);
+    return o && i < o->ncons ? o->cons_text[i] : NULL;
+}
+
+size_t cutune_objective_count(const cutune_objective *o)
+{
+    return o && o->nsub ? o->nsub : 1;
+}
+
+const cutune_objective *cutune_objective_part(const cutune_objective *o, size_t i)
+{
+    return o && o->nsub ? (i < o->nsub ? o->sub[i] : NULL) : i == 0 ? o : NULL;
+}
+
+/* The i-th evaluator metric of o (duplicates across parts counted once), or NULL. */
+static const char *need_at(const cutune_objective *o, size_t i)
+{
+    if (o && o->nsub) {
+        size_t seen = 0;
+        for (size_t p = 0; p < o->nsub; p++)
+            for (size_t k = 0; k < o->sub[p]->nnames; k++) {
+                const char *m = o->sub[p]->metric[k];
+                if (!m)
+                    continue;
+                int dup = 0;
+                for (size_t q = 0; q <= p && !dup; q++)
+                    for (size_t r = 0; r < (q < p ? o->sub[q]->nnames : k) && !dup; r++)
+                        dup = o->sub[q]->metric[r] && !strcmp(o->sub[q]->metric[r], m);
+                if (!dup && seen++ == i)
+                    return m;
+            }
+        return NULL;
+    }
+    for (size_t k = 0; o && k < o->nnames; k++)
+        if (o->metric[k] && i-- == 0)
+            return o->metric[k];
+    return NULL;
+}
+
+size_t cutune_objective_nneeds(const cutune_objective *o)
+{
+    size_t n = 0;
+    while (need_at(o, n))
+        n++;
+    return n;
+}
+
+const char *cutune_objective_need(const cutune_objective *o, size_t i)
+{
+    return need_at(o, i);
+}
+
+void cutune_objective_eval(const cutune_objective *o, const cutune_history_entry *e, double *value,
+                           int *feasible)
+{
+    *value = NAN;
+    *feasible = 0;
+    if (e->r.status != CUTUNE_STATUS_OK)
+        return;
+    if (o && o->nsub) { /* several: the score (geometric mean), feasible when every part is */
+        double s = cutune_objective_score(o, e);
+        *value = s;
+        *feasible = isfinite(s);
+        return;
+    }
+    if (!o || o->is_time) {
+        *value = e->r.time_ms;
+        *feasible = isfinite(e->r.time_ms);
+        return;
+    }
+    cutune_value vars[OBJ_MAX_NAMES];
+    cutune_space_values(o->space, e->id, vars);
+    for (size_t k = o->nspace; k < o->nnames; k++)
+        vars[k] = (cutune_value){.type = CUTUNE_VALUE_REAL, .r = NAN};
+    vars[o->nspace].r = e->r.time_ms;
+    vars[o->nspace + 1].r = e->r.time_ms * 1e-3;
+    for (size_t m = 0; m < o->nspecm; m++)
+        if (e->spec_metrics)
+            vars[o->nspace + 2 + m].r = e->spec_metrics[m];
+    for (size_t k = o->nspace + 2 + o->nspecm; k < o->nnames; k++)
+        for (size_t m = 0; m < e->r.nmetrics; m++)
+            if (!strcmp(e->r.metrics[m].name, o->metric[k]))
+                vars[k].r = e->r.metrics[m].value;
+    double v = NAN;
+    if (cutune_expr_eval_double(o->expr, vars, &v, NULL, 0) < 0)
+        v = NAN;
+    *value = v;
+    int ok = isfinite(v);
+    for (size_t i = 0; i < o->ncons && ok; i++) {
+        double c = 0;
+        ok = cutune_expr_eval_double(o->cons[i], vars, &c, NULL, 0) == 0 && c != 0 && !isnan(c);
+    }
+    *feasible = ok;
+}
+
+double cutune_objective_score(const cutune_objective *o, const cutune_history_entry *e)
+{
+    if (!o || o->is_time)
+        return e->r.time_ms;
+    if (o->nsub) {
+        /* the geometric mean of the parts' scores: free of their units and scales, so no
+         * part outweighs another by the size of its numbers */
+        double sum = 0;
+        for (size_t i = 0; i < o->nsub; i++) {
+            double s = cutune_objective_score(o->sub[i], e);
+            if (!(s > 0) || !isfinite(s))
+                return NAN;
+            sum += log(s);
+        }
+        return exp(sum / (double)o->nsub);
+    }
+    double v;
+    int feasible;
+    cutune_objective_eval(o, e, &v, &feasible);
+    if (!feasible || !(v > 0))
+        return NAN;
+    return o->maximize ? 1.0 / v : v;
+}
+
+int cutune_objective_multi_alloc(const char *list, const char *const *constraints, size_t ncons,
+                                 const cutune_space *space, const cutune_spec *spec,
+                                 cutune_objective **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    cutune_objective *o = calloc(1, sizeof *o);
+    char *copy = strdup(list);
+    int rc = 0;
+    if (!o || !copy || !(o->text = strdup(list)) || !(o->expr_text = strdup(list))) {
+        free(copy);
+        cutune_objective_free(o);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    }
+    /* split at the commas outside parentheses, backquotes and strings */
+    char *parts[16];
+    size_t np = 0;
+    int depth = 0;
+    char quote = 0;
+    parts[np++] = copy;
+    for (char *p = copy; *p && rc == 0; p++) {
+        if (quote) {
+            quote = *p == quote ? 0 : quote;
+        } else if (*p == '`' || *p == '"' || *p == '\'') {
+            quote = *p;
+        } else if (*p == '(' || *p == '[') {
+            depth++;
+        } else if (*p == ')' || *p == ']') {
+            depth--;
+        } else if (*p == ',' && depth == 0) {
+            *p = '\0';
+            if (np == 16)
+                rc =
+                    cutune_err(err, errlen, CUTUNE_EINVAL, "--objectives '%s': more than 16", list);
+            else
+                parts[np++] = p + 1;
+        }
+    }
+    if (rc == 0 && np < 2)
+        rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                        "--objectives '%s': two or more, separated by commas (one: --objective)",
+                        list);
+    if (rc == 0 && !(o->sub = calloc(np, sizeof *o->sub)))
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && i < np; i++) {
+        char *t = parts[i];
+        while (*t == ' ' || *t == '\t')
+            t++;
+        if (!*t) {
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL, "--objectives '%s': objective %zu is empty",
+                            list, i + 1);
+            break;
+        }
+        char e2[512];
+        rc = cutune_objective_alloc(t, constraints, ncons, space, spec, &o->sub[i], e2, sizeof e2);
+        if (rc < 0)
+            cutune_err(err, errlen, rc, "--objectives: %s", e2);
+        else
+            o->nsub++;
+    }
+    free(copy);
+    if (rc < 0) {
+        cutune_objective_free(o);
+        return rc;
+    }
+    *out = o;
+    return 0;
+}

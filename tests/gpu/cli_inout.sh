@@ -1,0 +1,26 @@
+#!/bin/sh
+# An in-place kernel (tests/gpu/accumulate.cu: acc += x) whose spec marks acc "inout": every
+# configuration verifies (acc restored before every launch: the reference's, the
+# verification's and each repetition's); the same spec without "inout" poisons acc, and no
+# configuration verifies. Skipped (77) without a driver or device.
+exe=${CUTUNE_EXE:?CUTUNE_EXE unset}
+here=$(cd "$(dirname "$0")" && pwd)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+cp "$here/accumulate.cu" "$here/accumulate.json" "$out/"
+"$exe" --evaluator=cuda --searcher=grid --budget=12 --confirm=0 --journal="$out/j.jsonl" \
+    "$out/accumulate.json" >"$out/stdout" 2>"$out/stderr"
+rc=$?
+cat "$out/stdout"; cat "$out/stderr" >&2
+if grep -qi -e "no CUDA driver" -e "no CUDA device" "$out/stderr"; then
+    exit 77
+fi
+[ $rc -eq 0 ] || { echo "cutune exited $rc" >&2; exit 1; }
+ok=$(grep -c '"status":"ok"' "$out/j.jsonl")
+[ "$ok" -eq 12 ] || { echo "inout: $ok of 12 configurations verified (want 12)" >&2; exit 1; }
+sed 's/"inout": true, //' "$here/accumulate.json" > "$out/accumulate.json"
+"$exe" --evaluator=cuda --searcher=grid --budget=12 --confirm=0 --journal="$out/j2.jsonl" \
+    "$out/accumulate.json" >/dev/null 2>&1
+ok=$(grep -c '"status":"ok"' "$out/j2.jsonl")
+[ "$ok" -eq 0 ] || { echo "without inout: $ok configurations verified (want 0)" >&2; exit 1; }
+echo "inout: 12 of 12 verified; without inout: 0 of 12"
