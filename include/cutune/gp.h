@@ -136,9 +136,9 @@ int cutune_gp_factorize(cutune_gp *gp, char *err, size_t errlen);
 
 /**
  * Posterior mean and variance of the latent f (plus the constant mean, without
- * noise) at m points Xs (row-major m x dim). var may be NULL. Computed in blocks
- * of candidates: mean through cblas_dgemv, variance through cblas_dtrsm and
- * column sums (R&W Algorithm 2.1).
+ * noise) at m points Xs (row-major m x dim). var may be NULL. One candidate at a
+ * time in a fixed order of operations (src/gp/gp_dense.c; R&W Algorithm 2.1), so the
+ * same bits on every machine.
  */
 int cutune_gp_predict(const cutune_gp *gp, const double *Xs, size_t m, double *mean, double *var,
                       char *err, size_t errlen);
