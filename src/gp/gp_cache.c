@@ -187,8 +187,8 @@ static void kernel_column(const cutune_gp *gp, const double *Xc, size_t nb, cons
 }
 
 /* Column k of V over candidates [b0, b0 + nb), then its share of mean and s2. */
-static void column_finish(cutune_gp_cache *c, const cutune_gp *gp, size_t k, size_t b0,
-                          size_t nb, const double *inv_ell)
+static void column_finish(cutune_gp_cache *c, const cutune_gp *gp, size_t k, size_t b0, size_t nb,
+                          const double *inv_ell)
 {
     size_t m = c->m;
     double *col = c->V + k * m + b0;

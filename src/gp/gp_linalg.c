@@ -1,9 +1,9 @@
 /* Gaussian-process regression, the model itself: the GP object and its hyper-parameters,
  * covariance kernel names, the Cholesky factor of K + sn2 I (gp_dense.c: a fixed order of
- * operations, so the same bits on every machine) with escalating jitter, and the updates that keep it without a refactorisation: an
- * O(n^2) row append, truncation, new targets under the same factor. Reading the factor:
- * gp_lml.c (the likelihood), gp_predict.c and gp_cache.c (predictions); the covariance
- * between points is in gp_internal.h.
+ * operations, so the same bits on every machine) with escalating jitter, and the updates that keep
+ * it without a refactorisation: an O(n^2) row append, truncation, new targets under the same
+ * factor. Reading the factor: gp_lml.c (the likelihood), gp_predict.c and gp_cache.c (predictions);
+ * the covariance between points is in gp_internal.h.
  *
  * References: C. E. Rasmussen & C. K. I. Williams, "Gaussian Processes for Machine
  * Learning", MIT Press 2006: eq. 4.9 and 4.17 (SE and Matern kernels). */
