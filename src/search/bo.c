@@ -733,6 +733,7 @@ static const cutune_searcher_type bo_type = {
     .observe = bo_observe,
     .free = bo_free,
     .plan = bo_plan,
+    .options = bo_write_options,
 };
 
 const cutune_searcher_type *const cutune_searcher_bo = &bo_type;

@@ -190,5 +190,7 @@ long long bo_lhs_pick(bo_state *s, size_t t);
 
 /* bo_options.c: --searcher=bo:key=value,... */
 int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen);
+/** The options hook (cutune_searcher_type.options), bo_options.c. */
+int bo_write_options(const void *state, char *buf, size_t len);
 
 #endif
