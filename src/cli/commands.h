@@ -9,5 +9,9 @@ int cutune_cmd_list(int argc, char **argv);   /* cmd_list.c */
 int cutune_cmd_space(int argc, char **argv);  /* cmd_space.c */
 int cutune_cmd_worker(int argc, char **argv); /* cmd_worker.c: the CUDA evaluation worker */
 int cutune_cmd_bench(int argc, char **argv);  /* cmd_bench.c: searcher comparison on recordings */
+/* cmd_bench_reproduce.c: `cutune bench --reproduce=RESULTS`: rerun from the manifest into
+ * out_dir (NULL: RESULTS' folder/reproduced), compare; returns the exit status */
+int cutune_cli_bench_reproduce(const char *results, const char *out_dir, unsigned long jobs,
+                               int plots, int quiet);
 
 #endif

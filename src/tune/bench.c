@@ -190,6 +190,7 @@ void cutune_bench_result_free(cutune_bench_result *r)
         free(r->rec[i].kernel);
     }
     free(r->rec);
+    free(r->manifest);
     for (size_t i = 0; r->searchers && i < r->nsearchers; i++)
         free(r->searchers[i]);
     for (size_t i = 0; r->searcher_args && i < r->nsearchers; i++)
