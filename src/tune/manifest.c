@@ -100,9 +100,13 @@ static cJSON *linalg_json(void)
     void *sym = dlsym(RTLD_DEFAULT, "cblas_ddot");
     Dl_info di;
     if (sym && dladdr(sym, &di) && di.dli_fname) {
-        char real[4096];
-        cJSON_AddStringToObject(o, "cblas_provider",
-                                realpath(di.dli_fname, real) ? real : di.dli_fname);
+        char real[4096], self[4096], text[8300];
+        const char *p = realpath(di.dli_fname, real) ? real : di.dli_fname;
+        if (realpath("/proc/self/exe", self) && strcmp(self, p) == 0) {
+            snprintf(text, sizeof text, "the executable (src/cli/cblas_pin.c): %s", p);
+            p = text;
+        }
+        cJSON_AddStringToObject(o, "cblas_provider", p);
     } else {
         cJSON_AddNullToObject(o, "cblas_provider");
     }
