@@ -143,32 +143,6 @@ static void cache_z(cutune_gp_cache *c, const cutune_gp *gp, size_t n)
     cutune_gp_dense_solve_lower(gp->L, n, gp->cap, c->z);
 }
 
-/* col[b] -= V[b, i] l[i] for i = 0..k-1 in that order, one subtraction at a time (four
- * columns per pass: fewer loads and stores, the same sequence per element). */
-static void col_reduce(double *col, size_t nb, const double *V, size_t ldv, const double *l,
-                       size_t k)
-{
-    size_t i = 0;
-    for (; i + 4 <= k; i += 4) {
-        const double *v0 = V + i * ldv, *v1 = v0 + ldv, *v2 = v1 + ldv, *v3 = v2 + ldv;
-        double l0 = l[i], l1 = l[i + 1], l2 = l[i + 2], l3 = l[i + 3];
-        for (size_t b = 0; b < nb; b++) {
-            double t = col[b];
-            t -= v0[b] * l0;
-            t -= v1[b] * l1;
-            t -= v2[b] * l2;
-            t -= v3[b] * l3;
-            col[b] = t;
-        }
-    }
-    for (; i < k; i++) {
-        const double *v = V + i * ldv;
-        double li = l[i];
-        for (size_t b = 0; b < nb; b++)
-            col[b] -= v[b] * li;
-    }
-}
-
 /* The kernel column of candidates Xc[0..nb) against GP point x (times sf2). */
 static void kernel_column(const cutune_gp *gp, const double *Xc, size_t nb, const double *x,
                           const double *inv_ell, double *col)
@@ -193,7 +167,7 @@ static void column_finish(cutune_gp_cache *c, const cutune_gp *gp, size_t k, siz
     size_t m = c->m;
     double *col = c->V + k * m + b0;
     kernel_column(gp, c->Xc + b0 * gp->dim, nb, gp->X + k * gp->dim, inv_ell, col);
-    col_reduce(col, nb, c->V + b0, m, c->lrow, k);
+    cutune_gp_dense_reduce(col, nb, c->V + b0, m, c->lrow, k);
     double inv = 1.0 / gp->L[k + k * gp->cap], zk = c->z[k];
     for (size_t b = 0; b < nb; b++) {
         double v = col[b] * inv;

@@ -24,6 +24,70 @@
 
 #include "gp_internal.h"
 
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define DENSE_AVX2 1
+#define DENSE_INLINE static inline __attribute__((always_inline))
+#else
+#define DENSE_AVX2 0
+#define DENSE_INLINE static inline
+#endif
+
+/* col[b] -= V[b, i] l[i] for i = 0..k-1 in that order, one subtraction at a time (four
+ * columns per pass: fewer loads and stores, the same sequence per element). */
+DENSE_INLINE void col_reduce_body(double *col, size_t nb, const double *V, size_t ldv,
+                                  const double *l, size_t k)
+{
+    size_t i = 0;
+    for (; i + 4 <= k; i += 4) {
+        const double *v0 = V + i * ldv, *v1 = v0 + ldv, *v2 = v1 + ldv, *v3 = v2 + ldv;
+        double l0 = l[i], l1 = l[i + 1], l2 = l[i + 2], l3 = l[i + 3];
+        for (size_t b = 0; b < nb; b++) {
+            double t = col[b];
+            t -= v0[b] * l0;
+            t -= v1[b] * l1;
+            t -= v2[b] * l2;
+            t -= v3[b] * l3;
+            col[b] = t;
+        }
+    }
+    for (; i < k; i++) {
+        const double *v = V + i * ldv;
+        double li = l[i];
+        for (size_t b = 0; b < nb; b++)
+            col[b] -= v[b] * li;
+    }
+}
+
+static void col_reduce_base(double *col, size_t nb, const double *V, size_t ldv, const double *l,
+                            size_t k)
+{
+    col_reduce_body(col, nb, V, ldv, l, k);
+}
+
+/* The same loop for AVX2 (4 lanes instead of SSE2's 2), picked by the CPU as gp_kvec.c
+ * does (cutune_gp_kfun_r2_vector): lanes compute independent elements, the "avx2" target does not
+ * enable FMA and contraction is off, so both versions give the same bits
+ * (tests/gp/test_gp_dense.c). */
+#if DENSE_AVX2
+__attribute__((target("avx2"))) static void col_reduce_avx2(double *col, size_t nb, const double *V,
+                                                            size_t ldv, const double *l, size_t k)
+{
+    col_reduce_body(col, nb, V, ldv, l, k);
+}
+#endif
+
+void cutune_gp_dense_reduce(double *col, size_t nb, const double *V, size_t ldv, const double *l,
+                            size_t k)
+{
+#if DENSE_AVX2
+    if (cutune_gp_kfun_r2_vector()) {
+        col_reduce_avx2(col, nb, V, ldv, l, k);
+        return;
+    }
+#endif
+    col_reduce_base(col, nb, V, ldv, l, k);
+}
+
 double cutune_gp_dense_dot(const double *a, const double *b, size_t n)
 {
     double s = 0.0;
@@ -32,16 +96,14 @@ double cutune_gp_dense_dot(const double *a, const double *b, size_t n)
     return s;
 }
 
-size_t cutune_gp_dense_chol(double *A, size_t n, size_t ld)
+size_t cutune_gp_dense_chol(double *A, size_t n, size_t ld, double *row)
 {
     for (size_t j = 0; j < n; j++) {
         double *aj = A + j * ld;
-        for (size_t k = 0; k < j; k++) { /* column j -= L[:, k] L[j, k], k ascending */
-            const double *lk = A + k * ld;
-            double ljk = lk[j];
-            for (size_t r = j; r < n; r++)
-                aj[r] -= lk[r] * ljk;
-        }
+        for (size_t k = 0; k < j; k++) /* row j of L, contiguous */
+            row[k] = A[j + k * ld];
+        /* column j (rows j..n-1) -= L[:, k] L[j, k], k ascending */
+        cutune_gp_dense_reduce(aj + j, n - j, A + j, ld, row, j);
         double d = aj[j];
         if (!(d > 0.0) || !isfinite(d))
             return j + 1;

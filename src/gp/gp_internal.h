@@ -43,9 +43,14 @@ struct cutune_gp {
 
 /** sum_i a[i] b[i], i ascending. */
 double cutune_gp_dense_dot(const double *a, const double *b, size_t n);
+/** col[b] -= sum_i V[b + i ldv] l[i] over b < nb, i = 0..k-1 ascending, one subtraction
+ *  per product (SSE2 or AVX2 by the CPU: the same bits). */
+void cutune_gp_dense_reduce(double *col, size_t nb, const double *V, size_t ldv, const double *l,
+                            size_t k);
 /** A = L L^T in place (lower triangle of A, n x n, leading dimension ld); the strict upper
- *  part is not touched. Returns 0, or j + 1 when pivot j is not positive or not finite. */
-size_t cutune_gp_dense_chol(double *A, size_t n, size_t ld);
+ *  part is not touched; row: n doubles of scratch. Returns 0, or j + 1 when pivot j is
+ *  not positive or not finite. */
+size_t cutune_gp_dense_chol(double *A, size_t n, size_t ld, double *row);
 /** x <- L^-1 x (forward substitution). */
 void cutune_gp_dense_solve_lower(const double *L, size_t n, size_t ld, double *x);
 /** x <- L^-T x (back substitution on the transpose). */

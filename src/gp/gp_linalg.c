@@ -231,7 +231,7 @@ int cutune_gp_factorize(cutune_gp *gp, char *err, size_t errlen)
                 gp->L[r + c * ld] = gp->sf2 * gp->Kf[r + c * ld];
         }
         /* a NaN anywhere reaches a later pivot: the factorisation refuses it there */
-        size_t info = cutune_gp_dense_chol(gp->L, n, ld);
+        size_t info = cutune_gp_dense_chol(gp->L, n, ld, gp->work2);
         if (info == 0) {
             for (size_t c = 0; c < n; c++) /* keep the strict upper part clean */
                 for (size_t r = 0; r < c; r++)

@@ -19,7 +19,8 @@
 static void test_exact_small(void **state)
 {
     double A[9] = {4, 2, 2, -1, 5, 3, -1, -1, 6}; /* column-major, upper part junk */
-    assert_int_equal(cutune_gp_dense_chol(A, 3, 3), 0);
+    double row[3];
+    assert_int_equal(cutune_gp_dense_chol(A, 3, 3, row), 0);
     const double L[9] = {2, 1, 1, -1, 2, 1, -1, -1, 2};
     for (int i = 0; i < 9; i++)
         assert_true(A[i] == L[i]); /* the strict upper part is left alone */
@@ -41,14 +42,15 @@ static void test_exact_small(void **state)
 
 static void test_refuses(void **state)
 {
+    double row[2];
     double A[4] = {1, 2, 0, 1}; /* [1 2; 2 1]: indefinite, the second pivot is -3 */
-    assert_int_equal(cutune_gp_dense_chol(A, 2, 2), 2);
+    assert_int_equal(cutune_gp_dense_chol(A, 2, 2, row), 2);
     double B[4] = {NAN, 0, 0, 1};
-    assert_int_equal(cutune_gp_dense_chol(B, 2, 2), 1);
+    assert_int_equal(cutune_gp_dense_chol(B, 2, 2, row), 1);
     double C[4] = {1, NAN, 0, 1}; /* a NaN below the diagonal reaches the next pivot */
-    assert_int_equal(cutune_gp_dense_chol(C, 2, 2), 2);
+    assert_int_equal(cutune_gp_dense_chol(C, 2, 2, row), 2);
     double E[1] = {0};
-    assert_int_equal(cutune_gp_dense_chol(E, 1, 1), 1);
+    assert_int_equal(cutune_gp_dense_chol(E, 1, 1, row), 1);
 }
 
 /* A random SPD matrix of 40: L L' and (L L')^-1 A within rounding. */
@@ -75,7 +77,8 @@ static void test_random_spd(void **state)
             A[rr + c * LD] = s;
         }
     memcpy(L, A, LD * N * sizeof *L);
-    assert_int_equal(cutune_gp_dense_chol(L, N, LD), 0);
+    double row[N];
+    assert_int_equal(cutune_gp_dense_chol(L, N, LD, row), 0);
     for (int c = 0; c < N; c++)
         for (int rr = c; rr < N; rr++) {
             double s = 0.0;
@@ -162,13 +165,42 @@ static void test_cache_rebuild_equals_appends(void **state)
     gsl_rng_free(r);
 }
 
+/* the reduction (AVX2 where the CPU has it) against the plain scalar sequence, bit for
+ * bit, for every k around the four-column unrolling and odd row counts */
+static void test_reduce_bits(void **state)
+{
+    enum { NB = 37, LDV = 41, K = 11 };
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 3);
+    double V[LDV * K], l[K], col0[NB];
+    for (int i = 0; i < LDV * K; i++)
+        V[i] = gsl_rng_uniform(r) - 0.5;
+    for (int i = 0; i < K; i++)
+        l[i] = gsl_rng_uniform(r) * 3.0 - 1.0;
+    for (int b = 0; b < NB; b++)
+        col0[b] = gsl_rng_uniform(r);
+    for (size_t k = 0; k <= K; k++)
+        for (size_t nb = 1; nb <= NB; nb += 6) {
+            double col[NB], want[NB];
+            memcpy(col, col0, sizeof col);
+            for (size_t b = 0; b < nb; b++) {
+                double t = col0[b];
+                for (size_t i = 0; i < k; i++)
+                    t -= V[b + i * LDV] * l[i];
+                want[b] = t;
+            }
+            cutune_gp_dense_reduce(col, nb, V, LDV, l, k);
+            assert_memory_equal(col, want, nb * sizeof *col);
+        }
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_exact_small),
-        cmocka_unit_test(test_refuses),
-        cmocka_unit_test(test_random_spd),
-        cmocka_unit_test(test_cache_rebuild_equals_appends),
+        cmocka_unit_test(test_exact_small), cmocka_unit_test(test_refuses),
+        cmocka_unit_test(test_random_spd),  cmocka_unit_test(test_cache_rebuild_equals_appends),
+        cmocka_unit_test(test_reduce_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
