@@ -26,8 +26,9 @@
 #include "cutune/space.h"
 #include "bench_internal.h"
 
-/* OpenBLAS is linked for the GP; a bench already runs one run per core, so
- * nested BLAS threads would only oversubscribe. Weak: absent is fine. */
+/* Where a program links OpenBLAS beside cutune: a bench already runs one run per core,
+ * so nested BLAS threads would only oversubscribe. Weak: absent (cutune's own build) is
+ * fine. */
 extern void openblas_set_num_threads(int) __attribute__((weak));
 
 const char *cutune_bench_convention_name(unsigned conv)
