@@ -72,7 +72,7 @@ assert re.fullmatch(r"[0-9a-f]{40}|unknown", c["commit"]) and c["buildtype"] and
 # GSL's BFGS calls the executable's own cblas_* (src/cli/cblas_pin.c), no BLAS library's
 assert "cblas_pin.c" in (m["linear_algebra"]["cblas_provider"] or ""), m["linear_algebra"]
 assert m["platform"]["cpu"] and m["platform"]["os"]
-assert re.fullmatch(r"([0-9a-f]{7}|unknow)-[0-9a-f]{8}", m["identity"]), m["identity"]
+assert re.fullmatch(r"([0-9a-f]{7}|unknown)-[0-9a-f]{8}", m["identity"]), m["identity"]
 PY
 id=$(python3 -c 'import json; print(json.load(open("res/results.json"))["manifest"]["identity"])')
 grep -q "Manifest: \`$id\`" res/results.md && grep -q "cutune manifest \\\\texttt{$id}" res/results.tex \
