@@ -478,6 +478,8 @@ static int write_plots(const cutune_bench_result *r, const char *dir, char *err,
                 {"svg size 900,600 dynamic noenhanced", "svg"},
                 {"pdfcairo size 6in,4in noenhanced", "pdf"}}; /* vector, for papers */
             for (int fmt = 0; fmt < 3; fmt++) {
+                if (fmt == 2) /* a gnuplot without cairo still draws the PNG and SVG */
+                    fprintf(gp, "\nif (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {");
                 fprintf(gp, "\nset terminal %s\nset output 'plots/", terms[fmt][0]);
                 gp_text(gp, base, 1);
                 fprintf(gp, ".%s'\nset title '", terms[fmt][1]);
@@ -501,7 +503,7 @@ static int write_plots(const cutune_bench_result *r, const char *dir, char *err,
                     gp_text(gp, r->searchers[si], 1);
                     fputc('\'', gp);
                 }
-                fprintf(gp, "\nunset output\n");
+                fprintf(gp, "\nunset output\n%s", fmt == 2 ? "}\n" : "");
             }
         }
     return close_out(gpo, err, errlen);
