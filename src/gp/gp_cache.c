@@ -143,31 +143,13 @@ static void cache_z(cutune_gp_cache *c, const cutune_gp *gp, size_t n)
     cutune_gp_dense_solve_lower(gp->L, n, gp->cap, c->z);
 }
 
-/* The kernel column of candidates Xc[0..nb) against GP point x (times sf2). */
-static void kernel_column(const cutune_gp *gp, const double *Xc, size_t nb, const double *x,
-                          const double *inv_ell, double *col)
-{
-    size_t d = gp->dim;
-    if (gp->add > 0.0) { /* the additive term needs each parameter's distance */
-        for (size_t b = 0; b < nb; b++)
-            col[b] = gp->sf2 * cutune_gp_kernel_between(gp, Xc + b * d, x, NULL);
-        return;
-    }
-    cutune_gp_sqdist(Xc, nb, d, x, inv_ell, col);
-    cutune_gp_kfun_r2(gp->kernel, gp->sf2, col, nb);
-    if (gp->lin > 0.0)
-        for (size_t b = 0; b < nb; b++)
-            col[b] += gp->sf2 * gp->lin * cutune_gp_centred_dot(d, Xc + b * d, x);
-}
-
 /* Column k of V over candidates [b0, b0 + nb), then its share of mean and s2. */
 static void column_finish(cutune_gp_cache *c, const cutune_gp *gp, size_t k, size_t b0, size_t nb,
-                          const double *inv_ell)
+                          const double *inv_ell, double *Vb, size_t ldv)
 {
-    size_t m = c->m;
-    double *col = c->V + k * m + b0;
-    kernel_column(gp, c->Xc + b0 * gp->dim, nb, gp->X + k * gp->dim, inv_ell, col);
-    cutune_gp_dense_reduce(col, nb, c->V + b0, m, c->lrow, k);
+    double *col = Vb + k * ldv; /* Vb: the columns of candidates [b0, b0 + nb) */
+    cutune_gp_kernel_column(gp, c->Xc + b0 * gp->dim, nb, gp->X + k * gp->dim, inv_ell, col);
+    cutune_gp_dense_reduce(col, nb, Vb, ldv, c->lrow, k);
     double inv = 1.0 / gp->L[k + k * gp->cap], zk = c->z[k];
     for (size_t b = 0; b < nb; b++) {
         double v = col[b] * inv;
@@ -215,15 +197,24 @@ static int cache_rebuild(cutune_gp_cache *c, const cutune_gp *gp)
         c->mean[i] = gp->mean;
         c->s2[i] = 0.0;
     }
-    /* by blocks of candidates, so that a block's columns stay in cache while each new
-     * column reads all the earlier ones */
+    /* by blocks of candidates, computed in a compact scratch (leading dimension nb, not
+     * m) so that a block's columns stay in cache while each new column reads all the
+     * earlier ones, then copied into V: the same arithmetic as cache_append */
+    double *blk = m > CUTUNE_GP_BLOCK ? malloc(CUTUNE_GP_BLOCK * n * sizeof *blk) : NULL;
+    if (m > CUTUNE_GP_BLOCK && !blk)
+        return CUTUNE_ENOMEM;
     for (size_t b0 = 0; b0 < m; b0 += CUTUNE_GP_BLOCK) {
         size_t nb = m - b0 < CUTUNE_GP_BLOCK ? m - b0 : CUTUNE_GP_BLOCK;
+        double *Vb = blk ? blk : c->V + b0;
+        size_t ldv = blk ? nb : m;
         for (size_t k = 0; k < n; k++) {
             load_row(c, gp, k);
-            column_finish(c, gp, k, b0, nb, inv_ell);
+            column_finish(c, gp, k, b0, nb, inv_ell, Vb, ldv);
         }
+        for (size_t k = 0; blk && k < n; k++)
+            memcpy(c->V + k * m + b0, blk + k * nb, nb * sizeof *blk);
     }
+    free(blk);
     c->n = n;
     cache_finish(c, gp);
     return 0;
@@ -246,7 +237,7 @@ static int cache_append(cutune_gp_cache *c, const cutune_gp *gp)
         zk -= c->lrow[i] * c->z[i];
     c->z[k] = zk / gp->L[k + k * gp->cap];
     c->row_id[k] = gp->row_id[k];
-    column_finish(c, gp, k, 0, c->m, inv_ell);
+    column_finish(c, gp, k, 0, c->m, inv_ell, c->V, c->m);
     c->n = k + 1;
     return 0;
 }

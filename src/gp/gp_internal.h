@@ -184,4 +184,22 @@ static inline double cutune_gp_kernel_between(const cutune_gp *gp, const double 
     return gp->lin > 0.0 ? ks + gp->lin * cutune_gp_centred_dot(D, a, b) : ks;
 }
 
+/* The kernel column of candidates Xc[0..nb) against GP point x, times sf2 (gp_cache.c,
+ * gp_predict.c): one order of operations for both. */
+static inline void cutune_gp_kernel_column(const cutune_gp *gp, const double *Xc, size_t nb,
+                                           const double *x, const double *inv_ell, double *col)
+{
+    size_t d = gp->dim;
+    if (gp->add > 0.0) { /* the additive term needs each parameter's distance */
+        for (size_t b = 0; b < nb; b++)
+            col[b] = gp->sf2 * cutune_gp_kernel_between(gp, Xc + b * d, x, NULL);
+        return;
+    }
+    cutune_gp_sqdist(Xc, nb, d, x, inv_ell, col);
+    cutune_gp_kfun_r2(gp->kernel, gp->sf2, col, nb);
+    if (gp->lin > 0.0)
+        for (size_t b = 0; b < nb; b++)
+            col[b] += gp->sf2 * gp->lin * cutune_gp_centred_dot(d, Xc + b * d, x);
+}
+
 #endif

@@ -149,13 +149,19 @@ static void test_cache_rebuild_equals_appends(void **state)
                             M * sizeof(double));
         assert_memory_equal(cutune_gp_cache_var(grown), cutune_gp_cache_var(fresh),
                             M * sizeof(double));
-        double *mu = malloc(M * sizeof *mu), *mu2 = malloc(M * sizeof *mu2);
+        /* a prediction computes as the cache does: the same bits, at any block offset */
+        double *mu = malloc(M * sizeof *mu), *var = malloc(M * sizeof *var),
+               *mu2 = malloc(M * sizeof *mu2);
         assert_non_null(mu);
+        assert_non_null(var);
         assert_non_null(mu2);
-        assert_int_equal(cutune_gp_predict(gp, Xs, M, mu, NULL, err, sizeof err), 0);
+        assert_int_equal(cutune_gp_predict(gp, Xs, M, mu, var, err, sizeof err), 0);
+        assert_memory_equal(mu, cutune_gp_cache_mean(fresh), M * sizeof *mu);
+        assert_memory_equal(var, cutune_gp_cache_var(fresh), M * sizeof *var);
         assert_int_equal(cutune_gp_predict(gp, Xs + 3 * D, M - 3, mu2, NULL, err, sizeof err), 0);
-        assert_memory_equal(mu + 3, mu2, (M - 3) * sizeof *mu); /* no block boundary effect */
+        assert_memory_equal(mu + 3, mu2, (M - 3) * sizeof *mu);
         free(mu2);
+        free(var);
         free(mu);
         cutune_gp_cache_free(fresh);
         cutune_gp_cache_free(grown);
