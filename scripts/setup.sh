@@ -7,14 +7,14 @@ CUTUNE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # tests and multi-host runs (chromium, for the report tests, comes with scripts/test);
 # SQLite keeps the tuning database; cmake builds the examples/ build-integration project
 # (its test); the rest is needed to build.
-CUTUNE_DEBS="meson ninja-build pkg-config gcc libgsl-dev liblapacke-dev libopenblas-dev libcjson-dev libcmocka-dev zlib1g-dev libsqlite3-dev gnuplot-nox libopenmpi-dev openmpi-bin cmake"
+CUTUNE_DEBS="meson ninja-build pkg-config gcc libgsl-dev libcjson-dev libcmocka-dev zlib1g-dev libsqlite3-dev gnuplot-nox libopenmpi-dev openmpi-bin cmake"
 # Seconds to wait for an apt/dpkg lock held by another process (unattended-upgrades,
 # another install) before giving up.
 CUTUNE_APT_WAIT=${CUTUNE_APT_WAIT:-300}
 
 cutune_have_build_deps() {
     command -v meson >/dev/null && command -v ninja >/dev/null && command -v cc >/dev/null &&
-        pkg-config --exists gsl libcjson lapacke openblas zlib sqlite3 cmocka ompi-c 2>/dev/null && command -v mpirun >/dev/null
+        pkg-config --exists gsl libcjson zlib sqlite3 cmocka ompi-c 2>/dev/null && command -v mpirun >/dev/null
 }
 
 # apt-get ARGS... with the lock waited for: DPkg::Lock::Timeout covers the dpkg lock;

@@ -7,4 +7,4 @@ cuda=${CUDA_ROOT:-/usr/local/cuda}
 cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -I"$b" -I. -I"$cuda/include" \
   benchmarks/cuda/bench_cuda.c "$b/libcutune.a" \
   -L"$cuda/lib64" -Wl,-rpath,"$cuda/lib64" -lnvrtc \
-  $(pkg-config --libs openblas lapacke gsl libcjson zlib) -lm -ldl -lpthread -o "$out"
+  $(pkg-config --libs gsl libcjson zlib) -lm -ldl -lpthread -o "$out"

@@ -13,7 +13,7 @@ exe=$(mktemp "${TMPDIR:-/tmp}/bench_enum.XXXXXX")
 trap 'rm -f "$exe"' EXIT
 # shellcheck disable=SC2046
 cc -std=c11 -O2 -D_GNU_SOURCE -I "$root/include" -I "$build" "$here/bench_enum.c" \
-   "$build/libcutune.a" $(pkg-config --libs gsl libcjson lapacke openblas zlib) \
+   "$build/libcutune.a" $(pkg-config --libs gsl libcjson zlib) \
    -lm -ldl -lpthread -o "$exe"
 "$exe" "$here"
 echo "wrote $here/results.json $here/results.csv"

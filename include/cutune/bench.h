@@ -116,6 +116,9 @@ typedef struct cutune_bench_result {
                                            time of the run of each budget */
     double *curve;                    /**< [nconv][nrec][nsearchers][3][maxb]: median, p05, p95
                                            of the fraction of optimum after t+1 evaluations */
+    char *manifest;                   /**< the manifest (cutune_manifest_build, JSON) the
+                                           outputs carry, or NULL; freed with the result */
+    char identity[24];                /**< its short identity, "" when none */
 } cutune_bench_result;
 
 /** Name of a convention ("constraint-aware", "cartesian"). */
@@ -153,6 +156,15 @@ int cutune_bench_write(const cutune_bench_result *r, const char *dir, const char
                        char *err, size_t errlen);
 
 /**
+ * Write DIR/results.tex: the table of results.md as a LaTeX tabular (booktabs rules), one
+ * row per (convention, recording, searcher), one column per budget (mean fraction of the
+ * optimum) and P, with the manifest's identity in a comment and in the caption.
+ * cutune_bench_write calls it.
+ */
+int cutune_bench_write_latex(const cutune_bench_result *r, const char *dir, char *err,
+                             size_t errlen);
+
+/**
  * Write DIR/runs.csv: one row per (convention, recording, searcher, seed, budget) with the
  * best time found within that budget and its fraction of the optimum (0 and an empty
  * time when nothing valid was found): the per-seed values behind results.csv's means and
@@ -169,7 +181,7 @@ int cutune_bench_write_runs(const cutune_bench_result *r, const char *dir, char 
 int cutune_bench_prepare_dir(const char *dir, char *err, size_t errlen);
 
 /**
- * Draw the convergence plots (PNG and SVG) from what cutune_bench_write left
+ * Draw the convergence plots (PNG, SVG and PDF) from what cutune_bench_write left
  * in dir by running gnuplot. CUTUNE_ENOTFOUND when gnuplot is not installed
  * (the data files are still there).
  */

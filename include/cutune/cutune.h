@@ -49,4 +49,5 @@
 #include "cutune/mpi.h"
 #include "cutune/db.h"
 #include "cutune/report.h"
+#include "cutune/sha256.h"
 #endif

@@ -10,9 +10,9 @@
  *
  * Kernels: Matern 5/2, Matern 3/2 and squared exponential (Rasmussen & Williams,
  * "Gaussian Processes for Machine Learning", 2006, eq. 4.9, 4.17). The factor of
- * K + sn2 I is a lower Cholesky factor (LAPACKE dpotrf on OpenBLAS); an observation
- * added between refits extends the factor by one row in O(n^2) instead of
- * refactorising; removing the last points (fantasies of a batch) is O(1).
+ * K + sn2 I is a lower Cholesky factor (src/gp/gp_dense.c: a fixed order of
+ * operations); an observation added between refits extends the factor by one row in
+ * O(n^2) instead of refactorising; removing the last points (fantasies of a batch) is O(1).
  *
  * Hyper-parameters are fitted by maximising the log marginal likelihood (R&W eq. 2.30)
  * with its analytic gradient (R&W eq. 5.9) using GSL's BFGS2 from several starts, in log
@@ -136,9 +136,9 @@ int cutune_gp_factorize(cutune_gp *gp, char *err, size_t errlen);
 
 /**
  * Posterior mean and variance of the latent f (plus the constant mean, without
- * noise) at m points Xs (row-major m x dim). var may be NULL. Computed in blocks
- * of candidates: mean through cblas_dgemv, variance through cblas_dtrsm and
- * column sums (R&W Algorithm 2.1).
+ * noise) at m points Xs (row-major m x dim). var may be NULL. One candidate at a
+ * time in a fixed order of operations (src/gp/gp_dense.c; R&W Algorithm 2.1), so the
+ * same bits on every machine.
  */
 int cutune_gp_predict(const cutune_gp *gp, const double *Xs, size_t m, double *mean, double *var,
                       char *err, size_t errlen);

@@ -14,8 +14,9 @@
 #include "cutune/common.h"
 #include "cutune/space.h"
 
-/* 2: the optional plan hook (a type of version 1 ends before it) */
-#define CUTUNE_SEARCHER_TYPE_VERSION 2
+/* 2: the optional plan hook (a type of version 1 ends before it); 3: the optional options
+ * hook */
+#define CUTUNE_SEARCHER_TYPE_VERSION 3
 
 /** What a searcher is given at alloc (views; valid for the searcher's life). */
 typedef struct cutune_searcher_ctx {
@@ -66,6 +67,14 @@ typedef struct cutune_searcher_type {
      * NULL, or a type of version 1: every budget is its own plan.
      */
     uint64_t (*plan)(const void *state);
+    /**
+     * Optional (version 3): the options in force after alloc, every default written out,
+     * as "key=value,..." into buf (snprintf's contract: returns the length it needs, buf
+     * always terminated when len > 0). Values the budget decides are those of ctx.budget.
+     * A record for the reader (the manifest), not necessarily valid ARGS. NULL, or a type
+     * of version 2 or below: the searcher has no options.
+     */
+    int (*options)(const void *state, char *buf, size_t len);
 } cutune_searcher_type;
 
 typedef struct cutune_searcher {
@@ -101,6 +110,14 @@ int cutune_searcher_check_args(const char *name, const char *args, char *err, si
  */
 int cutune_searcher_validate(const cutune_searcher_type *t, const char *args, char *err,
                              size_t errlen);
+
+/**
+ * The options a searcher of type t runs with under args and budget (its options hook,
+ * asked of one allocated on a two-point space), into buf (len bytes; "" for a type without
+ * the hook). Returns 0, CUTUNE_EINVAL when buf is too small, or alloc's error.
+ */
+int cutune_searcher_resolve_options(const cutune_searcher_type *t, const char *args, size_t budget,
+                                    char *buf, size_t len, char *err, size_t errlen);
 
 /** Look up by name; on a miss the message lists every valid name. */
 const cutune_searcher_type *cutune_searcher_find(const char *name, char *err, size_t errlen);

@@ -14,6 +14,7 @@
 #include "bench_mo.h"
 #include "commands.h"
 #include "cutune/bench.h"
+#include "cutune/manifest.h"
 #include "cutune/searcher.h"
 #include "cutune_config.h"
 
@@ -50,11 +51,17 @@ static void bench_usage(FILE *f)
             "  --per-seed           also write DIR/runs.csv: the best of every run (seed, budget)\n"
             "  --objectives=A,B     compare by the hypervolume of the (A, B) Pareto fronts\n"
             "                       instead (recordings holding both; DIR/objectives.csv)\n"
+            "  --reproduce=RESULTS  rerun the experiment of a results.json from its manifest\n"
+            "                       alone (into --out, default RESULTS' folder/reproduced) and\n"
+            "                       compare cell by cell: exit 0 identical, 1 different, 2 when a\n"
+            "                       recording is missing or its SHA-256 differs\n"
             "  --quiet              no progress bar\n"
             "  --help               this text\n"
             "\n"
-            "Writes DIR/results.md, results.csv, results.json, plots.gp and plots/*.{dat,png,svg}\n"
-            "(and runs.csv with --per-seed).\n",
+            "Writes DIR/results.md, results.csv, results.json, results.tex, plots.gp and\n"
+            "plots/*.{dat,png,svg,pdf} (and runs.csv with --per-seed); every one names the\n"
+            "manifest (results.json: commit, build, libraries, machine, recordings' SHA-256,\n"
+            "resolved options; docs/reproducibility.md).\n",
             default_searchers, default_budgets);
 }
 
@@ -241,6 +248,7 @@ int cutune_cmd_bench(int argc, char **argv)
         OPT_QUIET,
         OPT_PER_SEED,
         OPT_OBJECTIVES,
+        OPT_REPRODUCE,
         OPT_HELP
     };
     static const struct option longopts[] = {
@@ -256,6 +264,7 @@ int cutune_cmd_bench(int argc, char **argv)
         {"quiet", no_argument, NULL, OPT_QUIET},
         {"per-seed", no_argument, NULL, OPT_PER_SEED},
         {"objectives", required_argument, NULL, OPT_OBJECTIVES},
+        {"reproduce", required_argument, NULL, OPT_REPRODUCE},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -263,7 +272,7 @@ int cutune_cmd_bench(int argc, char **argv)
     const char *extra[BENCH_MAX];
     size_t nextra = 0;
     const char *out_dir = "benchmarks/searchers/results";
-    const char *conv_text = "both";
+    const char *conv_text = "both", *reproduce = NULL;
     unsigned long seeds = 50, jobs = 0, parallel = 1;
     int plots = 1, quiet = 0, per_seed = 0;
     const char *objectives = NULL; /* --objectives: compared by hypervolume instead */
@@ -279,6 +288,14 @@ int cutune_cmd_bench(int argc, char **argv)
     char *list = NULL, *command = NULL;
     cutune_bench_result *res = NULL;
     char err[1024];
+    /* the command line as given, before getopt permutes it (the manifest's "command") */
+    char **cmdline = calloc((size_t)argc + 2, sizeof *cmdline);
+    if (!cmdline)
+        return 1;
+    cmdline[0] = "cutune";
+    cmdline[1] = "bench";
+    for (int i = 1; i < argc; i++)
+        cmdline[i + 1] = argv[i];
 
     optind = 1;
     opterr = 1;
@@ -313,12 +330,27 @@ int cutune_cmd_bench(int argc, char **argv)
         case OPT_QUIET: quiet = 1; break;
         case OPT_PER_SEED: per_seed = 1; break;
         case OPT_OBJECTIVES: objectives = optarg; break;
+        case OPT_REPRODUCE: reproduce = optarg; break;
         case 'h':
-        case OPT_HELP: bench_usage(stdout); return 0;
-        default: bench_usage(stderr); return 2;
+        case OPT_HELP:
+            bench_usage(stdout);
+            free(cmdline);
+            return 0;
+        default:
+            bench_usage(stderr);
+            free(cmdline);
+            return 2;
         }
     }
 
+    if (reproduce) {
+        int out_given = 0;
+        for (int i = 1; i < argc; i++)
+            out_given |= strncmp(cmdline[i + 1], "--out", 5) == 0;
+        status =
+            cutune_cli_bench_reproduce(reproduce, out_given ? out_dir : NULL, jobs, plots, quiet);
+        goto out;
+    }
     unsigned conv;
     if (strcmp(conv_text, "constraint-aware") == 0)
         conv = CUTUNE_BENCH_CONSTRAINT_AWARE;
@@ -453,12 +485,40 @@ int cutune_cmd_bench(int argc, char **argv)
             "cutune bench: %zu searcher(s) x %zu recording(s) x %lu seeds, %s, up to %zu "
             "evaluations per run\n",
             ns, nrec, seeds, conv_text, maxb);
-    int rc = cutune_bench_run(&o, &res, err, sizeof err);
+    /* the manifest first: the recordings are hashed as they are before the run reads them */
+    char *manifest = NULL, identity[24] = "";
+    cutune_manifest_input mi = {
+        .kind = "bench",
+        .argc = argc + 1,
+        .argv = cmdline,
+        .recordings = (const char *const *)recs,
+        .nrecordings = nrec,
+        .convention = conv_text,
+        .types = types,
+        .args = sargs,
+        .labels = (const char *const *)labels,
+        .nsearchers = ns,
+        .budgets = budgets,
+        .nbudgets = nb,
+        .seed_first = 1,
+        .nseeds = seeds,
+        .parallel = parallel,
+    };
+    int rc = cutune_manifest_build(&mi, &manifest, identity, err, sizeof err);
     if (rc < 0) {
+        fprintf(stderr, "cutune bench: %s\n", err);
+        status = rc == CUTUNE_ENOMEM ? 1 : 2;
+        goto out;
+    }
+    rc = cutune_bench_run(&o, &res, err, sizeof err);
+    if (rc < 0) {
+        free(manifest);
         fprintf(stderr, "cutune bench: %s\n", err);
         status = rc == CUTUNE_ENOMEM || rc == CUTUNE_EIO ? 1 : 2;
         goto out;
     }
+    res->manifest = manifest;
+    snprintf(res->identity, sizeof res->identity, "%s", identity);
     rc = cutune_bench_write(res, out_dir, command, err, sizeof err);
     if (rc == 0 && per_seed) {
         rc = cutune_bench_write_runs(res, out_dir, err, sizeof err);
@@ -477,9 +537,11 @@ int cutune_cmd_bench(int argc, char **argv)
         if (rc < 0)
             fprintf(stderr, "cutune bench: %s\n", err); /* the tables stand without plots */
     }
-    fprintf(stderr, "cutune bench: results in %s/results.md\n", out_dir);
+    fprintf(stderr, "cutune bench: results in %s/results.md (manifest %s)\n", out_dir,
+            res->identity);
     status = 0;
 out:
+    free(cmdline);
     cutune_bench_result_free(res);
     free(command);
     free(list);

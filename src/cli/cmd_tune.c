@@ -666,6 +666,11 @@ int cutune_cmd_tune(int argc, char **argv)
     if (o.output && (rc = cutune_export_summary(o.output, t.space, t.spec, &hist,
                                                 stop_reason_name(why), err, sizeof err)) < 0)
         goto export_fail;
+    if (o.output && (rc = cli_tune_attach_manifest(
+                         o.output, target_abs, replay ? eargs_shown : NULL, o.so.restrict_exprs,
+                         o.so.nrestrict, o.so.cartesian, st, sargs, o.budget, o.seed,
+                         o.parallel ? o.parallel : 1, err, sizeof err)) < 0)
+        goto export_fail;
     if (o.csv && (rc = cutune_export_csv(o.csv, t.space, t.spec, &hist, err, sizeof err)) < 0)
         goto export_fail;
     if (o.kt && (rc = cutune_export_kt_cache(o.kt, t.space, t.spec, cutune_evaluator_device(ev),

@@ -15,5 +15,21 @@ int cutune_cmd_db(int argc, char **argv);     /* cmd_db.c: the tuning database b
 int cutune_cmd_report(int argc, char **argv); /* cmd_report.c: journals as an HTML page */
 int cutune_cmd_profile(int argc,
                        char **argv); /* cmd_profile.c: Nsight Compute on a run's winners */
+/* main.c: the process's command line as given (cli_argv NULL when out of memory) */
+extern int cli_argc;
+extern char **cli_argv;
+
+/* tune_manifest.c: add the run's manifest to its summary JSON (--output) */
+struct cutune_searcher_type;
+int cli_tune_attach_manifest(const char *summary, const char *target, const char *replayed,
+                             const char *const *restrictions, size_t nrestrictions, int cartesian,
+                             const struct cutune_searcher_type *st, const char *sargs,
+                             size_t budget, unsigned long seed, size_t parallel, char *err,
+                             size_t errlen);
+
+/* cmd_bench_reproduce.c: `cutune bench --reproduce=RESULTS`: rerun from the manifest into
+ * out_dir (NULL: RESULTS' folder/reproduced), compare; returns the exit status */
+int cutune_cli_bench_reproduce(const char *results, const char *out_dir, unsigned long jobs,
+                               int plots, int quiet);
 
 #endif

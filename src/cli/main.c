@@ -1,6 +1,7 @@
 /* cutune: the command table, global options and dispatch (kmod tools/kmod.c
  * style). A first argument that names no command runs `tune`. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -65,8 +66,16 @@ static int cmd_help(int argc, char **argv)
     return 0;
 }
 
+int cli_argc;
+char **cli_argv;
+
 int main(int argc, char **argv)
 {
+    /* the command line as given, before any getopt permutes argv (a run's manifest) */
+    cli_argc = argc;
+    cli_argv = calloc((size_t)argc + 1, sizeof *cli_argv);
+    if (cli_argv)
+        memcpy(cli_argv, argv, (size_t)argc * sizeof *argv);
     /* GSL's default handler aborts; every GSL status is checked instead. */
     gsl_set_error_handler_off();
     if (argc < 2) {

@@ -1,18 +1,21 @@
 /* The prediction cache: posterior mean and variance over a fixed candidate set, kept
  * across observations. It holds V = K(Xc, X) L^-T (column-major, one column per GP
  * point), so that a new observation costs one column, O(m n), instead of a new
- * prediction, O(m n^2); a refactorisation rebuilds it by blocks (cblas_dgemm, dtrsm),
- * and a snapshot lets the points added after it (fantasies) be dropped again.
+ * prediction, O(m n^2); a refactorisation rebuilds it by blocks of candidates, and a
+ * snapshot lets the points added after it (fantasies) be dropped again.
+ *
+ * Order of operations (the same bits on every machine, as gp_dense.c): column k of V is
+ * the kernel column minus V[:, i] L[k, i] for i = 0, 1, ..., k - 1, one subtraction at
+ * a time, times 1 / L[k, k]; the mean starts at the GP's constant mean and adds
+ * V[:, i] z[i] in ascending i, s2 adds V[:, i]^2 likewise. A rebuild computes every
+ * column by that same sequence, so a rebuilt cache and one grown by appends hold the
+ * same bits.
  *
  * Reference: C. E. Rasmussen & C. K. I. Williams, "Gaussian Processes for Machine
- * Learning", MIT Press 2006: Algorithm 2.1 (V holds its v = L^-1 k* for every candidate).
- *
- * This file includes OpenBLAS's cblas.h and must never include GSL's gsl_cblas.h. */
+ * Learning", MIT Press 2006: Algorithm 2.1 (V holds its v = L^-1 k* for every candidate). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cblas.h>
 
 #include "gp_internal.h"
 
@@ -137,9 +140,30 @@ static void cache_z(cutune_gp_cache *c, const cutune_gp *gp, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         c->z[i] = gp->y[i] - gp->mean;
-    if (n)
-        cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)n, gp->L,
-                    (int)gp->cap, c->z, 1);
+    cutune_gp_dense_solve_lower(gp->L, n, gp->cap, c->z);
+}
+
+/* Column k of V over candidates [b0, b0 + nb), then its share of mean and s2. */
+static void column_finish(cutune_gp_cache *c, const cutune_gp *gp, size_t k, size_t b0, size_t nb,
+                          const double *inv_ell, double *Vb, size_t ldv)
+{
+    double *col = Vb + k * ldv; /* Vb: the columns of candidates [b0, b0 + nb) */
+    cutune_gp_kernel_column(gp, c->Xc + b0 * gp->dim, nb, gp->X + k * gp->dim, inv_ell, col);
+    cutune_gp_dense_reduce(col, nb, Vb, ldv, c->lrow, k);
+    double inv = 1.0 / gp->L[k + k * gp->cap], zk = c->z[k];
+    for (size_t b = 0; b < nb; b++) {
+        double v = col[b] * inv;
+        col[b] = v;
+        c->mean[b0 + b] += v * zk;
+        c->s2[b0 + b] += v * v;
+    }
+}
+
+/* c->lrow <- row k of L (contiguous) */
+static void load_row(cutune_gp_cache *c, const cutune_gp *gp, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        c->lrow[i] = gp->L[k + i * gp->cap];
 }
 
 /* Full rebuild: V = K(Xc, X) L^-T by blocks of candidates, then mean and s2. */
@@ -166,127 +190,54 @@ static int cache_rebuild(cutune_gp_cache *c, const cutune_gp *gp)
         cache_finish(c, gp);
         return 0;
     }
-    size_t B = CUTUNE_GP_BLOCK;
-    double *Xt = malloc(n * d * sizeof *Xt), *xn = malloc(n * sizeof *xn);
-    double *Zs = malloc(B * d * sizeof *Zs), *zn = malloc(B * sizeof *zn);
-    /* the linear term's centred inputs: candidates of a block, observations */
-    double *Uc = gp->lin > 0.0 ? malloc(B * d * sizeof *Uc) : NULL;
-    double *Ux = gp->lin > 0.0 ? malloc(n * d * sizeof *Ux) : NULL;
-    int rc = 0;
-    if (!Xt || !xn || !Zs || !zn || (gp->lin > 0.0 && (!Uc || !Ux))) {
-        rc = CUTUNE_ENOMEM;
-        goto out_free;
+    double inv_ell[d];
+    for (size_t j = 0; j < d; j++)
+        inv_ell[j] = 1.0 / gp->ell[j];
+    for (size_t i = 0; i < m; i++) {
+        c->mean[i] = gp->mean;
+        c->s2[i] = 0.0;
     }
-    for (size_t i = 0; Ux && i < n * d; i++)
-        Ux[i] = gp->X[i] - 0.5;
-    for (size_t i = 0; i < n; i++) {
-        double s = 0.0;
-        for (size_t j = 0; j < d; j++) {
-            double v = gp->X[i * d + j] / gp->ell[j];
-            Xt[i * d + j] = v;
-            s += v * v;
+    /* by blocks of candidates, computed in a compact scratch (leading dimension nb, not
+     * m) so that a block's columns stay in cache while each new column reads all the
+     * earlier ones, then copied into V: the same arithmetic as cache_append */
+    double *blk = m > CUTUNE_GP_BLOCK ? malloc(CUTUNE_GP_BLOCK * n * sizeof *blk) : NULL;
+    if (m > CUTUNE_GP_BLOCK && !blk)
+        return CUTUNE_ENOMEM;
+    for (size_t b0 = 0; b0 < m; b0 += CUTUNE_GP_BLOCK) {
+        size_t nb = m - b0 < CUTUNE_GP_BLOCK ? m - b0 : CUTUNE_GP_BLOCK;
+        double *Vb = blk ? blk : c->V + b0;
+        size_t ldv = blk ? nb : m;
+        for (size_t k = 0; k < n; k++) {
+            load_row(c, gp, k);
+            column_finish(c, gp, k, b0, nb, inv_ell, Vb, ldv);
         }
-        xn[i] = s;
+        for (size_t k = 0; blk && k < n; k++)
+            memcpy(c->V + k * m + b0, blk + k * nb, nb * sizeof *blk);
     }
-    for (size_t b0 = 0; b0 < m; b0 += B) {
-        size_t nb = m - b0 < B ? m - b0 : B;
-        double *Vb = c->V + b0;
-        if (gp->add > 0.0) { /* the additive term needs each parameter's distance: direct */
-            for (size_t i = 0; i < n; i++)
-                for (size_t b = 0; b < nb; b++)
-                    Vb[b + i * m] = gp->sf2 * cutune_gp_kernel_between(gp, c->Xc + (b0 + b) * d,
-                                                                       gp->X + i * d, NULL);
-        } else {
-            for (size_t b = 0; b < nb; b++) {
-                double s = 0.0;
-                for (size_t j = 0; j < d; j++) {
-                    double v = c->Xc[(b0 + b) * d + j] / gp->ell[j];
-                    Zs[b * d + j] = v;
-                    s += v * v;
-                }
-                zn[b] = s;
-            }
-            cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)nb, (int)n, (int)d, 1.0, Zs,
-                        (int)d, Xt, (int)d, 0.0, Vb, (int)m);
-            for (size_t i = 0; i < n; i++) {
-                double *col = Vb + i * m;
-                for (size_t b = 0; b < nb; b++)
-                    col[b] = xn[i] + zn[b] - 2.0 * col[b];
-                cutune_gp_kfun_r2(gp->kernel, gp->sf2, col, nb);
-            }
-            if (Uc) { /* Vb += sf2 lin Uc Ux^T */
-                for (size_t i = 0; i < nb * d; i++)
-                    Uc[i] = c->Xc[b0 * d + i] - 0.5;
-                cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)nb, (int)n, (int)d,
-                            gp->sf2 * gp->lin, Uc, (int)d, Ux, (int)d, 1.0, Vb, (int)m);
-            }
-        }
-        cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)nb,
-                    (int)n, 1.0, gp->L, (int)gp->cap, Vb, (int)m);
-        cblas_dgemv(CblasColMajor, CblasNoTrans, (int)nb, (int)n, 1.0, Vb, (int)m, c->z, 1, 0.0,
-                    c->mean + b0, 1);
-        for (size_t b = 0; b < nb; b++) {
-            c->mean[b0 + b] += gp->mean;
-            c->s2[b0 + b] = 0.0;
-        }
-        for (size_t i = 0; i < n; i++)
-            for (size_t b = 0; b < nb; b++)
-                c->s2[b0 + b] += Vb[b + i * m] * Vb[b + i * m];
-    }
+    free(blk);
     c->n = n;
     cache_finish(c, gp);
-out_free:
-    free(Ux);
-    free(Uc);
-    free(zn);
-    free(Zs);
-    free(xn);
-    free(Xt);
-    return rc;
+    return 0;
 }
 
 /* Append column k (0-based) of V for GP point k: (K(Xc, x_k) - V[:, :k] l) / d. */
 static int cache_append(cutune_gp_cache *c, const cutune_gp *gp)
 {
-    size_t k = c->n, d = gp->dim, m = c->m, ld = gp->cap;
+    size_t k = c->n, d = gp->dim;
     if (cache_reserve(c, k + 1) < 0)
         return CUTUNE_ENOMEM;
-    const double *xk = gp->X + k * d;
-    double *col = c->V + k * m;
-    if (gp->add >
-        0.0) { /* the additive term needs each parameter's distance: cutune_gp_kernel_between */
-        for (size_t b = 0; b < m; b++)
-            col[b] = gp->sf2 * cutune_gp_kernel_between(gp, c->Xc + b * d, xk, NULL);
-    } else {
-        double inv_ell[d];
-        for (size_t j = 0; j < d; j++)
-            inv_ell[j] = 1.0 / gp->ell[j];
-        cutune_gp_sqdist(c->Xc, m, d, xk, inv_ell, col);
-        cutune_gp_kfun_r2(gp->kernel, gp->sf2, col, m);
-        if (gp->lin > 0.0)
-            for (size_t b = 0; b < m; b++)
-                col[b] += gp->sf2 * gp->lin * cutune_gp_centred_dot(d, c->Xc + b * d, xk);
-    }
-    /* row k of L: L[k + i*ld], i < k; copy it contiguous */
-    double *l = c->lrow;
+    double inv_ell[d];
+    for (size_t j = 0; j < d; j++)
+        inv_ell[j] = 1.0 / gp->ell[j];
+    load_row(c, gp, k);
+    /* z[k] = ((y[k] - mean) - l[0] z[0] - ...) / L[k, k]: cutune_gp_dense_solve_lower's
+     * sequence, so that cache_z gives the same bits */
     double zk = gp->y[k] - gp->mean;
-    for (size_t i = 0; i < k; i++) {
-        l[i] = gp->L[k + i * ld];
-        zk -= l[i] * c->z[i];
-    }
-    double dkk = gp->L[k + k * ld];
-    c->z[k] = zk / dkk;
+    for (size_t i = 0; i < k; i++)
+        zk -= c->lrow[i] * c->z[i];
+    c->z[k] = zk / gp->L[k + k * gp->cap];
     c->row_id[k] = gp->row_id[k];
-    if (k && m)
-        cblas_dgemv(CblasColMajor, CblasNoTrans, (int)m, (int)k, -1.0, c->V, (int)m, l, 1, 1.0, col,
-                    1);
-    double inv = 1.0 / dkk;
-    for (size_t b = 0; b < m; b++) {
-        double v = col[b] * inv;
-        col[b] = v;
-        c->mean[b] += v * c->z[k];
-        c->s2[b] += v * v;
-    }
+    column_finish(c, gp, k, 0, c->m, inv_ell, c->V, c->m);
     c->n = k + 1;
     return 0;
 }
@@ -299,9 +250,12 @@ static void cache_retarget(cutune_gp_cache *c, const cutune_gp *gp)
     cache_z(c, gp, n);
     for (size_t b = 0; b < m; b++)
         c->mean[b] = gp->mean;
-    if (n && m)
-        cblas_dgemv(CblasColMajor, CblasNoTrans, (int)m, (int)n, 1.0, c->V, (int)m, c->z, 1, 1.0,
-                    c->mean, 1);
+    for (size_t i = 0; i < n; i++) { /* ascending i, as column_finish adds them */
+        const double *v = c->V + i * m;
+        double zi = c->z[i];
+        for (size_t b = 0; b < m; b++)
+            c->mean[b] += v[b] * zi;
+    }
     c->ystamp = gp->ystamp;
 }
 

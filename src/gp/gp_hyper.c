@@ -8,7 +8,8 @@
  * add_max; 0 by default: the plain stationary kernel) or linear weight (lin_min == lin_max;
  * lin_max 0 by default: no linear term) drops out of u.
  *
- * This file includes GSL (and with it gsl_cblas.h): never OpenBLAS's cblas.h here. */
+ * GSL's BFGS calls cblas_ddot, dnrm2, daxpy, dscal and dcopy: the cutune executable
+ * defines them in reference order (src/cli/cblas_pin.c), so no BLAS changes the fit. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

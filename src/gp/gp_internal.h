@@ -1,7 +1,6 @@
-/* Private layout of cutune_gp and the kernel arithmetic its files share: those on OpenBLAS
- * (cblas.h, lapacke.h: gp_linalg.c, gp_lml.c, gp_predict.c, gp_cache.c), gp_kvec.c and
- * gp_hyper.c (GSL multimin). Keep BLAS/GSL headers out of this file: GSL's gsl_cblas.h
- * and OpenBLAS's cblas.h must never meet in one translation unit. */
+/* Private layout of cutune_gp and the arithmetic its files share: the dense linear
+ * algebra (gp_dense.c), the kernel loops (gp_kvec.c) and the covariance between points.
+ * gp_hyper.c includes GSL (multimin): keep BLAS headers out of this file. */
 #ifndef CUTUNE_GP_INTERNAL_H
 #define CUTUNE_GP_INTERNAL_H
 
@@ -26,6 +25,7 @@ struct cutune_gp {
     double *L;               /**< cap x cap lower Cholesky factor, column-major, ld = cap */
     double *alpha;           /**< K^-1 (y - mean), n entries */
     double *work;            /**< cap x cap scratch (K^-1 for the gradient) */
+    double *work3;           /**< cap x cap scratch (L^-T for K^-1) */
     double *Kf; /**< cap x cap noise-free kernel / sf2 (lower, ld cap) of the last factorisation */
     double *R;  /**< cap x cap scaled distances (lower, ld cap) of the last factorisation */
     double *work2;            /**< cap scratch vector */
@@ -37,6 +37,27 @@ struct cutune_gp {
     double add;               /**< weight of the second-order additive term (cutune_gp_lml) */
     double lin;               /**< weight of the linear term (cutune_gp_lml); 0: none */
 };
+
+/* ---- dense linear algebra in a fixed order of operations (gp_dense.c): the same bits
+ * on every x86-64 CPU, any vector width, any thread count. Column-major, lower triangle. */
+
+/** sum_i a[i] b[i], i ascending. */
+double cutune_gp_dense_dot(const double *a, const double *b, size_t n);
+/** col[b] -= sum_i V[b + i ldv] l[i] over b < nb, i = 0..k-1 ascending, one subtraction
+ *  per product (SSE2 or AVX2 by the CPU: the same bits). */
+void cutune_gp_dense_reduce(double *col, size_t nb, const double *V, size_t ldv, const double *l,
+                            size_t k);
+/** A = L L^T in place (lower triangle of A, n x n, leading dimension ld); the strict upper
+ *  part is not touched; row: n doubles of scratch. Returns 0, or j + 1 when pivot j is
+ *  not positive or not finite. */
+size_t cutune_gp_dense_chol(double *A, size_t n, size_t ld, double *row);
+/** x <- L^-1 x (forward substitution). */
+void cutune_gp_dense_solve_lower(const double *L, size_t n, size_t ld, double *x);
+/** x <- L^-T x (back substitution on the transpose). */
+void cutune_gp_dense_solve_lower_t(const double *L, size_t n, size_t ld, double *x);
+/** Lower triangle of W (leading dimension ldw) <- (L L^T)^-1; M: n x n scratch. */
+void cutune_gp_dense_inverse(const double *L, size_t n, size_t ld, double *M, double *W,
+                             size_t ldw);
 
 /** Kernel value divided by sf2 at scaled distance r (r >= 0). */
 double cutune_gp_kfun(cutune_gp_kernel k, double r);
@@ -161,6 +182,24 @@ static inline double cutune_gp_kernel_between(const cutune_gp *gp, const double 
     if (gp->add > 0.0)
         ks = (1.0 - gp->add) * ks + gp->add * cutune_gp_additive_term(D, e1, q);
     return gp->lin > 0.0 ? ks + gp->lin * cutune_gp_centred_dot(D, a, b) : ks;
+}
+
+/* The kernel column of candidates Xc[0..nb) against GP point x, times sf2 (gp_cache.c,
+ * gp_predict.c): one order of operations for both. */
+static inline void cutune_gp_kernel_column(const cutune_gp *gp, const double *Xc, size_t nb,
+                                           const double *x, const double *inv_ell, double *col)
+{
+    size_t d = gp->dim;
+    if (gp->add > 0.0) { /* the additive term needs each parameter's distance */
+        for (size_t b = 0; b < nb; b++)
+            col[b] = gp->sf2 * cutune_gp_kernel_between(gp, Xc + b * d, x, NULL);
+        return;
+    }
+    cutune_gp_sqdist(Xc, nb, d, x, inv_ell, col);
+    cutune_gp_kfun_r2(gp->kernel, gp->sf2, col, nb);
+    if (gp->lin > 0.0)
+        for (size_t b = 0; b < nb; b++)
+            col[b] += gp->sf2 * gp->lin * cutune_gp_centred_dot(d, Xc + b * d, x);
 }
 
 #endif

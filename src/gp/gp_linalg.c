@@ -1,21 +1,16 @@
 /* Gaussian-process regression, the model itself: the GP object and its hyper-parameters,
- * covariance kernel names, the Cholesky factor of K + sn2 I (LAPACKE dpotrf on OpenBLAS)
- * with escalating jitter, and the updates that keep it without a refactorisation: an
- * O(n^2) row append, truncation, new targets under the same factor. Reading the factor:
- * gp_lml.c (the likelihood), gp_predict.c and gp_cache.c (predictions); the covariance
- * between points is in gp_internal.h.
+ * covariance kernel names, the Cholesky factor of K + sn2 I (gp_dense.c: a fixed order of
+ * operations, so the same bits on every machine) with escalating jitter, and the updates that keep
+ * it without a refactorisation: an O(n^2) row append, truncation, new targets under the same
+ * factor. Reading the factor: gp_lml.c (the likelihood), gp_predict.c and gp_cache.c (predictions);
+ * the covariance between points is in gp_internal.h.
  *
  * References: C. E. Rasmussen & C. K. I. Williams, "Gaussian Processes for Machine
- * Learning", MIT Press 2006: eq. 4.9 and 4.17 (SE and Matern kernels).
- *
- * This file includes OpenBLAS's cblas.h and must never include GSL's gsl_cblas.h. */
+ * Learning", MIT Press 2006: eq. 4.9 and 4.17 (SE and Matern kernels). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cblas.h>
-#include <lapacke.h>
 
 #include "gp_internal.h"
 
@@ -78,6 +73,7 @@ void cutune_gp_free(cutune_gp *gp)
     free(gp->L);
     free(gp->alpha);
     free(gp->work);
+    free(gp->work3);
     free(gp->Kf);
     free(gp->R);
     free(gp->work2);
@@ -143,11 +139,13 @@ static int reserve(cutune_gp *gp, size_t need, char *err, size_t errlen)
     double *W = malloc(cap * cap * sizeof *W);
     double *Kf = malloc(cap * cap * sizeof *Kf);
     double *R = malloc(cap * cap * sizeof *R);
-    if (!L || !W || !Kf || !R) {
+    double *W3 = malloc(cap * cap * sizeof *W3);
+    if (!L || !W || !Kf || !R || !W3) {
         free(L);
         free(W);
         free(Kf);
         free(R);
+        free(W3);
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "gp: out of memory for %zu points", cap);
     }
     for (size_t c = 0; c < gp->n; c++) {
@@ -157,10 +155,12 @@ static int reserve(cutune_gp *gp, size_t need, char *err, size_t errlen)
     }
     free(gp->L);
     free(gp->work);
+    free(gp->work3);
     free(gp->Kf);
     free(gp->R);
     gp->L = L;
     gp->work = W;
+    gp->work3 = W3;
     gp->Kf = Kf;
     gp->R = R;
     gp->cap = cap;
@@ -175,10 +175,8 @@ static void solve_alpha(cutune_gp *gp)
         return;
     for (size_t i = 0; i < n; i++)
         gp->alpha[i] = gp->y[i] - gp->mean;
-    cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)n, gp->L, (int)gp->cap,
-                gp->alpha, 1);
-    cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, (int)n, gp->L, (int)gp->cap,
-                gp->alpha, 1);
+    cutune_gp_dense_solve_lower(gp->L, n, gp->cap, gp->alpha);
+    cutune_gp_dense_solve_lower_t(gp->L, n, gp->cap, gp->alpha);
 }
 
 int cutune_gp_factorize(cutune_gp *gp, char *err, size_t errlen)
@@ -232,13 +230,8 @@ int cutune_gp_factorize(cutune_gp *gp, char *err, size_t errlen)
             for (size_t r = c + 1; r < n; r++)
                 gp->L[r + c * ld] = gp->sf2 * gp->Kf[r + c * ld];
         }
-        /* _work: no O(n^2) NaN scan of the input on every call (the hyper-parameter fit
-         * factorises hundreds of times); a NaN shows up on the diagonal instead. */
-        lapack_int info =
-            LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', (lapack_int)n, gp->L, (lapack_int)ld);
-        for (size_t c = 0; info == 0 && c < n; c++)
-            if (!isfinite(gp->L[c + c * ld]))
-                info = (lapack_int)c + 1;
+        /* a NaN anywhere reaches a later pivot: the factorisation refuses it there */
+        size_t info = cutune_gp_dense_chol(gp->L, n, ld, gp->work2);
         if (info == 0) {
             for (size_t c = 0; c < n; c++) /* keep the strict upper part clean */
                 for (size_t r = 0; r < c; r++)
@@ -247,9 +240,6 @@ int cutune_gp_factorize(cutune_gp *gp, char *err, size_t errlen)
             solve_alpha(gp);
             return 0;
         }
-        if (info < 0)
-            return cutune_err(err, errlen, CUTUNE_EINVAL, "gp: dpotrf argument %d invalid",
-                              (int)-info);
         if (attempt < GP_JITTER_TRIES)
             gp->jitter = diag * pow(10.0, -10.0 + attempt);
     }
@@ -346,11 +336,9 @@ int cutune_gp_add(cutune_gp *gp, const double *x, double y, char *err, size_t er
     }
     gp->R[n + n * ld] = 0.0;
     gp->Kf[n + n * ld] = cutune_gp_kernel_self(gp, x);
-    if (n)
-        cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)n, gp->L, (int)ld,
-                    l, 1);
+    cutune_gp_dense_solve_lower(gp->L, n, ld, l);
     double diag = gp->sf2 * gp->Kf[n + n * ld] + gp->sn2 + gp->jitter;
-    double d2 = diag - (n ? cblas_ddot((int)n, l, 1, l, 1) : 0.0);
+    double d2 = diag - cutune_gp_dense_dot(l, l, n);
     /* A (near) duplicate of a held point with tiny noise: floor the pivot (jitter). */
     double floor = diag * 1e-10;
     if (!(d2 > floor))

@@ -1,15 +1,11 @@
 /* The log marginal likelihood of the GP's data under its hyper-parameters, and its
- * analytic gradient in them (through K^-1 from LAPACKE dpotri): the objective that
+ * analytic gradient in them (through K^-1 from the factor, gp_dense.c): the objective that
  * gp_hyper.c maximises.
  *
  * References: C. E. Rasmussen & C. K. I. Williams, "Gaussian Processes for Machine
- * Learning", MIT Press 2006: eq. 2.30 (log marginal likelihood), eq. 5.9 (its gradient).
- *
- * This file includes OpenBLAS's lapacke.h and must never include GSL's gsl_cblas.h. */
+ * Learning", MIT Press 2006: eq. 2.30 (log marginal likelihood), eq. 5.9 (its gradient). */
 #include <math.h>
 #include <string.h>
-
-#include <lapacke.h>
 
 #include "gp_internal.h"
 
@@ -48,12 +44,7 @@ double cutune_gp_lml(cutune_gp *gp, double *grad)
 
     /* W = alpha alpha' - K^-1 (lower part); dlml/dtheta = tr(W dK/dtheta) / 2. */
     double *W = gp->work;
-    for (size_t c = 0; c < n; c++)
-        memcpy(W + c * n, gp->L + c * ld, n * sizeof *W);
-    if (LAPACKE_dpotri_work(LAPACK_COL_MAJOR, 'L', (lapack_int)n, W, (lapack_int)n) != 0) {
-        memset(grad, 0, (d + 5) * sizeof *grad);
-        return lml;
-    }
+    cutune_gp_dense_inverse(gp->L, n, ld, gp->work3, W, n);
     double gsf = 0.0, trW = 0.0, gm = 0.0, gadd = 0.0, glin = 0.0;
     double k1v[d], t2v[d]; /* additive term: per-parameter kernels and t^2 of one pair */
     for (size_t c = 0; c < n; c++) {

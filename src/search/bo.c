@@ -48,11 +48,12 @@
  * Duplicates. An id observed twice (the loop answering a re-proposal) is ignored.
  * All-failed histories fall back to maximin sampling weighted by P(success).
  *
- * Determinism. Only ctx->rng is drawn from; ties go to the lowest id. OpenBLAS is set to
- * one thread in alloc (openblas_set_num_threads(1), process-wide): the matrices here are
- * small (n <= a few hundred), so threads buy little, and a threaded dtrsm/dgemm may
- * split sums differently with the thread count, which would make proposals depend on the
- * machine. One thread makes a seed's run bit-identical everywhere with the same library.
+ * Determinism. Only ctx->rng is drawn from. The GP's linear algebra runs in a fixed order
+ * of operations (src/gp/gp_dense.c), not on BLAS, so a seed's run is the same on any
+ * x86-64 machine and thread count; acquisition scores are compared rounded to
+ * BO_SCORE_BITS significant bits (bo_acquire.c), ties to the lowest id, so that a last-bit
+ * difference of the C library's exp or log (glibc picks FMA code paths by CPU) does not
+ * flip a pick (docs/reproducibility.md).
  *
  * Interactions (add=fit). The stationary kernel generalises an observation only to
  * configurations near it in every parameter, so an effect of two parameters together
@@ -95,8 +96,6 @@
  * whole space or a pool, the local steps and their model); bo_design.c: the initial
  * design; bo_options.c: the options; bo_internal.h: the state they share.
  */
-#include <cblas.h>
-
 #include "bo_internal.h"
 
 /* ---------- model upkeep ---------- */
@@ -537,7 +536,6 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     int rc = 0;
     if (!ctx || !ctx->space || !ctx->rng)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: needs a space and a generator");
-    openblas_set_num_threads(1);
     s->space = ctx->space;
     s->rng = ctx->rng;
     s->visited = ctx->visited;
@@ -735,6 +733,7 @@ static const cutune_searcher_type bo_type = {
     .observe = bo_observe,
     .free = bo_free,
     .plan = bo_plan,
+    .options = bo_write_options,
 };
 
 const cutune_searcher_type *const cutune_searcher_bo = &bo_type;

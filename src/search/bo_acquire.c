@@ -37,6 +37,24 @@
  */
 #include "bo_internal.h"
 
+/* x rounded to nearest on BO_SCORE_BITS significant bits (relative 2^-32, 2.3e-10): the
+ * GP's arithmetic is the same everywhere (gp_dense.c), but the C library's exp, log and
+ * erfc may differ in the last bit between CPUs (glibc picks FMA code by CPU); a score
+ * compared on 32 bits flips a pick only where a last-bit change crosses a rounding
+ * boundary, not wherever two candidates' scores are close. Equal rounded scores go to
+ * the lower id (the earlier candidate). Infinities and NaN pass through. */
+static double round_score(double x)
+{
+    if (!isfinite(x) || x == 0.0)
+        return x;
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    const uint64_t drop = 52 - (BO_SCORE_BITS - 1), half = UINT64_C(1) << (drop - 1);
+    u = (u + half) & ~((UINT64_C(1) << drop) - 1); /* a carry into the exponent is exact */
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
 /* sd: the predictive standard deviation (the caller has it: the pruning below needs it) */
 static double acq_score(const bo_state *s, double mu, double sd, double p, double fbest)
 {
@@ -47,7 +65,7 @@ static double acq_score(const bo_state *s, double mu, double sd, double p, doubl
     case ACQ_EI:
     default: sc = cutune_gp_log_ei(mu, sd, fbest, s->xi); break;
     }
-    return s->feas_on ? sc + log(p) : sc;
+    return round_score(s->feas_on ? sc + log(p) : sc);
 }
 
 static int score_block(bo_state *s, const cutune_gp *gp, size_t nb, double fbest, best_pick *bp,

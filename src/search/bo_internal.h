@@ -18,6 +18,7 @@
 #define BO_ENCODE_CACHE 8000000u /* cache the encoding when size * dim doubles fit */
 #define BO_CACHE_MAX 536870912.0 /* bytes the exhaustive prediction cache may reach (512 MiB) */
 #define BO_BLOCK 1024u           /* candidates scored per block */
+#define BO_SCORE_BITS 32         /* significant bits an acquisition score is compared on */
 #define BO_MAXIMIN_TRIES 64u     /* random candidates per maximin design point */
 #define BO_REFIT_ALL 45u         /* refit after every observation up to this many (was 30) */
 #define BO_REFIT_GROWTH 1.4      /* then when the count grew by this factor */
@@ -189,5 +190,7 @@ long long bo_lhs_pick(bo_state *s, size_t t);
 
 /* bo_options.c: --searcher=bo:key=value,... */
 int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen);
+/** The options hook (cutune_searcher_type.options), bo_options.c. */
+int bo_write_options(const void *state, char *buf, size_t len);
 
 #endif

@@ -175,3 +175,33 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
     }
     return 0;
 }
+
+/* The options hook (cutune_searcher_type.options): every key, the value in force after
+ * alloc (the budget's early phase applied). pool= shows both sizes: exhaustive up to the
+ * first, a pool of the second above it. */
+int bo_write_options(const void *state, char *buf, size_t len)
+{
+    const bo_state *s = state;
+    static const char *const acq[] = {"ei", "pi", "lcb"}, *const early[] = {"auto", "safe", "edge"},
+                             *const lprior[] = {"weak", "dim", "auto"};
+    static const char *const warp[] = {"none", "boxcox", "copula"};
+    char add[64], lin[64];
+    if (s->fit.add_min == s->fit.add_max)
+        snprintf(add, sizeof add, "%.17g", s->fit.add_max);
+    else
+        snprintf(add, sizeof add, "fit[%.17g,%.17g]", s->fit.add_min, s->fit.add_max);
+    if (s->fit.lin_min == s->fit.lin_max)
+        snprintf(lin, sizeof lin, "%.17g", s->fit.lin_max);
+    else
+        snprintf(lin, sizeof lin, "fit[%.17g,%.17g]", s->fit.lin_min, s->fit.lin_max);
+    return snprintf(buf, len,
+                    "acq=%s,xi=%.17g,beta=%.17g,kernel=%s,init=%zu,starts=%zu,local=%.17g,"
+                    "pool=%zu/%zu,pow2=%d,pairs=%d,warp=%s,design=%s,lprior=%s,add=%s,lin=%s,"
+                    "lweak=%zu,early=%s(%s),refit=%s,score_bits=%d",
+                    acq[s->acq], s->xi, s->beta, cutune_gp_kernel_name(s->kernel), s->n_init,
+                    s->fit.nstarts, s->local_frac, s->exact_m, s->pool_m, s->pow2, s->pairs,
+                    (unsigned)s->warp_kind < 3 ? warp[s->warp_kind] : "?",
+                    s->design_lhs ? "lhs" : "maximin", lprior[s->lprior_mode], add, lin,
+                    s->lweak_max, early[s->early], s->edge ? "edge" : "safe",
+                    s->warm_gain > 0.0 ? "gain" : "always", BO_SCORE_BITS);
+}

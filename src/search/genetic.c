@@ -466,6 +466,14 @@ static uint64_t ga_plan(const void *state)
     return h ^ (uint64_t)s->stall;
 }
 
+/* The options hook: every parameter as set after alloc (the budget's defaults applied). */
+static int ga_options(const void *state, char *buf, size_t len)
+{
+    const ga_state *s = state;
+    return snprintf(buf, len, "pop=%zu,init=%zu,cx=%.17g,mut=%.17g,tour=%zu,adj=%.17g,stall=%zu",
+                    s->pop_max, s->init, s->cx, s->mut, s->tour, s->adj, s->stall);
+}
+
 static const cutune_searcher_type genetic_type = {
     .version = CUTUNE_SEARCHER_TYPE_VERSION,
     .name = "genetic",
@@ -476,6 +484,7 @@ static const cutune_searcher_type genetic_type = {
     .observe = ga_observe,
     .free = ga_free,
     .plan = ga_plan,
+    .options = ga_options,
 };
 
 const cutune_searcher_type *const cutune_searcher_genetic = &genetic_type;

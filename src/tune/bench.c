@@ -26,8 +26,9 @@
 #include "cutune/space.h"
 #include "bench_internal.h"
 
-/* OpenBLAS is linked for the GP; a bench already runs one run per core, so
- * nested BLAS threads would only oversubscribe. Weak: absent is fine. */
+/* Where a program links OpenBLAS beside cutune: a bench already runs one run per core,
+ * so nested BLAS threads would only oversubscribe. Weak: absent (cutune's own build) is
+ * fine. */
 extern void openblas_set_num_threads(int) __attribute__((weak));
 
 const char *cutune_bench_convention_name(unsigned conv)
@@ -190,6 +191,7 @@ void cutune_bench_result_free(cutune_bench_result *r)
         free(r->rec[i].kernel);
     }
     free(r->rec);
+    free(r->manifest);
     for (size_t i = 0; r->searchers && i < r->nsearchers; i++)
         free(r->searchers[i]);
     for (size_t i = 0; r->searcher_args && i < r->nsearchers; i++)

@@ -137,6 +137,12 @@ static void write_md(FILE *f, const cutune_bench_result *r, const char *command)
     fprintf(f, "# Searcher comparison on recorded spaces\n\n");
     if (command)
         fprintf(f, "Command: `%s`\n\n", command);
+    if (r->identity[0])
+        fprintf(f,
+                "Manifest: `%s` (results.json holds the whole manifest: cutune commit, build, "
+                "libraries, machine, recordings' SHA-256, resolved searcher options; rerun "
+                "with `cutune bench --reproduce results.json`)\n\n",
+                r->identity);
     fprintf(f, "- Searchers:");
     for (size_t si = 0; si < r->nsearchers; si++)
         fprintf(f, " %s%s%s%s", r->searchers[si], r->searcher_args[si] ? " (" : "",
@@ -235,9 +241,11 @@ static void write_md(FILE *f, const cutune_bench_result *r, const char *command)
 
 static void write_csv(FILE *f, const cutune_bench_result *r)
 {
-    fprintf(f, "convention,recording,device,kernel,space_size,valid,t_opt_ms,searcher,"
-               "searcher_args,budget,runs,mean,median,p05,p95,success_rate,evals_mean,"
-               "p_evals,p_time\n");
+    fprintf(f,
+            "convention,recording,device,kernel,space_size,valid,t_opt_ms,searcher,"
+            "searcher_args,budget,runs,mean,median,p05,p95,success_rate,evals_mean,"
+            "p_evals,p_time%s\n",
+            r->identity[0] ? ",manifest" : "");
     for (size_t ci = 0; ci < r->nconv; ci++)
         for (size_t ri = 0; ri < r->nrec; ri++) {
             const cutune_bench_space_info *info = &r->space[ci * r->nrec + ri];
@@ -258,9 +266,12 @@ static void write_csv(FILE *f, const cutune_bench_result *r)
                     cutune_csv_text(f, r->searchers[si], 0);
                     fputc(',', f);
                     cutune_csv_text(f, r->searcher_args[si], 1);
-                    fprintf(f, ",%zu,%zu,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%s,%s\n", r->budgets[bi],
+                    fprintf(f, ",%zu,%zu,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%s,%s", r->budgets[bi],
                             r->nseeds, c->mean, c->median, c->p05, c->p95, c->success, c->evals,
                             strcmp(p1, "-") ? p1 : "", strcmp(p2, "-") ? p2 : "");
+                    if (r->identity[0])
+                        fprintf(f, ",%s", r->identity);
+                    fputc('\n', f);
                 }
             }
         }
@@ -304,7 +315,17 @@ int cutune_bench_write_runs(const cutune_bench_result *r, const char *dir, char 
 
 static void write_json(FILE *f, const cutune_bench_result *r)
 {
-    fprintf(f, "{\n  \"seeds\": %zu,\n  \"max_budget\": %zu,\n", r->nseeds, r->maxb);
+    fprintf(f, "{\n");
+    if (r->manifest) { /* cJSON's indented text, indented one level more */
+        fputs("  \"manifest\": ", f);
+        for (const char *p = r->manifest; *p; p++) {
+            fputc(*p, f);
+            if (*p == '\n')
+                fputs("  ", f);
+        }
+        fputs(",\n", f);
+    }
+    fprintf(f, "  \"seeds\": %zu,\n  \"max_budget\": %zu,\n", r->nseeds, r->maxb);
     fprintf(f, "  \"budgets\": [");
     for (size_t bi = 0; bi < r->nbudgets; bi++)
         fprintf(f, "%s%zu", bi ? ", " : "", r->budgets[bi]);
@@ -408,6 +429,8 @@ static int write_plots(const cutune_bench_result *r, const char *dir, char *err,
             "# evaluations, median and 5-95%% band over %zu seeds per searcher.\n"
             "# Run from the results folder: gnuplot plots.gp\n",
             r->nseeds);
+    if (r->identity[0])
+        fprintf(gp, "# Manifest %s (results.json)\n", r->identity);
     fprintf(gp,
             "set key bottom right\nset grid\nset xlabel 'evaluations'\n"
             "set ylabel 'fraction of optimum (t_{opt} / t_{best})'\n"
@@ -450,19 +473,24 @@ static int write_plots(const cutune_bench_result *r, const char *dir, char *err,
                 cutune_outfile_abort(gpo);
                 return rc;
             }
-            for (int fmt = 0; fmt < 2; fmt++) {
-                fprintf(gp, "\n%s\nset output 'plots/",
-                        fmt == 0 ? "set terminal pngcairo size 900,600 noenhanced"
-                                 : "set terminal svg size 900,600 dynamic noenhanced");
+            static const char *const terms[][2] = {
+                {"pngcairo size 900,600 noenhanced", "png"},
+                {"svg size 900,600 dynamic noenhanced", "svg"},
+                {"pdfcairo size 6in,4in noenhanced", "pdf"}}; /* vector, for papers */
+            for (int fmt = 0; fmt < 3; fmt++) {
+                if (fmt == 2) /* a gnuplot without cairo still draws the PNG and SVG */
+                    fprintf(gp, "\nif (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {");
+                fprintf(gp, "\nset terminal %s\nset output 'plots/", terms[fmt][0]);
                 gp_text(gp, base, 1);
-                fprintf(gp, ".%s'\nset title '", fmt == 0 ? "png" : "svg");
+                fprintf(gp, ".%s'\nset title '", terms[fmt][1]);
                 gp_text(gp, r->rec[ri].name, 1);
                 fputs(" (", gp);
                 gp_text(gp, r->rec[ri].device, 1);
                 fputs(", ", gp);
                 gp_text(gp, r->rec[ri].kernel, 1);
-                fprintf(gp, ")'.\"\\n\".'%s convention, %zu seeds, median and 5-95%% band'\n",
-                        cutune_bench_convention_name(r->conv[ci]), r->nseeds);
+                fprintf(gp, ")'.\"\\n\".'%s convention, %zu seeds, median and 5-95%% band%s%s'\n",
+                        cutune_bench_convention_name(r->conv[ci]), r->nseeds,
+                        r->identity[0] ? ", manifest " : "", r->identity);
                 fprintf(gp, "plot ");
                 for (size_t si = 0; si < r->nsearchers; si++) {
                     size_t col = 2 + 3 * si;
@@ -475,7 +503,7 @@ static int write_plots(const cutune_bench_result *r, const char *dir, char *err,
                     gp_text(gp, r->searchers[si], 1);
                     fputc('\'', gp);
                 }
-                fprintf(gp, "\nunset output\n");
+                fprintf(gp, "\nunset output\n%s", fmt == 2 ? "}\n" : "");
             }
         }
     return close_out(gpo, err, errlen);
@@ -505,6 +533,9 @@ int cutune_bench_write(const cutune_bench_result *r, const char *dir, const char
         return CUTUNE_EIO;
     write_json(f, r);
     rc = close_out(o, err, errlen);
+    if (rc < 0)
+        return rc;
+    rc = cutune_bench_write_latex(r, dir, err, errlen);
     if (rc < 0)
         return rc;
     return write_plots(r, dir, err, errlen);

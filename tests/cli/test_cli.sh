@@ -390,7 +390,7 @@ qrc=$?
     --no-plots --per-seed --quiet --out=psg bowl.json.gz >/dev/null 2>&1
 python3 - <<'PY' && ok "bench CSVs: a label with commas is one field" || bad "bench CSVs: a label with commas is one field"
 import csv
-for fn, width in (("psg/runs.csv", 8), ("psg/results.csv", 19)):
+for fn, width in (("psg/runs.csv", 8), ("psg/results.csv", 20)):
     rows = list(csv.reader(open(fn)))
     assert all(len(r) == width for r in rows), fn
     assert rows[1][rows[0].index("searcher")] == "genetic:pop=4,mut=0.2", rows[1]

@@ -77,7 +77,7 @@ echo "pkg-config --static --libs cutune: $slibs"
 [[ " $cflags " == *" -I$inc "* ]] || fail "--cflags lacks -I$inc"
 [[ " $libs " == *" -L$lib -lcutune "* ]] || fail "--libs lacks -L$lib -lcutune"
 [[ " $libs " == *" -lgsl "* ]] || fail "--libs lacks -lgsl (the headers expose gsl_rng)"
-for l in -lopenblas -llapacke -lcjson -lz -lm -ldl; do
+for l in -lgslcblas -lcjson -lz -lm -ldl; do
     [[ " $slibs " == *" $l "* ]] || fail "--static --libs lacks $l"
 done
 if [ "$nvrtc" = 1 ]; then

@@ -1,0 +1,66 @@
+/**
+ * @file manifest.h
+ * @brief What regenerates a result: the manifest every `cutune bench` result and every
+ *        tuning run's summary carries (docs/reproducibility.md).
+ *
+ * A manifest is a JSON object: the cutune version and source commit (with a flag for
+ * uncommitted changes; "unknown" in a build from a tarball without git), the build type
+ * and options, the BLAS/LAPACK libraries loaded and the library that provides cblas_*,
+ * the CPU and the OS, every recording's SHA-256 and size, the convention and
+ * restrictions, every searcher with its options resolved (defaults written out, per
+ * budget), the seeds, budgets and the exact command line. Its identity, "COMMIT7-HASH8",
+ * names the experiment: the commit and the first 8 hex digits of the SHA-256 of the part
+ * that decides the numbers (recordings' hashes, convention, restrictions, searchers and
+ * their options, budgets, seeds, parallel), not of the machine it ran on.
+ */
+#ifndef CUTUNE_MANIFEST_H
+#define CUTUNE_MANIFEST_H
+
+#include <stddef.h>
+
+#include "cutune/searcher.h"
+
+/** What an experiment was (views; valid during cutune_manifest_build). */
+typedef struct cutune_manifest_input {
+    const char *kind;                         /**< "bench" or "tune" */
+    int argc;                                 /**< the command line, exactly as given */
+    char *const *argv;                        /**< ... argv[0] first */
+    const char *const *recordings;            /**< files the results are computed from */
+    size_t nrecordings;                       /**< ... their count */
+    const char *convention;                   /**< e.g. "constraint-aware", "both"; or NULL */
+    const char *const *restrictions;          /**< restriction expressions, or NULL */
+    size_t nrestrictions;                     /**< ... their count */
+    const cutune_searcher_type *const *types; /**< searcher types */
+    const char *const *args;                  /**< their ARGS (NULL entries: none) */
+    const char *const *labels;                /**< their labels in the output (NULL: the names) */
+    size_t nsearchers;                        /**< ... their count */
+    const size_t *budgets;                    /**< evaluation budgets */
+    size_t nbudgets;                          /**< ... their count */
+    unsigned long seed_first;                 /**< seeds seed_first .. seed_first + nseeds - 1 */
+    size_t nseeds;                            /**< ... their count */
+    size_t parallel;                          /**< evaluations in flight (1: one at a time) */
+} cutune_manifest_input;
+
+/**
+ * Build the manifest of in: *json (caller frees with free()) gets the object as indented
+ * JSON text, identity (at least 24 bytes) its short identity. Every recording is read
+ * once for its hash. Returns 0, or CUTUNE_EIO naming an unreadable recording, or
+ * CUTUNE_ENOMEM.
+ */
+int cutune_manifest_build(const cutune_manifest_input *in, char **json, char *identity, char *err,
+                          size_t errlen);
+
+/**
+ * Add "manifest": the object json to the JSON file at path (a tuning run's summary),
+ * rewriting it through a cutune_outfile. Returns 0, or CUTUNE_EIO / CUTUNE_EPARSE naming
+ * path.
+ */
+int cutune_manifest_attach(const char *path, const char *json, char *err, size_t errlen);
+
+/** The source commit cutune was built from (40 hex digits), or "unknown". */
+const char *cutune_manifest_commit(void);
+
+/** 1 when the build had uncommitted changes, 0 when not, -1 when unknown. */
+int cutune_manifest_dirty(void);
+
+#endif

@@ -1,0 +1,48 @@
+/* The manifest of one tuning run, added to its summary JSON (--output): the same record
+ * as a bench result's (include/cutune/manifest.h), for one searcher, budget and seed. The
+ * files hashed are the target (spec or recording) and the replayed recording. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "cutune/manifest.h"
+
+int cli_tune_attach_manifest(const char *summary, const char *target, const char *replayed,
+                             const char *const *restrictions, size_t nrestrictions, int cartesian,
+                             const struct cutune_searcher_type *st, const char *sargs,
+                             size_t budget, unsigned long seed, size_t parallel, char *err,
+                             size_t errlen)
+{
+    const char *files[2];
+    size_t nfiles = 0;
+    if (target)
+        files[nfiles++] = target;
+    if (replayed && (!target || strcmp(replayed, target) != 0))
+        files[nfiles++] = replayed;
+    const cutune_searcher_type *types[1] = {st};
+    const char *args[1] = {sargs};
+    char *json = NULL, identity[24];
+    cutune_manifest_input in = {
+        .kind = "tune",
+        .argc = cli_argv ? cli_argc : 0,
+        .argv = cli_argv,
+        .recordings = files,
+        .nrecordings = nfiles,
+        .convention = cartesian ? "cartesian" : "constraint-aware",
+        .restrictions = restrictions,
+        .nrestrictions = nrestrictions,
+        .types = types,
+        .args = args,
+        .nsearchers = 1,
+        .budgets = &budget,
+        .nbudgets = 1,
+        .seed_first = seed,
+        .nseeds = 1,
+        .parallel = parallel,
+    };
+    int rc = cutune_manifest_build(&in, &json, identity, err, errlen);
+    if (rc == 0)
+        rc = cutune_manifest_attach(summary, json, err, errlen);
+    free(json);
+    return rc;
+}

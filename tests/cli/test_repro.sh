@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Reproducible research runs (docs/reproducibility.md), as a user checks them: the same
+# seed gives the same bo journal whatever OpenBLAS would be told (threads, kernels), no
+# BLAS decides bo's proposals, every result carries its manifest, and `cutune bench
+# --reproduce` reruns it, refusing a missing or changed recording. Synthetic recordings;
+# prints TAP-like lines and "N passed, N failed".
+set -u
+exe=${CUTUNE_EXE:?CUTUNE_EXE not set}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+. "$here/lib.sh"
+
+python3 "$here/mkcache.py" bowl.json.gz
+
+# ---- the same seed, the same journal, on the shipped H200 gemm recording: before the GP
+# left OpenBLAS, its Prescott and Haswell kernels gave this run two different journals
+gemm=${CUTUNE_SOURCE_ROOT:?CUTUNE_SOURCE_ROOT not set}/data/gemm.jsonl.gz
+for env in "OPENBLAS_NUM_THREADS=1" "OPENBLAS_NUM_THREADS=2" \
+           "OPENBLAS_CORETYPE=Prescott OPENBLAS_NUM_THREADS=2" "OPENBLAS_CORETYPE=Haswell"; do
+    tag=$(tr -c 'A-Za-z0-9\n' _ <<<"$env")
+    env $env "$exe" --searcher=bo --budget=40 --seed=1 --evaluator=replay \
+        --journal="j_$tag.jsonl" -q "$gemm" >/dev/null 2>&1
+done
+n=$(sha256sum j_*.jsonl | awk '{print $1}' | sort -u | wc -l)
+[ "$n" = 1 ] && [ "$(grep -c '"kind":"eval"' j_OPENBLAS_NUM_THREADS_1.jsonl)" = 40 ] \
+    && ok "bo: byte-identical journals under OPENBLAS_NUM_THREADS=1/2 and OPENBLAS_CORETYPE" \
+    || bad "bo: byte-identical journals under OPENBLAS_NUM_THREADS=1/2 and OPENBLAS_CORETYPE" "$(sha256sum j_*.jsonl)"
+# GSL's BFGS calls cblas_*: the executable defines them itself (src/cli/cblas_pin.c), so
+# an optimised BLAS whose sums depend on the CPU cannot take them over, even preloaded
+syms=$(nm -D --defined-only "$exe" 2>/dev/null | awk '{print $3}' | grep '^cblas_' | sort | tr '\n' ' ')
+libs=$(ldd "$exe" 2>/dev/null)
+if [ "$syms" = "cblas_daxpy cblas_dcopy cblas_ddot cblas_dnrm2 cblas_dscal " ] \
+    && ! grep -qiE "openblas|libblas|mkl|blis" <<<"$libs"; then
+    ok "no optimised BLAS linked; the executable defines the cblas_* GSL's BFGS calls"
+else
+    bad "no optimised BLAS linked; the executable defines the cblas_* GSL's BFGS calls" "$syms $(grep -iE 'blas|mkl|blis' <<<"$libs")"
+fi
+ob=$(ls /usr/lib/x86_64-linux-gnu/libopenblas.so.0 /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0 2>/dev/null | head -1)
+if [ -n "$ob" ]; then
+    for ct in Prescott Haswell; do  # (a sanitizer build wants its runtime first: told not to check)
+        ASAN_OPTIONS=${ASAN_OPTIONS:-}:verify_asan_link_order=0 LD_PRELOAD=$ob OPENBLAS_CORETYPE=$ct "$exe" --searcher=bo --budget=40 --seed=1 \
+            --evaluator=replay --journal="jp_$ct.jsonl" -q "$gemm" >/dev/null 2>&1
+    done
+    cmp -s jp_Prescott.jsonl j_OPENBLAS_NUM_THREADS_1.jsonl && cmp -s jp_Haswell.jsonl j_OPENBLAS_NUM_THREADS_1.jsonl \
+        && ok "bo: the same journal with OpenBLAS preloaded (SSE3 and Haswell kernels)" \
+        || bad "bo: the same journal with OpenBLAS preloaded (SSE3 and Haswell kernels)" "$(sha256sum jp_*.jsonl j_OPENBLAS_NUM_THREADS_1.jsonl)"
+else
+    echo "ok - # SKIP bo with OpenBLAS preloaded: no libopenblas.so.0 here"
+fi
+
+# ---- the manifest of a bench result
+"$exe" bench --searchers=bo,genetic,random --budgets=8,15 --seeds=2 --convention=constraint-aware \
+    --no-plots --quiet --out=res bowl.json.gz >/dev/null 2>&1
+want_sha=$(sha256sum bowl.json.gz | cut -d' ' -f1)
+python3 - "$want_sha" <<'PY' && ok "bench: results.json carries the manifest" || bad "bench: results.json carries the manifest"
+import json, re, sys
+m = json.load(open("res/results.json"))["manifest"]
+e = m["experiment"]
+assert m["kind"] == "bench" and m["format"] == 1
+assert m["command"][:2] == ["cutune", "bench"] and m["command"][-1] == "bowl.json.gz", m["command"]
+assert e["recordings"][0]["sha256"] == sys.argv[1] and e["recordings"][0]["path"] == "bowl.json.gz"
+assert e["budgets"] == [8, 15] and e["seeds"]["first"] == 1 and e["seeds"]["count"] == 2
+assert e["convention"] == "constraint-aware"
+by = {s["label"]: s for s in e["searchers"]}
+assert "xi=0.01" in by["bo"]["resolved"]["15"] and "score_bits=32" in by["bo"]["resolved"]["15"]
+assert by["genetic"]["resolved"]["8"].startswith("pop=6,"), by["genetic"]
+assert by["random"]["resolved"]["8"] == ""
+c = m["cutune"]
+assert re.fullmatch(r"[0-9a-f]{40}|unknown", c["commit"]) and c["buildtype"] and c["compiler"]
+# GSL's BFGS calls the executable's own cblas_* (src/cli/cblas_pin.c), no BLAS library's
+assert "cblas_pin.c" in (m["linear_algebra"]["cblas_provider"] or ""), m["linear_algebra"]
+assert m["platform"]["cpu"] and m["platform"]["os"]
+assert re.fullmatch(r"([0-9a-f]{7}|unknown)-[0-9a-f]{8}", m["identity"]), m["identity"]
+PY
+id=$(python3 -c 'import json; print(json.load(open("res/results.json"))["manifest"]["identity"])')
+grep -q "Manifest: \`$id\`" res/results.md && grep -q "cutune manifest \\\\texttt{$id}" res/results.tex \
+    && head -1 res/results.csv | grep -q ',manifest$' && sed -n 2p res/results.csv | grep -q ",$id\$" \
+    && grep -q "set terminal pdfcairo" res/plots.gp && grep -q "manifest $id" res/plots.gp \
+    && ok "bench: results.md, .csv, .tex and the plots (PNG, SVG, PDF) name the manifest" \
+    || bad "bench: results.md, .csv, .tex and the plots (PNG, SVG, PDF) name the manifest" "$(head -3 res/results.tex)"
+# the identity names the experiment, not the run: the same bench again has it
+"$exe" bench --searchers=bo,genetic,random --budgets=8,15 --seeds=2 --convention=constraint-aware \
+    --no-plots --quiet --jobs=1 --out=res2 bowl.json.gz >/dev/null 2>&1
+id2=$(python3 -c 'import json; print(json.load(open("res2/results.json"))["manifest"]["identity"])')
+"$exe" bench --searchers=bo,genetic,random --budgets=8,15 --seeds=3 --convention=constraint-aware \
+    --no-plots --quiet --out=res3 bowl.json.gz >/dev/null 2>&1
+id3=$(python3 -c 'import json; print(json.load(open("res3/results.json"))["manifest"]["identity"])')
+[ "$id" = "$id2" ] && [ "$id" != "$id3" ] && ok "the identity: the same experiment, the same; another seed count, another" \
+    || bad "the identity: the same experiment, the same; another seed count, another" "$id $id2 $id3"
+
+# ---- --reproduce
+out=$("$exe" bench --reproduce=res/results.json --no-plots --quiet 2>/dev/null); rc=$?
+[ $rc = 0 ] && grep -q "identical (6 cells)" <<<"$out" && [ -f res/reproduced/results.json ] \
+    && ok "--reproduce: the round trip is identical" || bad "--reproduce: the round trip is identical" "rc $rc: $out"
+cp res/results.json edited.json
+python3 - <<'PY'
+import json
+d = json.load(open("edited.json"))
+cell = d["conventions"][0]["recordings"][0]["searchers"][1]["budgets"][0]
+cell["mean"] = cell["mean"] - 0.125
+json.dump(d, open("edited.json", "w"), indent=1)
+PY
+out=$("$exe" bench --reproduce=edited.json --out=ed --no-plots --quiet 2>/dev/null); rc=$?
+[ $rc = 1 ] && grep -q "1 of 6 cells differ, by at most 0.125" <<<"$out" \
+    && grep -q "constraint-aware bowl genetic budget 8 mean" <<<"$out" \
+    && ok "--reproduce: a different cell is reported by name and size, exit 1" \
+    || bad "--reproduce: a different cell is reported by name and size, exit 1" "rc $rc: $out"
+# a recording changed by one byte is refused before anything runs
+cp bowl.json.gz keep.json.gz
+printf '\x01' | dd of=bowl.json.gz bs=1 seek=100 conv=notrunc 2>/dev/null
+rm -rf res/reproduced
+err=$("$exe" bench --reproduce=res/results.json --no-plots --quiet 2>&1 >/dev/null); rc=$?
+[ $rc = 2 ] && [ "$(wc -l <<<"$err")" = 1 ] && grep -q "bowl.json.gz has SHA-256 .*the manifest's is" <<<"$err" \
+    && [ ! -e res/reproduced ] \
+    && ok "--reproduce: a recording changed by one byte is refused (one line, exit 2)" \
+    || bad "--reproduce: a recording changed by one byte is refused (one line, exit 2)" "rc $rc: $err"
+rm bowl.json.gz
+err=$("$exe" bench --reproduce=res/results.json --no-plots --quiet 2>&1 >/dev/null); rc=$?
+[ $rc = 2 ] && [ "$(wc -l <<<"$err")" = 1 ] && grep -q "bowl.json.gz .* is missing" <<<"$err" \
+    && ok "--reproduce: a missing recording is refused (one line, exit 2)" \
+    || bad "--reproduce: a missing recording is refused (one line, exit 2)" "rc $rc: $err"
+mv keep.json.gz bowl.json.gz
+printf '{"seeds": 2}' > nomanifest.json
+err=$("$exe" bench --reproduce=nomanifest.json 2>&1 >/dev/null); rc=$?
+[ $rc = 2 ] && [ "$(wc -l <<<"$err")" = 1 ] && grep -q "nomanifest.json: no bench manifest" <<<"$err" \
+    && ok "--reproduce: a results.json without a manifest is refused" \
+    || bad "--reproduce: a results.json without a manifest is refused" "rc $rc: $err"
+
+# ---- a tuning run's summary
+"$exe" --searcher=genetic --budget=12 --seed=4 --evaluator=replay --journal=t.jsonl \
+    --output=sum.json -q bowl.json.gz >/dev/null 2>&1
+python3 - "$want_sha" <<'PY' && ok "tune: the summary JSON carries the manifest" || bad "tune: the summary JSON carries the manifest"
+import json, sys
+d = json.load(open("sum.json"))
+assert d["best"] is not None and d["evaluations"] == 12
+m = d["manifest"]
+e = m["experiment"]
+assert m["kind"] == "tune" and "--seed=4" in m["command"]
+assert e["recordings"][0]["sha256"] == sys.argv[1]
+assert e["seeds"]["first"] == 4 and e["budgets"] == [12]
+assert e["searchers"][0]["resolved"]["12"].startswith("pop=")
+PY
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
