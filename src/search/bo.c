@@ -336,7 +336,9 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
                 s->tail_pos++;
             id = s->tail_pos < s->ntail ? (long long)s->tail[s->tail_pos++] : -1;
         } else if (s->nok < 2 || at < s->n_init) {
-            id = s->design_lhs && at < s->n_init ? bo_lhs_pick(s, at) : bo_maximin_pick(s);
+            id = s->design_random ? bo_random_available(s)
+                 : s->design_lhs && at < s->n_init ? bo_lhs_pick(s, at)
+                                                   : bo_maximin_pick(s);
         } else {
             /* before the batch's first model-based pick, which in a batch that ends the
              * design comes after its last design points (it once scored with an empty GP
@@ -474,7 +476,7 @@ static int bo_observe(void *state, const cutune_observation *obs, size_t n, char
         if (ok) {
             memcpy(s->ok_x + s->nok * s->D, s->obs_x + s->nobs * s->D, s->D * sizeof(double));
             s->ok_logt[s->nok++] = log(obs[i].time_ms);
-        } else if (!s->feas_on) {
+        } else if (!s->feas_on && s->feas_model) {
             s->feas_on = 1;
             double h = 0.15 * sqrt((double)s->d);
             for (size_t j = 0; j < s->d; j++) {
@@ -558,6 +560,7 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->pow2 = 0;
     s->pairs = 0; /* the safe phase's; the edge phase sets 1 (set_phase) */
     s->warp_kind = CUTUNE_GP_WARP_BOXCOX;
+    s->feas_model = 1;
     s->lprior_mode = BO_LPRIOR_AUTO;
     s->lprior_now = -1;
     size_t b40 = s->budget / 40;
@@ -727,8 +730,8 @@ static const cutune_searcher_type bo_type = {
     .help = "Bayesian optimisation: GP (Matern 5/2, ARD) on Box-Cox-warped time, EI x P(success) "
             "(args: acq=ei|pi|lcb, xi=X, beta=B, kernel=matern52|matern32|se, init=N, starts=N, "
             "local=F, pool=N, pow2=0|1, pairs=0|1, warp=boxcox|copula|none, "
-            "design=maximin|lhs, lprior=auto|dim|weak, add=fit|W, lin=fit|W, lweak=N, "
-            "early=auto|safe|edge, refit=gain|always)",
+            "design=maximin|lhs|random, lprior=auto|dim|weak, add=fit|W, lin=fit|W, lweak=N, "
+            "early=auto|safe|edge, refit=gain|always, feas=0|1, preset=plain)",
     .size = sizeof(bo_state),
     .alloc = bo_alloc,
     .propose = bo_propose,
