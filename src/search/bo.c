@@ -561,6 +561,9 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->pairs = 0; /* the safe phase's; the edge phase sets 1 (set_phase) */
     s->warp_kind = CUTUNE_GP_WARP_BOXCOX;
     s->feas_model = 1;
+    /* No phase by the budget (early=safe): the edge phase from 60 evaluations measured no
+     * gain where the GPU is left out (docs/searchers.md), so it is an option, not a plan */
+    s->early = BO_EARLY_SAFE;
     s->lprior_mode = BO_LPRIOR_AUTO;
     s->lprior_now = -1;
     size_t b40 = s->budget / 40;
