@@ -52,7 +52,7 @@ enum cutune_bench_convention {
 
 /** The space of one recording, where it is known: the restrictions that define it. */
 typedef struct cutune_bench_space_def {
-    int known;                      /**< 0: unknown (the recorded configurations stand in) */
+    int known;                       /**< 0: unknown (the recorded configurations stand in) */
     const char *const *restrictions; /**< n expressions (none: the whole Cartesian product) */
     size_t n;
     const char *source; /**< where they come from, for messages and results.md ("FILE:LINE",
@@ -78,14 +78,14 @@ typedef struct cutune_bench_options {
     size_t nseeds;        /**< runs per cell; seeds are 1..nseeds */
     unsigned conventions; /**< CUTUNE_BENCH_CONSTRAINT_AWARE | _CARTESIAN | _RECORDED */
     const cutune_bench_space_def *spaces; /**< [nrecordings] known spaces, or NULL (none) */
-    int split;            /**< also the leave-one-GPU-out tables (bench_split.c) */
-    unsigned jobs;        /**< worker threads (0 = online cores) */
-    size_t parallel;      /**< evaluations in flight per run (0 or 1: one at a time). With N
-                               > 1 each run is the tuner loop itself (cutune_tune) on a virtual
-                               clock with N workers: the recorded cost of each evaluation
-                               (the model of docs/parallel.md where the recording has none),
-                               results observed in completion order; every budget is then a
-                               run of its own, and P over time reads that clock */
+    int split;                            /**< also the leave-one-GPU-out tables (bench_split.c) */
+    unsigned jobs;                        /**< worker threads (0 = online cores) */
+    size_t parallel; /**< evaluations in flight per run (0 or 1: one at a time). With N
+                          > 1 each run is the tuner loop itself (cutune_tune) on a virtual
+                          clock with N workers: the recorded cost of each evaluation
+                          (the model of docs/parallel.md where the recording has none),
+                          results observed in completion order; every budget is then a
+                          run of its own, and P over time reads that clock */
     /** Called (serialised, from any thread) as runs finish; may be NULL. */
     void (*progress)(void *ctx, size_t done, size_t total);
     void *progress_ctx;

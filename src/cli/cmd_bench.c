@@ -452,8 +452,8 @@ int cutune_cmd_bench(int argc, char **argv)
             size_t first = nrec;
             if (add_recordings(argv[i], recs, &nrec) < 0)
                 goto out;
-            long fi = restrictions_file ? 0 : folder_restrictions(argv[i], rfiles, rfile_path,
-                                                                  &nrfiles);
+            long fi =
+                restrictions_file ? 0 : folder_restrictions(argv[i], rfiles, rfile_path, &nrfiles);
             if (fi == -2)
                 goto out;
             for (size_t k = first; k < nrec; k++)
@@ -557,7 +557,9 @@ int cutune_cmd_bench(int argc, char **argv)
                 "(%s); absent configurations they allow are charged as failures, the others "
                 "search their recorded configurations\n",
                 nknown, nrec,
-                nrestrict ? "--restrict" : nrfiles ? rfile_path[0] : "no restrictions file");
+                nrestrict ? "--restrict"
+                : nrfiles ? rfile_path[0]
+                          : "no restrictions file");
     int rc = cutune_bench_run(&o, &res, err, sizeof err);
     if (rc < 0) {
         fprintf(stderr, "cutune bench: %s\n", err);

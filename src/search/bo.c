@@ -336,7 +336,7 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
                 s->tail_pos++;
             id = s->tail_pos < s->ntail ? (long long)s->tail[s->tail_pos++] : -1;
         } else if (s->nok < 2 || at < s->n_init) {
-            id = s->design_random ? bo_random_available(s)
+            id = s->design_random                  ? bo_random_available(s)
                  : s->design_lhs && at < s->n_init ? bo_lhs_pick(s, at)
                                                    : bo_maximin_pick(s);
         } else {

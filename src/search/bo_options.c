@@ -103,8 +103,8 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
             if (strncmp(tok, "preset=", 7) != 0)
                 continue;
             if (strcmp(tok + 7, "plain") != 0)
-                return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: preset=%s unknown (valid: plain)",
-                                  tok + 7);
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "bo: preset=%s unknown (valid: plain)", tok + 7);
             preset_plain(s);
         }
     }

@@ -366,8 +366,8 @@ int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out,
     order = calloc(njobs * res->nbudgets, sizeof *order);
     frac = calloc(res->nseeds, sizeof *frac);
     if (!res->space || !res->cells || !res->p_evals || !res->p_time || !res->best || !res->at ||
-        !res->curve || !res->p_runs || !b.tab || !b.recs || !b.charged || !b.lead || !b.pe || !b.pt || !keys ||
-        !order || !frac)
+        !res->curve || !res->p_runs || !b.tab || !b.recs || !b.charged || !b.lead || !b.pe ||
+        !b.pt || !keys || !order || !frac)
         goto out_nomem;
     b.res = res;
     b.rec_src = rec_src;

@@ -359,8 +359,9 @@ static void write_json(FILE *f, const cutune_bench_result *r)
             json_str(f, r->rec[ri].device);
             fprintf(f, ", \"kernel\": ");
             json_str(f, r->rec[ri].kernel);
-            fprintf(f, ", \"space_size\": %zu, \"valid\": %zu, \"absent\": %zu, \"space\": \"%s\", "
-                       "\"restrictions\": ",
+            fprintf(f,
+                    ", \"space_size\": %zu, \"valid\": %zu, \"absent\": %zu, \"space\": \"%s\", "
+                    "\"restrictions\": ",
                     info->size, info->nok, info->absent,
                     info->restricted ? "restricted" : "recorded");
             if (info->source)

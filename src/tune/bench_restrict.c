@@ -90,8 +90,8 @@ static int add_section(cutune_bench_restrictions *r, const char *path, size_t ln
         q += len;
     }
     if (sec->npatterns == 0)
-        return cutune_err(err, errlen, CUTUNE_EINVAL, "%s:%zu: a section names no recording",
-                          path, ln);
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "%s:%zu: a section names no recording", path,
+                          ln);
     return 0;
 }
 

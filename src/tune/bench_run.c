@@ -37,15 +37,15 @@ static int build_table(bench_ctx *b, const cutune_recording *r, size_t ci, size_
     double *sorted = NULL, *lf = NULL;
     /* constraint-aware: the restricted Cartesian product where the restrictions are
      * known, else the recorded configurations (bench.h) */
-    const cutune_bench_space_def *def =
-        b->opt->spaces && conv == CUTUNE_BENCH_CONSTRAINT_AWARE ? &b->opt->spaces[b->rec_src[ri]]
-                                                                : NULL;
+    const cutune_bench_space_def *def = b->opt->spaces && conv == CUTUNE_BENCH_CONSTRAINT_AWARE
+                                            ? &b->opt->spaces[b->rec_src[ri]]
+                                            : NULL;
     int restricted = conv == CUTUNE_BENCH_CARTESIAN || (def && def->known);
     char msg[512];
-    int rc = def && def->known
-                 ? cutune_recording_space(r, def->restrictions, def->n, 0, &t->space, msg,
-                                          sizeof msg)
-                 : cutune_recording_space(r, NULL, 0, !restricted, &t->space, msg, sizeof msg);
+    int rc =
+        def && def->known
+            ? cutune_recording_space(r, def->restrictions, def->n, 0, &t->space, msg, sizeof msg)
+            : cutune_recording_space(r, NULL, 0, !restricted, &t->space, msg, sizeof msg);
     if (rc < 0) {
         if (def && def->known)
             return cutune_err(err, errlen, rc, "%s: the restrictions of %s: %s", r->path,

@@ -141,13 +141,12 @@ void bench_write_md_split(FILE *f, const cutune_bench_result *r, size_t *order)
 {
     char k[64], prev[64];
     fprintf(f, "## Leave-one-GPU-out\n\n");
-    fprintf(f,
-            "The searchers above are the candidates of one choice. For each GPU the candidate "
-            "with the best mean over the recordings of every other GPU is chosen (per budget, "
-            "and for P), and its score on the left-out GPU's recordings is what the tables "
-            "report. Recordings are named KERNEL_GPU; the kernel is the name up to the first "
-            "'_'. A choice that holds scores about as the best candidate; one fitted to the "
-            "recordings it was made on scores less.\n\n");
+    fprintf(f, "The searchers above are the candidates of one choice. For each GPU the candidate "
+               "with the best mean over the recordings of every other GPU is chosen (per budget, "
+               "and for P), and its score on the left-out GPU's recordings is what the tables "
+               "report. Recordings are named KERNEL_GPU; the kernel is the name up to the first "
+               "'_'. A choice that holds scores about as the best candidate; one fitted to the "
+               "recordings it was made on scores less.\n\n");
     kernel_order(r, order);
     for (size_t ci = 0; ci < r->nconv; ci++) {
         fprintf(f, "### Chosen without the GPU (%s)\n\n",

@@ -210,8 +210,8 @@ static void test_absent_charged(void **state)
 
     /* unknown restrictions: constraint-aware searches the recorded configurations */
     cutune_bench_space_def unknown = {0};
-    assert_int_equal(run(recs, 1, &unknown, types, 1, budgets, 1, CUTUNE_BENCH_CONSTRAINT_AWARE,
-                         0, &r, err, sizeof err),
+    assert_int_equal(run(recs, 1, &unknown, types, 1, budgets, 1, CUTUNE_BENCH_CONSTRAINT_AWARE, 0,
+                         &r, err, sizeof err),
                      0);
     assert_int_equal(r->space[0].size, 5);
     assert_false(r->space[0].restricted);
@@ -252,9 +252,9 @@ static void test_random_fraction(void **state)
     const cutune_searcher_type *types[] = {&ascending_type};
     size_t budgets[] = {1, 2, 4};
     cutune_bench_result *r = NULL;
-    assert_int_equal(run(recs, 2, NULL, types, 1, budgets, 3, CUTUNE_BENCH_CARTESIAN, 0, &r, err,
-                         sizeof err),
-                     0);
+    assert_int_equal(
+        run(recs, 2, NULL, types, 1, budgets, 3, CUTUNE_BENCH_CARTESIAN, 0, &r, err, sizeof err),
+        0);
     /* recordings sorted: sparse, sq_A */
     const cutune_bench_space_info *sq_info = &r->space[1];
     double f1 = (1.0 / 4 + 1.0 / 3 + 1.0 / 2 + 1.0) / 4;
@@ -283,9 +283,9 @@ static void test_vs_random(void **state)
     const cutune_searcher_type *types[] = {&ascending_type, &last_first_type};
     size_t budgets[] = {1, 2};
     cutune_bench_result *r = NULL;
-    assert_int_equal(run(recs, 1, NULL, types, 2, budgets, 2, CUTUNE_BENCH_CARTESIAN, 0, &r, err,
-                         sizeof err),
-                     0);
+    assert_int_equal(
+        run(recs, 1, NULL, types, 2, budgets, 2, CUTUNE_BENCH_CARTESIAN, 0, &r, err, sizeof err),
+        0);
     assert_int_equal(cutune_bench_write(r, out, NULL, err, sizeof err), 0);
     char path[700];
     snprintf(path, sizeof path, "%s/vs-random.csv", out);
@@ -323,9 +323,9 @@ static void test_split(void **state)
     const cutune_searcher_type *types[] = {&ascending_type, &last_first_type};
     size_t budgets[] = {1};
     cutune_bench_result *r = NULL;
-    assert_int_equal(run(recs, 2, NULL, types, 2, budgets, 1, CUTUNE_BENCH_CARTESIAN, 1, &r, err,
-                         sizeof err),
-                     0);
+    assert_int_equal(
+        run(recs, 2, NULL, types, 2, budgets, 1, CUTUNE_BENCH_CARTESIAN, 1, &r, err, sizeof err),
+        0);
     assert_int_equal(cutune_bench_write(r, out, NULL, err, sizeof err), 0);
     char path[700];
     snprintf(path, sizeof path, "%s/split.csv", out);
