@@ -3,6 +3,8 @@
 
     benchmarks/searchers/split.py RESULTS.csv [--candidates=A,B,...] [--convention=C]
 
+(separate the candidates with ';' when their labels hold commas: 'bo;bo:init=10,design=random')
+
 The same rule as `cutune bench --split` (src/tune/bench_split.c), applied to the
 candidates named (default: every searcher of the file), so that one bench run with every
 variant of several options serves the choice of each: for each GPU the candidate with the
@@ -31,7 +33,7 @@ def main(argv):
     for r in rows:
         if r["searcher"] not in order:
             order.append(r["searcher"])
-    cands = cands.split(",") if cands else order
+    cands = (cands.split(";") if ";" in cands else cands.split(",")) if cands else order
     for c in cands:
         if c not in order:
             sys.stderr.write("split.py: %s: no searcher '%s' (it has: %s)\n"
