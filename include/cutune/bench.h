@@ -7,7 +7,7 @@
  * charging one evaluation per configuration not seen before (a re-proposed
  * configuration is answered again without charge). Every budget is a run of its
  * own with ctx.budget = that budget, as `cutune --budget=B` makes it: a searcher
- * may plan by its budget (bo's early phase does), so a smaller budget is not read
+ * may plan by its budget (bo's design size does), so a smaller budget is not read
  * off a longer run, unless the searcher's plan (cutune_searcher_type.plan) is the same
  * for both: then the run of the largest budget of that plan serves them all. The
  * best-so-far curves and P come from the runs of the largest budget.

@@ -13,14 +13,13 @@
  * linear-trend term, cutune_gp_lml; default 0: off), lweak=N (successful points up to which the
  * local steps use the weak-prior model; default 20, 0: off), refit=gain|always (a warm refit
  * replaces the model only when it gains BO_MIN_GAIN nats, or always; default gain),
- * early=auto|safe|edge (the early phase: safe = the defaults above, edge = lin=0.1, lprior=dim,
- * lweak=0, refit=always, pairs=1, auto = edge when the budget is at least BO_EDGE_BUDGET; options
- * given explicitly win), feas=0|1 (the feasibility model; default 1), design=random (uniform
- * draws), preset=plain (the reference searcher of docs/searchers.md: one GP under the
- * dimension-scaled length-scale prior on the standardised log time, log EI with xi = 0 over
- * every unvisited candidate, 10 uniform initial points, failures left out of the model and
- * of the acquisition, no phases, no local steps; other options given with it win wherever
- * they stand).
+ * early=safe|edge|auto (the phase: safe = the defaults above, and the default; edge = lin=0.1,
+ * lprior=dim, lweak=0, refit=always, pairs=1; auto = edge when the budget is at least
+ * BO_EDGE_BUDGET; options given explicitly win), feas=0|1 (the feasibility model; default 1),
+ * design=random (uniform draws), preset=plain (the reference searcher of docs/searchers.md: one GP
+ * under the dimension-scaled length-scale prior on the standardised log time, log EI with xi = 0
+ * over every unvisited candidate, 10 uniform initial points, failures left out of the model and of
+ * the acquisition, no phases, no local steps; other options given with it win wherever they stand).
  */
 #include "bo_internal.h"
 
