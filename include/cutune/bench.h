@@ -7,14 +7,21 @@
  * charging one evaluation per configuration not seen before (a re-proposed
  * configuration is answered again without charge). Every budget is a run of its
  * own with ctx.budget = that budget, as `cutune --budget=B` makes it: a searcher
- * may plan by its budget (bo's early phase does), so a smaller budget is not read
+ * may plan by its budget (bo's design size does), so a smaller budget is not read
  * off a longer run, unless the searcher's plan (cutune_searcher_type.plan) is the same
  * for both: then the run of the largest budget of that plan serves them all. The
  * best-so-far curves and P come from the runs of the largest budget.
  *
  * Conventions (which points a budget charges):
- *  - constraint-aware: the space is the set of recorded configurations; only
- *    they can be proposed and charged (a tuner that knows the restrictions);
+ *  - constraint-aware: a tuner that knows the restrictions. Where the recording's
+ *    restrictions are known (cutune_bench_options.spaces), the space is the Cartesian
+ *    product filtered by them, and a configuration that satisfies them but is absent
+ *    from the recording is a failed evaluation (status missing) and is charged: the
+ *    published recordings store only the configurations that ran, so searching only
+ *    those would never propose, nor pay for, the ones that failed. Where they are not
+ *    known, the recorded configurations (cutune_bench_space_info.restricted = 0);
+ *  - recorded: the space is the set of recorded configurations; only they can be
+ *    proposed and charged (easier than a real run where failures are not recorded);
  *  - cartesian: the space is the whole Cartesian product; a point absent from
  *    the recording or recorded as a failure is a failed evaluation (status
  *    missing / failure) and is charged.
@@ -37,7 +44,20 @@
 enum cutune_bench_convention {
     CUTUNE_BENCH_CONSTRAINT_AWARE = 1u,
     CUTUNE_BENCH_CARTESIAN = 2u,
+    CUTUNE_BENCH_RECORDED = 4u,
 };
+
+/** Most conventions a bench runs at once. */
+#define CUTUNE_BENCH_NCONV 3
+
+/** The space of one recording, where it is known: the restrictions that define it. */
+typedef struct cutune_bench_space_def {
+    int known;                       /**< 0: unknown (the recorded configurations stand in) */
+    const char *const *restrictions; /**< n expressions (none: the whole Cartesian product) */
+    size_t n;
+    const char *source; /**< where they come from, for messages and results.md ("FILE:LINE",
+                             "--restrict"); may be NULL */
+} cutune_bench_space_def;
 
 /** Consecutive already-visited proposals after which a run gives up. */
 #define CUTUNE_BENCH_MAX_DUPLICATES 10000
@@ -56,14 +76,16 @@ typedef struct cutune_bench_options {
     const size_t *budgets; /**< evaluation budgets, any order, each > 0 */
     size_t nbudgets;
     size_t nseeds;        /**< runs per cell; seeds are 1..nseeds */
-    unsigned conventions; /**< CUTUNE_BENCH_CONSTRAINT_AWARE | _CARTESIAN */
-    unsigned jobs;        /**< worker threads (0 = online cores) */
-    size_t parallel;      /**< evaluations in flight per run (0 or 1: one at a time). With N
-                               > 1 each run is the tuner loop itself (cutune_tune) on a virtual
-                               clock with N workers: the recorded cost of each evaluation
-                               (the model of docs/parallel.md where the recording has none),
-                               results observed in completion order; every budget is then a
-                               run of its own, and P over time reads that clock */
+    unsigned conventions; /**< CUTUNE_BENCH_CONSTRAINT_AWARE | _CARTESIAN | _RECORDED */
+    const cutune_bench_space_def *spaces; /**< [nrecordings] known spaces, or NULL (none) */
+    int split;                            /**< also the leave-one-GPU-out tables (bench_split.c) */
+    unsigned jobs;                        /**< worker threads (0 = online cores) */
+    size_t parallel; /**< evaluations in flight per run (0 or 1: one at a time). With N
+                          > 1 each run is the tuner loop itself (cutune_tune) on a virtual
+                          clock with N workers: the recorded cost of each evaluation
+                          (the model of docs/parallel.md where the recording has none),
+                          results observed in completion order; every budget is then a
+                          run of its own, and P over time reads that clock */
     /** Called (serialised, from any thread) as runs finish; may be NULL. */
     void (*progress)(void *ctx, size_t done, size_t total);
     void *progress_ctx;
@@ -87,6 +109,12 @@ typedef struct cutune_bench_space_info {
     size_t p_points;     /**< evaluations P averages over: min(cutoff, largest budget) */
     double mean_cost_ms; /**< mean simulated cost of one evaluation (0 without costs) */
     double *baseline;    /**< [maxb] expected best of random search after t+1 evaluations */
+    double *rand_frac;   /**< [maxb] expected fraction of optimum of random search after t+1
+                              evaluations (exact, order statistics) */
+    int restricted;      /**< the space is the restricted Cartesian product (constraint-aware
+                              with known restrictions, or cartesian) */
+    size_t absent;       /**< configurations of the space the recording does not hold */
+    char *source;        /**< where the restrictions came from (constraint-aware), or NULL */
 } cutune_bench_space_info;
 
 typedef struct cutune_bench_recording_info {
@@ -99,7 +127,8 @@ typedef struct cutune_bench_recording_info {
 /** Everything a bench run measured. Index order: [conv][rec][searcher][...]. */
 typedef struct cutune_bench_result {
     size_t nconv;
-    unsigned conv[2]; /**< conventions in output order */
+    unsigned conv[CUTUNE_BENCH_NCONV]; /**< conventions in output order */
+    int split;                         /**< write the leave-one-GPU-out tables */
     size_t nrec, nsearchers, nbudgets, nseeds, maxb;
     cutune_bench_recording_info *rec; /**< [nrec] */
     char **searchers;                 /**< labels [nsearchers] */
@@ -109,6 +138,8 @@ typedef struct cutune_bench_result {
     cutune_bench_cell *cells;         /**< [nconv][nrec][nsearchers][nbudgets] */
     double *p_evals;                  /**< [nconv][nrec][nsearchers] mean P over evaluations */
     double *p_time;                   /**< same over simulated time (NAN without costs) */
+    double *p_runs;                   /**< [nconv][nrec][nsearchers][nseeds][2] P of each run
+                                           over evaluations and over time */
     double *best;                     /**< [nconv][nrec][nsearchers][nseeds][maxb] best-so-far
                                            time of the largest budget's run (INFINITY while
                                            nothing valid) */
@@ -121,8 +152,30 @@ typedef struct cutune_bench_result {
     char identity[24];                /**< its short identity, "" when none */
 } cutune_bench_result;
 
-/** Name of a convention ("constraint-aware", "cartesian"). */
+/** Name of a convention ("constraint-aware", "cartesian", "recorded"). */
 const char *cutune_bench_convention_name(unsigned conv);
+
+/** A recording's label: its file name without .json, .json.gz, .jsonl, .jsonl.gz (malloc'd;
+ *  NULL on OOM). Restrictions files match it; results name recordings by it. */
+char *cutune_bench_recording_label(const char *path);
+
+/**
+ * A restrictions file: the known spaces of a folder of recordings. Lines:
+ *   # comment            (and blank lines)
+ *   [PATTERN ...]        a section for the recordings whose label matches one of the shell
+ *                        patterns (fnmatch); the first section that matches wins
+ *   EXPRESSION           one restriction of the section (docs/expressions.md); a section
+ *                        without any: the whole Cartesian product
+ * Errors name the file and the line.
+ */
+typedef struct cutune_bench_restrictions cutune_bench_restrictions;
+int cutune_bench_restrictions_load(const char *path, cutune_bench_restrictions **out, char *err,
+                                   size_t errlen);
+/** Fill *def (views into r) for the recording label; 1 when a section matches, 0 when none
+ *  does (def->known = 0). */
+int cutune_bench_restrictions_lookup(const cutune_bench_restrictions *r, const char *label,
+                                     cutune_bench_space_def *def);
+void cutune_bench_restrictions_free(cutune_bench_restrictions *r);
 
 /**
  * Expected minimum of b values drawn without replacement from sorted[0..n)

@@ -41,7 +41,24 @@ static void bench_usage(FILE *f)
             "  --budgets=LIST       evaluation budgets (default %s); each is a run of its own,\n"
             "                       as cutune --budget=B makes it (searchers plan by it)\n"
             "  --seeds=N            runs per searcher and recording (default 50; seeds 1..N)\n"
-            "  --convention=C       constraint-aware | cartesian | both (default both)\n"
+            "  --convention=C       constraint-aware | cartesian | recorded | both | all\n"
+            "                       (default both = constraint-aware and cartesian).\n"
+            "                       constraint-aware: the space is the Cartesian product\n"
+            "                       filtered by the recording's restrictions, and a\n"
+            "                       configuration they allow that the recording lacks is a\n"
+            "                       failed evaluation and is charged; where the restrictions\n"
+            "                       are not known, the recorded configurations. recorded:\n"
+            "                       only the recorded configurations (failures the recording\n"
+            "                       left out are never proposed nor charged)\n"
+            "  --restrict=EXPR      a restriction of every recording's space (repeatable;\n"
+            "                       replaces a restrictions file)\n"
+            "  --restrictions=FILE  the known spaces of the recordings: sections '[PATTERN ...]'\n"
+            "                       matching recording names, one restriction per line\n"
+            "                       (default: FOLDER/restrictions for a folder given, and for\n"
+            "                       ../shared/data/kt-caches the source tree's\n"
+            "                       benchmarks/searchers/restrictions)\n"
+            "  --split              also the leave-one-GPU-out tables: the searchers are the\n"
+            "                       candidates of one choice, made for each GPU on the others\n"
             "  --jobs=N             worker threads (default: all cores)\n"
             "  --parallel=N         evaluations in flight per run (default 1): each run is the\n"
             "                       tuner loop on a virtual clock with N workers playing the\n"
@@ -58,8 +75,9 @@ static void bench_usage(FILE *f)
             "  --quiet              no progress bar\n"
             "  --help               this text\n"
             "\n"
-            "Writes DIR/results.md, results.csv, results.json, results.tex, plots.gp and\n"
-            "plots/*.{dat,png,svg,pdf} (and runs.csv with --per-seed); every one names the\n"
+            "Writes DIR/results.md, results.csv, results.json, results.tex, vs-random.csv\n"
+            "(the cells not above random search), plots.gp and plots/*.{dat,png,svg,pdf}\n"
+            "(and runs.csv with --per-seed, split.csv with --split); every one names the\n"
             "manifest (results.json: commit, build, libraries, machine, recordings' SHA-256,\n"
             "resolved options; docs/reproducibility.md).\n",
             default_searchers, default_budgets);
@@ -233,6 +251,49 @@ static int add_searcher(const char *spec, const cutune_searcher_type **types, co
     return 0;
 }
 
+/* The restrictions file of a folder of recordings: FOLDER/restrictions, or for the optional
+ * external data set (../shared/data/kt-caches, which is read-only) the source tree's
+ * benchmarks/searchers/restrictions. Loaded into rfiles; its index, -1 when there is none
+ * (or path is a file), -2 after an error (printed). */
+static long folder_restrictions(const char *path, cutune_bench_restrictions **rfiles,
+                                char **rfile_path, size_t *nrfiles)
+{
+    struct stat st;
+    char cand[4200], real[4096], shared_real[4096], shared[4200];
+    char err[1024];
+    if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+        return -1;
+    snprintf(cand, sizeof cand, "%s/restrictions", path);
+    if (stat(cand, &st) < 0) {
+        const char *env = getenv("CUTUNE_SHARED_DATA");
+        if (env && *env)
+            snprintf(shared, sizeof shared, "%s/kt-caches", env);
+        else
+            snprintf(shared, sizeof shared, "%s/../shared/data/kt-caches", CUTUNE_SOURCE_ROOT);
+        if (!realpath(path, real) || !realpath(shared, shared_real) ||
+            strcmp(real, shared_real) != 0)
+            return -1;
+        snprintf(cand, sizeof cand, "%s/benchmarks/searchers/restrictions", CUTUNE_SOURCE_ROOT);
+        if (stat(cand, &st) < 0)
+            return -1;
+    }
+    for (size_t i = 0; i < *nrfiles; i++)
+        if (strcmp(rfile_path[i], cand) == 0)
+            return (long)i;
+    if (*nrfiles >= BENCH_MAX)
+        return -1;
+    if (cutune_bench_restrictions_load(cand, &rfiles[*nrfiles], err, sizeof err) < 0) {
+        fprintf(stderr, "cutune bench: %s\n", err);
+        return -2;
+    }
+    rfile_path[*nrfiles] = strdup(cand);
+    if (!rfile_path[*nrfiles]) {
+        cutune_bench_restrictions_free(rfiles[*nrfiles]);
+        return -2;
+    }
+    return (long)(*nrfiles)++;
+}
+
 int cutune_cmd_bench(int argc, char **argv)
 {
     enum {
@@ -249,6 +310,9 @@ int cutune_cmd_bench(int argc, char **argv)
         OPT_PER_SEED,
         OPT_OBJECTIVES,
         OPT_REPRODUCE,
+        OPT_RESTRICT,
+        OPT_RESTRICTIONS,
+        OPT_SPLIT,
         OPT_HELP
     };
     static const struct option longopts[] = {
@@ -265,6 +329,9 @@ int cutune_cmd_bench(int argc, char **argv)
         {"per-seed", no_argument, NULL, OPT_PER_SEED},
         {"objectives", required_argument, NULL, OPT_OBJECTIVES},
         {"reproduce", required_argument, NULL, OPT_REPRODUCE},
+        {"restrict", required_argument, NULL, OPT_RESTRICT},
+        {"restrictions", required_argument, NULL, OPT_RESTRICTIONS},
+        {"split", no_argument, NULL, OPT_SPLIT},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -274,8 +341,17 @@ int cutune_cmd_bench(int argc, char **argv)
     const char *out_dir = "benchmarks/searchers/results";
     const char *conv_text = "both", *reproduce = NULL;
     unsigned long seeds = 50, jobs = 0, parallel = 1;
-    int plots = 1, quiet = 0, per_seed = 0;
+    int plots = 1, quiet = 0, per_seed = 0, split = 0;
     const char *objectives = NULL; /* --objectives: compared by hypervolume instead */
+    const char *restrict_expr[BENCH_MAX];
+    size_t nrestrict = 0;
+    const char *restrictions_file = NULL;
+    /* per recording: the restrictions file that knows its space (index into rfiles), or -1 */
+    long rec_file[BENCH_MAX];
+    cutune_bench_restrictions *rfiles[BENCH_MAX];
+    char *rfile_path[BENCH_MAX];
+    size_t nrfiles = 0;
+    cutune_bench_space_def defs[BENCH_MAX];
     int status = 2;
 
     const cutune_searcher_type *types[BENCH_MAX];
@@ -331,6 +407,15 @@ int cutune_cmd_bench(int argc, char **argv)
         case OPT_PER_SEED: per_seed = 1; break;
         case OPT_OBJECTIVES: objectives = optarg; break;
         case OPT_REPRODUCE: reproduce = optarg; break;
+        case OPT_RESTRICT:
+            if (nrestrict >= BENCH_MAX) {
+                fprintf(stderr, "cutune bench: more than %d --restrict\n", BENCH_MAX);
+                goto out;
+            }
+            restrict_expr[nrestrict++] = optarg;
+            break;
+        case OPT_RESTRICTIONS: restrictions_file = optarg; break;
+        case OPT_SPLIT: split = 1; break;
         case 'h':
         case OPT_HELP:
             bench_usage(stdout);
@@ -356,12 +441,16 @@ int cutune_cmd_bench(int argc, char **argv)
         conv = CUTUNE_BENCH_CONSTRAINT_AWARE;
     else if (strcmp(conv_text, "cartesian") == 0)
         conv = CUTUNE_BENCH_CARTESIAN;
+    else if (strcmp(conv_text, "recorded") == 0)
+        conv = CUTUNE_BENCH_RECORDED;
     else if (strcmp(conv_text, "both") == 0)
         conv = CUTUNE_BENCH_CONSTRAINT_AWARE | CUTUNE_BENCH_CARTESIAN;
+    else if (strcmp(conv_text, "all") == 0)
+        conv = CUTUNE_BENCH_CONSTRAINT_AWARE | CUTUNE_BENCH_CARTESIAN | CUTUNE_BENCH_RECORDED;
     else {
         fprintf(stderr,
                 "cutune bench: --convention: '%s' (valid: constraint-aware, cartesian, "
-                "both)\n",
+                "recorded, both, all)\n",
                 conv_text);
         goto out;
     }
@@ -390,10 +479,25 @@ int cutune_cmd_bench(int argc, char **argv)
         }
     }
 
+    if (restrictions_file) {
+        if (cutune_bench_restrictions_load(restrictions_file, &rfiles[0], err, sizeof err) < 0) {
+            fprintf(stderr, "cutune bench: --restrictions: %s\n", err);
+            goto out;
+        }
+        rfile_path[nrfiles++] = strdup(restrictions_file);
+    }
     if (optind < argc) {
-        for (int i = optind; i < argc; i++)
+        for (int i = optind; i < argc; i++) {
+            size_t first = nrec;
             if (add_recordings(argv[i], recs, &nrec) < 0)
                 goto out;
+            long fi =
+                restrictions_file ? 0 : folder_restrictions(argv[i], rfiles, rfile_path, &nrfiles);
+            if (fi == -2)
+                goto out;
+            for (size_t k = first; k < nrec; k++)
+                rec_file[k] = fi;
+        }
     } else {
         char dir[4096];
         struct stat st;
@@ -412,6 +516,26 @@ int cutune_cmd_bench(int argc, char **argv)
         }
         if (add_recordings(dir, recs, &nrec) < 0)
             goto out;
+        long fi = restrictions_file ? 0 : folder_restrictions(dir, rfiles, rfile_path, &nrfiles);
+        if (fi == -2)
+            goto out;
+        for (size_t k = 0; k < nrec; k++)
+            rec_file[k] = fi;
+    }
+    /* the known spaces: --restrict for every recording, else the restrictions file */
+    size_t nknown = 0;
+    for (size_t k = 0; k < nrec; k++) {
+        memset(&defs[k], 0, sizeof defs[k]);
+        if (nrestrict) {
+            defs[k] = (cutune_bench_space_def){1, restrict_expr, nrestrict, "--restrict"};
+        } else if (rec_file[k] >= 0) {
+            char *label = cutune_bench_recording_label(recs[k]);
+            if (!label)
+                goto out;
+            cutune_bench_restrictions_lookup(rfiles[rec_file[k]], label, &defs[k]);
+            free(label);
+        }
+        nknown += defs[k].known != 0;
     }
     /* the output folder is checked (and made) before the benchmark runs, not after, and
      * only once every other argument is known to be good */
@@ -478,6 +602,8 @@ int cutune_cmd_bench(int argc, char **argv)
         .conventions = conv,
         .jobs = (unsigned)jobs,
         .parallel = parallel,
+        .spaces = defs,
+        .split = split,
         .progress = !quiet && isatty(2) ? progress_bar : NULL,
         .progress_ctx = &ps,
     };
@@ -485,6 +611,15 @@ int cutune_cmd_bench(int argc, char **argv)
             "cutune bench: %zu searcher(s) x %zu recording(s) x %lu seeds, %s, up to %zu "
             "evaluations per run\n",
             ns, nrec, seeds, conv_text, maxb);
+    if (conv & CUTUNE_BENCH_CONSTRAINT_AWARE)
+        fprintf(stderr,
+                "cutune bench: constraint-aware: restrictions known for %zu of %zu recordings "
+                "(%s); absent configurations they allow are charged as failures, the others "
+                "search their recorded configurations\n",
+                nknown, nrec,
+                nrestrict ? "--restrict"
+                : nrfiles ? rfile_path[0]
+                          : "no restrictions file");
     /* the manifest first: the recordings are hashed as they are before the run reads them */
     char *manifest = NULL, identity[24] = "";
     cutune_manifest_input mi = {
@@ -527,6 +662,11 @@ int cutune_cmd_bench(int argc, char **argv)
         snprintf(stale, sizeof stale, "%s/runs.csv", out_dir);
         unlink(stale);
     }
+    if (rc == 0 && !split) { /* nor an earlier --split run's split.csv */
+        char stale[4200];
+        snprintf(stale, sizeof stale, "%s/split.csv", out_dir);
+        unlink(stale);
+    }
     if (rc < 0) {
         fprintf(stderr, "cutune bench: %s\n", err);
         status = 1;
@@ -549,5 +689,9 @@ out:
         free(labels[i]);
     for (size_t i = 0; i < nrec; i++)
         free(recs[i]);
+    for (size_t i = 0; i < nrfiles; i++) {
+        cutune_bench_restrictions_free(rfiles[i]);
+        free(rfile_path[i]);
+    }
     return status;
 }

@@ -112,6 +112,8 @@ typedef struct bo_state {
     int pow2;                /**< add power-of-two indicator inputs */
     int pairs;               /**< local steps also try adjacent pair moves of the best (edge) */
     int design_lhs;          /**< design=lhs: maximin Latin hypercube targets */
+    int design_random;       /**< design=random: uniform draws (preset=plain) */
+    int feas_model;          /**< feas=1: EI x P(success) once a failure is seen (default) */
     double *lhs;             /**< n_init x d design targets (design=lhs), lazily made */
     int lprior_mode;         /**< BO_LPRIOR_WEAK, _DIM or _AUTO (lprior=weak|dim|auto) */
     int lprior_now;          /**< auto: 1 while the dim prior is in force, 0 weak, -1 unset */

@@ -13,15 +13,19 @@
  * linear-trend term, cutune_gp_lml; default 0: off), lweak=N (successful points up to which the
  * local steps use the weak-prior model; default 20, 0: off), refit=gain|always (a warm refit
  * replaces the model only when it gains BO_MIN_GAIN nats, or always; default gain),
- * early=auto|safe|edge (the early phase: safe = the defaults above, edge = lin=0.1, lprior=dim,
- * lweak=0, refit=always, pairs=1, auto = edge when the budget is at least BO_EDGE_BUDGET; options
- * given explicitly win).
+ * early=safe|edge|auto (the phase: safe = the defaults above, and the default; edge = lin=0.1,
+ * lprior=dim, lweak=0, refit=always, pairs=1; auto = edge when the budget is at least
+ * BO_EDGE_BUDGET; options given explicitly win), feas=0|1 (the feasibility model; default 1),
+ * design=random (uniform draws), preset=plain (the reference searcher of docs/searchers.md: one GP
+ * under the dimension-scaled length-scale prior on the standardised log time, log EI with xi = 0
+ * over every unvisited candidate, 10 uniform initial points, failures left out of the model and of
+ * the acquisition, no phases, no local steps; other options given with it win wherever they stand).
  */
 #include "bo_internal.h"
 
 static const char valid_keys[] =
     "acq, xi, beta, kernel, init, starts, local, pool, pow2, pairs, warp, lprior, design, add, "
-    "lin, lweak, early, refit";
+    "lin, lweak, early, refit, feas, preset";
 
 /* A kernel-term weight option (add=, lin=): "fit" fits it in [fit_min, max], a number in
  * [0, max] fixes it. */
@@ -59,6 +63,30 @@ static int parse_choice(const char *key, const char *val, const char *const *nam
     return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: %s=%s unknown (valid: %s)", key, val, valid);
 }
 
+/* preset=plain: the reference searcher (see the top comment). Sets the options as if given,
+ * so that the early phase leaves them alone. */
+static void preset_plain(bo_state *s)
+{
+    s->n_init = 10;
+    s->design_random = 1;
+    s->design_lhs = 0;
+    s->early = BO_EARLY_SAFE; /* no phase of the budget, no drop on failures */
+    s->lprior_mode = BO_LPRIOR_DIM;
+    s->set_lprior = 1;
+    s->lweak_max = 0;
+    s->set_lweak = 1;
+    s->fit.lin_min = s->fit.lin_max = 0.0;
+    s->set_lin = 1;
+    s->pairs = 0;
+    s->set_pairs = 1;
+    s->warm_gain = 0.0;
+    s->set_refit = 1;
+    s->local_frac = 0.0;
+    s->feas_model = 0;
+    s->warp_kind = CUTUNE_GP_WARP_NONE;
+    s->xi = 0.0;
+}
+
 int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
 {
     if (!args || !*args)
@@ -66,6 +94,19 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
     char buf[512];
     if (strlen(args) >= sizeof buf)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: options too long");
+    /* a preset first, wherever it stands: the options given with it change it */
+    strcpy(buf, args);
+    {
+        char *save = NULL;
+        for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            if (strncmp(tok, "preset=", 7) != 0)
+                continue;
+            if (strcmp(tok + 7, "plain") != 0)
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "bo: preset=%s unknown (valid: plain)", tok + 7);
+            preset_plain(s);
+        }
+    }
     strcpy(buf, args);
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -94,11 +135,14 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                 return cutune_err(err, errlen, CUTUNE_EINVAL,
                                   "bo: warp=%s unknown (valid: none, boxcox, copula)", val);
             s->warp_kind = (cutune_gp_warp_kind)w;
+        } else if (strcmp(key, "preset") == 0) {
+            continue; /* applied above */
         } else if (strcmp(key, "design") == 0) {
-            static const char *const names[] = {"maximin", "lhs", NULL};
+            static const char *const names[] = {"maximin", "lhs", "random", NULL};
             if ((rc = parse_choice(key, val, names, &choice, err, errlen)) < 0)
                 return rc;
-            s->design_lhs = choice;
+            s->design_lhs = choice == 1;
+            s->design_random = choice == 2;
         } else if (strcmp(key, "early") == 0) { /* in the order of BO_EARLY_* */
             static const char *const names[] = {"auto", "safe", "edge", NULL};
             if ((rc = parse_choice(key, val, names, &s->early, err, errlen)) < 0)
@@ -129,11 +173,14 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                 s->xi = v;
             else
                 s->beta = v;
-        } else if (strcmp(key, "pow2") == 0 || strcmp(key, "pairs") == 0) {
+        } else if (strcmp(key, "pow2") == 0 || strcmp(key, "pairs") == 0 ||
+                   strcmp(key, "feas") == 0) {
             if (strcmp(val, "0") && strcmp(val, "1"))
                 return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: %s=%s is not 0 or 1", key, val);
             if (strcmp(key, "pow2") == 0)
                 s->pow2 = val[0] == '1';
+            else if (strcmp(key, "feas") == 0)
+                s->feas_model = val[0] == '1';
             else {
                 s->pairs = val[0] == '1';
                 s->set_pairs = 1;

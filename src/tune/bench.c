@@ -33,7 +33,9 @@ extern void openblas_set_num_threads(int) __attribute__((weak));
 
 const char *cutune_bench_convention_name(unsigned conv)
 {
-    return conv == CUTUNE_BENCH_CARTESIAN ? "cartesian" : "constraint-aware";
+    return conv == CUTUNE_BENCH_CARTESIAN  ? "cartesian"
+           : conv == CUTUNE_BENCH_RECORDED ? "recorded"
+                                           : "constraint-aware";
 }
 
 /* ---- a tiny task pool ---- */
@@ -125,7 +127,7 @@ char *bench_strdup(const char *s)
     return d;
 }
 
-static char *recording_label(const char *path)
+char *cutune_bench_recording_label(const char *path)
 {
     const char *b = strrchr(path, '/');
     b = b ? b + 1 : path;
@@ -198,8 +200,12 @@ void cutune_bench_result_free(cutune_bench_result *r)
         free(r->searcher_args[i]);
     free(r->searchers);
     free(r->searcher_args);
-    for (size_t i = 0; r->space && i < r->nconv * r->nrec; i++)
+    for (size_t i = 0; r->space && i < r->nconv * r->nrec; i++) {
         free(r->space[i].baseline);
+        free(r->space[i].rand_frac);
+        free(r->space[i].source);
+    }
+    free(r->p_runs);
     free(r->space);
     free(r->budgets);
     free(r->cells);
@@ -236,7 +242,8 @@ static int check_options(const cutune_bench_options *o, char *err, size_t errlen
             return cutune_err(err, errlen, CUTUNE_EINVAL, "bench: budgets must be > 0");
     if (o->nseeds == 0)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "bench: seeds must be > 0");
-    if (!(o->conventions & (CUTUNE_BENCH_CONSTRAINT_AWARE | CUTUNE_BENCH_CARTESIAN)))
+    if (!(o->conventions &
+          (CUTUNE_BENCH_CONSTRAINT_AWARE | CUTUNE_BENCH_CARTESIAN | CUTUNE_BENCH_RECORDED)))
         return cutune_err(err, errlen, CUTUNE_EINVAL, "bench: no convention selected");
     return 0;
 }
@@ -274,6 +281,9 @@ int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out,
         res->conv[res->nconv++] = CUTUNE_BENCH_CONSTRAINT_AWARE;
     if (opt->conventions & CUTUNE_BENCH_CARTESIAN)
         res->conv[res->nconv++] = CUTUNE_BENCH_CARTESIAN;
+    if (opt->conventions & CUTUNE_BENCH_RECORDED)
+        res->conv[res->nconv++] = CUTUNE_BENCH_RECORDED;
+    res->split = opt->split;
     res->nrec = opt->nrecordings;
     res->nsearchers = opt->nsearchers;
     res->nseeds = opt->nseeds;
@@ -316,7 +326,7 @@ int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out,
         goto out_nomem;
     for (size_t i = 0; i < res->nrec; i++) {
         res->rec[i].path = bench_strdup(opt->recordings[i]);
-        res->rec[i].name = recording_label(opt->recordings[i]);
+        res->rec[i].name = cutune_bench_recording_label(opt->recordings[i]);
         if (!res->rec[i].path || !res->rec[i].name)
             goto out_nomem;
     }
@@ -345,6 +355,7 @@ int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out,
     res->best = calloc(njobs * res->maxb, sizeof *res->best);
     res->at = calloc(njobs * res->nbudgets, sizeof *res->at);
     res->curve = calloc(ncells * 3 * res->maxb, sizeof *res->curve);
+    res->p_runs = calloc(njobs * 2, sizeof *res->p_runs);
     b.tab = calloc(nspaces, sizeof *b.tab);
     ntab = b.tab ? nspaces : 0;
     b.recs = calloc(res->nrec, sizeof *b.recs);
@@ -357,8 +368,8 @@ int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out,
     order = calloc(njobs * res->nbudgets, sizeof *order);
     frac = calloc(res->nseeds, sizeof *frac);
     if (!res->space || !res->cells || !res->p_evals || !res->p_time || !res->best || !res->at ||
-        !res->curve || !b.tab || !b.recs || !b.charged || !b.lead || !b.pe || !b.pt || !keys ||
-        !order || !frac)
+        !res->curve || !res->p_runs || !b.tab || !b.recs || !b.charged || !b.lead || !b.pe ||
+        !b.pt || !keys || !order || !frac)
         goto out_nomem;
     b.res = res;
     b.rec_src = rec_src;

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cutune/bench.h"
 #include "cutune/recording.h"
@@ -63,5 +64,12 @@ double bench_fraction_of_optimum(double t_opt, double best);
 /* bench_stats.c, phase 3: the cells, curves and P of b->res from the runs; frac: scratch
  * of nseeds doubles. */
 void bench_compute_stats(bench_ctx *b, double *frac);
+
+/* bench_vs_random.c: the cells not above random search (results.md section, vs-random.csv). */
+void bench_write_md_vs_random(FILE *f, const cutune_bench_result *r);
+void bench_write_csv_vs_random(FILE *f, const cutune_bench_result *r);
+/* bench_split.c: leave-one-GPU-out (results.md section, split.csv); order: scratch of nrec. */
+void bench_write_md_split(FILE *f, const cutune_bench_result *r, size_t *order);
+void bench_write_csv_split(FILE *f, const cutune_bench_result *r);
 
 #endif

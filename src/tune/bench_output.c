@@ -76,13 +76,34 @@ static int close_out(cutune_outfile *o, char *err, size_t errlen)
     return cutune_outfile_commit(o, NULL, err, errlen);
 }
 
-static const char *conv_rule(unsigned conv)
+/* What a budget charges under convention ci, for results.md and results.json: the
+ * convention's rule, and under constraint-aware how many recordings had their
+ * restrictions known. */
+static void conv_rule(char *buf, size_t len, const cutune_bench_result *r, size_t ci)
 {
-    return conv == CUTUNE_BENCH_CARTESIAN
-               ? "every point of the Cartesian product can be proposed and is charged; points "
-                 "absent from the recording or recorded as failures are failed evaluations"
-               : "only configurations present in the recording can be proposed and charged "
-                 "(a tuner that knows the restrictions)";
+    unsigned conv = r->conv[ci];
+    if (conv == CUTUNE_BENCH_CARTESIAN) {
+        snprintf(buf, len,
+                 "every point of the Cartesian product can be proposed and is charged; points "
+                 "absent from the recording or recorded as failures are failed evaluations");
+        return;
+    }
+    if (conv == CUTUNE_BENCH_RECORDED) {
+        snprintf(buf, len,
+                 "only configurations present in the recording can be proposed and charged "
+                 "(failures the recording left out are never proposed nor paid for)");
+        return;
+    }
+    size_t known = 0;
+    for (size_t ri = 0; ri < r->nrec; ri++)
+        known += r->space[ci * r->nrec + ri].restricted;
+    snprintf(buf, len,
+             "a tuner that knows the restrictions: the space is the Cartesian product filtered "
+             "by the recording's restrictions, and a configuration that satisfies them but is "
+             "absent from the recording is a failed evaluation and is charged (%zu of %zu "
+             "recordings); a recording whose restrictions are not known searches its recorded "
+             "configurations (%zu, marked `recorded` in the space column)",
+             known, r->nrec, r->nrec - known);
 }
 
 /* P printed as a number, "-" when not defined */
@@ -177,8 +198,10 @@ static void write_md(FILE *f, const cutune_bench_result *r, const char *command)
     char p1[32], p2[32];
     for (size_t ci = 0; ci < r->nconv; ci++) {
         unsigned conv = r->conv[ci];
+        char rule[1024];
+        conv_rule(rule, sizeof rule, r, ci);
         fprintf(f, "## Convention: %s\n\n", cutune_bench_convention_name(conv));
-        fprintf(f, "Budgets charge: %s.\n\n", conv_rule(conv));
+        fprintf(f, "Budgets charge: %s.\n\n", rule);
         fprintf(f, "### Mean over %zu recordings (%s)\n\n", r->nrec,
                 cutune_bench_convention_name(conv));
         fprintf(f, "| searcher |");
@@ -206,7 +229,7 @@ static void write_md(FILE *f, const cutune_bench_result *r, const char *command)
         fprintf(f, "\nCells: mean fraction of optimum (mean success rate).\n\n");
 
         fprintf(f, "### Per recording (%s)\n\n", cutune_bench_convention_name(conv));
-        fprintf(f, "| recording | space (valid) | cutoff | searcher |");
+        fprintf(f, "| recording | space (valid; absent) | cutoff | searcher |");
         for (size_t bi = 0; bi < r->nbudgets; bi++)
             fprintf(f, " B=%zu |", r->budgets[bi]);
         fprintf(f, " P (evals) | P (time) |\n|---|---:|---:|---|");
@@ -217,8 +240,9 @@ static void write_md(FILE *f, const cutune_bench_result *r, const char *command)
             const cutune_bench_space_info *info = &r->space[ci * r->nrec + ri];
             for (size_t si = 0; si < r->nsearchers; si++) {
                 if (si == 0)
-                    fprintf(f, "| %s | %zu (%zu) | %zu | %s |", r->rec[ri].name, info->size,
-                            info->nok, info->cutoff, r->searchers[si]);
+                    fprintf(f, "| %s | %s%zu (%zu; %zu) | %zu | %s |", r->rec[ri].name,
+                            info->restricted || conv == CUTUNE_BENCH_RECORDED ? "" : "recorded ",
+                            info->size, info->nok, info->absent, info->cutoff, r->searchers[si]);
                 else
                     fprintf(f, "| | | | %s |", r->searchers[si]);
                 for (size_t bi = 0; bi < r->nbudgets; bi++) {
@@ -344,7 +368,9 @@ static void write_json(FILE *f, const cutune_bench_result *r)
     for (size_t ci = 0; ci < r->nconv; ci++) {
         fprintf(f, "    {\"convention\": \"%s\", \"charges\": ",
                 cutune_bench_convention_name(r->conv[ci]));
-        json_str(f, conv_rule(r->conv[ci]));
+        char rule[1024];
+        conv_rule(rule, sizeof rule, r, ci);
+        json_str(f, rule);
         fprintf(f, ",\n     \"recordings\": [\n");
         for (size_t ri = 0; ri < r->nrec; ri++) {
             const cutune_bench_space_info *info = &r->space[ci * r->nrec + ri];
@@ -354,8 +380,16 @@ static void write_json(FILE *f, const cutune_bench_result *r)
             json_str(f, r->rec[ri].device);
             fprintf(f, ", \"kernel\": ");
             json_str(f, r->rec[ri].kernel);
-            fprintf(f, ", \"space_size\": %zu, \"valid\": %zu, \"t_opt_ms\": ", info->size,
-                    info->nok);
+            fprintf(f,
+                    ", \"space_size\": %zu, \"valid\": %zu, \"absent\": %zu, \"space\": \"%s\", "
+                    "\"restrictions\": ",
+                    info->size, info->nok, info->absent,
+                    info->restricted ? "restricted" : "recorded");
+            if (info->source)
+                json_str(f, info->source);
+            else
+                fprintf(f, "null");
+            fprintf(f, ", \"t_opt_ms\": ");
             json_num(f, info->t_opt);
             fprintf(f, ", \"t_median_ms\": ");
             json_num(f, info->t_median);
@@ -365,6 +399,11 @@ static void write_json(FILE *f, const cutune_bench_result *r)
             for (size_t bi = 0; bi < r->nbudgets; bi++) {
                 fprintf(f, "%s\"%zu\": ", bi ? ", " : "", r->budgets[bi]);
                 json_num(f, info->baseline[r->budgets[bi] - 1]);
+            }
+            fprintf(f, "},\n       \"random_fraction\": {");
+            for (size_t bi = 0; bi < r->nbudgets; bi++) {
+                fprintf(f, "%s\"%zu\": ", bi ? ", " : "", r->budgets[bi]);
+                json_num(f, info->rand_frac[r->budgets[bi] - 1]);
             }
             fprintf(f, "},\n       \"searchers\": [\n");
             for (size_t si = 0; si < r->nsearchers; si++) {
@@ -519,10 +558,31 @@ int cutune_bench_write(const cutune_bench_result *r, const char *dir, const char
     cutune_outfile *o = open_out(dir, "results.md", &f, err, errlen);
     if (!o)
         return CUTUNE_EIO;
+    size_t *order = malloc((r->nrec ? r->nrec : 1) * sizeof *order);
+    if (!order) {
+        cutune_outfile_abort(o);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
+    }
     write_md(f, r, command);
+    bench_write_md_vs_random(f, r);
+    if (r->split)
+        bench_write_md_split(f, r, order);
+    free(order);
     rc = close_out(o, err, errlen);
     if (rc < 0)
         return rc;
+    if (!(o = open_out(dir, "vs-random.csv", &f, err, errlen)))
+        return CUTUNE_EIO;
+    bench_write_csv_vs_random(f, r);
+    if ((rc = close_out(o, err, errlen)) < 0)
+        return rc;
+    if (r->split) {
+        if (!(o = open_out(dir, "split.csv", &f, err, errlen)))
+            return CUTUNE_EIO;
+        bench_write_csv_split(f, r);
+        if ((rc = close_out(o, err, errlen)) < 0)
+            return rc;
+    }
     if (!(o = open_out(dir, "results.csv", &f, err, errlen)))
         return CUTUNE_EIO;
     write_csv(f, r);

@@ -35,10 +35,26 @@ static int build_table(bench_ctx *b, const cutune_recording *r, size_t ci, size_
     cutune_bench_space_info *info = &res->space[ci * res->nrec + ri];
     long *map = NULL;
     double *sorted = NULL, *lf = NULL;
-    int rc = cutune_recording_space(r, NULL, 0, conv == CUTUNE_BENCH_CONSTRAINT_AWARE, &t->space,
-                                    err, errlen);
-    if (rc < 0)
-        return rc;
+    /* constraint-aware: the restricted Cartesian product where the restrictions are
+     * known, else the recorded configurations (bench.h) */
+    const cutune_bench_space_def *def = b->opt->spaces && conv == CUTUNE_BENCH_CONSTRAINT_AWARE
+                                            ? &b->opt->spaces[b->rec_src[ri]]
+                                            : NULL;
+    int restricted = conv == CUTUNE_BENCH_CARTESIAN || (def && def->known);
+    char msg[512];
+    int rc =
+        def && def->known
+            ? cutune_recording_space(r, def->restrictions, def->n, 0, &t->space, msg, sizeof msg)
+            : cutune_recording_space(r, NULL, 0, !restricted, &t->space, msg, sizeof msg);
+    if (rc < 0) {
+        if (def && def->known)
+            return cutune_err(err, errlen, rc, "%s: the restrictions of %s: %s", r->path,
+                              def->source ? def->source : "the space", msg);
+        return cutune_err(err, errlen, rc, "%s", msg);
+    }
+    info->restricted = restricted;
+    if (def && def->known && def->source && !(info->source = bench_strdup(def->source)))
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
     size_t n = cutune_space_size(t->space);
     map = malloc(n * sizeof *map);
     t->status = malloc(n);
@@ -47,13 +63,29 @@ static int build_table(bench_ctx *b, const cutune_recording *r, size_t ci, size_
     sorted = malloc(n * sizeof *sorted);
     lf = malloc((n + 1) * sizeof *lf);
     info->baseline = calloc(res->maxb, sizeof *info->baseline);
-    if (!map || !t->status || !t->time || !t->cost || !sorted || !lf || !info->baseline) {
+    info->rand_frac = calloc(res->maxb, sizeof *info->rand_frac);
+    if (!map || !t->status || !t->time || !t->cost || !sorted || !lf || !info->baseline ||
+        !info->rand_frac) {
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
         goto out_free;
     }
     rc = cutune_recording_map(r, t->space, map, err, errlen);
     if (rc < 0)
         goto out_free;
+    /* Restrictions that exclude recorded configurations are not this recording's: its
+     * measurements would be dropped without a word. */
+    size_t mapped = 0;
+    for (size_t id = 0; id < n; id++)
+        mapped += map[id] >= 0;
+    info->absent = n - mapped;
+    if (def && def->known && mapped < r->nrecords) {
+        rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                        "%s: %zu of its %zu recorded configurations violate the restrictions of "
+                        "%s: they are not this recording's",
+                        r->path, r->nrecords - mapped, r->nrecords,
+                        def->source ? def->source : "the space");
+        goto out_free;
+    }
 
     /* A point that fails without a recorded cost is charged the mean recorded
      * compile time: a tuner that does not know the restrictions compiles it
@@ -129,6 +161,13 @@ static int build_table(bench_ctx *b, const cutune_recording *r, size_t ci, size_
     info->p_points = lo < res->maxb ? lo : res->maxb;
     if (info->p_points > n)
         info->p_points = n;
+    /* random search's expected fraction of optimum: the same order statistics over
+     * t_opt / t in time order (a failure is 0), so that a searcher's mean is compared with
+     * an exact expectation, not with another noisy mean */
+    for (size_t id = 0; id < n; id++)
+        sorted[id] = isfinite(sorted[id]) ? info->t_opt / sorted[id] : INFINITY;
+    for (size_t k = 1; k <= res->maxb; k++)
+        info->rand_frac[k - 1] = k <= n ? bench_expected_min(sorted, n, k, 0.0, lf) : 1.0;
     rc = 0;
 out_free:
     free(lf);

@@ -120,6 +120,8 @@ void bench_compute_stats(bench_ctx *b, double *frac)
                 for (size_t k = 0; k < ns; k++) {
                     pe += b->pe[job0 + k];
                     pt += b->pt[job0 + k];
+                    res->p_runs[2 * (job0 + k)] = b->pe[job0 + k];
+                    res->p_runs[2 * (job0 + k) + 1] = b->pt[job0 + k];
                 }
                 res->p_evals[cell] = pe / (double)ns;
                 res->p_time[cell] = pt / (double)ns;

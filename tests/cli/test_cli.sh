@@ -343,9 +343,9 @@ mkdir -p jdir && cp r1.jsonl jdir/
     && ok "bench: a folder's journals are recordings too" || bad "bench: a folder's journals are recordings too"
 
 # bench --per-seed: every run's best at every budget; their means are results.csv's, and
-# seed s at budget B is the CLI's --seed=s --budget=B run (bo plans by its budget: 20 is
-# its safe phase, 60 and 200 the edge phase, 60 read off the run of 200; genetic sizes its
-# population by the budget: 6 at 20, 14 at 200).
+# seed s at budget B is the CLI's --seed=s --budget=B run (bo's plan is its design size,
+# 5 points at each of these budgets, so 20 and 60 are read off the run of 200; genetic
+# sizes its population by the budget: 6 at 20, 14 at 200).
 "$exe" bench --searchers=random,bo,genetic --budgets=5,20,60,200 --seeds=3 --convention=constraint-aware \
     --no-plots --per-seed --quiet --out=ps bowl.json.gz >/dev/null 2>&1
 for sb in bo:20 bo:60 bo:200 genetic:20 genetic:60 genetic:200; do

@@ -172,20 +172,20 @@ static void test_branin(void **state)
 }
 
 /* pairs: the local steps also consider the adjacent pair moves of the best configuration.
- * The default follows the phase (pairs=1 in the edge phase, budgets from 60; pairs=0 in
- * the safe phase, below 60); the option changes the run; the bowl's optimum is found either way.
+ * The default is the safe phase's pairs=0 at every budget (no phase by the budget); the
+ * option changes the run; the bowl's optimum is found either way.
  * (What it is for, a ridge that only a move of two parameters at once can climb, is
  * measured in docs/searchers.md.) */
 static void test_pairs(void **state)
 {
     (void)state;
     cutune_space *s = grid_space(3, 15);
-    for (size_t budget = 59; budget <= 60; budget++) { /* safe phase, then edge phase */
+    for (size_t budget = 59; budget <= 60; budget++) { /* early=auto's two phases' budgets */
         run_result d, on, off;
         run(s, bowl, budget, 1, 3, NULL, &d);
         run(s, bowl, budget, 1, 3, "pairs=1", &on);
         run(s, bowl, budget, 1, 3, "pairs=0", &off);
-        assert_memory_equal(d.seq, budget >= 60 ? on.seq : off.seq, sizeof d.seq);
+        assert_memory_equal(d.seq, off.seq, sizeof d.seq);
         assert_memory_not_equal(on.seq, off.seq, 40 * sizeof on.seq[0]);
         assert_true(on.evals_to_opt > 0 && off.evals_to_opt > 0);
     }
@@ -278,9 +278,10 @@ static void test_lweak(void **state)
     cutune_space_free(s);
 }
 
-/* early=auto takes the safe phase below a budget of 60 and the edge phase (lin=0.1,
- * lprior=dim, lweak=0) from 60 on; early=safe|edge force one; options given explicitly
- * win over the phase's. The two phases differ within the first 20 evaluations. */
+/* The default is the safe phase at every budget. early=auto takes the safe phase below a
+ * budget of 60 and the edge phase (lin=0.1, lprior=dim, lweak=0) from 60 on; early=edge
+ * forces it; options given explicitly win over the phase's. The two phases differ within
+ * the first 20 evaluations. */
 /* bo's plan (what cutune bench groups budgets by): the design size, the phase, and
  * whether the space is scored whole. */
 static uint64_t plan_of(const cutune_space *s, size_t budget, const char *args)
@@ -307,11 +308,12 @@ static void test_early_phase(void **state)
     (void)state;
     {
         cutune_space *g = grid_space(3, 10);
-        assert_true(plan_of(g, 59, NULL) != plan_of(g, 60, NULL));   /* safe / edge */
+        assert_true(plan_of(g, 59, NULL) == plan_of(g, 60, NULL)); /* no phase by the budget */
+        assert_true(plan_of(g, 59, "early=auto") != plan_of(g, 60, "early=auto")); /* safe/edge */
         assert_true(plan_of(g, 60, NULL) == plan_of(g, 200, NULL));  /* 5-point design */
         assert_true(plan_of(g, 200, NULL) != plan_of(g, 240, NULL)); /* 6-point design */
         assert_true(plan_of(g, 20, NULL) == plan_of(g, 40, NULL));
-        assert_true(plan_of(g, 20, "early=edge") == plan_of(g, 60, NULL));
+        assert_true(plan_of(g, 20, "early=edge") == plan_of(g, 60, "early=auto"));
         assert_true(plan_of(g, 60, "init=7") != plan_of(g, 60, NULL));
         cutune_space_free(g);
         /* 13,824 configurations: scored whole up to a budget of 4096, pooled above (the
@@ -327,7 +329,7 @@ static void test_early_phase(void **state)
     }
     cutune_space *s = grid_space(3, 10);
     run_result a, b;
-    run(s, bowl, 60, 1, 5, NULL, &a);
+    run(s, bowl, 60, 1, 5, "early=auto", &a);
     run(s, bowl, 60, 1, 5, "early=edge", &b);
     assert_memory_equal(a.seq, b.seq, sizeof a.seq);
     run(s, bowl, 60, 1, 5, "lin=0.1,lprior=dim,lweak=0,refit=always,pairs=1,early=safe", &b);
@@ -335,12 +337,14 @@ static void test_early_phase(void **state)
     run(s, bowl, 60, 1, 5, "early=safe", &b);
     assert_memory_not_equal(a.seq, b.seq, 20 * sizeof a.seq[0]);
     assert_true(a.evals_to_opt > 0 && b.evals_to_opt > 0);
-    run(s, bowl, 59, 1, 5, NULL, &a);
+    run(s, bowl, 60, 1, 5, NULL, &a);
+    assert_memory_equal(a.seq, b.seq, sizeof a.seq); /* the default is the safe phase */
+    run(s, bowl, 59, 1, 5, "early=auto", &a);
     run(s, bowl, 59, 1, 5, "early=safe", &b);
     assert_memory_equal(a.seq, b.seq, sizeof a.seq);
     /* where most evaluations fail, early=auto leaves the edge phase (early=edge does
      * not), and the run still finds good configurations */
-    run(s, bowl_mostly_failing, 60, 1, 5, NULL, &a);
+    run(s, bowl_mostly_failing, 60, 1, 5, "early=auto", &a);
     run(s, bowl_mostly_failing, 60, 1, 5, "early=edge", &b);
     assert_memory_not_equal(a.seq, b.seq, sizeof a.seq);
     print_message("mostly failing: %zu failures (early=edge %zu), best %g / %g\n", a.failures,
@@ -351,6 +355,44 @@ static void test_early_phase(void **state)
     run(s, bowl, 60, 1, 5, "early=edge,lweak=20", &b);
     run(s, bowl, 60, 1, 5, "early=edge", &a);
     assert_memory_not_equal(a.seq, b.seq, 20 * sizeof a.seq[0]);
+    cutune_space_free(s);
+}
+
+/* preset=plain is the reference searcher: the same run as its options spelt out; an option
+ * given with it wins wherever it stands; it models no failure, so on a space with a failing
+ * band it pays for more failures than the default does. */
+static void test_plain(void **state)
+{
+    (void)state;
+    cutune_space *s = grid_space(3, 15);
+    run_result a, b;
+    run(s, bowl, 40, 1, 3, "preset=plain", &a);
+    run(s, bowl, 40, 1, 3,
+        "init=10,design=random,early=safe,lprior=dim,lweak=0,lin=0,pairs=0,refit=always,"
+        "local=0,feas=0,warp=none,xi=0",
+        &b);
+    assert_memory_equal(a.seq, b.seq, sizeof a.seq);
+    run(s, bowl, 40, 1, 3, NULL, &b);
+    assert_memory_not_equal(a.seq, b.seq, 20 * sizeof a.seq[0]);
+    run(s, bowl, 40, 1, 3, "init=4,preset=plain", &a);
+    run(s, bowl, 40, 1, 3, "preset=plain,init=4", &b);
+    assert_memory_equal(a.seq, b.seq, sizeof a.seq);
+    run(s, bowl, 40, 1, 3, "preset=plain", &b);
+    assert_memory_not_equal(a.seq, b.seq, 20 * sizeof a.seq[0]);
+    size_t fp = 0, fd = 0;
+    for (unsigned long seed = 1; seed <= 5; seed++) {
+        run(s, bowl_with_failures, 60, 1, seed, "preset=plain", &a);
+        run(s, bowl_with_failures, 60, 1, seed, NULL, &b);
+        fp += a.failures;
+        fd += b.failures;
+        assert_true(isfinite(a.best) && isfinite(b.best));
+    }
+    print_message("failures in 5 runs of 60: plain %zu, default %zu\n", fp, fd);
+    assert_true(fp > fd);
+    char err[256];
+    assert_true(cutune_searcher_validate(cutune_searcher_bo, "preset=fancy", err, sizeof err) < 0);
+    assert_non_null(strstr(err, "preset=fancy unknown"));
+    assert_true(cutune_searcher_validate(cutune_searcher_bo, "feas=2", err, sizeof err) < 0);
     cutune_space_free(s);
 }
 
@@ -650,6 +692,7 @@ int main(void)
         cmocka_unit_test(test_lweak),
         cmocka_unit_test(test_pairs),
         cmocka_unit_test(test_early_phase),
+        cmocka_unit_test(test_plain),
         cmocka_unit_test(test_failures),
         cmocka_unit_test(test_bowl),
         cmocka_unit_test(test_branin),

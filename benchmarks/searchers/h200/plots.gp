@@ -11,7 +11,7 @@ set style fill transparent solid 0.18 noborder
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_blur.png'
-set title "blur (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'blur (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_blur.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_blur.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_blur.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -24,7 +24,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_blur.svg'
-set title "blur (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'blur (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_blur.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_blur.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_blur.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -37,7 +37,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm.png'
-set title "gemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'gemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_gemm.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -50,7 +50,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm.svg'
-set title "gemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'gemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_gemm.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -63,7 +63,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm_tf32.png'
-set title "gemm_tf32 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'gemm_tf32 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_gemm_tf32.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_tf32.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_tf32.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -76,7 +76,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm_tf32.svg'
-set title "gemm_tf32 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'gemm_tf32 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_gemm_tf32.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_tf32.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_tf32.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -89,7 +89,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_reduction.png'
-set title "reduction (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'reduction (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_reduction.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_reduction.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_reduction.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -102,7 +102,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_reduction.svg'
-set title "reduction (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'reduction (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_reduction.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_reduction.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_reduction.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -115,7 +115,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_spmv.png'
-set title "spmv (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'spmv (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_spmv.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_spmv.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_spmv.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -128,7 +128,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_spmv.svg'
-set title "spmv (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'spmv (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_spmv.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_spmv.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_spmv.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -141,7 +141,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_transpose.png'
-set title "transpose (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'transpose (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_transpose.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_transpose.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_transpose.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -154,7 +154,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_transpose.svg'
-set title "transpose (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'transpose (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_transpose.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_transpose.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_transpose.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -167,7 +167,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_vector_add.png'
-set title "vector_add (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'vector_add (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_vector_add.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_vector_add.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_vector_add.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -180,7 +180,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_vector_add.svg'
-set title "vector_add (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'vector_add (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_vector_add.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_vector_add.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_vector_add.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -193,7 +193,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_xgemm.png'
-set title "xgemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'xgemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_xgemm.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_xgemm.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_xgemm.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -206,7 +206,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_xgemm.svg'
-set title "xgemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'xgemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_xgemm.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_xgemm.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_xgemm.dat' using 1:6:7 with filledcurves lc 2 notitle, \

@@ -11,7 +11,7 @@ set style fill transparent solid 0.18 noborder
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_GTX_1080Ti.png'
-set title "GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -19,12 +19,14 @@ plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves 
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_GTX_1080Ti.svg'
-set title "GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -32,12 +34,14 @@ plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves 
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_P100.png'
-set title "GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -45,12 +49,14 @@ plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 n
      'plots/constraint-aware_GEMM_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_GEMM_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_GEMM_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_GEMM_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_GEMM_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_GEMM_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_P100.svg'
-set title "GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -58,12 +64,14 @@ plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 n
      'plots/constraint-aware_GEMM_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_GEMM_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_GEMM_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_GEMM_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_GEMM_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_GEMM_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_RTX_2070_SUPER.png'
-set title "GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -71,12 +79,14 @@ plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcur
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_RTX_2070_SUPER.svg'
-set title "GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -84,12 +94,14 @@ plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcur
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_GTX_1080Ti.png'
-set title "convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -97,12 +109,14 @@ plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filled
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_GTX_1080Ti.svg'
-set title "convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -110,12 +124,14 @@ plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filled
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.png'
-set title "convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -123,12 +139,14 @@ plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 wit
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.svg'
-set title "convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -136,12 +154,14 @@ plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 wit
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_P100.png'
-set title "convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -149,12 +169,14 @@ plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves
      'plots/constraint-aware_convolution_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_convolution_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_convolution_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_convolution_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_convolution_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_convolution_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_convolution_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_P100.svg'
-set title "convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -162,12 +184,14 @@ plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves
      'plots/constraint-aware_convolution_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_convolution_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_convolution_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_convolution_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_convolution_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_convolution_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_convolution_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_RTX_2070_SUPER.png'
-set title "convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -175,12 +199,14 @@ plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with fi
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_RTX_2070_SUPER.svg'
-set title "convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -188,12 +214,14 @@ plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with fi
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_milo_A4000.png'
-set title "convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -201,12 +229,14 @@ plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filled
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_milo_A4000.svg'
-set title "convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -214,12 +244,14 @@ plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filled
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_dedispersion_milo_A4000.png'
-set title "dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -227,12 +259,14 @@ plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with fille
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_dedispersion_milo_A4000.svg'
-set title "dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -240,12 +274,14 @@ plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with fille
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm_AMD_Vega.png'
-set title "gemm_AMD_Vega (AMD Vega, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -253,12 +289,14 @@ plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm_AMD_Vega.svg'
-set title "gemm_AMD_Vega (AMD Vega, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -266,12 +304,14 @@ plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.png'
-set title "gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -279,12 +319,14 @@ plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with fille
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.svg'
-set title "gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -292,12 +334,14 @@ plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with fille
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_1080Ti.png'
-set title "pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -305,12 +349,14 @@ plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurve
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_1080Ti.svg'
-set title "pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -318,12 +364,14 @@ plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurve
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.png'
-set title "pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -331,12 +379,14 @@ plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with fil
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.svg'
-set title "pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -344,12 +394,14 @@ plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with fil
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_P100.png'
-set title "pnpoly_P100 (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -357,12 +409,14 @@ plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1
      'plots/constraint-aware_pnpoly_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_P100.svg'
-set title "pnpoly_P100 (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -370,12 +424,14 @@ plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1
      'plots/constraint-aware_pnpoly_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_pnpoly_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.png'
-set title "pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -383,12 +439,14 @@ plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledc
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.svg'
-set title "pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
+set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band'
 plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -396,12 +454,14 @@ plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledc
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_GEMM_GTX_1080Ti.png'
-set title "GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -409,12 +469,14 @@ plot 'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 no
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_GEMM_GTX_1080Ti.svg'
-set title "GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -422,12 +484,14 @@ plot 'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 no
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_GEMM_P100.png'
-set title "GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -435,12 +499,14 @@ plot 'plots/cartesian_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle,
      'plots/cartesian_GEMM_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_GEMM_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_GEMM_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_GEMM_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_GEMM_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_GEMM_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_GEMM_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_GEMM_P100.svg'
-set title "GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -448,12 +514,14 @@ plot 'plots/cartesian_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle,
      'plots/cartesian_GEMM_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_GEMM_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_GEMM_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_GEMM_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_GEMM_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_GEMM_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_GEMM_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_GEMM_RTX_2070_SUPER.png'
-set title "GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -461,12 +529,14 @@ plot 'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_GEMM_RTX_2070_SUPER.svg'
-set title "GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -474,12 +544,14 @@ plot 'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_GTX_1080Ti.png'
-set title "convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -487,12 +559,14 @@ plot 'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves 
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_GTX_1080Ti.svg'
-set title "convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -500,12 +574,14 @@ plot 'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves 
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_GTX_TitanX_Maxwell.png'
-set title "convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -513,12 +589,14 @@ plot 'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with fille
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_GTX_TitanX_Maxwell.svg'
-set title "convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -526,12 +604,14 @@ plot 'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with fille
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_P100.png'
-set title "convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -539,12 +619,14 @@ plot 'plots/cartesian_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 n
      'plots/cartesian_convolution_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_convolution_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_convolution_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_convolution_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_convolution_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_convolution_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_convolution_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_P100.svg'
-set title "convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -552,12 +634,14 @@ plot 'plots/cartesian_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 n
      'plots/cartesian_convolution_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_convolution_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_convolution_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_convolution_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_convolution_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_convolution_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_convolution_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_RTX_2070_SUPER.png'
-set title "convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -565,12 +649,14 @@ plot 'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcur
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_RTX_2070_SUPER.svg'
-set title "convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -578,12 +664,14 @@ plot 'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcur
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_milo_A4000.png'
-set title "convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -591,12 +679,14 @@ plot 'plots/cartesian_convolution_milo_A4000.dat' using 1:3:4 with filledcurves 
      'plots/cartesian_convolution_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_convolution_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_milo_A4000.svg'
-set title "convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -604,12 +694,14 @@ plot 'plots/cartesian_convolution_milo_A4000.dat' using 1:3:4 with filledcurves 
      'plots/cartesian_convolution_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_convolution_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_convolution_milo_A4000.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_dedispersion_milo_A4000.png'
-set title "dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -617,12 +709,14 @@ plot 'plots/cartesian_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_dedispersion_milo_A4000.svg'
-set title "dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -630,12 +724,14 @@ plot 'plots/cartesian_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_dedispersion_milo_A4000.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_gemm_AMD_Vega.png'
-set title "gemm_AMD_Vega (AMD Vega, Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -643,12 +739,14 @@ plot 'plots/cartesian_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 noti
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_gemm_AMD_Vega.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_gemm_AMD_Vega.svg'
-set title "gemm_AMD_Vega (AMD Vega, Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -656,12 +754,14 @@ plot 'plots/cartesian_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 noti
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_gemm_AMD_Vega.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_gemm_AMD_Vega.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_gemm_GTX_TitanX_Maxwell.png'
-set title "gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -669,12 +769,14 @@ plot 'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_gemm_GTX_TitanX_Maxwell.svg'
-set title "gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -682,12 +784,14 @@ plot 'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_pnpoly_GTX_1080Ti.png'
-set title "pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -695,12 +799,14 @@ plot 'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_pnpoly_GTX_1080Ti.svg'
-set title "pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -708,12 +814,14 @@ plot 'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.png'
-set title "pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -721,12 +829,14 @@ plot 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurv
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.svg'
-set title "pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -734,12 +844,14 @@ plot 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurv
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_pnpoly_P100.png'
-set title "pnpoly_P100 (x86_64, cn_pnpoly_host)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -747,12 +859,14 @@ plot 'plots/cartesian_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitl
      'plots/cartesian_pnpoly_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_pnpoly_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_pnpoly_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_pnpoly_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_pnpoly_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_pnpoly_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_pnpoly_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_pnpoly_P100.svg'
-set title "pnpoly_P100 (x86_64, cn_pnpoly_host)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -760,12 +874,14 @@ plot 'plots/cartesian_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitl
      'plots/cartesian_pnpoly_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_pnpoly_P100.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_pnpoly_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_pnpoly_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_pnpoly_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_pnpoly_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_pnpoly_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_pnpoly_RTX_2070_SUPER.png'
-set title "pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -773,12 +889,14 @@ plot 'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves l
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_pnpoly_RTX_2070_SUPER.svg'
-set title "pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)\ncartesian convention, 50 seeds, median and 5-95% band"
+set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band'
 plot 'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -786,5 +904,7 @@ plot 'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves l
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'genetic', \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo'
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo', \
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
+     'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:preset=plain'
 unset output

@@ -1,0 +1,164 @@
+/* cutune bench: restrictions files, the known spaces of a folder of recordings (format in
+ * include/cutune/bench.h). The published Kernel Tuner recordings store only the
+ * configurations that ran; their restrictions, stated with the data, give the space a
+ * tuner searches, so that the failures the recording leaves out are charged as a real run
+ * would pay for them. */
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cutune/bench.h"
+#include "bench_internal.h"
+
+#define RESTRICT_LINE_MAX 4096
+
+typedef struct {
+    char **patterns;
+    size_t npatterns;
+    char **exprs;
+    size_t nexprs;
+    char *source; /* "FILE:LINE" of the section's header */
+} restrict_section;
+
+struct cutune_bench_restrictions {
+    restrict_section *sec;
+    size_t nsec;
+};
+
+void cutune_bench_restrictions_free(cutune_bench_restrictions *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->nsec; i++) {
+        for (size_t j = 0; j < r->sec[i].npatterns; j++)
+            free(r->sec[i].patterns[j]);
+        for (size_t j = 0; j < r->sec[i].nexprs; j++)
+            free(r->sec[i].exprs[j]);
+        free(r->sec[i].patterns);
+        free(r->sec[i].exprs);
+        free(r->sec[i].source);
+    }
+    free(r->sec);
+    free(r);
+}
+
+static int push_str(char ***v, size_t *n, const char *s, size_t len)
+{
+    char **nv = realloc(*v, (*n + 1) * sizeof *nv);
+    if (!nv)
+        return CUTUNE_ENOMEM;
+    *v = nv;
+    char *d = malloc(len + 1);
+    if (!d)
+        return CUTUNE_ENOMEM;
+    memcpy(d, s, len);
+    d[len] = '\0';
+    nv[(*n)++] = d;
+    return 0;
+}
+
+/* The header "[PATTERN ...]" of a new section, from line ln of path. */
+static int add_section(cutune_bench_restrictions *r, const char *path, size_t ln, char *p,
+                       char *err, size_t errlen)
+{
+    char *close = strchr(p, ']');
+    if (!close || close[1 + strspn(close + 1, " \t")] != '\0')
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s:%zu: a section header is '[PATTERN ...]' with nothing after ']'",
+                          path, ln);
+    *close = '\0';
+    restrict_section *ns = realloc(r->sec, (r->nsec + 1) * sizeof *ns);
+    if (!ns)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+    r->sec = ns;
+    restrict_section *sec = &r->sec[r->nsec++];
+    memset(sec, 0, sizeof *sec);
+    char src[4200];
+    snprintf(src, sizeof src, "%s:%zu", path, ln);
+    if (!(sec->source = bench_strdup(src)))
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+    for (char *q = p + 1; *q;) {
+        q += strspn(q, " \t");
+        size_t len = strcspn(q, " \t");
+        if (len == 0)
+            break;
+        if (push_str(&sec->patterns, &sec->npatterns, q, len) < 0)
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+        q += len;
+    }
+    if (sec->npatterns == 0)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "%s:%zu: a section names no recording", path,
+                          ln);
+    return 0;
+}
+
+int cutune_bench_restrictions_load(const char *path, cutune_bench_restrictions **out, char *err,
+                                   size_t errlen)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return cutune_err(err, errlen, errno == ENOENT ? CUTUNE_ENOTFOUND : CUTUNE_EIO,
+                          "%s: cannot open: %s", path, strerror(errno));
+    cutune_bench_restrictions *r = calloc(1, sizeof *r);
+    if (!r) {
+        fclose(f);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+    }
+    char line[RESTRICT_LINE_MAX];
+    size_t ln = 0;
+    int rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        ln++;
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(f)) {
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL, "%s:%zu: line longer than %d characters",
+                            path, ln, RESTRICT_LINE_MAX - 2);
+            break;
+        }
+        while (len > 0 && isspace((unsigned char)line[len - 1]))
+            line[--len] = '\0';
+        char *p = line + strspn(line, " \t");
+        if (*p == '\0' || *p == '#')
+            continue;
+        if (*p == '[') {
+            rc = add_section(r, path, ln, p, err, errlen);
+        } else if (r->nsec == 0) {
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                            "%s:%zu: a restriction before the first '[PATTERN ...]' section", path,
+                            ln);
+        } else {
+            restrict_section *sec = &r->sec[r->nsec - 1];
+            if (push_str(&sec->exprs, &sec->nexprs, p, strlen(p)) < 0)
+                rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+        }
+    }
+    if (rc == 0 && ferror(f))
+        rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: read error", path);
+    fclose(f);
+    if (rc < 0) {
+        cutune_bench_restrictions_free(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
+int cutune_bench_restrictions_lookup(const cutune_bench_restrictions *r, const char *label,
+                                     cutune_bench_space_def *def)
+{
+    memset(def, 0, sizeof *def);
+    for (size_t i = 0; r && i < r->nsec; i++)
+        for (size_t j = 0; j < r->sec[i].npatterns; j++)
+            if (fnmatch(r->sec[i].patterns[j], label, 0) == 0) {
+                def->known = 1;
+                def->restrictions = (const char *const *)r->sec[i].exprs;
+                def->n = r->sec[i].nexprs;
+                def->source = r->sec[i].source;
+                return 1;
+            }
+    return 0;
+}

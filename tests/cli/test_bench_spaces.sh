@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# cutune bench on known spaces (docs/cli.md#cutune-bench): --restrict and restrictions
+# files give a recording's space; the configurations they allow that the recording lacks
+# are charged as failures under the constraint-aware convention, and every table says
+# which convention it is. Bad restrictions: one line naming the file and line, exit 2, no
+# results. TAP-like lines and a closing "N passed, N failed" line.
+set -u
+exe=${CUTUNE_EXE:?CUTUNE_EXE not set}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+. "$here/lib.sh"
+command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
+
+# A 4 x 4 product whose restriction a <= b allows 10 configurations; the recording holds 7
+# of them (the other 3 failed and were left out, as the published recordings do).
+mkdir -p recs
+python3 - <<'PY'
+import json
+vals = [1, 2, 3, 4]
+cache = {}
+for a in vals:
+    for b in vals:
+        if a <= b and (a, b) not in ((1, 4), (2, 4), (3, 4)):
+            cache["%d,%d" % (a, b)] = {"a": a, "b": b, "time": 10.0 / (a * b) + a}
+d = {"device_name": "G", "kernel_name": "k", "tune_params_keys": ["a", "b"],
+     "tune_params": {"a": vals, "b": vals}, "objective": "time", "cache": cache}
+json.dump(d, open("recs/toy_G1.json", "w"))
+json.dump(d, open("recs/toy_G2.json", "w"))
+PY
+common=(--searchers=random,genetic --budgets=4,10 --seeds=2 --no-plots --quiet)
+
+out=$("$exe" bench "${common[@]}" --convention=all --restrict "a <= b" --out=r1 recs/toy_G1.json 2>&1)
+rc=$?
+[ $rc = 0 ] && grep -q "| toy_G1 | 10 (7; 3) |" r1/results.md && grep -q "| toy_G1 | 16 (7; 9) |" r1/results.md \
+    && grep -q "| toy_G1 | 7 (7; 0) |" r1/results.md && grep -q "restrictions known for 1 of 1" <<<"$out" \
+    && ok "bench --restrict: the restricted space, the absent configurations charged" \
+    || bad "bench --restrict: the restricted space, the absent configurations charged" "$out"
+grep -q "^## Convention: constraint-aware" r1/results.md && grep -q "^## Convention: recorded" r1/results.md \
+    && grep -q "absent from the recording is a failed evaluation and is charged (1 of 1" r1/results.md \
+    && grep -q "^### Not above random (recorded)" r1/results.md && [ -s r1/vs-random.csv ] && [ ! -e r1/split.csv ] \
+    && ok "bench: every table names its convention; vs-random.csv; no split.csv without --split" \
+    || bad "bench: every table names its convention; vs-random.csv; no split.csv without --split"
+
+# a folder's restrictions file is its known space; --split groups toy_G1 and toy_G2
+printf '# toy\n[toy_*]\na <= b\n' >recs/restrictions
+out=$("$exe" bench "${common[@]}" --convention=constraint-aware --split --out=r2 recs 2>&1)
+[ $? = 0 ] && grep -q "| toy_G2 | 10 (7; 3) |" r2/results.md && grep -q "recs/restrictions" <<<"$out" \
+    && grep -q "^## Leave-one-GPU-out" r2/results.md && grep -q "^constraint-aware,toy_G1,toy,G1,4,random," r2/split.csv \
+    && ok "bench FOLDER: FOLDER/restrictions; --split" || bad "bench FOLDER: FOLDER/restrictions; --split" "$out"
+# a recording no section names searches its recorded configurations, marked so
+printf '[other_*]\na <= b\n' >recs/restrictions
+out=$("$exe" bench "${common[@]}" --convention=constraint-aware --out=r3 recs 2>&1)
+[ $? = 0 ] && grep -q "| toy_G1 | recorded 7 (7; 0) |" r3/results.md && grep -q "known for 0 of 2" <<<"$out" \
+    && ok "bench: unknown restrictions: the recorded configurations, marked" \
+    || bad "bench: unknown restrictions: the recorded configurations, marked" "$out"
+
+# bad input: one line naming the file and line (or the recording), exit 2, no results
+bench_fail() {
+    local name=$1 pat=$2
+    shift 2
+    rm -rf bad_out
+    local out
+    out=$("$exe" bench "${common[@]}" --out=bad_out "$@" 2>&1 >/dev/null | grep -v "^cutune bench: [0-9]* searcher\|restrictions known")
+    local rc=${PIPESTATUS[0]}
+    if [ "$(wc -l <<<"$out")" -ne 1 ]; then bad "$name: error is not one line" "$out"; return; fi
+    if ! grep -qE -- "$pat" <<<"$out"; then bad "$name: message lacks /$pat/" "$out"; return; fi
+    if [ -e bad_out/results.md ]; then bad "$name: left results"; return; fi
+    ok "$name"
+}
+printf '[toy_*]\na < 3\n' >bad1
+bench_fail "bench: restrictions that exclude recorded configurations" \
+    "toy_G1.json: 2 of its 7 recorded configurations violate the restrictions of bad1:1" \
+    --restrictions=bad1 recs/toy_G1.json
+printf 'a <= b\n' >bad2
+bench_fail "bench: a restriction before any section" "bad2:1: a restriction before the first" \
+    --restrictions=bad2 recs/toy_G1.json
+printf '[toy_*]\nc <= b\n' >bad3
+bench_fail "bench: a restriction naming no parameter" "the restrictions of bad3:1" \
+    --restrictions=bad3 recs/toy_G1.json
+bench_fail "bench: a missing restrictions file" "nofile: cannot open" --restrictions=nofile recs/toy_G1.json
+bench_fail "bench: an unknown convention" "valid: constraint-aware, cartesian, recorded, both, all" \
+    --convention=honest recs/toy_G1.json
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
