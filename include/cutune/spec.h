@@ -74,8 +74,8 @@ typedef struct cutune_spec_arg {
     cutune_expr *tdims[CUTUNE_TMAP_MAX_RANK];
     cutune_expr *tbox[CUTUNE_TMAP_MAX_RANK];
     int swizzle;
-    int inout;       /**< BUFFER the kernel reads and updates in place ("inout": true): an
-                          output restored from its pristine contents before every launch */
+    int inout; /**< BUFFER the kernel reads and updates in place ("inout": true): an
+                    output restored from its pristine contents before every launch */
 } cutune_spec_arg;
 
 typedef enum cutune_ref_kind {

@@ -157,7 +157,8 @@ static void header_usage(FILE *f)
             "the kernel's recording) at these sizes as a C header of #defines, for a build.\n"
             "When the database holds at least N measurements of it (default 60), the header is\n"
             "its best and nothing is tuned; otherwise KERNEL is tuned with a budget of N, every\n"
-            "configuration the database holds answered from it, and only the rest measured.\n"
+            "configuration the database holds answered from it, and only the rest measured\n"
+            "(without the confirmation step: the header is the database's best either way).\n"
             "\n"
             "  -o, --header=FILE.h  the header to write (replaced as a whole, never in part)\n"
             "  --budget=N           measurements wanted (default 60)\n"
@@ -198,7 +199,7 @@ int cutune_cmd_header(int argc, char **argv)
     char err[1024] = "", dbpath[4096], budget_arg[64];
     cli_space_opts so = {0};
     /* tune's argv: everything but -o and --retune passes through */
-    char **targv = calloc((size_t)argc + 4, sizeof *targv);
+    char **targv = calloc((size_t)argc + 5, sizeof *targv);
     int targc = 0, rc, status = 2;
     cli_target t = {0};
     cutune_db_key key;
@@ -296,6 +297,12 @@ int cutune_cmd_header(int argc, char **argv)
     targc++;
     targv[targc] = targv[targc - 1];
     targv[targc - 1] = budget_arg;
+    targc++;
+    /* The header is the database's best, tuned now or found there: the confirmation's
+     * winner (a run's own choice among ties) would make the two paths disagree. */
+    static char no_confirm[] = "--confirm=0";
+    targv[targc] = targv[targc - 1];
+    targv[targc - 1] = no_confirm;
     targc++;
     targv[targc] = NULL;
     status = cutune_cmd_tune(targc, targv);

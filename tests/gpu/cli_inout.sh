@@ -1,8 +1,9 @@
 #!/bin/sh
 # An in-place kernel (tests/gpu/accumulate.cu: acc += x) whose spec marks acc "inout": every
 # configuration verifies (acc restored before every launch: the reference's, the
-# verification's and each repetition's); the same spec without "inout" poisons acc, and no
-# configuration verifies. Skipped (77) without a driver or device.
+# verification's and each repetition's); the same buffer as a plain "output" is poisoned before
+# verification (acc += x reads NaN), and no configuration verifies. Skipped (77) without a
+# driver or device.
 exe=${CUTUNE_EXE:?CUTUNE_EXE unset}
 here=$(cd "$(dirname "$0")" && pwd)
 out=$(mktemp -d)
@@ -18,7 +19,8 @@ fi
 [ $rc -eq 0 ] || { echo "cutune exited $rc" >&2; exit 1; }
 ok=$(grep -c '"status":"ok"' "$out/j.jsonl")
 [ "$ok" -eq 12 ] || { echo "inout: $ok of 12 configurations verified (want 12)" >&2; exit 1; }
-sed 's/"inout": true, //' "$here/accumulate.json" > "$out/accumulate.json"
+# the same buffer as a plain output: poisoned before verification, so acc += x reads NaN
+sed 's/"inout": true/"output": true/' "$here/accumulate.json" > "$out/accumulate.json"
 "$exe" --evaluator=cuda --searcher=grid --budget=12 --confirm=0 --journal="$out/j2.jsonl" \
     "$out/accumulate.json" >/dev/null 2>&1
 ok=$(grep -c '"status":"ok"' "$out/j2.jsonl")
