@@ -43,4 +43,5 @@
 #include "cutune/journal.h"
 #include "cutune/gp.h"
 #include "cutune/mpi.h"
+#include "cutune/warm.h"
 #endif

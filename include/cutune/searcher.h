@@ -24,6 +24,8 @@ typedef struct cutune_searcher_ctx {
     gsl_rng *rng;              /**< the run's generator */
     const uint8_t *visited;    /**< visited[id] != 0: already evaluated (kept by the loop) */
     const char *args;          /**< text after "NAME:" in --searcher, or NULL */
+    /** a warm start mapped onto this space (cutune/warm.h), or NULL: a cold run */
+    const struct cutune_warm_prior *warm;
 } cutune_searcher_ctx;
 
 /** One evaluation outcome, as searchers see it. */

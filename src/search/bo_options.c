@@ -15,13 +15,14 @@
  * replaces the model only when it gains BO_MIN_GAIN nats, or always; default gain),
  * early=auto|safe|edge (the early phase: safe = the defaults above, edge = lin=0.1, lprior=dim,
  * lweak=0, refit=always, pairs=1, auto = edge when the budget is at least BO_EDGE_BUDGET; options
- * given explicitly win).
+ * given explicitly win), transfer=both|design|prior|off (what a warm start is used for:
+ * bo_warm.c; default both), wdesign=N (source points of the initial design; default n_init).
  */
 #include "bo_internal.h"
 
 static const char valid_keys[] =
     "acq, xi, beta, kernel, init, starts, local, pool, pow2, pairs, warp, lprior, design, add, "
-    "lin, lweak, early, refit";
+    "lin, lweak, early, refit, transfer, wdesign";
 
 /* A kernel-term weight option (add=, lin=): "fit" fits it in [fit_min, max], a number in
  * [0, max] fixes it. */
@@ -109,6 +110,15 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
             if ((rc = parse_choice(key, val, names, &choice, err, errlen)) < 0)
                 return rc;
             s->warm_gain = choice ? 0.0 : BO_MIN_GAIN;
+        } else if (strcmp(key, "transfer") == 0) { /* in the order of BO_TRANSFER_* */
+            static const char *const names[] = {"both", "design", "prior", "off", NULL};
+            if ((rc = parse_choice(key, val, names, &s->transfer, err, errlen)) < 0)
+                return rc;
+        } else if (strcmp(key, "wdesign") == 0) {
+            long v = strtol(val, &end, 10);
+            if (end == val || *end || v < 0 || v > 100000)
+                return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: %s=%s is not a count", key, val);
+            s->warm_design = (size_t)v;
         } else if (strcmp(key, "lprior") == 0) { /* in the order of BO_LPRIOR_* */
             static const char *const names[] = {"weak", "dim", "auto", NULL};
             s->set_lprior = 1;

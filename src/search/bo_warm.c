@@ -1,0 +1,63 @@
+/* bo: warm starts (ctx->warm, include/cutune/warm.h; the method and its measurements are in
+ * docs/transfer.md).
+ *
+ * Two uses of the source, both off without ctx->warm (a cold run is unchanged):
+ * - Design: the first n_init proposals (transfer=design or both) are the source's best
+ *   configurations, each at least two parameters from the ones before
+ *   (cutune_warm_prior_design), instead of maximin points.
+ * - Prior mean: the GP models the residual y - w p(x) of its target y (the warped,
+ *   standardised time) from the source's standardised prior p, and the acquisition scores
+ *   mu(x) + w p(x). The weight w is how well the source ranks the target's own
+ *   observations (cutune_warm_prior_weight: Spearman's rho less its standard error under
+ *   no correlation, in [0, 1]), recomputed whenever the output warp is refitted, so a
+ *   source that ranks the target no better than chance has no weight, and the run is the
+ *   cold one's model from there on. */
+#include "bo_internal.h"
+#include "cutune/warm.h"
+
+int bo_warm_setup(bo_state *s, const cutune_searcher_ctx *ctx)
+{
+    s->warm = ctx->warm && ctx->warm->size == s->size ? ctx->warm : NULL;
+    if (!s->warm || s->transfer == BO_TRANSFER_OFF) {
+        s->warm = NULL;
+        return 0;
+    }
+    if (s->transfer == BO_TRANSFER_PRIOR)
+        return 0;
+    size_t k = s->warm_design ? s->warm_design : s->n_init;
+    s->wdesign = malloc((k ? k : 1) * sizeof *s->wdesign);
+    if (!s->wdesign)
+        return CUTUNE_ENOMEM;
+    s->nwdesign = cutune_warm_prior_design(s->warm, s->space, k, NULL, s->wdesign);
+    return 0;
+}
+
+long long bo_warm_design_pick(bo_state *s, size_t at)
+{
+    if (!s->warm || at >= s->nwdesign)
+        return -1;
+    for (size_t i = 0; i < s->nwdesign; i++)
+        if (!bo_excluded(s, s->wdesign[i]))
+            return (long long)s->wdesign[i];
+    return -1;
+}
+
+double bo_warm_offset(const bo_state *s, size_t id)
+{
+    return s->warm && s->wprior > 0.0 ? s->wprior * s->warm->score[id] : 0.0;
+}
+
+double bo_target(const bo_state *s, size_t i)
+{
+    double y = cutune_gp_warp_apply(&s->warp, s->ok_logt[i]);
+    if (!s->warm || s->wprior <= 0.0)
+        return y;
+    return y - s->wprior * s->ok_prior[i];
+}
+
+void bo_warm_weigh(bo_state *s)
+{
+    if (!s->warm || s->transfer == BO_TRANSFER_DESIGN)
+        return;
+    s->wprior = cutune_warm_prior_weight(s->ok_prior, s->ok_logt, s->nok);
+}
