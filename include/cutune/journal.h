@@ -43,6 +43,8 @@ typedef struct cutune_journal_header {
     size_t nworkers;
     int deterministic; /**< leave out "started" (replay: byte-identical journals) */
     int cartesian;     /**< a recording's whole Cartesian product (--cartesian) */
+    const char *warm_start;      /**< the warm start's source (a path), or NULL: cold */
+    const char *warm_start_hash; /**< hash of its prior over the space (hex), or NULL */
 } cutune_journal_header;
 
 /**

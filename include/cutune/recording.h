@@ -55,6 +55,8 @@ typedef struct cutune_recording {
     size_t nsizes;       /**< header "sizes": the problem sizes it was measured at */
     char **size_names;
     double *size_values;
+    char *warm_start;      /**< header "warm_start": the run's warm-start source (NULL: cold) */
+    char *warm_start_hash; /**< header "warm_start_hash": hash of its prior (hex) */
 } cutune_recording;
 
 /**

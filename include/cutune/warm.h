@@ -79,6 +79,9 @@ typedef struct cutune_warm_prior {
 int cutune_warm_prior_build(const cutune_warm_source *src, const cutune_space *sp,
                             cutune_warm_prior **out, char *err, size_t errlen);
 void cutune_warm_prior_free(cutune_warm_prior *p);
+/** FNV-1a hash of the prior's scores (the journal header's "warm_start_hash": a resumed run
+ *  checks that its warm start is the one it was started with). */
+uint64_t cutune_warm_prior_hash(const cutune_warm_prior *p);
 
 /**
  * The ranking-based design: up to k ids in prior order, each differing from every id

@@ -210,6 +210,7 @@ int cutune_cmd_tune(int argc, char **argv)
     gsl_rng *rng = NULL;
     uint8_t *visited = NULL;
     cutune_searcher *searcher = NULL;
+    static cli_warm_start warm; /* --warm-start mapped onto the space (static: 4 KiB path) */
     cutune_evaluator *ev = NULL;
     cutune_history hist = {.best = -1};
 
@@ -411,11 +412,20 @@ int cutune_cmd_tune(int argc, char **argv)
         status = 0;
         goto out;
     }
+    if (cli_warm_start_load(o.warm_start, t.space, &warm, err, sizeof err) < 0 ||
+        cli_warm_start_check_resume(&o, &r, &warm, err, sizeof err) < 0)
+        goto bad_input;
+    if (warm.prior && !o.quiet)
+        fprintf(stderr,
+                "cutune: warm start from %s: %zu observations mapped (%zu dropped), %zu shared "
+                "parameters\n",
+                warm.path, warm.prior->nused, warm.prior->ndropped, warm.prior->nshared);
     cutune_searcher_ctx sctx = {.space = t.space,
                                 .budget = r.searcher_budget ? r.searcher_budget : o.budget,
                                 .rng = rng,
                                 .visited = visited,
-                                .args = sargs};
+                                .args = sargs,
+                                .warm = warm.prior};
     rc = cutune_searcher_alloc(st, &sctx, &searcher, err, sizeof err);
     if (rc < 0)
         goto bad_input;
@@ -456,6 +466,8 @@ int cutune_cmd_tune(int argc, char **argv)
         .target = target_abs,
         .seed = o.seed,
         .cartesian = o.so.cartesian,
+        .warm_start = warm.prior ? warm.path : NULL,
+        .warm_start_hash = warm.prior ? warm.hash : NULL,
     };
     if (r.searcher_budget)
         fprintf(stderr,
@@ -509,6 +521,7 @@ fail:
 out:
     cutune_history_free(&hist);
     cutune_searcher_free(searcher);
+    cli_warm_start_free(&warm);
     cutune_evaluator_free(ev);
     free(visited);
     gsl_rng_free(rng);

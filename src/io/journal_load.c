@@ -94,6 +94,8 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
     r->searcher_args = recording_json_strdup(h, "searcher_args");
     r->evaluator_arg = recording_json_strdup(h, "evaluator_arg");
     r->target = recording_json_strdup(h, "target");
+    r->warm_start = recording_json_strdup(h, "warm_start");
+    r->warm_start_hash = recording_json_strdup(h, "warm_start_hash");
     if (!r->format)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
     const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(h, "sizes");

@@ -24,7 +24,9 @@ int bo_warm_setup(bo_state *s, const cutune_searcher_ctx *ctx)
     }
     if (s->transfer == BO_TRANSFER_PRIOR)
         return 0;
-    size_t k = s->warm_design ? s->warm_design : s->n_init;
+    size_t k = s->warm_design ? s->warm_design : (s->n_init + 1) / 2;
+    if (k > s->n_init)
+        k = s->n_init;
     s->wdesign = malloc((k ? k : 1) * sizeof *s->wdesign);
     if (!s->wdesign)
         return CUTUNE_ENOMEM;
@@ -34,7 +36,9 @@ int bo_warm_setup(bo_state *s, const cutune_searcher_ctx *ctx)
 
 long long bo_warm_design_pick(bo_state *s, size_t at)
 {
-    if (!s->warm || at >= s->nwdesign)
+    size_t k = s->nwdesign, n = s->n_init;
+    /* k source points spread evenly over the n design places, the first one first */
+    if (!s->warm || at >= n || ((at + 1) * k + n - 1) / n == (at * k + n - 1) / n)
         return -1;
     for (size_t i = 0; i < s->nwdesign; i++)
         if (!bo_excluded(s, s->wdesign[i]))

@@ -41,6 +41,12 @@
  * immigrants and the 40% of "any value" moves keep exploration alive. All
  * draws come from ctx->rng.
  *
+ * Warm start (ctx->warm, docs/transfer.md): half of the seeding draws (the first
+ * ceil(init / 2) proposals) are the source's best configurations, each at least two
+ * parameters from the ones before (cutune_warm_prior_design); the other half stay uniform,
+ * so a source that misleads costs at most those evaluations: selection replaces them as
+ * soon as the population holds better ones.
+ *
  * Arguments (ctx->args): "pop=N,init=N,cx=P,mut=P,tour=N,adj=P,stall=N".
  */
 #include <math.h>
@@ -49,6 +55,7 @@
 #include <string.h>
 
 #include "cutune/searcher.h"
+#include "cutune/warm.h"
 
 #define GA_WALK_STEPS 32
 
@@ -79,6 +86,9 @@ typedef struct {
     uint16_t *child, *pa;
     size_t *nbuf, nbuf_cap;
     size_t *genes;
+    /* warm start */
+    size_t *wdesign; /* the source's diversified best configurations */
+    size_t nwdesign; /* their count */
 } ga_state;
 
 static int taken(const ga_state *s, size_t id)
@@ -159,6 +169,7 @@ static void ga_free(void *state)
     free(s->pa);
     free(s->nbuf);
     free(s->genes);
+    free(s->wdesign);
 }
 
 static int ga_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size_t errlen)
@@ -201,7 +212,13 @@ static int ga_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->pa = calloc(s->nparams ? s->nparams : 1, sizeof *s->pa);
     s->genes = calloc(s->nparams ? s->nparams : 1, sizeof *s->genes);
     s->nbuf = calloc(cap, sizeof *s->nbuf);
-    if (!s->pop || !s->pending || !s->child || !s->pa || !s->genes || !s->nbuf) {
+    if (ctx->warm && ctx->warm->size == s->n) {
+        size_t k = (s->init + 1) / 2;
+        if ((s->wdesign = malloc(k * sizeof *s->wdesign)))
+            s->nwdesign = cutune_warm_prior_design(ctx->warm, s->space, k, NULL, s->wdesign);
+    }
+    if (!s->pop || !s->pending || !s->child || !s->pa || !s->genes || !s->nbuf ||
+        (ctx->warm && ctx->warm->size == s->n && !s->wdesign)) {
         ga_free(s);
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "genetic: out of memory");
     }
@@ -303,6 +320,12 @@ static int make_child(ga_state *s, size_t *out)
         s->since_best = s->stall / 2;
         seeding = 1;
     }
+    if (seeding && s->nproposed < s->nwdesign) /* the warm start's design, unless taken */
+        for (size_t i = 0; i < s->nwdesign; i++)
+            if (!taken(s, s->wdesign[i])) {
+                *out = s->wdesign[i];
+                return 1;
+            }
     if (seeding)
         return draw_free(s, out);
 

@@ -496,3 +496,14 @@ double cutune_warm_prior_weight(const double *prior, const double *y, size_t n)
     double rho = sab / sqrt(saa * sbb) - 1.0 / sqrt((double)(n - 1));
     return rho < 0.0 ? 0.0 : rho > 1.0 ? 1.0 : rho;
 }
+
+uint64_t cutune_warm_prior_hash(const cutune_warm_prior *p)
+{
+    uint64_t h = 1469598103934665603ULL;
+    const unsigned char *b = (const unsigned char *)p->score;
+    for (size_t i = 0; i < p->size * sizeof *p->score; i++) {
+        h ^= b[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}

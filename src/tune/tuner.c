@@ -463,6 +463,8 @@ static int open_journal(run *u, size_t batch)
         .nworkers = nworkers,
         .deterministic = opt->deterministic_clock,
         .cartesian = opt->cartesian,
+        .warm_start = opt->warm_start,
+        .warm_start_hash = opt->warm_start_hash,
     };
     return cutune_journal_create(opt->journal_path, &jh, u->space, &u->journal, u->err, u->errlen);
 }
