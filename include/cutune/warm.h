@@ -27,6 +27,8 @@
 #ifndef CUTUNE_WARM_H
 #define CUTUNE_WARM_H
 
+#include <gsl/gsl_rng.h>
+
 #include "cutune/common.h"
 #include "cutune/recording.h"
 #include "cutune/space.h"
@@ -86,11 +88,14 @@ uint64_t cutune_warm_prior_hash(const cutune_warm_prior *p);
 /**
  * The ranking-based design: up to k ids in prior order, each differing from every id
  * chosen before it in at least two parameters (a neighbour of a chosen point is left to
- * the searcher's local steps), skipping ids with skip[id] != 0 (skip may be NULL). Returns
- * the count written to out. Deterministic: no random draw.
+ * the searcher's local steps), skipping ids with skip[id] != 0 (skip may be NULL). Ids of
+ * equal prior (a target parameter the source lacks gives every one of its values the same
+ * prior) are taken in an order drawn from rng, or by id when rng is NULL: ties by id would
+ * send the design to the first value of every such parameter. Returns the count written
+ * to out, or 0 when out of memory.
  */
 size_t cutune_warm_prior_design(const cutune_warm_prior *p, const cutune_space *sp, size_t k,
-                                const uint8_t *skip, size_t *out);
+                                const uint8_t *skip, gsl_rng *rng, size_t *out);
 
 /**
  * Weight of the prior given n target observations: the Spearman rank correlation rho of
@@ -99,5 +104,8 @@ size_t cutune_warm_prior_design(const cutune_warm_prior *p, const cutune_space *
  * target's own observations better than chance. 0 for n < 3.
  */
 double cutune_warm_prior_weight(const double *prior, const double *y, size_t n);
+/** Spearman's rank correlation of prior[i] and y[i] (mid-ranks for ties); 0 for n < 2 or
+ *  when either is constant. */
+double cutune_warm_rank_correlation(const double *prior, const double *y, size_t n);
 
 #endif

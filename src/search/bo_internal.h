@@ -152,6 +152,8 @@ typedef struct bo_state {
     size_t warm_design;                   /**< wdesign=: source points of the design (0: n_init) */
     size_t *wdesign;                      /**< the ranking-based design */
     size_t nwdesign;                      /**< its length */
+    int design_test;                      /**< wtest=1: the design's sequential test */
+    int wplain;                           /**< wlcb=0: the weight is rho itself */
     double wprior;                        /**< weight of the prior mean (0: none) */
     double *ok_prior;                     /**< capobs: the prior at each ok observation */
 } bo_state;

@@ -16,13 +16,15 @@
  * early=auto|safe|edge (the early phase: safe = the defaults above, edge = lin=0.1, lprior=dim,
  * lweak=0, refit=always, pairs=1, auto = edge when the budget is at least BO_EDGE_BUDGET; options
  * given explicitly win), transfer=both|design|prior|off (what a warm start is used for:
- * bo_warm.c; default both), wdesign=N (source points of the initial design; default n_init).
+ * bo_warm.c; default both), wdesign=N (source points of the initial design; default
+ * ceil(n_init / 2)), wtest=0|1 (the design's sequential test; default 1), wlcb=0|1 (the
+ * prior's weight is the rank correlation less its standard error, or itself; default 0).
  */
 #include "bo_internal.h"
 
 static const char valid_keys[] =
     "acq, xi, beta, kernel, init, starts, local, pool, pow2, pairs, warp, lprior, design, add, "
-    "lin, lweak, early, refit, transfer, wdesign";
+    "lin, lweak, early, refit, transfer, wdesign, wtest, wlcb";
 
 /* A kernel-term weight option (add=, lin=): "fit" fits it in [fit_min, max], a number in
  * [0, max] fixes it. */
@@ -119,6 +121,13 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
             if (end == val || *end || v < 0 || v > 100000)
                 return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: %s=%s is not a count", key, val);
             s->warm_design = (size_t)v;
+        } else if (strcmp(key, "wtest") == 0 || strcmp(key, "wlcb") == 0) {
+            if (strcmp(val, "0") && strcmp(val, "1"))
+                return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: %s=%s is not 0 or 1", key, val);
+            if (key[1] == 't')
+                s->design_test = val[0] == '1';
+            else
+                s->wplain = val[0] == '0';
         } else if (strcmp(key, "lprior") == 0) { /* in the order of BO_LPRIOR_* */
             static const char *const names[] = {"weak", "dim", "auto", NULL};
             s->set_lprior = 1;

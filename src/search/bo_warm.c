@@ -30,8 +30,31 @@ int bo_warm_setup(bo_state *s, const cutune_searcher_ctx *ctx)
     s->wdesign = malloc((k ? k : 1) * sizeof *s->wdesign);
     if (!s->wdesign)
         return CUTUNE_ENOMEM;
-    s->nwdesign = cutune_warm_prior_design(s->warm, s->space, k, NULL, s->wdesign);
+    s->nwdesign = cutune_warm_prior_design(s->warm, s->space, k, NULL, s->rng, s->wdesign);
     return 0;
+}
+
+/* The design's sequential test: the source keeps its design places while its picks beat the
+ * space-filling ones (the fastest source pick observed is at least as fast as the fastest
+ * other design point; a failure is slowest). Until both kinds are observed it holds. */
+static int source_holds(const bo_state *s)
+{
+    double bs = INFINITY, bm = INFINITY;
+    int ns = 0, nm = 0;
+    for (size_t i = 0; i < s->nobs; i++) {
+        int src = 0;
+        for (size_t j = 0; j < s->nwdesign && !src; j++)
+            src = s->obs_id[i] == s->wdesign[j];
+        double t = s->obs_ok[i] ? s->obs_t[i] : INFINITY;
+        if (src) {
+            ns++;
+            bs = t < bs ? t : bs;
+        } else {
+            nm++;
+            bm = t < bm ? t : bm;
+        }
+    }
+    return !ns || !nm || bs <= bm;
 }
 
 long long bo_warm_design_pick(bo_state *s, size_t at)
@@ -39,6 +62,8 @@ long long bo_warm_design_pick(bo_state *s, size_t at)
     size_t k = s->nwdesign, n = s->n_init;
     /* k source points spread evenly over the n design places, the first one first */
     if (!s->warm || at >= n || ((at + 1) * k + n - 1) / n == (at * k + n - 1) / n)
+        return -1;
+    if (s->design_test && !source_holds(s))
         return -1;
     for (size_t i = 0; i < s->nwdesign; i++)
         if (!bo_excluded(s, s->wdesign[i]))
@@ -63,5 +88,9 @@ void bo_warm_weigh(bo_state *s)
 {
     if (!s->warm || s->transfer == BO_TRANSFER_DESIGN)
         return;
-    s->wprior = cutune_warm_prior_weight(s->ok_prior, s->ok_logt, s->nok);
+    if (s->wplain) {
+        double r = s->nok >= 3 ? cutune_warm_rank_correlation(s->ok_prior, s->ok_logt, s->nok) : 0;
+        s->wprior = r > 0.0 ? r : 0.0;
+    } else
+        s->wprior = cutune_warm_prior_weight(s->ok_prior, s->ok_logt, s->nok);
 }

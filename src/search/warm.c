@@ -8,6 +8,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "cutune/searcher.h"
 #include "cutune/warm.h"
 
 struct cutune_warm_source {
@@ -420,11 +421,27 @@ out:
 }
 
 size_t cutune_warm_prior_design(const cutune_warm_prior *p, const cutune_space *sp, size_t k,
-                                const uint8_t *skip, size_t *out)
+                                const uint8_t *skip, gsl_rng *rng, size_t *out)
 {
     size_t n = 0, np = cutune_space_nparams(sp);
+    size_t *ord = malloc(p->size * sizeof *ord);
+    if (!ord)
+        return 0;
+    memcpy(ord, p->order, p->size * sizeof *ord);
+    size_t shuffled = 0; /* ord[0..shuffled) has its tie groups shuffled */
     for (size_t r = 0; r < p->size && n < k; r++) {
-        size_t id = p->order[r];
+        if (rng && r == shuffled) { /* shuffle the next group of equal scores (Fisher-Yates) */
+            size_t e = r + 1;
+            while (e < p->size && p->score[ord[e]] == p->score[ord[r]])
+                e++;
+            for (size_t i = e - r; i > 1; i--) {
+                size_t j = cutune_searcher_uniform(rng, i), t = ord[r + i - 1];
+                ord[r + i - 1] = ord[r + j];
+                ord[r + j] = t;
+            }
+            shuffled = e;
+        }
+        size_t id = ord[r];
         if (skip && skip[id])
             continue;
         const uint16_t *a = cutune_space_config(sp, id);
@@ -439,6 +456,7 @@ size_t cutune_warm_prior_design(const cutune_warm_prior *p, const cutune_space *
         if (far)
             out[n++] = id;
     }
+    free(ord);
     return n;
 }
 
@@ -469,6 +487,14 @@ double cutune_warm_prior_weight(const double *prior, const double *y, size_t n)
 {
     if (n < 3)
         return 0.0;
+    double rho = cutune_warm_rank_correlation(prior, y, n) - 1.0 / sqrt((double)(n - 1));
+    return rho < 0.0 ? 0.0 : rho > 1.0 ? 1.0 : rho;
+}
+
+double cutune_warm_rank_correlation(const double *prior, const double *y, size_t n)
+{
+    if (n < 2)
+        return 0.0;
     double *ra = malloc(2 * n * sizeof *ra);
     if (!ra)
         return 0.0;
@@ -493,8 +519,7 @@ double cutune_warm_prior_weight(const double *prior, const double *y, size_t n)
     free(ra);
     if (saa <= 0.0 || sbb <= 0.0)
         return 0.0;
-    double rho = sab / sqrt(saa * sbb) - 1.0 / sqrt((double)(n - 1));
-    return rho < 0.0 ? 0.0 : rho > 1.0 ? 1.0 : rho;
+    return sab / sqrt(saa * sbb);
 }
 
 uint64_t cutune_warm_prior_hash(const cutune_warm_prior *p)
