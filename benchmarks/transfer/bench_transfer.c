@@ -25,9 +25,9 @@
 #define MAXB 16
 
 static int run_one(const cutune_space *sp, const double *table, double topt,
-                   const cutune_searcher_type *t, const char *args,
-                   const cutune_warm_prior *warm, unsigned long seed, const size_t *budgets,
-                   size_t nb, double *frac, char *err, size_t errlen)
+                   const cutune_searcher_type *t, const char *args, const cutune_warm_prior *warm,
+                   unsigned long seed, const size_t *budgets, size_t nb, double *frac, char *err,
+                   size_t errlen)
 {
     size_t N = cutune_space_size(sp), B = budgets[nb - 1];
     uint8_t *visited = calloc(N, 1);
@@ -175,9 +175,9 @@ int main(int argc, char **argv)
         cutune_warm_prior *prior = NULL;
         if (k > a) {
             cutune_warm_source *src = NULL;
-            int rc = strcmp(argv[k], "inverse") == 0 ? inverse_source(r, &src)
-                                                     : cutune_warm_source_load(argv[k], &src, err,
-                                                                               sizeof err);
+            int rc = strcmp(argv[k], "inverse") == 0
+                         ? inverse_source(r, &src)
+                         : cutune_warm_source_load(argv[k], &src, err, sizeof err);
             if (rc >= 0)
                 rc = cutune_warm_prior_build(src, sp, &prior, err, sizeof err);
             cutune_warm_source_free(src);

@@ -120,10 +120,10 @@ if worst_mislead:
 for r in refused:
     L.append(f"Refused source: {r}\n")
 L.append("## Every pair\n")
-L.append("| source -> target | kind | " + " | ".join(f"B={b} warm | cold | diff" for b in budgets) + " |")
-L.append("|---|---|" + "---:|---:|---:|" * len(budgets))
+L.append("| source -> target | kind | seeds | " + " | ".join(f"B={b} warm | cold | diff" for b in budgets) + " |")
+L.append("|---|---|---:|" + "---:|---:|---:|" * len(budgets))
 for r in rows:
-    L.append(f"| {r['source']} -> {r['target']} | {r['kind']} | " + " | ".join(
+    L.append(f"| {r['source']} -> {r['target']} | {r['kind']} | {r['seeds']} | " + " | ".join(
         f"{r['budgets'][b]['warm']:.3f} | {r['budgets'][b]['cold']:.3f} | "
         f"{r['budgets'][b]['diff']:+.3f} +- {r['budgets'][b]['se']:.3f}"
         if b in r["budgets"] else " | | " for b in budgets) + " |")

@@ -41,8 +41,8 @@ typedef struct cutune_journal_header {
     size_t parallel;            /**< evaluations in flight (it shapes them too) */
     const char *const *workers; /**< what each worker is (a GPU: "ORDINAL NAME UUID"), or NULL */
     size_t nworkers;
-    int deterministic; /**< leave out "started" (replay: byte-identical journals) */
-    int cartesian;     /**< a recording's whole Cartesian product (--cartesian) */
+    int deterministic;           /**< leave out "started" (replay: byte-identical journals) */
+    int cartesian;               /**< a recording's whole Cartesian product (--cartesian) */
     const char *warm_start;      /**< the warm start's source (a path), or NULL: cold */
     const char *warm_start_hash; /**< hash of its prior over the space (hex), or NULL */
 } cutune_journal_header;

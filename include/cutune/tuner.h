@@ -64,7 +64,7 @@ typedef struct cutune_tuner_options {
     const char *searcher_name, *searcher_args, *evaluator_name, *evaluator_arg;
     const char *target; /**< the kernel spec or recording the run was started on (path) */
     unsigned long seed;
-    int cartesian; /**< the space is a recording's Cartesian product (--cartesian) */
+    int cartesian;               /**< the space is a recording's Cartesian product (--cartesian) */
     const char *warm_start;      /**< the warm start's source for the header, or NULL */
     const char *warm_start_hash; /**< hash of its prior (cutune_warm_prior_hash), or NULL */
 } cutune_tuner_options;

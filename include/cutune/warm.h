@@ -51,26 +51,25 @@ void cutune_warm_source_free(cutune_warm_source *src);
  * Append one observation: values[0..nparams) as text (copied), in the order of the names
  * given at alloc; time_ms is read when status is CUTUNE_STATUS_OK. 0 or CUTUNE_ENOMEM.
  */
-int cutune_warm_source_add(cutune_warm_source *src, const char *const *values,
-                           cutune_status status, double time_ms);
+int cutune_warm_source_add(cutune_warm_source *src, const char *const *values, cutune_status status,
+                           double time_ms);
 /** Observations held. */
 size_t cutune_warm_source_size(const cutune_warm_source *src);
 /** Every record of a loaded recording (a Kernel Tuner cache, a journal). */
 int cutune_warm_source_from_recording(const cutune_recording *r, cutune_warm_source **out,
                                       char *err, size_t errlen);
 /** Load FILE (a Kernel Tuner cache, plain or gzip, or a cutune journal) as a source. */
-int cutune_warm_source_load(const char *path, cutune_warm_source **out, char *err,
-                            size_t errlen);
+int cutune_warm_source_load(const char *path, cutune_warm_source **out, char *err, size_t errlen);
 
 /** A source mapped onto an enumerated target space (the interface searchers read). */
 typedef struct cutune_warm_prior {
-    size_t size;      /**< configurations of the target space */
-    double *score;    /**< size entries: standardised prior, lower = expected faster */
-    size_t *order;    /**< size ids, lowest score first (ties to the lower id) */
-    size_t nshared;   /**< parameters source and target share */
-    size_t nused;     /**< source observations mapped */
-    size_t ndropped;  /**< observations dropped: a shared value the target lacks */
-    size_t nexact;    /**< target configurations some source observation projects to */
+    size_t size;     /**< configurations of the target space */
+    double *score;   /**< size entries: standardised prior, lower = expected faster */
+    size_t *order;   /**< size ids, lowest score first (ties to the lower id) */
+    size_t nshared;  /**< parameters source and target share */
+    size_t nused;    /**< source observations mapped */
+    size_t ndropped; /**< observations dropped: a shared value the target lacks */
+    size_t nexact;   /**< target configurations some source observation projects to */
 } cutune_warm_prior;
 
 /**

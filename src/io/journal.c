@@ -113,8 +113,8 @@ static cJSON *header_json(const cutune_journal_header *h, const cutune_space *s)
     if (h->warm_start)
         bad = bad || cutune_io_add(o, "warm_start", cJSON_CreateString(h->warm_start)) < 0;
     if (h->warm_start_hash)
-        bad = bad ||
-              cutune_io_add(o, "warm_start_hash", cJSON_CreateString(h->warm_start_hash)) < 0;
+        bad =
+            bad || cutune_io_add(o, "warm_start_hash", cJSON_CreateString(h->warm_start_hash)) < 0;
     if (h->nworkers) {
         cJSON *w = cJSON_CreateArray();
         bad = bad || cutune_io_add(o, "workers", w) < 0;

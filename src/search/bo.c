@@ -106,8 +106,8 @@
 static int gp_catch_up(bo_state *s, char *err, size_t errlen)
 {
     while (s->in_gp < s->nok) {
-        int rc = cutune_gp_add(s->gp, s->ok_x + s->in_gp * s->D, bo_target(s, s->in_gp), err,
-                               errlen);
+        int rc =
+            cutune_gp_add(s->gp, s->ok_x + s->in_gp * s->D, bo_target(s, s->in_gp), err, errlen);
         if (rc < 0)
             return rc;
         s->in_gp++;

@@ -58,8 +58,8 @@ static int score_block(bo_state *s, const cutune_gp *gp, size_t nb, double fbest
         return rc;
     for (size_t b = 0; b < nb; b++) {
         double p = s->feas_on ? bo_feas_at(s, s->bx + b * s->D, (size_t)-1) : 1.0;
-        double sc = acq_score(s, s->bmu[b] + bo_warm_offset(s, s->bid[b]), sqrt(s->bvar[b]), p,
-                              fbest);
+        double sc =
+            acq_score(s, s->bmu[b] + bo_warm_offset(s, s->bid[b]), sqrt(s->bvar[b]), p, fbest);
         if (sc > bp->score || (sc == bp->score && (long long)s->bid[b] < bp->id) || bp->id < 0) {
             if (!isnan(sc) || bp->id < 0) {
                 bp->score = isnan(sc) ? -INFINITY : sc;
@@ -393,8 +393,8 @@ int bo_rank_all(bo_state *s, double fbest, size_t **ids, size_t *n, char *err, s
         }
         for (size_t b = 0; b < nb; b++) {
             double p = s->feas_on ? bo_feas_at(s, s->bx + b * s->D, (size_t)-1) : 1.0;
-            double sc = acq_score(s, s->bmu[b] + bo_warm_offset(s, r[i0 + b].id),
-                                  sqrt(s->bvar[b]), p, fbest);
+            double sc = acq_score(s, s->bmu[b] + bo_warm_offset(s, r[i0 + b].id), sqrt(s->bvar[b]),
+                                  p, fbest);
             r[i0 + b].score = isnan(sc) ? -INFINITY : sc;
         }
     }

@@ -215,7 +215,8 @@ static int ga_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     if (ctx->warm && ctx->warm->size == s->n) {
         size_t k = (s->init + 1) / 2;
         if ((s->wdesign = malloc(k * sizeof *s->wdesign)))
-            s->nwdesign = cutune_warm_prior_design(ctx->warm, s->space, k, NULL, s->rng, s->wdesign);
+            s->nwdesign =
+                cutune_warm_prior_design(ctx->warm, s->space, k, NULL, s->rng, s->wdesign);
     }
     if (!s->pop || !s->pending || !s->child || !s->pa || !s->genes || !s->nbuf ||
         (ctx->warm && ctx->warm->size == s->n && !s->wdesign)) {

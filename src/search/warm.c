@@ -12,13 +12,13 @@
 #include "cutune/warm.h"
 
 struct cutune_warm_source {
-    char *label;          /**< names the source in messages */
-    size_t np;            /**< parameters */
-    char **names;         /**< np names */
-    size_t n, cap;        /**< observations held, capacity */
-    char **vals;          /**< n x np value texts */
+    char *label;           /**< names the source in messages */
+    size_t np;             /**< parameters */
+    char **names;          /**< np names */
+    size_t n, cap;         /**< observations held, capacity */
+    char **vals;           /**< n x np value texts */
     cutune_status *status; /**< n statuses */
-    double *time;         /**< n times (ms; NAN unless ok) */
+    double *time;          /**< n times (ms; NAN unless ok) */
 };
 
 static char *dupstr(const char *s)
@@ -98,7 +98,8 @@ int cutune_warm_source_add(cutune_warm_source *s, const char *const *values, cut
         }
     }
     int ok = status == CUTUNE_STATUS_OK && isfinite(time_ms) && time_ms > 0.0;
-    s->status[s->n] = ok ? CUTUNE_STATUS_OK : (status == CUTUNE_STATUS_OK ? CUTUNE_STATUS_RUNTIME_ERROR : status);
+    s->status[s->n] =
+        ok ? CUTUNE_STATUS_OK : (status == CUTUNE_STATUS_OK ? CUTUNE_STATUS_RUNTIME_ERROR : status);
     s->time[s->n] = ok ? time_ms : NAN;
     s->n++;
     return 0;
@@ -404,8 +405,7 @@ int cutune_warm_prior_build(const cutune_warm_source *src, const cutune_space *s
     p = NULL;
     goto out;
 out_nomem:
-    rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory for the warm start",
-                    src->label);
+    rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory for the warm start", src->label);
 out:
     cutune_warm_prior_free(p);
     free(tp);

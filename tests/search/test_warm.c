@@ -19,8 +19,8 @@ static cutune_space *target_space(void)
     char err[256];
     cutune_space *s = cutune_space_alloc();
     assert_non_null(s);
-    cutune_value a[8], b[2] = {{.type = CUTUNE_VALUE_STRING, .s = "x"},
-                               {.type = CUTUNE_VALUE_STRING, .s = "y"}};
+    cutune_value a[8],
+        b[2] = {{.type = CUTUNE_VALUE_STRING, .s = "x"}, {.type = CUTUNE_VALUE_STRING, .s = "y"}};
     cutune_value c[2] = {{.type = CUTUNE_VALUE_INT, .i = 10}, {.type = CUTUNE_VALUE_INT, .i = 20}};
     for (int i = 0; i < 8; i++)
         a[i] = (cutune_value){.type = CUTUNE_VALUE_INT, .i = i + 1};
@@ -69,7 +69,7 @@ static void test_mapping(void **st)
     cutune_warm_prior *p = NULL;
     assert_int_equal(cutune_warm_prior_build(src, sp, &p, err, sizeof err), 0);
     assert_int_equal(p->size, 32);
-    assert_int_equal(p->nshared, 2);         /* a and b */
+    assert_int_equal(p->nshared, 2);              /* a and b */
     assert_int_equal(p->ndropped, 2 * 8 + 2 * 2); /* b = z (16), a = 9 with b = x, y (4) */
     assert_int_equal(p->nused, 49 - 20);
     assert_int_equal(p->nexact, 32 - 4); /* a = 3 (two b values, two c values) unseen */
@@ -195,10 +195,10 @@ static void test_searchers(void **st)
         proposals(names[k], NULL, p, 7, 12, w1);
         proposals(names[k], NULL, p, 7, 12, w2);
         proposals(names[k], NULL, NULL, 7, 12, c);
-        assert_memory_equal(w1, w2, sizeof w1);        /* deterministic for a seed */
+        assert_memory_equal(w1, w2, sizeof w1); /* deterministic for a seed */
         /* the source's best first (c, which the source lacks, drawn) */
         assert_true(p->score[w1[0]] == p->score[p->order[0]]);
-        assert_memory_not_equal(w1, c, sizeof w1);     /* warm proposes differently */
+        assert_memory_not_equal(w1, c, sizeof w1); /* warm proposes differently */
     }
     /* transfer=off: the cold run exactly */
     size_t a[12], b[12];
