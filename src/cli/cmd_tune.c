@@ -418,8 +418,11 @@ int cutune_cmd_tune(int argc, char **argv)
     if (warm.prior && !o.quiet)
         fprintf(stderr,
                 "cutune: warm start from %s: %zu observations mapped (%zu dropped), %zu shared "
-                "parameters\n",
-                warm.path, warm.prior->nused, warm.prior->ndropped, warm.prior->nshared);
+                "parameters%s\n",
+                warm.path, warm.prior->nused, warm.prior->ndropped, warm.prior->nshared,
+                strcmp(st->name, "bo") && strcmp(st->name, "genetic")
+                    ? " (unused: only bo and genetic use a warm start)"
+                    : "");
     cutune_searcher_ctx sctx = {.space = t.space,
                                 .budget = r.searcher_budget ? r.searcher_budget : o.budget,
                                 .rng = rng,

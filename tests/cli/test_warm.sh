@@ -61,6 +61,9 @@ for s in bo genetic; do
 done
 grep -q "warm start from .*src.json: 800 observations mapped (200 dropped)" w1-bo.jsonl.txt \
     && ok "the warm start's mapping is reported" || bad "the warm start's mapping is reported" "$(cat w1-bo.jsonl.txt)"
+"$exe" --no-progress --searcher=random --budget=5 --journal=r.jsonl --warm-start=src.json bowl.json.gz 2>&1 \
+    | grep -q "unused: only bo and genetic use a warm start" && ok "random says it does not use the warm start" \
+    || bad "random says it does not use the warm start"
 # the source's a = 21..25 are values the target lacks: dropped; a, b shared, d pooled
 # Warm beats cold here: the source's best configurations are near the target's optimum.
 wbest=$(sed -n 's/^time: \([0-9.e+-]*\) ms.*/\1/p' w1-bo.jsonl.txt)
