@@ -32,8 +32,8 @@ convolution_GTX_TitanX_Maxwell convolution_GTX_1080Ti inverse
 convolution_milo_A4000 convolution_GTX_TitanX_Maxwell convolution_P100
 convolution_P100 convolution_GTX_1080Ti convolution_milo_A4000
 LIST
-for v in "default=bo" "prior-only=bo:transfer=prior" "design-only=bo:transfer=design" \
-         "no-test=bo:wtest=0" "weight-lcb=bo:wlcb=1"; do
+for v in "default=bo" "prior-only=bo:transfer=prior" "both=bo:transfer=both" \
+         "both-no-test=bo:transfer=both,wtest=0" "both-weight-lcb=bo:transfer=both,wlcb=1"; do
     name=${v%%=*}
     searcher=${v#*=}
     start=$(date +%s)
@@ -54,30 +54,4 @@ for v in "default=bo" "prior-only=bo:transfer=prior" "design-only=bo:transfer=de
         "$(($(date +%s) - start))" >/dev/null
     echo "$name: $searcher done"
 done
-python3 - "$OUT" <<'PY'
-import json, os, sys
-out = sys.argv[1]
-names = ["default", "prior-only", "design-only", "no-test", "weight-lcb"]
-L = ["# Warm-start ablation (benchmarks/transfer/ablation.sh)", "",
-     "Mean fraction of the optimum over the subset's GPU pairs (warm; cold alongside) and over "
-     "its misleading sources (pnpoly, inverse); diff = warm - cold +- standard error.", "",
-     "| variant | searcher | " + " | ".join(f"pairs B={b}" for b in (10, 20, 40, 60)) + " | " +
-     " | ".join(f"misleading B={b}" for b in (10, 20, 40, 60)) + " |",
-     "|---|---|" + "---:|" * 8]
-for n in names:
-    p = os.path.join(out, n, "results.json")
-    if not os.path.exists(p):
-        continue
-    r = json.load(open(p))
-    s, m = r["summary"]["all GPU pairs"], r["summary"]["misleading sources"]
-    cell = lambda d, b: f"{d[str(b)]['warm']:.3f} ({d[str(b)]['diff']:+.3f} +- {d[str(b)]['se']:.3f})"
-    L.append(f"| {n} | `{r['command'].split('searcher ')[-1].rstrip(')')}` | " +
-             " | ".join(cell(s, b) for b in (10, 20, 40, 60)) + " | " +
-             " | ".join(cell(m, b) for b in (10, 20, 40, 60)) + " |")
-    if n == "default":
-        L.insert(5, "Cold (the same seeds): " + ", ".join(
-            f"B={b} {s[str(b)]['cold']:.3f}" for b in (10, 20, 40, 60)) + ".\n")
-md = "\n".join(L) + "\n"
-open(os.path.join(out, "results.md"), "w").write(md)
-print(md)
-PY
+python3 benchmarks/transfer/ablation_table.py "$OUT"

@@ -137,7 +137,7 @@ with open(f"{out}/results.csv", "w", newline="") as f:
         for b, c in r["budgets"].items():
             w.writerow([r["source"], r["target"], r["kind"], b, r["seeds"], f"{c['warm']:.6f}",
                         f"{c['cold']:.6f}", f"{c['diff']:.6f}", f"{c['se']:.6f}"])
-json.dump({"command": command, "seconds": int(secs), "budgets": budgets, "pairs": rows, "summary": summ,
+json.dump({"command": command, "seconds": int(secs) if secs.isdigit() else secs, "budgets": budgets, "pairs": rows, "summary": summ,
            "warm20_minus_cold60": target,
            "below_cold": [{"target": t, "source": s, "budget": b, "diff": d, "se": se}
                           for t, s, b, d, se in below],
