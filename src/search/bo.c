@@ -575,7 +575,7 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->lprior_now = -1;
     s->transfer = BO_TRANSFER_DESIGN; /* warm starts (bo_warm.c): the design alone, */
     s->design_test = 1;               /* guarded by its sequential test */
-    s->wplain = 1;      /* ... and the prior's weight is the rank correlation itself */
+    s->wplain = 1; /* ... and the prior's weight is the rank correlation itself */
     size_t b40 = s->budget / 40;
     s->n_init = b40 < 5 ? 5 : b40 > 10 ? 10 : b40;
     cutune_gp_fit_options_default(&s->fit);

@@ -16,9 +16,10 @@
  * early=auto|safe|edge (the early phase: safe = the defaults above, edge = lin=0.1, lprior=dim,
  * lweak=0, refit=always, pairs=1, auto = edge when the budget is at least BO_EDGE_BUDGET; options
  * given explicitly win), transfer=both|design|prior|off (what a warm start is used for:
- * bo_warm.c; default both), wdesign=N (source points of the initial design; default
+ * bo_warm.c; default design), wdesign=N (source points of the initial design; default
  * ceil(n_init / 2)), wtest=0|1 (the design's sequential test; default 1), wlcb=0|1 (the
  * prior's weight is the rank correlation less its standard error, or itself; default 0).
+ * docs/transfer.md has what each gives.
  */
 #include "bo_internal.h"
 

@@ -2,16 +2,22 @@
  * docs/transfer.md).
  *
  * Two uses of the source, both off without ctx->warm (a cold run is unchanged):
- * - Design: the first n_init proposals (transfer=design or both) are the source's best
+ * - Design (transfer=design, the default, or both): wdesign = ceil(n_init / 2) of the n_init
+ *   design places, the first and then spread evenly, go to the source's best
  *   configurations, each at least two parameters from the ones before
- *   (cutune_warm_prior_design), instead of maximin points.
- * - Prior mean: the GP models the residual y - w p(x) of its target y (the warped,
- *   standardised time) from the source's standardised prior p, and the acquisition scores
- *   mu(x) + w p(x). The weight w is how well the source ranks the target's own
- *   observations (cutune_warm_prior_weight: Spearman's rho less its standard error under
- *   no correlation, in [0, 1]), recomputed whenever the output warp is refitted, so a
- *   source that ranks the target no better than chance has no weight, and the run is the
- *   cold one's model from there on. */
+ *   (cutune_warm_prior_design), instead of maximin points; the sequential test (wtest=1)
+ *   gives a place to the source only while its fastest pick observed is at least as fast as
+ *   the fastest maximin point (source_holds).
+ * - Prior mean (transfer=prior or both): the GP models the residual y - w p(x) of its
+ *   target y (the warped, standardised time) from the source's standardised prior p, and
+ *   the acquisition scores mu(x) + w p(x). The weight w is how well the source ranks the
+ *   target's own observations: Spearman's rho clamped to [0, 1] (wlcb=1: less its standard
+ *   error under no correlation, cutune_warm_prior_weight), recomputed whenever the output
+ *   warp is refitted, so a source that ranks the target no better than chance has no
+ *   weight, and the run is the cold one's model from there on.
+ * The design alone is the default: measured, it gains as much at 20 evaluations as both
+ * together and keeps its gain at 60, where the prior mean holds the search near the
+ * source's optimum (docs/transfer.md). */
 #include "bo_internal.h"
 #include "cutune/warm.h"
 
