@@ -50,4 +50,5 @@
 #include "cutune/db.h"
 #include "cutune/report.h"
 #include "cutune/sha256.h"
+#include "cutune/warm.h"
 #endif

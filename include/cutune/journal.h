@@ -48,6 +48,8 @@ typedef struct cutune_journal_header {
     const char *objective;
     const char *const *subject_to;
     size_t nsubject_to;
+    const char *warm_start;      /**< the warm start's source (a path), or NULL: cold */
+    const char *warm_start_hash; /**< hash of its prior over the space (hex), or NULL */
 } cutune_journal_header;
 
 /**

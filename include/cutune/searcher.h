@@ -29,6 +29,8 @@ typedef struct cutune_searcher_ctx {
      *  one's score (cutune_observation.objectives); with one, those fields are never read
      *  (callers that fill observations field by field need not set them). */
     size_t nobjectives;
+    /** a warm start mapped onto this space (cutune/warm.h), or NULL: a cold run */
+    const struct cutune_warm_prior *warm;
 } cutune_searcher_ctx;
 
 /** One evaluation outcome, as searchers see it. */

@@ -92,6 +92,8 @@ typedef struct cutune_tuner_options {
     /** What is optimised, with its constraints (NULL: time, minimised); the best entry is
      *  the one of least score. */
     const struct cutune_objective *objective;
+    const char *warm_start;      /**< the warm start's source for the header, or NULL */
+    const char *warm_start_hash; /**< hash of its prior (cutune_warm_prior_hash), or NULL */
 } cutune_tuner_options;
 
 /**

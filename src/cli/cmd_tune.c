@@ -326,6 +326,7 @@ int cutune_cmd_tune(int argc, char **argv)
     gsl_rng *rng = NULL;
     uint8_t *visited = NULL;
     cutune_searcher *searcher = NULL;
+    static cli_warm_start warm; /* --warm-start mapped onto the space (static: 4 KiB path) */
     cutune_evaluator *ev = NULL;
     cutune_history hist = {.best = -1};
     cli_tune_db tdb = {0};
@@ -579,12 +580,25 @@ int cutune_cmd_tune(int argc, char **argv)
     /* before the searcher: a warm start reads the database (tdb.key, cutune_db_rows_transfer) */
     if ((rc = cli_tune_db_begin(&o, &t, ename, eargs, ev, journal, &tdb, err, sizeof err)) < 0)
         goto bad_input;
+    if (cli_warm_start_load(o.warm_start, t.space, &warm, err, sizeof err) < 0 ||
+        cli_warm_start_check_resume(&o, &r, &warm, err, sizeof err) < 0)
+        goto bad_input;
+    if (warm.prior && !o.quiet)
+        fprintf(stderr,
+                "cutune: warm start from %s: %zu observations mapped (%zu dropped), %zu shared "
+                "parameters%s\n",
+                warm.path, warm.prior->nused, warm.prior->ndropped, warm.prior->nshared,
+                strcmp(st->name, "bo") && strcmp(st->name, "genetic")
+                    ? " (unused: only bo and genetic use a warm start)"
+                    : "");
     cutune_searcher_ctx sctx = {.space = t.space,
                                 .budget = r.searcher_budget ? r.searcher_budget : o.budget,
                                 .rng = rng,
                                 .visited = visited,
                                 .args = sargs,
-                                .nobjectives = cutune_objective_count(objective)};
+                                .nobjectives = cutune_objective_count(objective),
+
+                                .warm = warm.prior};
     rc = cutune_searcher_alloc(st, &sctx, &searcher, err, sizeof err);
     if (rc < 0)
         goto bad_input;
@@ -632,6 +646,8 @@ int cutune_cmd_tune(int argc, char **argv)
         .cartesian = o.so.cartesian,
         .store = tdb.store ? cutune_db_store_hooks(tdb.store) : NULL,
         .objective = objective,
+        .warm_start = warm.prior ? warm.path : NULL,
+        .warm_start_hash = warm.prior ? warm.hash : NULL,
     };
     if (r.searcher_budget)
         fprintf(stderr,
@@ -704,6 +720,7 @@ out:
     cutune_history_free(&hist);
     cutune_objective_free(objective);
     cutune_searcher_free(searcher);
+    cli_warm_start_free(&warm);
     cutune_evaluator_free(ev);
     free(visited);
     gsl_rng_free(rng);

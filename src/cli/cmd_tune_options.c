@@ -56,6 +56,10 @@ static void usage(FILE *f)
         "runs/NAME-SEED-TIME.jsonl;\n"
         "                           an existing one is never truncated: use --resume)\n"
         "  --resume=JOURNAL         continue that run (same spec); appends to JOURNAL\n"
+        "  --warm-start=FILE|none   start from results of the same kernel elsewhere (another\n"
+        "                           GPU or size): FILE a Kernel Tuner cache or a cutune\n"
+        "                           journal, matched by parameter name and value; bo and\n"
+        "                           genetic use it (docs/transfer.md); default none\n"
         "  --output=FILE.json       summary: best config, time, evaluations, counts by status\n"
         "  --csv=FILE               every evaluation as CSV\n"
         "  --kt-cache=FILE          every evaluation as a Kernel Tuner cache file\n"
@@ -108,7 +112,8 @@ enum {
     OPT_CONFIRM,
     OPT_CONFIRM_ROUNDS,
     OPT_OBJECTIVES,
-    OPT_FRONT
+    OPT_FRONT,
+    OPT_WARM_START
 };
 
 int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
@@ -139,6 +144,7 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
         {"objectives", required_argument, NULL, OPT_OBJECTIVES},
         {"front", required_argument, NULL, OPT_FRONT},
         {"confirm-rounds", required_argument, NULL, OPT_CONFIRM_ROUNDS},
+        {"warm-start", required_argument, NULL, OPT_WARM_START},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
         {"db", required_argument, NULL, OPT_DB},
         {"no-db", no_argument, NULL, OPT_NO_DB},
@@ -261,6 +267,12 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
         case OPT_KT: o->kt = optarg; break;
         case OPT_HEADER: o->header = optarg; break;
         case OPT_T4: o->t4 = optarg; break;
+        case OPT_WARM_START:
+            o->warm_start = optarg;
+            if (!*optarg)
+                rc = cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                                "--warm-start=: give FILE, none or auto");
+            break;
         case OPT_NO_PROGRESS: o->progress = 0; break;
         case OPT_DB:
             o->db = optarg;

@@ -133,6 +133,20 @@ int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *
                  resume->evaluator_arg ? resume->evaluator_arg : "");
         o->evaluator = resume_evaluator;
     }
+    /* the warm start: restored like the searcher; another one given is refused */
+    if (resume->warm_start && o->warm_start && strcmp(o->warm_start, "none") != 0 &&
+        !cutune_path_same(o->warm_start, resume->warm_start))
+        return cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                          "--resume=%s: --warm-start=%s differs from the journal's warm start %s "
+                          "(a resumed run continues as it was started)",
+                          resume_path, o->warm_start, resume->warm_start);
+    if (resume->warm_start && o->warm_start && strcmp(o->warm_start, "none") == 0)
+        return cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                          "--resume=%s: the run was started with --warm-start=%s: "
+                          "--warm-start=none is not allowed",
+                          resume_path, resume->warm_start);
+    if (resume->warm_start)
+        o->warm_start = resume->warm_start;
     o->journal = resume_path;
     return 0;
 }

@@ -20,6 +20,7 @@ typedef struct cli_tune_options {
     const char *kt;         /**< --kt-cache=FILE, or NULL */
     const char *header;     /**< --header=FILE.h, or NULL */
     const char *t4;         /**< --t4=FILE.json, or NULL */
+    const char *warm_start; /**< --warm-start=FILE|none|auto, or NULL (none) */
     const char *target;     /**< KERNEL|SPEC|RECORDING; NULL: the resumed journal's */
     unsigned long budget;   /**< --budget; 0 until given or restored (then 60) */
     unsigned long seed;     /**< --seed (default 1) */
@@ -121,5 +122,20 @@ int cli_db_target_key(const cli_target *t, const char *evaluator, const char *de
  *  --restrict and --size), and a run is never continued under another one. */
 int cli_tune_check_objective(const cutune_recording *journal, const cutune_objective *obj,
                              char *err, size_t errlen);
+/** A run's warm start (--warm-start), mapped onto its space. */
+typedef struct cli_warm_start {
+    cutune_warm_prior *prior; /**< NULL: a cold run */
+    char path[4096];          /**< the source by its absolute path (the journal header's) */
+    char hash[17];            /**< cutune_warm_prior_hash in hex */
+} cli_warm_start;
+
+/** Read --warm-start=arg (NULL or "none": cold) and map it onto sp; 0 or a negative code
+ *  with a one-line message (another kernel: no shared parameter). */
+int cli_warm_start_load(const char *arg, const cutune_space *sp, cli_warm_start *w, char *err,
+                        size_t errlen);
+/** With --resume: the warm start is the one the journal's run was started with. */
+int cli_warm_start_check_resume(const cli_tune_options *o, const cli_tune_resume *r,
+                                const cli_warm_start *w, char *err, size_t errlen);
+void cli_warm_start_free(cli_warm_start *w);
 
 #endif

@@ -115,6 +115,8 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
         strcpy(n + old, c->valuestring);
         r->subject_to = n;
     }
+    r->warm_start = recording_json_strdup(h, "warm_start");
+    r->warm_start_hash = recording_json_strdup(h, "warm_start_hash");
     if (!r->format)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
     const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(h, "sizes");

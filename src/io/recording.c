@@ -203,6 +203,8 @@ void cutune_recording_free(cutune_recording *r)
     free(r->searcher);
     free(r->evaluator);
     free(r->searcher_args);
+    free(r->warm_start);
+    free(r->warm_start_hash);
     free(r->evaluator_arg);
     free(r->target);
     free(ri);

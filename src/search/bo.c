@@ -104,8 +104,8 @@
 static int gp_catch_up(bo_state *s, char *err, size_t errlen)
 {
     while (s->in_gp < s->nok) {
-        int rc = cutune_gp_add(s->gp, s->ok_x + s->in_gp * s->D,
-                               cutune_gp_warp_apply(&s->warp, s->ok_logt[s->in_gp]), err, errlen);
+        int rc =
+            cutune_gp_add(s->gp, s->ok_x + s->in_gp * s->D, bo_target(s, s->in_gp), err, errlen);
         if (rc < 0)
             return rc;
         s->in_gp++;
@@ -124,11 +124,12 @@ static int rewarp(bo_state *s, char *err, size_t errlen)
     size_t n = s->nok;
     if (cutune_gp_warp_fit(&s->warp, s->warp_kind, s->ok_logt, n) < 0)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "bo: out of memory");
+    bo_warm_weigh(s);
     double *y = malloc(n * sizeof *y);
     if (!y)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "bo: out of memory");
     for (size_t i = 0; i < n; i++)
-        y[i] = cutune_gp_warp_apply(&s->warp, s->ok_logt[i]);
+        y[i] = bo_target(s, i);
     int rc;
     if (s->in_gp > 0 && cutune_gp_n(s->gp) == s->in_gp) {
         rc = cutune_gp_set_targets(s->gp, y, s->in_gp, err, errlen);
@@ -333,6 +334,8 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
             while (s->tail_pos < s->ntail && bo_excluded(s, s->tail[s->tail_pos]))
                 s->tail_pos++;
             id = s->tail_pos < s->ntail ? (long long)s->tail[s->tail_pos++] : -1;
+        } else if (at < s->n_init && (id = bo_warm_design_pick(s, at)) >= 0) {
+            /* the ranking-based design of a warm start (bo_warm.c) */
         } else if (s->nok < 2 || at < s->n_init) {
             id = s->design_random                  ? bo_random_available(s)
                  : s->design_lhs && at < s->n_init ? bo_lhs_pick(s, at)
@@ -443,6 +446,12 @@ static int grow_obs(bo_state *s)
     if (!kt)
         return CUTUNE_ENOMEM;
     s->ok_logt = kt;
+    if (s->warm) {
+        double *kp = realloc(s->ok_prior, nc * sizeof *kp);
+        if (!kp)
+            return CUTUNE_ENOMEM;
+        s->ok_prior = kp;
+    }
     s->capobs = nc;
     return 0;
 }
@@ -473,6 +482,8 @@ static int bo_observe(void *state, const cutune_observation *obs, size_t n, char
         bo_encode(s, id, s->obs_x + s->nobs * s->D);
         if (ok) {
             memcpy(s->ok_x + s->nok * s->D, s->obs_x + s->nobs * s->D, s->D * sizeof(double));
+            if (s->warm)
+                s->ok_prior[s->nok] = s->warm->score[id];
             s->ok_logt[s->nok++] = log(obs[i].time_ms);
         } else if (!s->feas_on && s->feas_model) {
             s->feas_on = 1;
@@ -528,6 +539,8 @@ static void bo_free(void *state)
     free(s->local);
     free(s->obs_t);
     free(s->tail);
+    free(s->wdesign);
+    free(s->ok_prior);
     cutune_gp_warp_free(&s->warp);
 }
 
@@ -563,6 +576,9 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->early = BO_EARLY_SAFE;
     s->lprior_mode = BO_LPRIOR_AUTO;
     s->lprior_now = -1;
+    s->transfer = BO_TRANSFER_DESIGN; /* warm starts (bo_warm.c): the design alone, */
+    s->design_test = 1;               /* guarded by its sequential test */
+    s->wplain = 1; /* ... and the prior's weight is the rank correlation itself */
     size_t b40 = s->budget / 40;
     s->n_init = b40 < 5 ? 5 : b40 > 10 ? 10 : b40;
     cutune_gp_fit_options_default(&s->fit);
@@ -705,6 +721,8 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
         }
     }
     cutune_gp_warp_free(&s->warp); /* identity until the first fit */
+    if (bo_warm_setup(s, ctx) < 0)
+        goto out_nomem;
     return 0;
 out_nomem:
     bo_free(s);
@@ -731,7 +749,8 @@ static const cutune_searcher_type bo_type = {
             "(args: acq=ei|pi|lcb, xi=X, beta=B, kernel=matern52|matern32|se, init=N, starts=N, "
             "local=F, pool=N, pow2=0|1, pairs=0|1, warp=boxcox|copula|none, "
             "design=maximin|lhs|random, lprior=auto|dim|weak, add=fit|W, lin=fit|W, lweak=N, "
-            "early=auto|safe|edge, refit=gain|always, feas=0|1, preset=plain)",
+            "early=auto|safe|edge, refit=gain|always, feas=0|1, preset=plain, "
+            "transfer=both|design|prior|off, wdesign=N)",
     .size = sizeof(bo_state),
     .alloc = bo_alloc,
     .propose = bo_propose,

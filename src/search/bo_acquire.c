@@ -76,7 +76,8 @@ static int score_block(bo_state *s, const cutune_gp *gp, size_t nb, double fbest
         return rc;
     for (size_t b = 0; b < nb; b++) {
         double p = s->feas_on ? bo_feas_at(s, s->bx + b * s->D, (size_t)-1) : 1.0;
-        double sc = acq_score(s, s->bmu[b], sqrt(s->bvar[b]), p, fbest);
+        double sc =
+            acq_score(s, s->bmu[b] + bo_warm_offset(s, s->bid[b]), sqrt(s->bvar[b]), p, fbest);
         if (sc > bp->score || (sc == bp->score && (long long)s->bid[b] < bp->id) || bp->id < 0) {
             if (!isnan(sc) || bp->id < 0) {
                 bp->score = isnan(sc) ? -INFINITY : sc;
@@ -266,15 +267,15 @@ int bo_maximise(bo_state *s, const cutune_gp *gp, const size_t *ids, size_t nids
             size_t id = ids ? ids[i] : s->pooled ? s->pool[i] : i, c = ids ? id : i;
             if (bo_excluded(s, id))
                 continue;
-            double sd = sqrt(var[c]);
+            double sd = sqrt(var[c]), mut = mu[c] + bo_warm_offset(s, id);
             if (lsd_max > -INFINITY && bp->id >= 0 && bp->score > -INFINITY) {
-                double z = (fbest - s->xi - mu[c]) / sd;
+                double z = (fbest - s->xi - mut) / sd;
                 double ub = lsd_max - 0.5 * z * z - 0.91893853320467274;
                 if (z <= 0.0 && ub < bp->score - 1e-9 * (1.0 + fabs(bp->score)))
                     continue;
             }
             double p = s->feas_on ? bo_feas_cached(s, c) : 1.0;
-            double sc = acq_score(s, mu[c], sd, p, fbest);
+            double sc = acq_score(s, mut, sd, p, fbest);
             if (isnan(sc))
                 sc = -INFINITY;
             if (bp->id < 0 || sc > bp->score) {
@@ -355,7 +356,7 @@ int bo_local_model(bo_state *s, const cutune_gp **model, char *err, size_t errle
             }
     for (size_t a = 0; a < K; a++) {
         memcpy(X + a * D, s->ok_x + ord[a] * D, D * sizeof *X);
-        y[a] = cutune_gp_warp_apply(&s->warp, s->ok_logt[ord[a]]);
+        y[a] = bo_target(s, ord[a]);
     }
     rc = cutune_gp_set_data(s->lgp, X, y, K, err, errlen);
     cutune_gp_fit_options o = s->fit;
@@ -410,7 +411,8 @@ int bo_rank_all(bo_state *s, double fbest, size_t **ids, size_t *n, char *err, s
         }
         for (size_t b = 0; b < nb; b++) {
             double p = s->feas_on ? bo_feas_at(s, s->bx + b * s->D, (size_t)-1) : 1.0;
-            double sc = acq_score(s, s->bmu[b], sqrt(s->bvar[b]), p, fbest);
+            double sc = acq_score(s, s->bmu[b] + bo_warm_offset(s, r[i0 + b].id), sqrt(s->bvar[b]),
+                                  p, fbest);
             r[i0 + b].score = isnan(sc) ? -INFINITY : sc;
         }
     }

@@ -10,6 +10,7 @@
 
 #include "cutune/gp.h"
 #include "cutune/searcher.h"
+#include "cutune/warm.h"
 
 #define BO_EXACT 32768u          /* score every unvisited configuration up to this size (pool=) */
 #define BO_POOL 4096u            /* above it a pool of this many uniform draws (pool=) */
@@ -44,6 +45,9 @@ enum { BO_EARLY_AUTO, BO_EARLY_SAFE, BO_EARLY_EDGE };
 #define BO_TAIL_AFTER 200u     /* the exhaustive tail (bo.c) starts at this many observations */
 
 enum bo_acq { ACQ_EI = 0, ACQ_PI, ACQ_LCB };
+
+/* transfer= (a warm start's use, bo_warm.c): in the order of the option's names */
+enum { BO_TRANSFER_BOTH = 0, BO_TRANSFER_DESIGN, BO_TRANSFER_PRIOR, BO_TRANSFER_OFF };
 
 /* Length-scale prior (see the top comment of bo.c): weak, dimension-scaled, or auto = weak
  * while there are fewer successful observations than model inputs, then scaled. */
@@ -145,6 +149,16 @@ typedef struct bo_state {
     size_t ntail;     /**< ids in it */
     size_t tail_pos;  /**< the next one to propose */
     int tail_allowed; /**< the budget allows the tail (a function of budget and size only) */
+    /* warm start (bo_warm.c) */
+    const struct cutune_warm_prior *warm; /**< ctx->warm, or NULL (a cold run) */
+    int transfer;                         /**< transfer=: BO_TRANSFER_* */
+    size_t warm_design;                   /**< wdesign=: source points of the design (0: n_init) */
+    size_t *wdesign;                      /**< the ranking-based design */
+    size_t nwdesign;                      /**< its length */
+    int design_test;                      /**< wtest=1: the design's sequential test */
+    int wplain;                           /**< wlcb=0: the weight is rho itself */
+    double wprior;                        /**< weight of the prior mean (0: none) */
+    double *ok_prior;                     /**< capobs: the prior at each ok observation */
 } bo_state;
 
 typedef struct best_pick {
@@ -189,6 +203,15 @@ int bo_rank_all(bo_state *s, double fbest, size_t **ids, size_t *n, char *err, s
 /* bo_design.c: the initial design */
 long long bo_maximin_pick(bo_state *s);
 long long bo_lhs_pick(bo_state *s, size_t t);
+
+/* bo_warm.c: warm starts */
+int bo_warm_setup(bo_state *s, const cutune_searcher_ctx *ctx);
+long long bo_warm_design_pick(bo_state *s, size_t at);
+/* w p(id): what the prior mean adds to the GP's (residual) prediction at id */
+double bo_warm_offset(const bo_state *s, size_t id);
+/* the GP target of the i-th ok observation: warped time less the prior mean */
+double bo_target(const bo_state *s, size_t i);
+void bo_warm_weigh(bo_state *s);
 
 /* bo_options.c: --searcher=bo:key=value,... */
 int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen);

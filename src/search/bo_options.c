@@ -20,12 +20,17 @@
  * under the dimension-scaled length-scale prior on the standardised log time, log EI with xi = 0
  * over every unvisited candidate, 10 uniform initial points, failures left out of the model and of
  * the acquisition, no phases, no local steps; other options given with it win wherever they stand).
+ * transfer=both|design|prior|off (what a warm start is used for:
+ * bo_warm.c; default design), wdesign=N (source points of the initial design; default
+ * ceil(n_init / 2)), wtest=0|1 (the design's sequential test; default 1), wlcb=0|1 (the
+ * prior's weight is the rank correlation less its standard error, or itself; default 0).
+ * docs/transfer.md has what each gives.
  */
 #include "bo_internal.h"
 
 static const char valid_keys[] =
     "acq, xi, beta, kernel, init, starts, local, pool, pow2, pairs, warp, lprior, design, add, "
-    "lin, lweak, early, refit, feas, preset";
+    "lin, lweak, early, refit, feas, preset, transfer, wdesign, wtest, wlcb";
 
 /* A kernel-term weight option (add=, lin=): "fit" fits it in [fit_min, max], a number in
  * [0, max] fixes it. */
@@ -153,6 +158,22 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
             if ((rc = parse_choice(key, val, names, &choice, err, errlen)) < 0)
                 return rc;
             s->warm_gain = choice ? 0.0 : BO_MIN_GAIN;
+        } else if (strcmp(key, "transfer") == 0) { /* in the order of BO_TRANSFER_* */
+            static const char *const names[] = {"both", "design", "prior", "off", NULL};
+            if ((rc = parse_choice(key, val, names, &s->transfer, err, errlen)) < 0)
+                return rc;
+        } else if (strcmp(key, "wdesign") == 0) {
+            long v = strtol(val, &end, 10);
+            if (end == val || *end || v < 0 || v > 100000)
+                return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: %s=%s is not a count", key, val);
+            s->warm_design = (size_t)v;
+        } else if (strcmp(key, "wtest") == 0 || strcmp(key, "wlcb") == 0) {
+            if (strcmp(val, "0") && strcmp(val, "1"))
+                return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: %s=%s is not 0 or 1", key, val);
+            if (key[1] == 't')
+                s->design_test = val[0] == '1';
+            else
+                s->wplain = val[0] == '0';
         } else if (strcmp(key, "lprior") == 0) { /* in the order of BO_LPRIOR_* */
             static const char *const names[] = {"weak", "dim", "auto", NULL};
             s->set_lprior = 1;

@@ -44,6 +44,12 @@
  * immigrants and the 40% of "any value" moves keep exploration alive. All
  * draws come from ctx->rng.
  *
+ * Warm start (ctx->warm, docs/transfer.md): half of the seeding draws (the first
+ * ceil(init / 2) proposals) are the source's best configurations, each at least two
+ * parameters from the ones before (cutune_warm_prior_design); the other half stay uniform,
+ * so a source that misleads costs at most those evaluations: selection replaces them as
+ * soon as the population holds better ones.
+ *
  * Arguments (ctx->args): "pop=N,init=N,cx=P,mut=P,tour=N,adj=P,stall=N".
  *
  * Several objectives (observations with nobjectives > 1, from --objectives): steady-state
@@ -58,6 +64,7 @@
 
 #include "cutune/pareto.h"
 #include "cutune/searcher.h"
+#include "cutune/warm.h"
 
 #define GA_WALK_STEPS 32
 #define GA_MAX_OBJ 16 /* objectives under NSGA-II */
@@ -95,6 +102,9 @@ typedef struct {
     double *f;     /* (pop_max + 1) x nobj scratch */
     size_t *rank;  /* the population's ranks ... */
     double *crowd; /* ... and crowding distances, for the tournaments */
+    /* warm start */
+    size_t *wdesign; /* the source's diversified best configurations */
+    size_t nwdesign; /* their count */
 } ga_state;
 
 static int taken(const ga_state *s, size_t id)
@@ -178,6 +188,7 @@ static void ga_free(void *state)
     free(s->f);
     free(s->rank);
     free(s->crowd);
+    free(s->wdesign);
 }
 
 static int ga_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size_t errlen)
@@ -224,8 +235,14 @@ static int ga_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->f = calloc((s->pop_max + 1) * GA_MAX_OBJ, sizeof *s->f);
     s->rank = calloc(s->pop_max + 1, sizeof *s->rank);
     s->crowd = calloc(s->pop_max + 1, sizeof *s->crowd);
+    if (ctx->warm && ctx->warm->size == s->n) {
+        size_t k = (s->init + 1) / 2;
+        if ((s->wdesign = malloc(k * sizeof *s->wdesign)))
+            s->nwdesign =
+                cutune_warm_prior_design(ctx->warm, s->space, k, NULL, s->rng, s->wdesign);
+    }
     if (!s->pop || !s->pending || !s->child || !s->pa || !s->genes || !s->nbuf || !s->f ||
-        !s->rank || !s->crowd) {
+        !s->rank || !s->crowd || (ctx->warm && ctx->warm->size == s->n && !s->wdesign)) {
         ga_free(s);
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "genetic: out of memory");
     }
@@ -330,6 +347,12 @@ static int make_child(ga_state *s, size_t *out)
         s->since_best = s->stall / 2;
         seeding = 1;
     }
+    if (seeding && s->nproposed < s->nwdesign) /* the warm start's design, unless taken */
+        for (size_t i = 0; i < s->nwdesign; i++)
+            if (!taken(s, s->wdesign[i])) {
+                *out = s->wdesign[i];
+                return 1;
+            }
     if (seeding)
         return draw_free(s, out);
 

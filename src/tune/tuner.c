@@ -515,6 +515,8 @@ static int open_journal(run *u, size_t batch)
         .nworkers = nworkers,
         .deterministic = opt->deterministic_clock,
         .cartesian = opt->cartesian,
+        .warm_start = opt->warm_start,
+        .warm_start_hash = opt->warm_start_hash,
     };
     const char *cons[64];
     const cutune_objective *ob = opt->objective;

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# --warm-start (docs/transfer.md) end to end, on synthetic recordings made here: a source of
+# the same kernel "on another GPU" (shifted optimum, a parameter the target lacks, values it
+# lacks), a recording of another kernel (no shared parameter), warm runs deterministic for a
+# seed and resumed exactly. TAP-like lines and a closing "N passed, N failed" line.
+set -u
+exe=${CUTUNE_EXE:?CUTUNE_EXE not set}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+. "$here/lib.sh"
+command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
+
+python3 "$here/mkcache.py" bowl.json.gz
+python3 - <<'PY'
+import json
+# the bowl's kernel elsewhere: a and b as the target has them (a also at values it lacks),
+# no c, an extra parameter d; the optimum near the target's (a = 8, b index 5)
+cache = {}
+for a in range(1, 26):
+    for i in range(20):
+        for d in (0, 1):
+            t = 2.0 + (a - 8) ** 2 * 0.01 + (i - 5) ** 2 * 0.02 + 0.3 * d
+            cache[f"{a},{2 ** i},{d}"] = {"a": a, "b": 2 ** i, "d": d, "time": t}
+json.dump({"device_name": "Other GPU", "kernel_name": "bowl", "tune_params_keys": ["a", "b", "d"],
+           "tune_params": {"a": list(range(1, 26)), "b": [2 ** i for i in range(20)], "d": [0, 1]},
+           "objective": "time", "cache": cache}, open("src.json", "w"))
+# another kernel: no parameter in common with the bowl
+json.dump({"device_name": "Other GPU", "kernel_name": "pnpoly", "tune_params_keys": ["x", "y"],
+           "tune_params": {"x": [1, 2], "y": [3, 4]}, "objective": "time",
+           "cache": {f"{x},{y}": {"x": x, "y": y, "time": 1.0 + x + y} for x in (1, 2) for y in (3, 4)}},
+          open("other.json", "w"))
+PY
+
+"$exe" tune --help | grep -q -- "--warm-start=FILE|none" && ok "tune --help names --warm-start" \
+    || bad "tune --help names --warm-start"
+
+expect_fail "warm start of another kernel" "other.json: no parameter in common" \
+    --warm-start=other.json --budget=10 bowl.json.gz
+expect_fail "warm start that is not a recording" "nonesuch.json" \
+    --warm-start=nonesuch.json --budget=10 bowl.json.gz
+expect_fail "warm start auto without a database" "--warm-start=auto" \
+    --warm-start=auto --budget=10 bowl.json.gz
+
+run() { "$exe" --no-progress --searcher="$1" --budget=20 --seed=5 --journal="$2" "${@:3}" bowl.json.gz >"$2.txt" 2>&1; }
+for s in bo genetic; do
+    run $s w1-$s.jsonl --warm-start=src.json
+    run $s w2-$s.jsonl --warm-start=src.json
+    run $s c-$s.jsonl
+    cmp -s w1-$s.jsonl w2-$s.jsonl && ok "$s: warm journal deterministic for a seed" \
+        || bad "$s: warm journal deterministic for a seed" "$(cat w1-$s.jsonl.txt)"
+    if ! cmp -s <(grep '"kind":"eval"' w1-$s.jsonl) <(grep '"kind":"eval"' c-$s.jsonl); then
+        ok "$s: warm proposes differently from cold"
+    else
+        bad "$s: warm proposes differently from cold"
+    fi
+    grep -q '"warm_start":"[^"]*src.json"' w1-$s.jsonl && ok "$s: the header names the warm start" \
+        || bad "$s: the header names the warm start" "$(head -c 600 w1-$s.jsonl)"
+    ! grep -q warm_start c-$s.jsonl && ok "$s: a cold header is unchanged" || bad "$s: a cold header is unchanged"
+done
+grep -q "warm start from .*src.json: 800 observations mapped (200 dropped)" w1-bo.jsonl.txt \
+    && ok "the warm start's mapping is reported" || bad "the warm start's mapping is reported" "$(cat w1-bo.jsonl.txt)"
+"$exe" --no-progress --searcher=random --budget=5 --journal=r.jsonl --warm-start=src.json bowl.json.gz 2>&1 \
+    | grep -q "unused: only bo and genetic use a warm start" && ok "random says it does not use the warm start" \
+    || bad "random says it does not use the warm start"
+# the source's a = 21..25 are values the target lacks: dropped; a, b shared, d pooled
+# Warm beats cold here: the source's best configurations are near the target's optimum.
+wbest=$(sed -n 's/^time: \([0-9.e+-]*\) ms.*/\1/p' w1-bo.jsonl.txt)
+cbest=$(sed -n 's/^time: \([0-9.e+-]*\) ms.*/\1/p' c-bo.jsonl.txt)
+python3 -c "import sys; sys.exit(not (float('$wbest') <= float('$cbest')))" 2>/dev/null \
+    && ok "bo: warm best ($wbest ms) no slower than cold ($cbest ms)" \
+    || bad "bo: warm best ($wbest ms) no slower than cold ($cbest ms)" "$(cat w1-bo.jsonl.txt c-bo.jsonl.txt)"
+
+# Resume: cut the warm journal after 8 evaluations and half a line; resumed (the header
+# restores the warm start), it ends byte-identical to the uninterrupted run.
+head -9 w1-bo.jsonl > cut.jsonl
+sed -n 10p w1-bo.jsonl | head -c 40 >> cut.jsonl
+"$exe" --resume=cut.jsonl --no-progress bowl.json.gz >res.txt 2>&1
+cmp -s cut.jsonl w1-bo.jsonl && ok "warm run resumed == uninterrupted run" \
+    || bad "warm run resumed == uninterrupted run" "$(cat res.txt)"
+head -9 w1-bo.jsonl > cut2.jsonl
+expect_fail "resume of a warm run with --warm-start=none" "warm-start=none is not allowed" \
+    --resume=cut2.jsonl --warm-start=none bowl.json.gz
+# expect_resume_fail NAME PATTERN JOURNAL ARGS...: exit 2, one line, the journal untouched
+expect_resume_fail() {
+    local name=$1 pat=$2 j=$3
+    shift 3
+    cp "$j" before.jsonl
+    local out
+    out=$("$exe" --resume="$j" "$@" 2>&1 >/dev/null)
+    local rc=$?
+    if [ $rc -ne 2 ]; then bad "$name: exit $rc, want 2" "$out"
+    elif [ "$(wc -l <<<"$out")" -ne 1 ]; then bad "$name: error is not one line" "$out"
+    elif ! grep -qE -- "$pat" <<<"$out"; then bad "$name: message lacks /$pat/" "$out"
+    elif ! cmp -s "$j" before.jsonl; then bad "$name: the journal changed"
+    else ok "$name"; fi
+}
+head -9 c-bo.jsonl > cut3.jsonl
+expect_resume_fail "resume of a cold run with a warm start" "started cold" cut3.jsonl \
+    --warm-start=src.json bowl.json.gz
+# the source changed since the run started: refused (its prior would differ)
+cp w1-bo.jsonl w3.jsonl
+head -9 w3.jsonl > cut4.jsonl
+mv src.json src.orig.json
+python3 -c "
+import json; d = json.load(open('src.orig.json'))
+for e in d['cache'].values(): e['time'] = 10.0 - e['time']
+json.dump(d, open('src.json', 'w'))"
+expect_resume_fail "resume with a changed warm start" "has changed" cut4.jsonl bowl.json.gz
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,222 @@
+/* Tests of warm starts (src/search/warm.c, bo_warm.c, genetic's seeding): a source mapped
+ * onto a target space by parameter name and value, the prior's weight, and what bo and
+ * genetic propose with it. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cutune/cutune.h"
+
+/* Target: a in 1..8, b in {x, y}, c in {10, 20} (a parameter the source lacks). */
+static cutune_space *target_space(void)
+{
+    char err[256];
+    cutune_space *s = cutune_space_alloc();
+    assert_non_null(s);
+    cutune_value a[8],
+        b[2] = {{.type = CUTUNE_VALUE_STRING, .s = "x"}, {.type = CUTUNE_VALUE_STRING, .s = "y"}};
+    cutune_value c[2] = {{.type = CUTUNE_VALUE_INT, .i = 10}, {.type = CUTUNE_VALUE_INT, .i = 20}};
+    for (int i = 0; i < 8; i++)
+        a[i] = (cutune_value){.type = CUTUNE_VALUE_INT, .i = i + 1};
+    assert_int_equal(cutune_space_add_param(s, "a", a, 8, err, sizeof err), 0);
+    assert_int_equal(cutune_space_add_param(s, "b", b, 2, err, sizeof err), 0);
+    assert_int_equal(cutune_space_add_param(s, "c", c, 2, err, sizeof err), 0);
+    assert_int_equal(cutune_space_enumerate(s, err, sizeof err), 0);
+    return s;
+}
+
+static long long find(const cutune_space *s, int a, int b, int c)
+{
+    uint16_t idx[3] = {(uint16_t)(a - 1), (uint16_t)b, (uint16_t)c};
+    return cutune_space_find(s, idx);
+}
+
+/* Source: a (also at 9, which the target lacks), b (also "z"), d (the target lacks it);
+ * fastest at a = 6, b = y; a = 3 is never observed (the nearest projections speak). */
+static cutune_warm_source *source(void)
+{
+    static const char *const names[] = {"d", "a", "b"};
+    cutune_warm_source *src = cutune_warm_source_alloc("src", 3, names);
+    assert_non_null(src);
+    static const char *const as[] = {"1", "2", "4", "5", "6", "7", "8", "9"};
+    static const char *const bs[] = {"x", "y", "z"};
+    for (int d = 0; d < 2; d++)
+        for (int i = 0; i < 8; i++)
+            for (int j = 0; j < 3; j++) {
+                const char *v[3] = {d ? "1" : "0", as[i], bs[j]};
+                double a = atof(as[i]);
+                double t = 1.0 + (a - 6) * (a - 6) + (j == 1 ? 0.0 : 0.5) + 0.1 * d;
+                assert_int_equal(cutune_warm_source_add(src, v, CUTUNE_STATUS_OK, t), 0);
+            }
+    /* a failure: scores as the slowest */
+    const char *v[3] = {"0", "6", "x"};
+    assert_int_equal(cutune_warm_source_add(src, v, CUTUNE_STATUS_COMPILE_ERROR, NAN), 0);
+    return src;
+}
+
+static void test_mapping(void **st)
+{
+    (void)st;
+    char err[256];
+    cutune_space *sp = target_space();
+    cutune_warm_source *src = source();
+    cutune_warm_prior *p = NULL;
+    assert_int_equal(cutune_warm_prior_build(src, sp, &p, err, sizeof err), 0);
+    assert_int_equal(p->size, 32);
+    assert_int_equal(p->nshared, 2);              /* a and b */
+    assert_int_equal(p->ndropped, 2 * 8 + 2 * 2); /* b = z (16), a = 9 with b = x, y (4) */
+    assert_int_equal(p->nused, 49 - 20);
+    assert_int_equal(p->nexact, 32 - 4); /* a = 3 (two b values, two c values) unseen */
+    /* the best source configuration is the prior's best, whatever c is */
+    long long best = find(sp, 6, 1, 0);
+    assert_true(p->order[0] == (size_t)best || p->order[0] == (size_t)find(sp, 6, 1, 1));
+    assert_true(p->score[find(sp, 6, 1, 0)] == p->score[find(sp, 6, 1, 1)]);
+    /* the source's order carries over */
+    assert_true(p->score[find(sp, 6, 1, 0)] < p->score[find(sp, 6, 0, 0)]);
+    assert_true(p->score[find(sp, 5, 1, 0)] < p->score[find(sp, 1, 1, 0)]);
+    /* a = 3: the mean of the nearest projections (a = 2 and 4 with the same b, ...) lies
+     * between the prior at a = 1 and at a = 5 */
+    double s3 = p->score[find(sp, 3, 1, 0)];
+    assert_true(s3 > p->score[find(sp, 5, 1, 0)] && s3 < p->score[find(sp, 1, 1, 0)]);
+    /* standardised over the space */
+    double m = 0.0;
+    for (size_t i = 0; i < p->size; i++)
+        m += p->score[i];
+    assert_true(fabs(m / 32.0) < 1e-9);
+    /* the design: prior order, no two within one parameter of each other */
+    size_t d[4];
+    size_t nd = cutune_warm_prior_design(p, sp, 4, NULL, NULL, d);
+    assert_int_equal(nd, 4);
+    assert_int_equal(d[0], p->order[0]);
+    for (size_t i = 0; i < nd; i++)
+        for (size_t j = 0; j < i; j++) {
+            const uint16_t *x = cutune_space_config(sp, d[i]), *y = cutune_space_config(sp, d[j]);
+            int diff = (x[0] != y[0]) + (x[1] != y[1]) + (x[2] != y[2]);
+            assert_true(diff >= 2);
+        }
+    uint8_t skip[32] = {0};
+    skip[p->order[0]] = 1;
+    assert_int_equal(cutune_warm_prior_design(p, sp, 1, skip, NULL, d), 1);
+    assert_int_not_equal(d[0], p->order[0]);
+    cutune_warm_prior_free(p);
+    cutune_warm_source_free(src);
+    cutune_space_free(sp);
+}
+
+static void test_refused(void **st)
+{
+    (void)st;
+    char err[256] = "";
+    cutune_space *sp = target_space();
+    static const char *const names[] = {"x", "y"};
+    cutune_warm_source *src = cutune_warm_source_alloc("other.json", 2, names);
+    const char *v[2] = {"1", "2"};
+    assert_int_equal(cutune_warm_source_add(src, v, CUTUNE_STATUS_OK, 1.0), 0);
+    cutune_warm_prior *p = NULL;
+    assert_int_equal(cutune_warm_prior_build(src, sp, &p, err, sizeof err), CUTUNE_EMISMATCH);
+    assert_null(p);
+    assert_non_null(strstr(err, "other.json: no parameter in common"));
+    cutune_warm_source_free(src);
+    /* shared names, but no value the target has */
+    static const char *const an[] = {"a"};
+    src = cutune_warm_source_alloc("far.json", 1, an);
+    const char *w[1] = {"100"};
+    assert_int_equal(cutune_warm_source_add(src, w, CUTUNE_STATUS_OK, 1.0), 0);
+    assert_int_equal(cutune_warm_prior_build(src, sp, &p, err, sizeof err), CUTUNE_EMISMATCH);
+    assert_non_null(strstr(err, "far.json: none of its 1 observations"));
+    cutune_warm_source_free(src);
+    cutune_space_free(sp);
+}
+
+static void test_weight(void **st)
+{
+    (void)st;
+    double p[10], y[10], r[10];
+    for (int i = 0; i < 10; i++) {
+        p[i] = i;
+        y[i] = 2.0 * i + 1.0; /* same order */
+        r[i] = -i;            /* reversed */
+    }
+    assert_true(fabs(cutune_warm_prior_weight(p, y, 10) - (1.0 - 1.0 / 3.0)) < 1e-12);
+    assert_true(cutune_warm_prior_weight(r, y, 10) == 0.0);
+    assert_true(cutune_warm_prior_weight(p, y, 2) == 0.0);
+    double flat[10] = {0};
+    assert_true(cutune_warm_prior_weight(flat, y, 10) == 0.0);
+}
+
+/* The first n proposals of searcher name on the target space, warm (prior) or cold. */
+static void proposals(const char *name, const char *args, const cutune_warm_prior *prior,
+                      unsigned long seed, size_t n, size_t *out)
+{
+    char err[256];
+    cutune_space *sp = target_space();
+    uint8_t visited[32] = {0};
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, seed);
+    const cutune_searcher_type *t = cutune_searcher_find(name, err, sizeof err);
+    cutune_searcher_ctx ctx = {
+        .space = sp, .budget = 20, .rng = rng, .visited = visited, .args = args, .warm = prior};
+    cutune_searcher *s = NULL;
+    assert_int_equal(cutune_searcher_alloc(t, &ctx, &s, err, sizeof err), 0);
+    for (size_t i = 0; i < n; i++) {
+        size_t id, k = 0;
+        assert_int_equal(cutune_searcher_propose(s, 1, &id, &k, err, sizeof err), 0);
+        assert_int_equal(k, 1);
+        out[i] = id;
+        const uint16_t *x = cutune_space_config(sp, id);
+        cutune_observation o = {.id = id,
+                                .status = CUTUNE_STATUS_OK,
+                                .time_ms = 1.0 + (x[0] - 5.0) * (x[0] - 5.0) + x[1] + 0.1 * x[2]};
+        visited[id] = 1;
+        assert_int_equal(cutune_searcher_observe(s, &o, 1, err, sizeof err), 0);
+    }
+    cutune_searcher_free(s);
+    gsl_rng_free(rng);
+    cutune_space_free(sp);
+}
+
+static void test_searchers(void **st)
+{
+    (void)st;
+    char err[256];
+    cutune_space *sp = target_space();
+    cutune_warm_source *src = source();
+    cutune_warm_prior *p = NULL;
+    assert_int_equal(cutune_warm_prior_build(src, sp, &p, err, sizeof err), 0);
+    static const char *const names[] = {"bo", "genetic"};
+    for (int k = 0; k < 2; k++) {
+        size_t w1[12], w2[12], c[12];
+        proposals(names[k], NULL, p, 7, 12, w1);
+        proposals(names[k], NULL, p, 7, 12, w2);
+        proposals(names[k], NULL, NULL, 7, 12, c);
+        assert_memory_equal(w1, w2, sizeof w1); /* deterministic for a seed */
+        /* the source's best first (c, which the source lacks, drawn) */
+        assert_true(p->score[w1[0]] == p->score[p->order[0]]);
+        assert_memory_not_equal(w1, c, sizeof w1); /* warm proposes differently */
+    }
+    /* transfer=off: the cold run exactly */
+    size_t a[12], b[12];
+    proposals("bo", "transfer=off", p, 7, 12, a);
+    proposals("bo", NULL, NULL, 7, 12, b);
+    assert_memory_equal(a, b, sizeof a);
+    cutune_warm_prior_free(p);
+    cutune_warm_source_free(src);
+    cutune_space_free(sp);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mapping),
+        cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_weight),
+        cmocka_unit_test(test_searchers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
