@@ -580,7 +580,7 @@ int cutune_cmd_tune(int argc, char **argv)
     /* before the searcher: a warm start reads the database (tdb.key, cutune_db_rows_transfer) */
     if ((rc = cli_tune_db_begin(&o, &t, ename, eargs, ev, journal, &tdb, err, sizeof err)) < 0)
         goto bad_input;
-    if (cli_warm_start_load(o.warm_start, t.space, &warm, err, sizeof err) < 0 ||
+    if (cli_warm_start_load(o.warm_start, tdb.db, &tdb.key, t.space, &warm, err, sizeof err) < 0 ||
         cli_warm_start_check_resume(&o, &r, &warm, err, sizeof err) < 0)
         goto bad_input;
     if (warm.prior && !o.quiet)

@@ -129,10 +129,12 @@ typedef struct cli_warm_start {
     char hash[17];            /**< cutune_warm_prior_hash in hex */
 } cli_warm_start;
 
-/** Read --warm-start=arg (NULL or "none": cold) and map it onto sp; 0 or a negative code
+/** Read --warm-start=arg (NULL or "none": cold; "auto": db's rows of key's kernel on another
+ *  GPU or at other sizes, the group with the most correct ones, or cold where there are
+ *  none) and map it onto sp; 0 or a negative code
  *  with a one-line message (another kernel: no shared parameter). */
-int cli_warm_start_load(const char *arg, const cutune_space *sp, cli_warm_start *w, char *err,
-                        size_t errlen);
+int cli_warm_start_load(const char *arg, cutune_db *db, const cutune_db_key *key,
+                        const cutune_space *sp, cli_warm_start *w, char *err, size_t errlen);
 /** With --resume: the warm start is the one the journal's run was started with. */
 int cli_warm_start_check_resume(const cli_tune_options *o, const cli_tune_resume *r,
                                 const cli_warm_start *w, char *err, size_t errlen);

@@ -1,28 +1,119 @@
-/* --warm-start=FILE|none of `cutune [tune]`: the source read and mapped onto the run's space
+/* --warm-start=FILE|auto|none of `cutune [tune]`: the source read and mapped onto the run's space
  * (cutune/warm.h), and what --resume checks of it. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "tune_internal.h"
 
-int cli_warm_start_load(const char *arg, const cutune_space *sp, cli_warm_start *w, char *err,
-                        size_t errlen)
+/* The rows of one group (GPU, sizes, options) as a source: the group with the most correct
+ * measurements, the first stored on a tie. One group only, since a source's times are
+ * ranked against each other and two GPUs' times do not share a scale. */
+static int source_from_db(cutune_db *db, const cutune_db_key *key, const cutune_space *sp,
+                          cutune_warm_source **out, char *group, size_t glen, char *err,
+                          size_t errlen)
+{
+    cutune_db_rows *rows = NULL;
+    int rc = cutune_db_rows_transfer(db, key, &rows, err, errlen);
+    if (rc < 0)
+        return rc;
+    size_t np = cutune_space_nparams(sp), best = 0, best_ok = 0;
+    for (size_t i = 0; i < rows->n; i++) {
+        const cutune_db_row *a = &rows->row[i];
+        size_t ok = 0;
+        int seen = 0;
+        for (size_t j = 0; j < rows->n && !seen; j++) {
+            const cutune_db_row *b = &rows->row[j];
+            int same = !strcmp(a->gpu, b->gpu) && !strcmp(a->sizes, b->sizes) &&
+                       !strcmp(a->options, b->options);
+            if (same && j < i)
+                seen = 1; /* counted with its first row */
+            else if (same && b->status == CUTUNE_STATUS_OK)
+                ok++;
+        }
+        if (!seen && ok > best_ok) {
+            best_ok = ok;
+            best = i;
+        }
+    }
+    *out = NULL;
+    if (best_ok == 0) {
+        cutune_db_rows_free(rows);
+        return 0;
+    }
+    const cutune_db_row *g = &rows->row[best];
+    snprintf(group, glen, "database: %s, sizes %s", g->gpu, g->sizes);
+    const char **names = malloc((np ? np : 1) * sizeof *names);
+    const char **vals = malloc((np ? np : 1) * sizeof *vals);
+    char(*texts)[64] = malloc((np ? np : 1) * sizeof *texts);
+    cutune_warm_source *src = NULL;
+    rc = CUTUNE_ENOMEM;
+    if (names && vals && texts) {
+        for (size_t p = 0; p < np; p++)
+            names[p] = cutune_space_param(sp, p)->name;
+        src = cutune_warm_source_alloc(group, np, names);
+    }
+    for (size_t i = 0; src && i < rows->n; i++) {
+        const cutune_db_row *r = &rows->row[i];
+        if (strcmp(r->gpu, g->gpu) || strcmp(r->sizes, g->sizes) || strcmp(r->options, g->options))
+            continue;
+        cJSON *c = cJSON_Parse(r->config);
+        int full = c != NULL;
+        for (size_t p = 0; full && p < np; p++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, names[p]);
+            if (cJSON_IsNumber(v))
+                snprintf(texts[p], sizeof texts[p], "%.17g", v->valuedouble);
+            else if (cJSON_IsString(v))
+                snprintf(texts[p], sizeof texts[p], "%s", v->valuestring);
+            else
+                full = 0; /* a parameter this row lacks: the row does not map */
+            vals[p] = texts[p];
+        }
+        cJSON_Delete(c);
+        if (full && cutune_warm_source_add(src, vals, r->status, r->time_ms) < 0) {
+            cutune_warm_source_free(src);
+            src = NULL;
+        }
+    }
+    if (src)
+        rc = 0;
+    free(names);
+    free(vals);
+    free(texts);
+    cutune_db_rows_free(rows);
+    *out = src;
+    return rc < 0 ? cutune_err(err, errlen, rc, "--warm-start=auto: out of memory") : 0;
+}
+
+int cli_warm_start_load(const char *arg, cutune_db *db, const cutune_db_key *key,
+                        const cutune_space *sp, cli_warm_start *w, char *err, size_t errlen)
 {
     memset(w, 0, sizeof *w);
     if (!arg || strcmp(arg, "none") == 0)
         return 0;
-    if (strcmp(arg, "auto") == 0)
-        return cutune_err(err, errlen, CUTUNE_EINVAL,
-                          "--warm-start=auto: this build has no tuning database to draw on; "
-                          "give a FILE (a Kernel Tuner cache or a cutune journal) or none");
-    if (!realpath(arg, w->path))
-        snprintf(w->path, sizeof w->path, "%s", arg);
     cutune_warm_source *src = NULL;
-    int rc = cutune_warm_source_load(arg, &src, err, errlen);
-    if (rc < 0)
-        return rc;
+    int rc;
+    if (strcmp(arg, "auto") == 0) {
+        if (!db)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "--warm-start=auto: the run has no tuning database (--no-db or "
+                              "CUTUNE_DB=none): give a FILE or none");
+        if ((rc = source_from_db(db, key, sp, &src, w->path, sizeof w->path, err, errlen)) < 0)
+            return rc;
+        if (!src) {
+            fprintf(stderr, "cutune: --warm-start=auto: the database holds no correct "
+                            "measurement of this kernel on another GPU or at other sizes: cold\n");
+            return 0;
+        }
+    } else {
+        if (!realpath(arg, w->path))
+            snprintf(w->path, sizeof w->path, "%s", arg);
+        if ((rc = cutune_warm_source_load(arg, &src, err, errlen)) < 0)
+            return rc;
+    }
     rc = cutune_warm_prior_build(src, sp, &w->prior, err, errlen);
     cutune_warm_source_free(src);
     if (rc < 0)

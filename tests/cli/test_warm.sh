@@ -33,7 +33,7 @@ json.dump({"device_name": "Other GPU", "kernel_name": "pnpoly", "tune_params_key
           open("other.json", "w"))
 PY
 
-"$exe" tune --help | grep -q -- "--warm-start=FILE|none" && ok "tune --help names --warm-start" \
+"$exe" tune --help | grep -q -- "--warm-start=FILE|auto|none" && ok "tune --help names --warm-start" \
     || bad "tune --help names --warm-start"
 
 expect_fail "warm start of another kernel" "other.json: no parameter in common" \
@@ -108,6 +108,36 @@ import json; d = json.load(open('src.orig.json'))
 for e in d['cache'].values(): e['time'] = 10.0 - e['time']
 json.dump(d, open('src.json', 'w'))"
 expect_resume_fail "resume with a changed warm start" "has changed" cut4.jsonl bowl.json.gz
+
+# --warm-start=auto: the database's rows of the same kernel on another GPU (here xgemm's
+# shipped recording re-labelled as "Other GPU" and imported), the group with the most
+# correct measurements; cold, with one line, where the database holds none
+kdir=${CUTUNE_KERNELS:-$here/../../kernels}
+python3 - "$kdir/../data/xgemm.jsonl.gz" <<'PY'
+import gzip, json, sys
+lines = [json.loads(l) for l in gzip.open(sys.argv[1], "rt")]
+params = lines[0]["params"]
+keys = list(params)
+cache = {}
+for l in lines[1:101]:
+    if l.get("kind") == "eval" and l.get("status") == "ok":
+        c = l["config"]
+        cache[",".join(str(c[k]) for k in keys)] = dict(c, time=l["time_ms"] * 2.0)
+json.dump({"device_name": "Other GPU", "kernel_name": "xgemm", "tune_params_keys": keys,
+           "tune_params": params, "objective": "time", "cache": cache}, open("xg-other.json", "w"))
+PY
+CUTUNE_DB=auto.db "$exe" --no-progress --budget=10 --warm-start=auto --journal=auto0.jsonl \
+    xgemm >auto0.txt 2>&1
+grep -q "holds no correct measurement of this kernel on another GPU" auto0.txt \
+    && ok "auto: cold, said in one line, where the database holds nothing elsewhere" \
+    || bad "auto: cold, said in one line, where the database holds nothing elsewhere" "$(cat auto0.txt)"
+CUTUNE_DB=auto.db "$exe" db import --kernel=xgemm xg-other.json >/dev/null 2>&1
+CUTUNE_DB=auto.db "$exe" --no-progress --budget=10 --warm-start=auto --journal=auto1.jsonl \
+    xgemm >auto1.txt 2>&1
+grep -q "warm start from database: Other GPU" auto1.txt \
+    && grep -q '"warm_start":"database: Other GPU' auto1.jsonl \
+    && ok "auto: warm from the database's rows of the kernel on another GPU" \
+    || bad "auto: warm from the database's rows of the kernel on another GPU" "$(cat auto1.txt)"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
