@@ -164,9 +164,14 @@ static void print_confirmed(const cli_target *t, const cutune_objective *obj,
     else
         printf("  %s: %.6g, 95%% CI [%.6g, %.6g]", cutune_objective_text(obj), w->mean, w->lo,
                w->hi);
-    printf(" (mean of %zu rounds over the best %zu%s; %zu tied, %s)\n", w->n, c->n,
-           c->simulated ? ", drawn from the recorded repetitions" : "", tied,
-           confirm_decided_by(c));
+    /* tied counts the winner itself: tied - 1 others overlap its interval */
+    if (tied > 1)
+        printf(" (mean of %zu rounds over the best %zu%s; %zu tied with it, %s)\n", w->n, c->n,
+               c->simulated ? ", drawn from the recorded repetitions" : "", tied - 1,
+               confirm_decided_by(c));
+    else
+        printf(" (mean of %zu rounds over the best %zu%s; no other within its interval)\n",
+               w->n, c->n, c->simulated ? ", drawn from the recorded repetitions" : "");
 }
 
 /* Several objectives: the Pareto front, its hypervolume and reference point on stdout,

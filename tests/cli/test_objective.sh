@@ -164,7 +164,7 @@ json.dump({"tune_params_keys": ["a"], "tune_params": {"a": [1, 2, 3]}, "cache": 
 PY
 out=$("$exe" --searcher=grid --budget=3 --journal=k1.jsonl --output=k1.json --header=k1.h tie.json 2>&1)
 grep -qx "best: a=1" <<<"$out" && grep -qx "confirmed: a=1" <<<"$out" \
-    && grep -q "2 tied, decided by fewer registers, then lower energy, then lower configuration id" <<<"$out" \
+    && grep -q "1 tied with it, decided by fewer registers, then lower energy, then lower configuration id" <<<"$out" \
     && ok "--confirm: a tie without registers goes to the lower configuration id" \
     || bad "--confirm: a tie without registers goes to the lower configuration id" "$out"
 grep -q "confirmed over 5 rounds: mean" k1.h && ok "the header names the confirmed interval" \
