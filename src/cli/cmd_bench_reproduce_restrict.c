@@ -129,7 +129,7 @@ int cutune_cli_bench_reproduce_restrictions(const char *results, const cJSON *re
                                             const char *out_dir, char **opts, int max, int *nopts)
 {
     *nopts = 0;
-    int nfile = 0, status = 0;
+    int nfile = 0, unrecorded = 0, status = 0;
     const cJSON *flag = NULL, *r, *e;
     size_t n = (size_t)cJSON_GetArraySize(recs), i = 0;
     char **labels = calloc(n ? n : 1, sizeof *labels);
@@ -144,6 +144,7 @@ int cutune_cli_bench_reproduce_restrictions(const char *results, const cJSON *re
             status = 1;
             goto out;
         }
+        unrecorded += !rs;
         if (!rs || cJSON_IsNull(rs))
             continue; /* none known (or a manifest that predates recording them) */
         const char *from = str_of(rs, "from");
@@ -169,6 +170,11 @@ int cutune_cli_bench_reproduce_restrictions(const char *results, const cJSON *re
             goto out;
         }
     }
+    if (unrecorded)
+        fprintf(stderr,
+                "cutune bench: --reproduce: %s records no restrictions for %d recording(s) (a "
+                "manifest older than that field): they are rerun without restrictions\n",
+                results, unrecorded);
     if (flag && nfile) {
         status = malformed(results, "restrictions from --restrict and from a file");
         goto out;
