@@ -20,6 +20,15 @@
 
 #include "cutune/searcher.h"
 
+/** The restrictions one recording's space was searched under (bench), where they are known. */
+typedef struct cutune_manifest_space {
+    int known;                       /**< 0: none known (the recorded configurations stood in) */
+    const char *const *restrictions; /**< the n expressions in force (none: the whole product) */
+    size_t n;                        /**< ... their count */
+    const char *file;    /**< the restrictions file they were read from, or NULL: --restrict */
+    const char *section; /**< that file's section ("FILE:LINE"), or NULL */
+} cutune_manifest_space;
+
 /** What an experiment was (views; valid during cutune_manifest_build). */
 typedef struct cutune_manifest_input {
     const char *kind;                         /**< "bench" or "tune" */
@@ -30,6 +39,7 @@ typedef struct cutune_manifest_input {
     const char *convention;                   /**< e.g. "constraint-aware", "both"; or NULL */
     const char *const *restrictions;          /**< restriction expressions, or NULL */
     size_t nrestrictions;                     /**< ... their count */
+    const cutune_manifest_space *spaces;      /**< [nrecordings] (bench), or NULL */
     const cutune_searcher_type *const *types; /**< searcher types */
     const char *const *args;                  /**< their ARGS (NULL entries: none) */
     const char *const *labels;                /**< their labels in the output (NULL: the names) */
@@ -44,8 +54,9 @@ typedef struct cutune_manifest_input {
 /**
  * Build the manifest of in: *json (caller frees with free()) gets the object as indented
  * JSON text, identity (at least 24 bytes) its short identity. Every recording is read
- * once for its hash. Returns 0, or CUTUNE_EIO naming an unreadable recording, or
- * CUTUNE_ENOMEM.
+ * once for its hash, and so is every restrictions file of in->spaces (its SHA-256 is
+ * recorded with the expressions read from it). Returns 0, or CUTUNE_EIO naming an
+ * unreadable recording or restrictions file, or CUTUNE_ENOMEM.
  */
 int cutune_manifest_build(const cutune_manifest_input *in, char **json, char *identity, char *err,
                           size_t errlen);

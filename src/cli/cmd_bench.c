@@ -69,9 +69,11 @@ static void bench_usage(FILE *f)
             "  --objectives=A,B     compare by the hypervolume of the (A, B) Pareto fronts\n"
             "                       instead (recordings holding both; DIR/objectives.csv)\n"
             "  --reproduce=RESULTS  rerun the experiment of a results.json from its manifest\n"
-            "                       alone (into --out, default RESULTS' folder/reproduced) and\n"
+            "                       alone (into --out, default RESULTS' folder/reproduced), each\n"
+            "                       recording with the restrictions it was benchmarked with, and\n"
             "                       compare cell by cell: exit 0 identical, 1 different, 2 when a\n"
-            "                       recording is missing or its SHA-256 differs\n"
+            "                       recording or restrictions file is missing or its SHA-256\n"
+            "                       differs\n"
             "  --quiet              no progress bar\n"
             "  --help               this text\n"
             "\n"
@@ -352,6 +354,7 @@ int cutune_cmd_bench(int argc, char **argv)
     char *rfile_path[BENCH_MAX];
     size_t nrfiles = 0;
     cutune_bench_space_def defs[BENCH_MAX];
+    cutune_manifest_space spaces[BENCH_MAX]; /* the same, with the file, for the manifest */
     int status = 2;
 
     const cutune_searcher_type *types[BENCH_MAX];
@@ -536,6 +539,10 @@ int cutune_cmd_bench(int argc, char **argv)
             free(label);
         }
         nknown += defs[k].known != 0;
+        spaces[k] =
+            (cutune_manifest_space){defs[k].known, defs[k].restrictions, defs[k].n,
+                                    !nrestrict && rec_file[k] >= 0 ? rfile_path[rec_file[k]] : NULL,
+                                    nrestrict ? NULL : defs[k].source};
     }
     /* the output folder is checked (and made) before the benchmark runs, not after, and
      * only once every other argument is known to be good */
@@ -629,6 +636,9 @@ int cutune_cmd_bench(int argc, char **argv)
         .recordings = (const char *const *)recs,
         .nrecordings = nrec,
         .convention = conv_text,
+        .restrictions = nrestrict ? restrict_expr : NULL,
+        .nrestrictions = nrestrict,
+        .spaces = spaces,
         .types = types,
         .args = sargs,
         .labels = (const char *const *)labels,

@@ -3,8 +3,9 @@
  *
  * The manifest alone decides the rerun: its recordings (found at the path given then, or
  * the absolute path, and refused unless their SHA-256 matches), searchers (by their labels,
- * which are the NAME:ARGS given), budgets, seed count, convention and parallel. A missing
- * or changed recording is refused with one line before anything runs (exit 2); otherwise
+ * which are the NAME:ARGS given), budgets, seed count, convention, parallel and every
+ * recording's restrictions (cmd_bench_reproduce_restrict.c). A missing or changed recording
+ * or restrictions file is refused with one line before anything runs (exit 2); otherwise
  * the exit status says whether every cell came out identical (0) or not (1). */
 #include <errno.h>
 #include <libgen.h>
@@ -274,6 +275,17 @@ int cutune_cli_bench_reproduce(const char *results, const char *out_dir, unsigne
         args[nargs++] = owned[nowned++];                                                           \
     } while (0)
     args[nargs++] = "cutune bench";
+    /* the restrictions each recording was benchmarked under, exactly (a restrictions file
+     * beside their folder is not found again for files given one by one) */
+    int nropts = 0;
+    status = cutune_cli_bench_reproduce_restrictions(
+        results, recs, out_dir, &owned[nowned],
+        REPRO_MAX_ARGS - 16 - cJSON_GetArraySize(recs) - cJSON_GetArraySize(srch), &nropts);
+    if (status != 0)
+        goto out;
+    status = 2;
+    for (int i = 0; i < nropts; i++)
+        args[nargs++] = owned[nowned++];
     const cJSON *s;
     cJSON_ArrayForEach(s, srch)
     {

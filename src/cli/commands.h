@@ -31,5 +31,12 @@ int cli_tune_attach_manifest(const char *summary, const char *target, const char
  * out_dir (NULL: RESULTS' folder/reproduced), compare; returns the exit status */
 int cutune_cli_bench_reproduce(const char *results, const char *out_dir, unsigned long jobs,
                                int plots, int quiet);
+/* cmd_bench_reproduce_restrict.c: the options (malloc'd, into opts[0..max)) that give the
+ * rerun of the manifest's recordings recs exactly the restrictions they were benchmarked
+ * under: --restrict=EXPR, or --restrictions=FILE written into out_dir. Refuses a missing or
+ * changed restrictions file. Returns 0, or the exit status after one line on stderr. */
+struct cJSON;
+int cutune_cli_bench_reproduce_restrictions(const char *results, const struct cJSON *recs,
+                                            const char *out_dir, char **opts, int max, int *nopts);
 
 #endif

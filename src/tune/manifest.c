@@ -161,11 +161,45 @@ static cJSON *build_json(void)
 
 /* ---- the experiment */
 
+typedef struct {
+    const cJSON *rec; /* the recording's entry */
+    size_t index;     /* ... its index in the input */
+} rec_ref;
+
 static int cmp_rec(const void *a, const void *b)
 {
-    const cJSON *x = *(cJSON *const *)a, *y = *(cJSON *const *)b;
-    return strcmp(cJSON_GetObjectItem(x, "sha256")->valuestring,
-                  cJSON_GetObjectItem(y, "sha256")->valuestring);
+    const rec_ref *x = a, *y = b;
+    return strcmp(cJSON_GetObjectItem(x->rec, "sha256")->valuestring,
+                  cJSON_GetObjectItem(y->rec, "sha256")->valuestring);
+}
+
+/* "restrictions" of a recording: the expressions it was searched under and where they
+ * came from ("--restrict", or a file with its SHA-256 and the section), or null when
+ * none were known. */
+static int space_json(const cutune_manifest_space *sp, cJSON *r, char *err, size_t errlen)
+{
+    if (!sp->known) {
+        cJSON_AddNullToObject(r, "restrictions");
+        return 0;
+    }
+    cJSON *o = cJSON_CreateObject(), *exprs = cJSON_CreateArray();
+    cJSON_AddItemToObject(r, "restrictions", o);
+    cJSON_AddStringToObject(o, "from", sp->file ? "file" : "--restrict");
+    for (size_t k = 0; k < sp->n; k++)
+        cJSON_AddItemToArray(exprs, cJSON_CreateString(sp->restrictions[k]));
+    cJSON_AddItemToObject(o, "expressions", exprs);
+    if (sp->file) {
+        char hex[65], real[4096];
+        int rc = cutune_sha256_file(sp->file, hex, NULL, err, errlen);
+        if (rc < 0)
+            return rc;
+        cJSON_AddStringToObject(o, "file", sp->file);
+        cJSON_AddStringToObject(o, "abs_file", realpath(sp->file, real) ? real : sp->file);
+        cJSON_AddStringToObject(o, "file_sha256", hex);
+        if (sp->section)
+            cJSON_AddStringToObject(o, "section", sp->section);
+    }
+    return 0;
 }
 
 static int recordings_json(const cutune_manifest_input *in, cJSON *exp, cutune_sha256 *id,
@@ -173,7 +207,7 @@ static int recordings_json(const cutune_manifest_input *in, cJSON *exp, cutune_s
 {
     cJSON *arr = cJSON_CreateArray();
     cJSON_AddItemToObject(exp, "recordings", arr);
-    cJSON **sorted = calloc(in->nrecordings ? in->nrecordings : 1, sizeof *sorted);
+    rec_ref *sorted = calloc(in->nrecordings ? in->nrecordings : 1, sizeof *sorted);
     if (!arr || !sorted) {
         free(sorted);
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "manifest: out of memory");
@@ -193,13 +227,26 @@ static int recordings_json(const cutune_manifest_input *in, cJSON *exp, cutune_s
         cJSON_AddStringToObject(r, "sha256", hex);
         cJSON_AddNumberToObject(r, "bytes", (double)size);
         cJSON_AddItemToArray(arr, r);
-        sorted[i] = r;
+        if (in->spaces && (rc = space_json(&in->spaces[i], r, err, errlen)) < 0) {
+            free(sorted);
+            return rc;
+        }
+        sorted[i] = (rec_ref){r, i};
     }
-    /* the identity does not depend on the order the files were given in */
+    /* the identity does not depend on the order the files were given in; a recording's
+     * restrictions are part of it (their expressions, not the file's name) */
     qsort(sorted, in->nrecordings, sizeof *sorted, cmp_rec);
     for (size_t i = 0; i < in->nrecordings; i++) {
-        const char *h = cJSON_GetObjectItem(sorted[i], "sha256")->valuestring;
+        const char *h = cJSON_GetObjectItem(sorted[i].rec, "sha256")->valuestring;
         cutune_sha256_update(id, h, strlen(h));
+        const cutune_manifest_space *sp = in->spaces ? &in->spaces[sorted[i].index] : NULL;
+        if (sp && sp->known) {
+            cutune_sha256_update(id, "\trestricted", 11);
+            for (size_t k = 0; k < sp->n; k++) {
+                cutune_sha256_update(id, "\t", 1);
+                cutune_sha256_update(id, sp->restrictions[k], strlen(sp->restrictions[k]));
+            }
+        }
         cutune_sha256_update(id, "\n", 1);
     }
     free(sorted);

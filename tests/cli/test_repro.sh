@@ -2,7 +2,8 @@
 # Reproducible research runs (docs/reproducibility.md), as a user checks them: the same
 # seed gives the same bo journal whatever OpenBLAS would be told (threads, kernels), no
 # BLAS decides bo's proposals, every result carries its manifest, and `cutune bench
-# --reproduce` reruns it, refusing a missing or changed recording. Synthetic recordings;
+# --reproduce` reruns it under the recorded restrictions, refusing a missing or changed
+# recording or restrictions file. Synthetic recordings;
 # prints TAP-like lines and "N passed, N failed".
 set -u
 exe=${CUTUNE_EXE:?CUTUNE_EXE not set}
@@ -61,6 +62,7 @@ e = m["experiment"]
 assert m["kind"] == "bench" and m["format"] == 1
 assert m["command"][:2] == ["cutune", "bench"] and m["command"][-1] == "bowl.json.gz", m["command"]
 assert e["recordings"][0]["sha256"] == sys.argv[1] and e["recordings"][0]["path"] == "bowl.json.gz"
+assert e["recordings"][0]["restrictions"] is None  # no restrictions file, no --restrict
 assert e["budgets"] == [8, 15] and e["seeds"]["first"] == 1 and e["seeds"]["count"] == 2
 assert e["convention"] == "constraint-aware"
 by = {s["label"]: s for s in e["searchers"]}
@@ -127,6 +129,57 @@ err=$("$exe" bench --reproduce=nomanifest.json 2>&1 >/dev/null); rc=$?
 [ $rc = 2 ] && [ "$(wc -l <<<"$err")" = 1 ] && grep -q "nomanifest.json: no bench manifest" <<<"$err" \
     && ok "--reproduce: a results.json without a manifest is refused" \
     || bad "--reproduce: a results.json without a manifest is refused" "rc $rc: $err"
+
+# ---- --reproduce under the restrictions found beside the folder: the rerun is given the
+# recordings one by one, so it must be given the recorded restrictions too. Two 4 x 4
+# recordings, each holding only some of the configurations its section allows.
+mkdir -p spaces
+python3 - <<'PY'
+import json
+vals = [1, 2, 3, 4]
+cache = {"%d,%d" % (a, b): {"a": a, "b": b, "time": 10.0 / (a * b) + a}
+         for a in vals for b in vals if a <= b and b < 4}
+d = {"device_name": "G1", "kernel_name": "toy", "tune_params_keys": ["a", "b"],
+     "tune_params": {"a": vals, "b": vals}, "objective": "time", "cache": cache}
+json.dump(d, open("spaces/toy_G1.json", "w"))
+del cache["1,1"]
+d["device_name"] = "G2"
+json.dump(d, open("spaces/toy_G2.json", "w"))
+PY
+printf '# toy spaces\n[toy_G1]\na <= b\n[toy_*]\na <= b\nb - a != 3\n' >spaces/restrictions
+"$exe" bench --searchers=random,genetic --budgets=4,10 --seeds=2 --convention=constraint-aware \
+    --no-plots --quiet --out=rs spaces >/dev/null 2>&1
+python3 - "$(sha256sum spaces/restrictions | cut -d' ' -f1)" <<'PY' \
+    && ok "bench FOLDER: the manifest records each recording's restrictions, file and SHA-256" \
+    || bad "bench FOLDER: the manifest records each recording's restrictions, file and SHA-256"
+import json, sys
+recs = {r["path"]: r["restrictions"] for r in json.load(open("rs/results.json"))["manifest"]["experiment"]["recordings"]}
+g1, g2 = recs["spaces/toy_G1.json"], recs["spaces/toy_G2.json"]
+assert g1["expressions"] == ["a <= b"] and g2["expressions"] == ["a <= b", "b - a != 3"], recs
+for r in (g1, g2):
+    assert r["from"] == "file" and r["file"] == "spaces/restrictions" and r["file_sha256"] == sys.argv[1], r
+assert g1["section"] == "spaces/restrictions:2" and g2["section"] == "spaces/restrictions:4"
+PY
+out=$("$exe" bench --reproduce=rs/results.json --no-plots --quiet 2>/dev/null); rc=$?
+idr=$(python3 -c 'import json; print(json.load(open("rs/results.json"))["manifest"]["identity"])' 2>&1)
+idn=$(python3 -c 'import json; print(json.load(open("rs/reproduced/results.json"))["manifest"]["identity"])' 2>&1)
+[ $rc = 0 ] && grep -q "identical (8 cells)" <<<"$out" && [ "$idr" = "$idn" ] \
+    && grep -q "| toy_G1 | 10 (6; 4) |" rs/reproduced/results.md && grep -q "| toy_G2 | 9 (5; 4) |" rs/reproduced/results.md \
+    && ok "--reproduce: the rerun searches the restricted spaces of the folder's restrictions file" \
+    || bad "--reproduce: the rerun searches the restricted spaces of the folder's restrictions file" "rc $rc: $out $idr $idn $(grep toy_G rs/reproduced/results.md | head -2)"
+"$exe" bench --searchers=random --budgets=4,10 --seeds=2 --convention=constraint-aware --restrict='a <= b' \
+    --no-plots --quiet --out=rr spaces >/dev/null 2>&1
+out=$("$exe" bench --reproduce=rr/results.json --no-plots --quiet 2>/dev/null); rc=$?
+[ $rc = 0 ] && grep -q "identical (4 cells)" <<<"$out" && grep -q "| toy_G2 | 10 (5; 5) |" rr/reproduced/results.md \
+    && ok "--reproduce: --restrict again" || bad "--reproduce: --restrict again" "rc $rc: $out"
+# the restrictions file changed by one byte (its comment: the same expressions) is refused
+printf 'T' | dd of=spaces/restrictions bs=1 seek=2 conv=notrunc 2>/dev/null
+rm -rf rs/reproduced
+err=$("$exe" bench --reproduce=rs/results.json --no-plots --quiet 2>&1 >/dev/null); rc=$?
+[ $rc = 2 ] && [ "$(wc -l <<<"$err")" = 1 ] && grep -q "restrictions file spaces/restrictions has SHA-256 .*the manifest's is" <<<"$err" \
+    && [ ! -e rs/reproduced ] \
+    && ok "--reproduce: a restrictions file changed by one byte is refused (one line, exit 2)" \
+    || bad "--reproduce: a restrictions file changed by one byte is refused (one line, exit 2)" "rc $rc: $err"
 
 # ---- a tuning run's summary
 "$exe" --searcher=genetic --budget=12 --seed=4 --evaluator=replay --journal=t.jsonl \
