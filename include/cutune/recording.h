@@ -64,10 +64,10 @@ typedef struct cutune_recording {
     size_t nsizes;       /**< header "sizes": the problem sizes it was measured at */
     char **size_names;
     double *size_values;
-    char *objective;   /**< what it was tuned for when not time: a Kernel Tuner cache's
-                            "objective", a journal header's "objective"; NULL: time */
-    int objective_max; /**< that objective is maximised (a journal's text says so itself) */
-    char *subject_to;  /**< a journal header's "subject_to", one constraint a line, or NULL */
+    char *objective;       /**< what it was tuned for when not time: a Kernel Tuner cache's
+                                "objective", a journal header's "objective"; NULL: time */
+    int objective_max;     /**< that objective is maximised (a journal's text says so itself) */
+    char *subject_to;      /**< a journal header's "subject_to", one constraint a line, or NULL */
     char *warm_start;      /**< header "warm_start": the run's warm-start source (NULL: cold) */
     char *warm_start_hash; /**< header "warm_start_hash": hash of its prior (hex) */
 } cutune_recording;

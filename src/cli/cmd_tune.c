@@ -170,8 +170,8 @@ static void print_confirmed(const cli_target *t, const cutune_objective *obj,
                c->simulated ? ", drawn from the recorded repetitions" : "", tied - 1,
                confirm_decided_by(c));
     else
-        printf(" (mean of %zu rounds over the best %zu%s; no other within its interval)\n",
-               w->n, c->n, c->simulated ? ", drawn from the recorded repetitions" : "");
+        printf(" (mean of %zu rounds over the best %zu%s; no other within its interval)\n", w->n,
+               c->n, c->simulated ? ", drawn from the recorded repetitions" : "");
 }
 
 /* Several objectives: the Pareto front, its hypervolume and reference point on stdout,
