@@ -9,7 +9,13 @@
  * Pareto-optimal points). The GP is given those numbers as its targets (output warp and
  * standardisation as for times) and EI picks the proposal as in one objective, so every
  * draw of the weights aims at another part of the front. Failures and the feasibility model
- * are as in one objective. */
+ * are as in one objective.
+ *
+ * The scores are normalised as they are, on the hypervolume's scale: normalising their
+ * logarithms measured 96.9% of the front's hypervolume against 98.0% on
+ * benchmarks/parego's front2 at 60 evaluations (50 seeds), and ParEGO's own evenly spaced
+ * weights (i/10 for two objectives) instead of uniform draws 97.9% against 98.0%, the
+ * H200 recordings within 0.3 points either way. */
 #include "bo_internal.h"
 
 #include <gsl/gsl_rng.h>
