@@ -1,7 +1,8 @@
 /* bo_parego.c: bo under several objectives, ParEGO (Knowles, IEEE TEVC 10(1), 2006).
  *
  * One fixed scalarisation (the geometric mean of the scores, mo=geomean) steers bo to one
- * part of the Pareto front. ParEGO changes the scalarisation at every model-based proposal:
+ * part of the Pareto front. ParEGO changes the scalarisation at every model-based proposal
+ * (once per batch: a batch's later picks believe fantasies under its first scalarisation):
  * a weight vector drawn uniformly on the simplex from the run's generator, and every
  * successful observation's scores normalised to [0, 1] over the successful observations so
  * far and folded into one number by the augmented Chebyshev function (rho = 0.05: the max
