@@ -57,4 +57,14 @@ int cutune_pareto_better(const size_t *rank, const double *crowd, size_t a, size
  */
 size_t cutune_pareto_worst(const double *f, size_t n, size_t m);
 
+/**
+ * ParEGO's augmented Chebyshev scalarisation (Knowles, IEEE TEVC 10(1), 2006, eq. 2) of one
+ * point's m minimised scores f under the weights w (non-negative, summing to 1), each score
+ * normalised to [0, 1] by lo and hi (the least and greatest observed): max_j w_j f'_j + rho
+ * sum_j w_j f'_j with f'_j = (f_j - lo_j) / (hi_j - lo_j); an objective whose range is zero
+ * counts as 0. bo's mo=parego (src/search/bo_parego.c) uses rho = 0.05.
+ */
+double cutune_pareto_chebyshev(const double *f, const double *w, const double *lo, const double *hi,
+                               size_t m, double rho);
+
 #endif

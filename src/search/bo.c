@@ -292,6 +292,17 @@ static int believe_pending(bo_state *s, size_t npre, char *err, size_t errlen)
     return 0;
 }
 
+/* ParEGO (bo_parego.c): a new scalarisation of the observations, handed to the GP as its
+ * targets (the local model refits on it too). */
+static int parego_retarget(bo_state *s, char *err, size_t errlen)
+{
+    if (!bo_parego_on(s) || s->nok == 0)
+        return 0;
+    bo_parego_rescalarise(s);
+    s->lgp_n = 0;
+    return rewarp(s, err, errlen);
+}
+
 /* Whether the exhaustive tail starts now (see the top comment): allowed by the budget,
  * BO_TAIL_AFTER observations made, and a model to rank by. */
 static int tail_due(const bo_state *s)
@@ -303,7 +314,10 @@ static int tail_due(const bo_state *s)
  * from here on bo proposes them in that order and fits nothing more. */
 static int start_tail(bo_state *s, char *err, size_t errlen)
 {
-    int rc = sync_model(s, err, errlen);
+    int rc = parego_retarget(s, err, errlen);
+    if (rc < 0)
+        return rc;
+    rc = sync_model(s, err, errlen);
     if (rc < 0)
         return rc;
     double fbest = INFINITY;
@@ -346,7 +360,8 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
              * and an infinite incumbent there: every candidate tied, the lowest ids won) */
             if (!ready) {
                 ready = 1;
-                if ((rc = prepare_model(s, k - j + npre, err, errlen)) < 0)
+                if ((rc = parego_retarget(s, err, errlen)) < 0 ||
+                    (rc = prepare_model(s, k - j + npre, err, errlen)) < 0)
                     return rc; /* no fantasy yet; the sync may have appended real points */
                 base = cutune_gp_n(s->gp);
                 if ((rc = believe_pending(s, npre, err, errlen)) < 0)
@@ -446,6 +461,12 @@ static int grow_obs(bo_state *s)
     if (!kt)
         return CUTUNE_ENOMEM;
     s->ok_logt = kt;
+    if (s->nobj > 1) {
+        double *ko = realloc(s->ok_obj, nc * s->nobj * sizeof *ko);
+        if (!ko)
+            return CUTUNE_ENOMEM;
+        s->ok_obj = ko;
+    }
     if (s->warm) {
         double *kp = realloc(s->ok_prior, nc * sizeof *kp);
         if (!kp)
@@ -476,6 +497,18 @@ static int bo_observe(void *state, const cutune_observation *obs, size_t n, char
             return cutune_err(err, errlen, CUTUNE_ENOMEM, "bo: out of memory");
         int ok =
             obs[i].status == CUTUNE_STATUS_OK && isfinite(obs[i].time_ms) && obs[i].time_ms > 0.0;
+        if (ok && s->nobj > 1) {
+            /* ParEGO's scores (kept under mo=geomean too, unread); a success without all
+             * of them is none under ParEGO */
+            int have = obs[i].objectives && obs[i].nobjectives == s->nobj;
+            for (size_t j = 0; have && j < s->nobj; j++) {
+                double v = obs[i].objectives[j];
+                have = isfinite(v);
+                s->ok_obj[s->nok * s->nobj + j] = v;
+            }
+            if (!have && s->mo == BO_MO_PAREGO)
+                ok = 0;
+        }
         s->obs_id[s->nobs] = id;
         s->obs_ok[s->nobs] = (uint8_t)ok;
         s->obs_t[s->nobs] = ok ? obs[i].time_ms : NAN;
@@ -541,6 +574,7 @@ static void bo_free(void *state)
     free(s->tail);
     free(s->wdesign);
     free(s->ok_prior);
+    free(s->ok_obj);
     cutune_gp_warp_free(&s->warp);
 }
 
@@ -571,6 +605,8 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->pairs = 0; /* the safe phase's; the edge phase sets 1 (set_phase) */
     s->warp_kind = CUTUNE_GP_WARP_BOXCOX;
     s->feas_model = 1;
+    s->nobj = ctx->nobjectives <= BO_MO_MAX ? ctx->nobjectives : 0;
+    s->mo = BO_MO_PAREGO; /* several objectives: ParEGO (docs/objectives.md has the measurement) */
     /* No phase by the budget (early=safe): the edge phase from 60 evaluations measured no
      * gain where the GPU is left out (docs/searchers.md), so it is an option, not a plan */
     s->early = BO_EARLY_SAFE;

@@ -46,6 +46,11 @@ enum { BO_EARLY_AUTO, BO_EARLY_SAFE, BO_EARLY_EDGE };
 
 enum bo_acq { ACQ_EI = 0, ACQ_PI, ACQ_LCB };
 
+/* mo= (several objectives, bo_parego.c): in the order of the option's names */
+enum { BO_MO_PAREGO = 0, BO_MO_GEOMEAN };
+#define BO_MO_MAX 16       /* objectives ParEGO scalarises (the tuner passes up to 16) */
+#define BO_PAREGO_RHO 0.05 /* weight of the augmented Chebyshev function's sum term */
+
 /* transfer= (a warm start's use, bo_warm.c): in the order of the option's names */
 enum { BO_TRANSFER_BOTH = 0, BO_TRANSFER_DESIGN, BO_TRANSFER_PRIOR, BO_TRANSFER_OFF };
 
@@ -159,6 +164,10 @@ typedef struct bo_state {
     int wplain;                           /**< wlcb=0: the weight is rho itself */
     double wprior;                        /**< weight of the prior mean (0: none) */
     double *ok_prior;                     /**< capobs: the prior at each ok observation */
+    /* several objectives (bo_parego.c) */
+    size_t nobj;    /**< objectives of the run (ctx->nobjectives; 0 or 1: one) */
+    int mo;         /**< mo=: BO_MO_PAREGO or BO_MO_GEOMEAN (read only when nobj > 1) */
+    double *ok_obj; /**< capobs x nobj: each ok observation's scores (ParEGO) */
 } bo_state;
 
 typedef struct best_pick {
@@ -212,6 +221,16 @@ double bo_warm_offset(const bo_state *s, size_t id);
 /* the GP target of the i-th ok observation: warped time less the prior mean */
 double bo_target(const bo_state *s, size_t i);
 void bo_warm_weigh(bo_state *s);
+
+/* bo_parego.c: ParEGO's scalarisation (several objectives, mo=parego) */
+/* Draw a weight vector uniformly on the simplex (k normalised exponential draws from the
+ * run's generator). */
+void bo_parego_weights(gsl_rng *r, double *w, size_t k);
+/* Whether the run's observations are scalarised by ParEGO (several objectives, mo=parego). */
+int bo_parego_on(const bo_state *s);
+/* Draw a weight vector and replace every ok observation's model target (ok_logt) and its
+ * ranking value (obs_t) by its scalarisation; the caller gives the GP the new targets. */
+void bo_parego_rescalarise(bo_state *s);
 
 /* bo_options.c: --searcher=bo:key=value,... */
 int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen);

@@ -24,13 +24,15 @@
  * bo_warm.c; default design), wdesign=N (source points of the initial design; default
  * ceil(n_init / 2)), wtest=0|1 (the design's sequential test; default 1), wlcb=0|1 (the
  * prior's weight is the rank correlation less its standard error, or itself; default 0).
- * docs/transfer.md has what each gives.
+ * docs/transfer.md has what each gives. mo=parego|geomean (several objectives: ParEGO's
+ * changing Chebyshev scalarisations, bo_parego.c, or the geometric mean of the scores; default
+ * parego; shown by the options hook only when the run has several objectives).
  */
 #include "bo_internal.h"
 
 static const char valid_keys[] =
     "acq, xi, beta, kernel, init, starts, local, pool, pow2, pairs, warp, lprior, design, add, "
-    "lin, lweak, early, refit, feas, preset, transfer, wdesign, wtest, wlcb";
+    "lin, lweak, early, refit, feas, preset, transfer, wdesign, wtest, wlcb, mo";
 
 /* A kernel-term weight option (add=, lin=): "fit" fits it in [fit_min, max], a number in
  * [0, max] fixes it. */
@@ -148,6 +150,10 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                 return rc;
             s->design_lhs = choice == 1;
             s->design_random = choice == 2;
+        } else if (strcmp(key, "mo") == 0) { /* in the order of BO_MO_* */
+            static const char *const names[] = {"parego", "geomean", NULL};
+            if ((rc = parse_choice(key, val, names, &s->mo, err, errlen)) < 0)
+                return rc;
         } else if (strcmp(key, "early") == 0) { /* in the order of BO_EARLY_* */
             static const char *const names[] = {"auto", "safe", "edge", NULL};
             if ((rc = parse_choice(key, val, names, &s->early, err, errlen)) < 0)
@@ -262,14 +268,18 @@ int bo_write_options(const void *state, char *buf, size_t len)
         snprintf(lin, sizeof lin, "%.17g", s->fit.lin_max);
     else
         snprintf(lin, sizeof lin, "fit[%.17g,%.17g]", s->fit.lin_min, s->fit.lin_max);
+    static const char *const mo[] = {"parego", "geomean"};
+    char mos[32] = ""; /* one objective: absent, so that those journals stay as they were */
+    if (s->nobj > 1)
+        snprintf(mos, sizeof mos, ",mo=%s", mo[s->mo]);
     return snprintf(buf, len,
                     "acq=%s,xi=%.17g,beta=%.17g,kernel=%s,init=%zu,starts=%zu,local=%.17g,"
                     "pool=%zu/%zu,pow2=%d,pairs=%d,warp=%s,design=%s,lprior=%s,add=%s,lin=%s,"
-                    "lweak=%zu,early=%s(%s),refit=%s,score_bits=%d",
+                    "lweak=%zu,early=%s(%s),refit=%s,score_bits=%d%s",
                     acq[s->acq], s->xi, s->beta, cutune_gp_kernel_name(s->kernel), s->n_init,
                     s->fit.nstarts, s->local_frac, s->exact_m, s->pool_m, s->pow2, s->pairs,
                     (unsigned)s->warp_kind < 3 ? warp[s->warp_kind] : "?",
                     s->design_lhs ? "lhs" : "maximin", lprior[s->lprior_mode], add, lin,
                     s->lweak_max, early[s->early], s->edge ? "edge" : "safe",
-                    s->warm_gain > 0.0 ? "gain" : "always", BO_SCORE_BITS);
+                    s->warm_gain > 0.0 ? "gain" : "always", BO_SCORE_BITS, mos);
 }

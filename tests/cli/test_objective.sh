@@ -232,6 +232,16 @@ for x, v in front:
 assert abs(area - float(row["hypervolume"])) <= 1e-12 * max(area, 1e-300), (area, row)
 PY
 expect_fail "--front without --objectives" "--front=x: a front needs --objectives" --front=x energy.json
+# bo under --objectives: ParEGO by default (another search than mo=geomean), the same run
+# for a seed
+"$exe" --searcher=bo --seed=4 --budget=10 --objectives=time,energy --journal=pb1.jsonl energy.json >/dev/null 2>&1
+"$exe" --searcher=bo --seed=4 --budget=10 --objectives=time,energy --journal=pb2.jsonl energy.json >/dev/null 2>&1
+"$exe" --searcher=bo:mo=geomean --seed=4 --budget=10 --objectives=time,energy --journal=pg.jsonl energy.json >/dev/null 2>&1
+cmp -s pb1.jsonl pb2.jsonl && ! cmp -s <(sed 1d pb1.jsonl) <(sed 1d pg.jsonl) \
+    && ok "bo --objectives: ParEGO, deterministic for a seed" \
+    || bad "bo --objectives: ParEGO, deterministic for a seed" "$(head -c 600 pb1.jsonl)"
+expect_fail "bo: an unknown mo=" "mo=hv unknown \(valid: parego, geomean\)" --searcher=bo:mo=hv \
+    --objectives=time,energy energy.json
 expect_fail "--objective with --objectives" "give one of them" --objective=time --objectives=time,energy energy.json
 expect_fail "one objective in --objectives" "two or more" --objectives=time energy.json
 
