@@ -16,8 +16,7 @@
 #include "cutune/spec.h"
 #include "io_internal.h"
 
-/* Write a cJSON document (pretty when asked) to path atomically; frees nothing. */
-static int write_json(const char *path, const cJSON *doc, int pretty, char *err, size_t errlen)
+int cutune_io_write_json(const char *path, const cJSON *doc, int pretty, char *err, size_t errlen)
 {
     char *text = pretty ? cJSON_Print(doc) : cJSON_PrintUnformatted(doc);
     if (!text)
@@ -177,7 +176,7 @@ int cutune_export_summary(const char *path, const cutune_space *s, const struct 
     if (bad)
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
     else
-        rc = write_json(path, doc, 1, err, errlen);
+        rc = cutune_io_write_json(path, doc, 1, err, errlen);
     cJSON_Delete(doc);
     return rc;
 }
@@ -203,8 +202,8 @@ static void csv_number(FILE *f, double x)
 /* Close an export built in an open_memstream buffer and write it to path
  * atomically. *f is closed (and set NULL) whatever happens; *buf stays the
  * caller's to free. */
-static int commit_memstream(FILE **f, char **buf, size_t *len, const char *path, char *err,
-                            size_t errlen)
+int cutune_io_commit_memstream(FILE **f, char **buf, size_t *len, const char *path, char *err,
+                               size_t errlen)
 {
     int closed = fclose(*f);
     *f = NULL;
@@ -274,7 +273,7 @@ int cutune_export_csv(const char *path, const cutune_space *s, const struct cutu
             csv_number(f, e->spec_metrics ? e->spec_metrics[m] : NAN);
         fputc('\n', f);
     }
-    rc = commit_memstream(&f, &buf, &len, path, err, errlen);
+    rc = cutune_io_commit_memstream(&f, &buf, &len, path, err, errlen);
 out_free:
     if (f)
         fclose(f);
@@ -429,7 +428,7 @@ static int write_kt_layout(const char *path, const cJSON *header, const cJSON *c
         }
     }
     fputs("}\n}\n", f);
-    rc = commit_memstream(&f, &buf, &len, path, err, errlen);
+    rc = cutune_io_commit_memstream(&f, &buf, &len, path, err, errlen);
 out_free:
     if (f)
         fclose(f);
@@ -708,7 +707,7 @@ int cutune_export_header(const char *path, const cutune_space *s, const struct c
     for (const char *c = name; *c; c++)
         fputc(ident_char((unsigned char)*c) ? toupper((unsigned char)*c) : '_', f);
     fputs("_H */\n", f);
-    rc = commit_memstream(&f, &buf, &len, path, err, errlen);
+    rc = cutune_io_commit_memstream(&f, &buf, &len, path, err, errlen);
     free(buf);
     return rc;
 }

@@ -138,20 +138,9 @@ static int write_front_json(const char *path, const cutune_space *s, const cutun
             bad = cutune_io_add(vals, cutune_objective_text(cutune_objective_part(o, j)),
                                 cutune_io_number_json(f->v[i * f->k + j])) < 0;
     }
-    char *text = bad ? NULL : cJSON_Print(doc);
+    int rc = bad ? cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path)
+                 : cutune_io_write_json(path, doc, 1, err, errlen);
     cJSON_Delete(doc);
-    if (!text)
-        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
-    size_t len = strlen(text);
-    char *t = realloc(text, len + 2);
-    if (!t) {
-        free(text);
-        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
-    }
-    t[len++] = '\n';
-    t[len] = '\0';
-    int rc = cutune_io_write_atomic(path, t, len, err, errlen);
-    free(t);
     return rc;
 }
 
@@ -189,11 +178,7 @@ static int write_front_csv(const char *path, const cutune_space *s, const cutune
         }
         fprintf(m, ",%zu\n", f->rank[i]);
     }
-    if (fclose(m) != 0 || !buf) {
-        free(buf);
-        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
-    }
-    int rc = cutune_io_write_atomic(path, buf, len, err, errlen);
+    int rc = cutune_io_commit_memstream(&m, &buf, &len, path, err, errlen);
     free(buf);
     return rc;
 }
@@ -233,11 +218,7 @@ static int write_front_gp(const char *path, const char *prefix, const cutune_obj
             "     '%s.csv' skip 1 using (column(%zu) == 0 ? column(%zu) : 1/0):%zu with "
             "linespoints pt 7 ps 1 lc rgb '#d62728' title 'Pareto front'\n",
             base, c1, c2, base, cr, c1, c2);
-    if (fclose(m) != 0 || !buf) {
-        free(buf);
-        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
-    }
-    int rc = cutune_io_write_atomic(path, buf, len, err, errlen);
+    int rc = cutune_io_commit_memstream(&m, &buf, &len, path, err, errlen);
     free(buf);
     return rc;
 }

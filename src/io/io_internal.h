@@ -3,6 +3,7 @@
 #define CUTUNE_IO_INTERNAL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
@@ -41,6 +42,15 @@ int cutune_io_gunzip(const char *name, const char *in, size_t inlen, char **out,
  */
 int cutune_io_write_atomic(const char *path, const char *text, size_t len, char *err,
                            size_t errlen);
+
+/** A cJSON document (pretty when asked, one final newline) written to path as
+ *  cutune_io_write_atomic does; frees nothing. */
+int cutune_io_write_json(const char *path, const cJSON *doc, int pretty, char *err, size_t errlen);
+
+/** Close the memstream *f (set to NULL) and write its *buf, *len to path as
+ *  cutune_io_write_atomic does; the caller frees *buf. */
+int cutune_io_commit_memstream(FILE **f, char **buf, size_t *len, const char *path, char *err,
+                               size_t errlen);
 
 /**
  * A JSON node for a typed value: numbers as their Python text (raw, so 1.0
@@ -95,6 +105,8 @@ int cutune_io_kt_objective(const cJSON *root, const char *file, char **objective
 
 /** Current UTC time as ISO 8601 (YYYY-MM-DDTHH:MM:SSZ). */
 void cutune_io_iso_now(char *buf, size_t len);
+/** The same with milliseconds: YYYY-MM-DDTHH:MM:SS.mmmZ (journal eval lines, the database). */
+void cutune_io_iso_now_ms(char *buf, size_t len);
 
 /* ---- recordings (recording.c and the readers of its two formats) ---- */
 
