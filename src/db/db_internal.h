@@ -34,8 +34,6 @@ int cutune_db_schema_upgrade(cutune_db *db, int target, char *err, size_t errlen
 int cutune_db_sqlite_err(cutune_db *db, int src, char *err, size_t errlen, const char *what);
 /** Run sql (no rows wanted). */
 int cutune_db_exec(cutune_db *db, const char *sql, char *err, size_t errlen);
-/** The current time, ISO 8601 UTC with milliseconds. */
-void cutune_db_now(char *buf, size_t len);
 /** malloc'd copy of column c of a row (NULL for SQL NULL; "" when out of memory is not
  *  told apart: callers check). */
 char *cutune_db_column_text(sqlite3_stmt *st, int c);

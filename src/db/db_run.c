@@ -9,17 +9,6 @@
 #include "db_internal.h"
 #include "src/io/io_internal.h"
 
-void cutune_db_now(char *buf, size_t len)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    struct tm tm;
-    gmtime_r(&ts.tv_sec, &tm);
-    char base[24];
-    strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(buf, len, "%.19s.%03dZ", base, (int)(ts.tv_nsec / 1000000));
-}
-
 char *cutune_db_column_text(sqlite3_stmt *st, int c)
 {
     const unsigned char *t = sqlite3_column_text(st, c);
@@ -105,7 +94,7 @@ static int find_or_add_run(cutune_db_run *run, const cutune_db_key *key,
             return 0;
     }
     char now[32];
-    cutune_db_now(now, sizeof now);
+    cutune_io_iso_now_ms(now, sizeof now);
     src = sqlite3_prepare_v2(db->h,
                              "INSERT INTO runs (kernel_id, gpu_id, sizes, options, searcher, "
                              "evaluator, seed, journal, source, started, clocks) "
@@ -254,7 +243,7 @@ int cutune_db_run_record(cutune_db_run *run, size_t seq, const char *config,
                          size_t errlen)
 {
     char now[32];
-    cutune_db_now(now, sizeof now);
+    cutune_io_iso_now_ms(now, sizeof now);
     char *times = times_text(r);
     char *metrics = metrics_text(r);
     if (!times || (r->nmetrics && !metrics)) {

@@ -210,6 +210,17 @@ void cutune_io_iso_now(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+void cutune_io_iso_now_ms(char *buf, size_t len)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    char base[24];
+    strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(buf, len, "%.19s.%03dZ", base, (int)(ts.tv_nsec / 1000000));
+}
+
 int cutune_io_add(cJSON *obj, const char *name, cJSON *item)
 {
     if (!item)

@@ -31,6 +31,7 @@
 #include "cutune/recording.h"
 #include "cutune/spec.h"
 #include "cutune/tuner.h"
+#include "src/io/io_internal.h"
 
 /* Consecutive already-visited proposals after which a searcher is taken to
  * have nothing new to offer. */
@@ -133,17 +134,6 @@ static int history_push(cutune_history *h, cutune_history_entry **out)
     *out = &h->e[h->n++];
     memset(*out, 0, sizeof **out);
     return 0;
-}
-
-static void iso_now(char *buf, size_t len)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    struct tm tm;
-    gmtime_r(&ts.tv_sec, &tm);
-    char base[24];
-    strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(buf, len, "%.19s.%03dZ", base, (int)(ts.tv_nsec / 1000000));
 }
 
 /* Fill an eval result from a resumed journal record; with_metrics: its recorded metrics
@@ -407,7 +397,7 @@ static int finish(run *u, size_t w)
         u->have_costs = 1;
     e->wall_s = u->charged ? u->vclock : cutune_now() - u->start;
     if (!u->opt->deterministic_clock)
-        iso_now(e->timestamp, sizeof e->timestamp);
+        cutune_io_iso_now_ms(e->timestamp, sizeof e->timestamp);
     if (spec && spec->nmetrics) {
         e->spec_metrics = malloc(spec->nmetrics * sizeof *e->spec_metrics);
         if (!e->spec_metrics)
