@@ -66,6 +66,9 @@ int cutune_report_run_load(const char *path, cutune_report_run **out, char *err,
 int cutune_report_run_load_buffer(const char *name, const char *data, size_t len,
                                   cutune_report_run **out, char *err, size_t errlen);
 void cutune_report_run_free(cutune_report_run *r);
+/** e's configuration as "NAME=VALUE, ..." in run's parameter order (truncated to len). */
+void cutune_report_eval_config_text(const cutune_report_run *run, const cutune_report_eval *e,
+                                    char *buf, size_t len);
 
 /** Parameter importance: a functional ANOVA of a random forest (importance.c). */
 typedef struct cutune_report_importance {

@@ -103,18 +103,6 @@ static const cutune_report_eval *find_eval(const cutune_report_run *run, unsigne
     return NULL;
 }
 
-static void config_text(const cutune_report_run *b, const cutune_report_eval *e, char *buf,
-                        size_t len)
-{
-    size_t k = 0;
-    buf[0] = '\0';
-    for (size_t p = 0; p < b->nparams && k < len; p++) {
-        int w = snprintf(buf + k, len - k, "%s%s=%s", p ? ", " : "", b->param_names[p],
-                         b->value_text[p][e->idx[p]]);
-        k += w > 0 ? (size_t)w : 0;
-    }
-}
-
 /* --launch=N: evaluation N's configuration, once, on the GPU, as the run evaluated it. */
 static int launch_one(const cutune_report_run *run, unsigned long n)
 {
@@ -490,7 +478,7 @@ int cutune_cmd_profile(int argc, char **argv)
         snprintf(csv, sizeof csv, "%s/%s.csv", dir, name);
         snprintf(part, sizeof part, "%s/.%s.csv.part", dir, name);
         snprintf(launch_arg, sizeof launch_arg, "--launch=%zu", e->n);
-        config_text(run, e, config, sizeof config);
+        cutune_report_eval_config_text(run, e, config, sizeof config);
         if (isatty(2)) /* progress: each ncu run takes a while */
             fprintf(stderr, "cutune profile: %s (evaluation %zu, %.6g ms): %s\n", role, e->n,
                     e->time_ms, config);

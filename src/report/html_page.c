@@ -58,18 +58,6 @@ static void td_text(FILE *f, const char *s)
     fputs("</td>", f);
 }
 
-static void config_text(const cutune_report_run *b, const cutune_report_eval *e, char *buf,
-                        size_t len)
-{
-    size_t k = 0;
-    buf[0] = '\0';
-    for (size_t p = 0; p < b->nparams && k < len; p++) {
-        int w = snprintf(buf + k, len - k, "%s%s=%s", p ? ", " : "", b->param_names[p],
-                         b->value_text[p][e->idx[p]]);
-        k += w > 0 ? (size_t)w : 0;
-    }
-}
-
 static void runs_table(FILE *f, cutune_report_run *const *runs, size_t nruns,
                        const cutune_report_pool *pool)
 {
@@ -126,15 +114,8 @@ static void interactions_table(FILE *f, const cutune_report_pool *pool,
     int *used = calloc(np * np != 0 ? np * np : 1, sizeof *used);
     for (; used && imp && imp->ntrees && shown < 8; shown++) {
         size_t bi = 0, bk = 0;
-        double best = -1;
-        for (size_t i = 0; i < np; i++)
-            for (size_t k = i + 1; k < np; k++)
-                if (!used[i * np + k] && imp->pair[i * np + k] > best) {
-                    best = imp->pair[i * np + k];
-                    bi = i;
-                    bk = k;
-                }
-        if (best < 0)
+        double best;
+        if (!rep_strongest_pair(imp, used, -1, &bi, &bk, &best))
             break;
         used[bi * np + bk] = 1;
         char names[600];
@@ -212,7 +193,7 @@ static void resources_table(FILE *f, const cutune_report_pool *pool)
     fputs("</tr>\n<tr><td class=\"t\">configuration</td>", f);
     for (size_t c = 0; c < ncols; c++) {
         char t[4096];
-        config_text(b, pool->e[cols[c]], t, sizeof t);
+        cutune_report_eval_config_text(b, pool->e[cols[c]], t, sizeof t);
         td_text(f, t);
     }
     fputs("</tr>\n", f);

@@ -15,7 +15,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "cutune/report.h"
+#include "report_internal.h"
 
 /* One leaf: its value range [lo, hi] per parameter (indices) and its prediction. */
 typedef struct leaf {
@@ -330,4 +330,22 @@ out_free:
     free(scratch);
     gsl_rng_free(rng);
     return rc;
+}
+
+int rep_strongest_pair(const cutune_report_importance *imp, const int *used, double floor,
+                       size_t *i, size_t *k, double *share)
+{
+    size_t np = imp->nparams;
+    double best = floor;
+    int found = 0;
+    for (size_t a = 0; a < np; a++)
+        for (size_t b = a + 1; b < np; b++)
+            if (!used[a * np + b] && imp->pair[a * np + b] > best) {
+                best = imp->pair[a * np + b];
+                *i = a;
+                *k = b;
+                found = 1;
+            }
+    *share = best;
+    return found;
 }

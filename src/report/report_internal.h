@@ -11,6 +11,11 @@ void rep_html(FILE *f, const char *s);
 /** A number as a short text (%.4g, "" for NaN). */
 void rep_num(char *buf, size_t len, double x);
 
+/** The strongest interaction of imp above floor whose used[i * nparams + k] is 0 (i < k):
+ *  1 with *i, *k and *share, else 0. The caller marks it used. */
+int rep_strongest_pair(const cutune_report_importance *imp, const int *used, double floor,
+                       size_t *i, size_t *k, double *share);
+
 /** The colour of a status (its legend and markers) and of the r-th run. */
 const char *rep_status_colour(int status);
 const char *rep_run_colour(size_t r);

@@ -364,3 +364,15 @@ int cutune_report_run_load(const char *path, cutune_report_run **out, char *err,
     free(text);
     return rc;
 }
+
+void cutune_report_eval_config_text(const cutune_report_run *b, const cutune_report_eval *e,
+                                    char *buf, size_t len)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (size_t p = 0; p < b->nparams && k < len; p++) {
+        int w = snprintf(buf + k, len - k, "%s%s=%s", p ? ", " : "", b->param_names[p],
+                         b->value_text[p][e->idx[p]]);
+        k += w > 0 ? (size_t)w : 0;
+    }
+}

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cutune/report.h"
+#include "report_internal.h"
 #include "cutune/space.h"
 #include "cutune/tuner.h"
 
@@ -54,15 +54,8 @@ int cutune_report_text_write(FILE *f, cutune_report_run *const *runs, size_t nru
     }
     for (; shown < 5; shown++) {
         size_t bi = 0, bk = 0;
-        double best = 0.01;
-        for (size_t i = 0; i < np; i++)
-            for (size_t k = i + 1; k < np; k++)
-                if (!used[i * np + k] && imp->pair[i * np + k] > best) {
-                    best = imp->pair[i * np + k];
-                    bi = i;
-                    bk = k;
-                }
-        if (best <= 0.01)
+        double best;
+        if (!rep_strongest_pair(imp, used, 0.01, &bi, &bk, &best))
             break;
         if (!shown)
             fprintf(f, "interactions (share of the variance, above 1%%):\n");
