@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "db_internal.h"
@@ -204,6 +205,26 @@ static int check_identity(cutune_db *db, char *err, size_t errlen)
     return 0;
 }
 
+/* WAL mode. Switching a new file to it takes an exclusive lock for which SQLite does not
+ * always call the busy handler (two processes creating one database at once see BUSY at
+ * once), so a busy answer is retried here until the busy timeout. */
+static int set_wal(cutune_db *db, char *err, size_t errlen)
+{
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        int src = sqlite3_exec(db->h, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+        if (src == SQLITE_OK)
+            return 0;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double waited = (double)(now.tv_sec - t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - t0.tv_nsec);
+        if ((src & 0xff) != SQLITE_BUSY || waited >= db->timeout_s)
+            return cutune_db_sqlite_err(db, src, err, errlen, "PRAGMA journal_mode=WAL");
+        struct timespec nap = {0, 5 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+}
+
 int cutune_db_open(const char *path, unsigned flags, cutune_db **out, char *err, size_t errlen)
 {
     int readonly = (flags & CUTUNE_DB_READONLY) != 0;
@@ -250,7 +271,7 @@ int cutune_db_open(const char *path, unsigned flags, cutune_db **out, char *err,
         return 0;
     }
     /* a file known to be ours (or empty): now it may be written */
-    if ((rc = cutune_db_exec(db, "PRAGMA journal_mode=WAL", err, errlen)) < 0 ||
+    if ((rc = set_wal(db, err, errlen)) < 0 ||
         (rc = cutune_db_exec(db, "PRAGMA synchronous=NORMAL", err, errlen)) < 0 ||
         (rc = cutune_db_exec(db, "PRAGMA foreign_keys=ON", err, errlen)) < 0)
         goto out_free;
@@ -261,8 +282,9 @@ int cutune_db_open(const char *path, unsigned flags, cutune_db **out, char *err,
 
 out_free:
     cutune_db_close(db);
-    if (!readonly && !exists && path && *path) {
-        /* a refused open leaves nothing it made (an empty file SQLite created) */
+    if (!readonly && !exists && rc != CUTUNE_EBUSY && path && *path) {
+        /* a refused open leaves nothing it made (an empty file SQLite created); not when
+         * busy: then another process is creating the same database */
         struct stat st;
         if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
             unlink(path);
