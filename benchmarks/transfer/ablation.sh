@@ -20,7 +20,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ninja -C "$BUILD" libcutune.a >/dev/null
-LIBS="$BUILD/libcutune.a $(pkg-config --libs openblas lapacke gsl libcjson zlib) -lm -ldl -lpthread"
+LIBS="$BUILD/libcutune.a $(pkg-config --libs gsl libcjson zlib) -lm -ldl -lpthread"
 cc -O2 -std=c11 -D_GNU_SOURCE -I include -I "$BUILD" benchmarks/transfer/bench_transfer.c $LIBS \
     -o "$tmp/bench_transfer"
 mkdir -p "$OUT"

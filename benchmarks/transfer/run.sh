@@ -37,7 +37,7 @@ conv="convolution_GTX_1080Ti convolution_GTX_TitanX_Maxwell convolution_P100 con
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ninja -C "$BUILD" libcutune.a >/dev/null
-LIBS="$BUILD/libcutune.a $(pkg-config --libs openblas lapacke gsl libcjson zlib) -lm -ldl -lpthread"
+LIBS="$BUILD/libcutune.a $(pkg-config --libs gsl libcjson zlib) -lm -ldl -lpthread"
 cc -O2 -std=c11 -D_GNU_SOURCE -I include -I "$BUILD" benchmarks/transfer/bench_transfer.c $LIBS \
     -o "$tmp/bench_transfer"
 # one job per target (JOBS at a time): its cold runs, then a warm run from each source

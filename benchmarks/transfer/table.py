@@ -2,7 +2,9 @@
 """Fold bench_transfer's runs (target,source,method,seed,budget,fraction) into the warm
 against cold table: results.md (printed), results.csv, results.json in OUT.
 
-    table.py RUNS.csv OUT LOG COMMAND SECONDS
+    table.py RUNS.csv OUT LOG COMMAND SECONDS [WHAT]
+
+WHAT names what differs between a source and its target ("GPU", the default, or "size").
 
 A cell is the mean fraction of the optimum over seeds; a difference is warm - cold paired
 by seed (the same seed of the same target), with its standard error over seeds; over
@@ -11,6 +13,7 @@ import csv, json, math, sys
 from collections import defaultdict
 
 runs, out, log, command, secs = sys.argv[1:6]
+what = sys.argv[6] if len(sys.argv) > 6 else "GPU"
 frac = defaultdict(dict)  # (target, source, method, budget) -> {seed: fraction}
 budgets = set()
 for r in csv.DictReader(open(runs)):
@@ -68,7 +71,7 @@ def summary(sel):
     return res
 
 gpu_pairs = [r for r in rows if r["kind"] == "pair"]
-summ = {"all GPU pairs": summary(gpu_pairs)}
+summ = {f"all {what} pairs": summary(gpu_pairs)}
 for fam in sorted({family(r["target"]) for r in gpu_pairs}):
     summ[f"{fam} pairs"] = summary([r for r in gpu_pairs if family(r["target"]) == fam])
 summ["misleading sources"] = summary([r for r in rows if r["kind"] == "misleading"])
@@ -103,7 +106,7 @@ for name, s in summ.items():
         if b in s else " | | " for b in budgets) + " |")
 L.append("")
 if target:
-    L.append(f"Target warm at 20 >= cold at 60, over the {target['pairs']} GPU pairs: "
+    L.append(f"Target warm at 20 >= cold at 60, over the {target['pairs']} {what} pairs: "
              f"warm@20 - cold@60 = {target['diff']:+.4f} +- {target['se']:.4f} (standard error).\n")
 L.append(f"Cells with warm below cold by more than 2 standard errors: {len(below)} of "
          f"{sum(len(r['budgets']) for r in rows)}" + (":" if below else ".") + "\n")
@@ -113,7 +116,7 @@ if below:
     L.append("")
 if worst_pair:
     d, se, t, s, b = worst_pair
-    L.append(f"Worst GPU pair cell: {s} -> {t} at B={b}: {d:+.3f} +- {se:.3f}.\n")
+    L.append(f"Worst {what} pair cell: {s} -> {t} at B={b}: {d:+.3f} +- {se:.3f}.\n")
 if worst_mislead:
     d, se, t, s, b = worst_mislead
     L.append(f"Worst misleading-source cell: {s} -> {t} at B={b}: {d:+.3f} +- {se:.3f}.\n")
