@@ -217,7 +217,8 @@ static int set_wal(cutune_db *db, char *err, size_t errlen)
         if (src == SQLITE_OK)
             return 0;
         clock_gettime(CLOCK_MONOTONIC, &now);
-        double waited = (double)(now.tv_sec - t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - t0.tv_nsec);
+        double waited =
+            (double)(now.tv_sec - t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - t0.tv_nsec);
         if ((src & 0xff) != SQLITE_BUSY || waited >= db->timeout_s)
             return cutune_db_sqlite_err(db, src, err, errlen, "PRAGMA journal_mode=WAL");
         struct timespec nap = {0, 5 * 1000 * 1000};
