@@ -93,6 +93,9 @@ typedef struct {
     size_t nproposed;  /* proposals made */
     size_t since_best; /* observations since the last new best */
     double best;
+    int imm_evidence;  /* immigrants by the evidence rule (imm=evidence) instead of stall */
+    size_t nuniform;   /* uniform draws proposed (seeding, immigrants, redraws) */
+    size_t nchild;     /* children proposed since the last new best was observed */
     /* scratch */
     uint16_t *child, *pa;
     size_t *nbuf, nbuf_cap;
@@ -123,6 +126,7 @@ typedef struct {
 static const ga_key ga_keys[] = {
     {"pop", 1, 2, 100000}, {"cx", 0, 0, 1},      {"mut", 0, 0, 0.95},    {"tour", 1, 1, 64},
     {"adj", 0, 0, 1},      {"stall", 1, 1, 1e9}, {"init", 1, 1, 100000},
+    {"imm", 0, 0, 0}, /* stall | evidence, parsed as a word */
 };
 #define GA_NKEYS (sizeof ga_keys / sizeof ga_keys[0])
 
@@ -144,7 +148,7 @@ static int parse_args(ga_state *s, const char *args, char *err, size_t errlen)
         if (k == GA_NKEYS)
             return cutune_err(err, errlen, CUTUNE_EINVAL,
                               "genetic: unknown argument '%.*s' (valid: pop, init, cx, mut, "
-                              "tour, adj, stall)",
+                              "tour, adj, stall, imm)",
                               (int)klen, p);
         char buf[64];
         size_t vlen = len - klen - 1;
@@ -153,6 +157,14 @@ static int parse_args(ga_state *s, const char *args, char *err, size_t errlen)
                               ga_keys[k].key);
         memcpy(buf, eq + 1, vlen);
         buf[vlen] = '\0';
+        if (k == 7) { /* imm: a word, not a number */
+            if (strcmp(buf, "stall") != 0 && strcmp(buf, "evidence") != 0)
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "genetic: 'imm=%s' is not 'stall' or 'evidence'", buf);
+            s->imm_evidence = buf[0] == 'e';
+            p = end ? end + 1 : NULL;
+            continue;
+        }
         char *tail;
         double v = strtod(buf, &tail);
         if (*tail || !isfinite(v) || v < ga_keys[k].lo || v > ga_keys[k].hi ||
@@ -338,24 +350,10 @@ static size_t crossover(ga_state *s, size_t a, size_t b)
     }
 }
 
-static int make_child(ga_state *s, size_t *out)
+/* One offspring: selection, crossover, mutation, de-duplication. Returns 1 with a child
+ * in *out, 0 when the walk ended on taken configurations only (then no child). */
+static int offspring(ga_state *s, size_t *out)
 {
-    int seeding = s->nproposed < s->init || s->nok < 2;
-    if (!seeding && s->since_best >= s->stall) {
-        /* a random immigrant; the counter restarts half-way so that
-         * immigrants stay occasional while the run stays stuck */
-        s->since_best = s->stall / 2;
-        seeding = 1;
-    }
-    if (seeding && s->nproposed < s->nwdesign) /* the warm start's design, unless taken */
-        for (size_t i = 0; i < s->nwdesign; i++)
-            if (!taken(s, s->wdesign[i])) {
-                *out = s->wdesign[i];
-                return 1;
-            }
-    if (seeding)
-        return draw_free(s, out);
-
     size_t p1 = tournament(s);
     size_t id = s->pop[p1].id;
     int changed = 0;
@@ -375,7 +373,38 @@ static int make_child(ga_state *s, size_t *out)
     for (int t = 0; t < GA_WALK_STEPS && taken(s, id); t++)
         id = neighbour_move(s, id, 1);
     if (taken(s, id))
+        return 0;
+    *out = id;
+    return 1;
+}
+
+static int make_child(ga_state *s, size_t *out)
+{
+    int seeding = s->nproposed < s->init || s->nok < 2;
+    /* imm=evidence: Laplace's rule of succession on each source's record against the
+     * current best. All u uniform draws were worse than it, so the next one beats it with
+     * probability (0 + 1) / (u + 2); the c children proposed since it was found did not
+     * beat it either, so a child does with (0 + 1) / (c + 2). A child while c <= u. */
+    if (!seeding && s->imm_evidence && s->nchild > s->nuniform)
+        seeding = 1;
+    if (!seeding && !s->imm_evidence && s->since_best >= s->stall) {
+        /* a random immigrant; the counter restarts half-way so that
+         * immigrants stay occasional while the run stays stuck */
+        s->since_best = s->stall / 2;
+        seeding = 1;
+    }
+    if (seeding && s->nproposed < s->nwdesign) /* the warm start's design, unless taken */
+        for (size_t i = 0; i < s->nwdesign; i++)
+            if (!taken(s, s->wdesign[i])) {
+                *out = s->wdesign[i];
+                return 1;
+            }
+    size_t id;
+    if (seeding || !offspring(s, &id)) {
+        s->nuniform++;
         return draw_free(s, out);
+    }
+    s->nchild++;
     *out = id;
     return 1;
 }
@@ -465,6 +494,7 @@ static int ga_observe(void *state, const cutune_observation *obs, size_t n, char
         if (fit < s->best) {
             s->best = fit;
             s->since_best = 0;
+            s->nchild = 0;
         } else {
             s->since_best++;
         }
@@ -498,8 +528,10 @@ static uint64_t ga_plan(const void *state)
 static int ga_options(const void *state, char *buf, size_t len)
 {
     const ga_state *s = state;
-    return snprintf(buf, len, "pop=%zu,init=%zu,cx=%.17g,mut=%.17g,tour=%zu,adj=%.17g,stall=%zu",
-                    s->pop_max, s->init, s->cx, s->mut, s->tour, s->adj, s->stall);
+    return snprintf(buf, len,
+                    "pop=%zu,init=%zu,cx=%.17g,mut=%.17g,tour=%zu,adj=%.17g,stall=%zu,imm=%s",
+                    s->pop_max, s->init, s->cx, s->mut, s->tour, s->adj, s->stall,
+                    s->imm_evidence ? "evidence" : "stall");
 }
 
 static const cutune_searcher_type genetic_type = {
