@@ -1,6 +1,7 @@
 /* Tests of the genetic searcher: never proposes a visited or invalid
  * configuration, is deterministic per seed, finds the optimum of a bowl,
- * survives failures, and rejects bad arguments with the list of keys. */
+ * survives failures, rejects bad arguments with the list of keys, and under
+ * imm=evidence keeps drawing uniformly on a plateau. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -154,9 +155,22 @@ static void test_args(void **state)
     ctx.args = "pop";
     assert_int_equal(cutune_searcher_alloc(cutune_searcher_genetic, &ctx, &g, err, sizeof err),
                      CUTUNE_EINVAL);
-    ctx.args = "pop=6,init=4,cx=0.5,mut=0.1,tour=2,adj=1,stall=5";
+    ctx.args = "imm=often";
+    assert_int_equal(cutune_searcher_alloc(cutune_searcher_genetic, &ctx, &g, err, sizeof err),
+                     CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "imm=often"));
+    ctx.args = "pop=6,init=4,cx=0.5,mut=0.1,tour=2,adj=1,stall=5,imm=evidence";
     assert_int_equal(cutune_searcher_alloc(cutune_searcher_genetic, &ctx, &g, err, sizeof err), 0);
     cutune_searcher_free(g);
+    char opts[256];
+    assert_int_equal(cutune_searcher_resolve_options(cutune_searcher_genetic, "imm=evidence", 50,
+                                                     opts, sizeof opts, err, sizeof err),
+                     0);
+    assert_non_null(strstr(opts, ",imm=evidence"));
+    assert_int_equal(cutune_searcher_resolve_options(cutune_searcher_genetic, NULL, 50, opts,
+                                                     sizeof opts, err, sizeof err),
+                     0);
+    assert_non_null(strstr(opts, ",imm=stall"));
     cutune_searcher_free(NULL);
     gsl_rng_free(rng);
     cutune_space_free(s);
@@ -194,12 +208,101 @@ static void test_batch_distinct(void **state)
     cutune_space_free(s);
 }
 
+/* One parameter of LINE values, every time 1.0: a plateau, where no child ever beats the
+ * first evaluation. */
+#define LINE 2000
+
+static cutune_space *make_line(void)
+{
+    char err[256];
+    cutune_value *v = calloc(LINE, sizeof *v);
+    assert_non_null(v);
+    for (int i = 0; i < LINE; i++)
+        v[i] = (cutune_value){.type = CUTUNE_VALUE_INT, .i = i};
+    cutune_space *s = cutune_space_alloc();
+    assert_non_null(s);
+    assert_int_equal(cutune_space_add_param(s, "x", v, LINE, err, sizeof err), 0);
+    assert_int_equal(cutune_space_enumerate(s, err, sizeof err), 0);
+    free(v);
+    return s;
+}
+
+/* Runs the searcher on the plateau for budget evaluations (ids[] gets them) and returns the
+ * proposals with no visited neighbour when proposed. With adj=1, cx=0, mut=0 a child is a
+ * member's adjacent value or, when that is visited, the end of a walk through visited
+ * neighbours, so it always has a visited neighbour: an isolated proposal is a uniform draw. */
+static size_t run_plateau(const cutune_space *s, unsigned long seed, size_t budget,
+                          const char *args, size_t *ids)
+{
+    char err[256];
+    uint8_t *visited = calloc(LINE, 1);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, seed);
+    cutune_searcher_ctx ctx = {
+        .space = s, .budget = budget, .rng = rng, .visited = visited, .args = args};
+    cutune_searcher *g = NULL;
+    assert_int_equal(cutune_searcher_alloc(cutune_searcher_genetic, &ctx, &g, err, sizeof err), 0);
+    size_t isolated = 0;
+    for (size_t t = 0; t < budget; t++) {
+        size_t id, got;
+        assert_int_equal(cutune_searcher_propose(g, 1, &id, &got, err, sizeof err), 0);
+        assert_int_equal(got, 1);
+        assert_false(visited[id]);
+        isolated += !(id > 0 && visited[id - 1]) && !(id + 1 < LINE && visited[id + 1]);
+        visited[id] = 1;
+        ids[t] = id;
+        cutune_observation o = {.id = id, .status = CUTUNE_STATUS_OK, .time_ms = 1.0};
+        assert_int_equal(cutune_searcher_observe(g, &o, 1, err, sizeof err), 0);
+    }
+    cutune_searcher_free(g);
+    gsl_rng_free(rng);
+    free(visited);
+    return isolated;
+}
+
+/* The evidence rule on a plateau: after the init seeding draws, a child while the children
+ * proposed since the best (the first evaluation) number no more than the uniform draws,
+ * else a uniform draw. The count of uniform draws that follows from that rule, less the
+ * few that land next to a visited value, shows up as isolated proposals; the stall rule
+ * (an immigrant every stall / 2 evaluations once stuck) makes fewer. 40 evaluations keep
+ * the visited runs short, so a walk rarely fails (a failed walk is a uniform draw too).
+ * Deterministic for a seed. */
+static void test_evidence_plateau(void **state)
+{
+    cutune_space *s = make_line();
+    enum { B = 40, INIT = 6 };
+    size_t a[B], b[B], c[B];
+    const char *ev = "pop=6,init=6,adj=1,cx=0,mut=0,imm=evidence";
+    size_t u = INIT, kids = 0;
+    for (size_t t = INIT; t < B; t++) {
+        if (kids > u)
+            u++;
+        else
+            kids++;
+    }
+    size_t rule_uniform = u - INIT; /* uniform draws after the seeding */
+    assert_true(rule_uniform > 0);
+    for (unsigned long seed = 1; seed <= 5; seed++) {
+        size_t iso_ev = run_plateau(s, seed, B, ev, a);
+        size_t iso_st = run_plateau(s, seed, B, "pop=6,init=6,adj=1,cx=0,mut=0,imm=stall", b);
+        /* the seeding draws are isolated too unless they land next to each other */
+        assert_true(iso_ev <= INIT + rule_uniform + (B - INIT - rule_uniform) / 8);
+        assert_true(iso_ev >= (INIT + rule_uniform) * 3 / 4);
+        assert_true(iso_ev > iso_st);
+        assert_int_equal(run_plateau(s, seed, B, ev, c), iso_ev);
+        assert_memory_equal(a, c, sizeof a);
+    }
+    run_plateau(s, 2, B, ev, c);
+    assert_true(memcmp(a, c, sizeof a) != 0);
+    cutune_space_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_never_visited_or_invalid), cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_finds_bowl_optimum),       cmocka_unit_test(test_args),
-        cmocka_unit_test(test_batch_distinct),
+        cmocka_unit_test(test_batch_distinct),           cmocka_unit_test(test_evidence_plateau),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
