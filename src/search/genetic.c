@@ -17,11 +17,21 @@
  *      this ends) - the nearest valid configuration on the way back to p1;
  *   4. mutation: neighbour moves (cutune_space_neighbours; adjacent value with
  *      probability adj, any other value otherwise); a copy gets at least one,
- *      then each further move happens with probability mut;
- *   5. de-duplication: while the child was visited (or is already proposed and
- *      pending), it walks to an unvisited neighbour if it has one, else to any
- *      neighbour; after 32 steps it is redrawn uniformly. Nothing is proposed
- *      twice.
+ *      then each further move happens with probability mut. A configuration with
+ *      no valid one-parameter neighbour moves to a nearest valid one instead (the
+ *      fewest parameters changed, ties at random): one distance for every space,
+ *      which is the neighbour move wherever a neighbour exists;
+ *   5. de-duplication: a child visited (or already proposed and pending) moves to
+ *      an unvisited neighbour, else to a nearest unvisited configuration by the
+ *      same distance. Nothing is proposed twice.
+ *
+ * Why the nearest configuration: recordings that hold a sparse sample of their
+ * Cartesian product (the H200 GEMM recordings in data/: 320-784 configurations of
+ * 16128-118098, half of them without a valid adjacent neighbour) leave a neighbour
+ * move nothing to move to; the child then stayed its parent and, visited, was
+ * redrawn uniformly, so genetic was random search with extra steps there. With the
+ * nearest move the H200 cells not above random fell from 41 to 21 of 91 (50 seeds;
+ * docs/searchers.md), and the Kernel Tuner recordings' counts stay 7 and 7 of 92.
  *   6. stagnation: after `stall` evaluations without a new best, the next
  *      proposal is a random immigrant, so a converged population still explores.
  *
@@ -58,6 +68,7 @@
  * is not the member NSGA-II would drop first from population + child, which then leaves.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +77,6 @@
 #include "cutune/searcher.h"
 #include "cutune/warm.h"
 
-#define GA_WALK_STEPS 32
 #define GA_MAX_OBJ 16 /* objectives under NSGA-II */
 
 typedef struct {
@@ -93,9 +103,6 @@ typedef struct {
     size_t nproposed;  /* proposals made */
     size_t since_best; /* observations since the last new best */
     double best;
-    int imm_evidence;  /* immigrants by the evidence rule (imm=evidence) instead of stall */
-    size_t nuniform;   /* uniform draws proposed (seeding, immigrants, redraws) */
-    size_t nchild;     /* children proposed since the last new best was observed */
     /* scratch */
     uint16_t *child, *pa;
     size_t *nbuf, nbuf_cap;
@@ -126,7 +133,6 @@ typedef struct {
 static const ga_key ga_keys[] = {
     {"pop", 1, 2, 100000}, {"cx", 0, 0, 1},      {"mut", 0, 0, 0.95},    {"tour", 1, 1, 64},
     {"adj", 0, 0, 1},      {"stall", 1, 1, 1e9}, {"init", 1, 1, 100000},
-    {"imm", 0, 0, 0}, /* stall | evidence, parsed as a word */
 };
 #define GA_NKEYS (sizeof ga_keys / sizeof ga_keys[0])
 
@@ -148,7 +154,7 @@ static int parse_args(ga_state *s, const char *args, char *err, size_t errlen)
         if (k == GA_NKEYS)
             return cutune_err(err, errlen, CUTUNE_EINVAL,
                               "genetic: unknown argument '%.*s' (valid: pop, init, cx, mut, "
-                              "tour, adj, stall, imm)",
+                              "tour, adj, stall)",
                               (int)klen, p);
         char buf[64];
         size_t vlen = len - klen - 1;
@@ -157,14 +163,6 @@ static int parse_args(ga_state *s, const char *args, char *err, size_t errlen)
                               ga_keys[k].key);
         memcpy(buf, eq + 1, vlen);
         buf[vlen] = '\0';
-        if (k == 7) { /* imm: a word, not a number */
-            if (strcmp(buf, "stall") != 0 && strcmp(buf, "evidence") != 0)
-                return cutune_err(err, errlen, CUTUNE_EINVAL,
-                                  "genetic: 'imm=%s' is not 'stall' or 'evidence'", buf);
-            s->imm_evidence = buf[0] == 'e';
-            p = end ? end + 1 : NULL;
-            continue;
-        }
         char *tail;
         double v = strtod(buf, &tail);
         if (*tail || !isfinite(v) || v < ga_keys[k].lo || v > ga_keys[k].hi ||
@@ -300,8 +298,44 @@ static size_t tournament(ga_state *s)
     return w;
 }
 
+/* The configurations nearest to id (fewest parameters that differ, at least one), one of
+ * them at random; prefer_free: the nearest of the unvisited ones, when there are any. The
+ * move of a configuration that has no valid one-parameter neighbour: in a recorded space
+ * that holds a sparse sample of its Cartesian product (the H200 GEMM recordings: 320-784
+ * configurations of 16128-118098, half of them without an adjacent neighbour) a mutation
+ * would otherwise leave the child as it is, and the walk would end in a uniform redraw.
+ * Returns id itself in a space of one configuration. */
+static size_t nearest(ga_state *s, size_t id, int prefer_free)
+{
+    const uint16_t *a = cutune_space_config(s->space, id);
+    size_t best_d = SIZE_MAX, ties = 0, pick = id;
+    int best_free = 0;
+    for (size_t c = 0; c < s->n; c++) {
+        if (c == id)
+            continue;
+        /* free ones first when preferred, then the distance; ties by reservoir sampling */
+        int fr = prefer_free && !taken(s, c);
+        if (fr < best_free)
+            continue;
+        const uint16_t *b = cutune_space_config(s->space, c);
+        size_t d = 0, lim = fr > best_free ? SIZE_MAX : best_d; /* past lim it cannot win */
+        for (size_t i = 0; i < s->nparams && d <= lim; i++)
+            d += a[i] != b[i];
+        if (fr == best_free && d > best_d)
+            continue;
+        if (fr > best_free || d < best_d) {
+            best_free = fr;
+            best_d = d;
+            ties = 0;
+        }
+        if (cutune_searcher_uniform(s->rng, ++ties) == 0)
+            pick = c;
+    }
+    return pick;
+}
+
 /* One neighbour move from id; prefer_free: choose among unvisited neighbours
- * when there are any. Returns id itself when it has no neighbour. */
+ * when there are any. Without a one-parameter neighbour, a nearest configuration. */
 static size_t neighbour_move(ga_state *s, size_t id, int prefer_free)
 {
     int mode = gsl_rng_uniform(s->rng) < s->adj ? CUTUNE_NEIGHBOUR_ADJACENT : CUTUNE_NEIGHBOUR_ANY;
@@ -311,14 +345,15 @@ static size_t neighbour_move(ga_state *s, size_t id, int prefer_free)
     if (m > s->nbuf_cap)
         m = s->nbuf_cap;
     if (m == 0)
-        return id;
+        return nearest(s, id, prefer_free);
     if (prefer_free) {
         size_t nf = 0;
         for (size_t i = 0; i < m; i++)
             if (!taken(s, s->nbuf[i]))
                 s->nbuf[nf++] = s->nbuf[i];
-        if (nf > 0)
-            m = nf;
+        if (nf == 0)
+            return nearest(s, id, 1);
+        m = nf;
     }
     return s->nbuf[cutune_searcher_uniform(s->rng, m)];
 }
@@ -351,7 +386,7 @@ static size_t crossover(ga_state *s, size_t a, size_t b)
 }
 
 /* One offspring: selection, crossover, mutation, de-duplication. Returns 1 with a child
- * in *out, 0 when the walk ended on taken configurations only (then no child). */
+ * in *out, 0 when every configuration is visited or pending. */
 static int offspring(ga_state *s, size_t *out)
 {
     size_t p1 = tournament(s);
@@ -370,10 +405,10 @@ static int offspring(ga_state *s, size_t *out)
         id = neighbour_move(s, id, 0);
     while (gsl_rng_uniform(s->rng) < s->mut)
         id = neighbour_move(s, id, 0);
-    for (int t = 0; t < GA_WALK_STEPS && taken(s, id); t++)
+    if (taken(s, id)) /* an unvisited neighbour, else the nearest unvisited configuration */
         id = neighbour_move(s, id, 1);
     if (taken(s, id))
-        return 0;
+        return 0; /* nothing is left unvisited */
     *out = id;
     return 1;
 }
@@ -381,13 +416,7 @@ static int offspring(ga_state *s, size_t *out)
 static int make_child(ga_state *s, size_t *out)
 {
     int seeding = s->nproposed < s->init || s->nok < 2;
-    /* imm=evidence: Laplace's rule of succession on each source's record against the
-     * current best. All u uniform draws were worse than it, so the next one beats it with
-     * probability (0 + 1) / (u + 2); the c children proposed since it was found did not
-     * beat it either, so a child does with (0 + 1) / (c + 2). A child while c <= u. */
-    if (!seeding && s->imm_evidence && s->nchild > s->nuniform)
-        seeding = 1;
-    if (!seeding && !s->imm_evidence && s->since_best >= s->stall) {
+    if (!seeding && s->since_best >= s->stall) {
         /* a random immigrant; the counter restarts half-way so that
          * immigrants stay occasional while the run stays stuck */
         s->since_best = s->stall / 2;
@@ -400,11 +429,8 @@ static int make_child(ga_state *s, size_t *out)
                 return 1;
             }
     size_t id;
-    if (seeding || !offspring(s, &id)) {
-        s->nuniform++;
+    if (seeding || !offspring(s, &id))
         return draw_free(s, out);
-    }
-    s->nchild++;
     *out = id;
     return 1;
 }
@@ -494,7 +520,6 @@ static int ga_observe(void *state, const cutune_observation *obs, size_t n, char
         if (fit < s->best) {
             s->best = fit;
             s->since_best = 0;
-            s->nchild = 0;
         } else {
             s->since_best++;
         }
@@ -528,10 +553,8 @@ static uint64_t ga_plan(const void *state)
 static int ga_options(const void *state, char *buf, size_t len)
 {
     const ga_state *s = state;
-    return snprintf(buf, len,
-                    "pop=%zu,init=%zu,cx=%.17g,mut=%.17g,tour=%zu,adj=%.17g,stall=%zu,imm=%s",
-                    s->pop_max, s->init, s->cx, s->mut, s->tour, s->adj, s->stall,
-                    s->imm_evidence ? "evidence" : "stall");
+    return snprintf(buf, len, "pop=%zu,init=%zu,cx=%.17g,mut=%.17g,tour=%zu,adj=%.17g,stall=%zu",
+                    s->pop_max, s->init, s->cx, s->mut, s->tour, s->adj, s->stall);
 }
 
 static const cutune_searcher_type genetic_type = {

@@ -1,10 +1,11 @@
 /* Tests of the genetic searcher: never proposes a visited or invalid
  * configuration, is deterministic per seed, finds the optimum of a bowl,
- * survives failures, rejects bad arguments with the list of keys, and under
- * imm=evidence keeps drawing uniformly on a plateau. */
+ * survives failures, rejects bad arguments with the list of keys, and moves to a
+ * nearest configuration where no one-parameter neighbour exists. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -155,22 +156,9 @@ static void test_args(void **state)
     ctx.args = "pop";
     assert_int_equal(cutune_searcher_alloc(cutune_searcher_genetic, &ctx, &g, err, sizeof err),
                      CUTUNE_EINVAL);
-    ctx.args = "imm=often";
-    assert_int_equal(cutune_searcher_alloc(cutune_searcher_genetic, &ctx, &g, err, sizeof err),
-                     CUTUNE_EINVAL);
-    assert_non_null(strstr(err, "imm=often"));
-    ctx.args = "pop=6,init=4,cx=0.5,mut=0.1,tour=2,adj=1,stall=5,imm=evidence";
+    ctx.args = "pop=6,init=4,cx=0.5,mut=0.1,tour=2,adj=1,stall=5";
     assert_int_equal(cutune_searcher_alloc(cutune_searcher_genetic, &ctx, &g, err, sizeof err), 0);
     cutune_searcher_free(g);
-    char opts[256];
-    assert_int_equal(cutune_searcher_resolve_options(cutune_searcher_genetic, "imm=evidence", 50,
-                                                     opts, sizeof opts, err, sizeof err),
-                     0);
-    assert_non_null(strstr(opts, ",imm=evidence"));
-    assert_int_equal(cutune_searcher_resolve_options(cutune_searcher_genetic, NULL, 50, opts,
-                                                     sizeof opts, err, sizeof err),
-                     0);
-    assert_non_null(strstr(opts, ",imm=stall"));
     cutune_searcher_free(NULL);
     gsl_rng_free(rng);
     cutune_space_free(s);
@@ -208,47 +196,74 @@ static void test_batch_distinct(void **state)
     cutune_space_free(s);
 }
 
-/* One parameter of LINE values, every time 1.0: a plateau, where no child ever beats the
- * first evaluation. */
-#define LINE 2000
+/* PARITY binary parameters, only the configurations with an even number of ones: no
+ * configuration has a valid one-parameter neighbour (one change flips the parity), the
+ * nearest ones differ in two parameters. */
+#define PARITY 10
 
-static cutune_space *make_line(void)
+static cutune_space *make_parity(void)
 {
     char err[256];
-    cutune_value *v = calloc(LINE, sizeof *v);
-    assert_non_null(v);
-    for (int i = 0; i < LINE; i++)
-        v[i] = (cutune_value){.type = CUTUNE_VALUE_INT, .i = i};
+    cutune_value v[2] = {{.type = CUTUNE_VALUE_INT, .i = 0}, {.type = CUTUNE_VALUE_INT, .i = 1}};
     cutune_space *s = cutune_space_alloc();
     assert_non_null(s);
-    assert_int_equal(cutune_space_add_param(s, "x", v, LINE, err, sizeof err), 0);
+    char name[8], expr[128] = "(p0";
+    for (int i = 0; i < PARITY; i++) {
+        snprintf(name, sizeof name, "p%d", i);
+        assert_int_equal(cutune_space_add_param(s, name, v, 2, err, sizeof err), 0);
+        if (i > 0)
+            snprintf(expr + strlen(expr), sizeof expr - strlen(expr), " + p%d", i);
+    }
+    strcat(expr, ") % 2 == 0");
+    assert_int_equal(cutune_space_add_restriction(s, expr, err, sizeof err), 0);
     assert_int_equal(cutune_space_enumerate(s, err, sizeof err), 0);
-    free(v);
+    assert_int_equal(cutune_space_size(s), 1u << (PARITY - 1));
     return s;
 }
 
-/* Runs the searcher on the plateau for budget evaluations (ids[] gets them) and returns the
- * proposals with no visited neighbour when proposed. With adj=1, cx=0, mut=0 a child is a
- * member's adjacent value or, when that is visited, the end of a walk through visited
- * neighbours, so it always has a visited neighbour: an isolated proposal is a uniform draw. */
-static size_t run_plateau(const cutune_space *s, unsigned long seed, size_t budget,
-                          const char *args, size_t *ids)
+static size_t hamming(const cutune_space *s, size_t a, size_t b)
+{
+    const uint16_t *x = cutune_space_config(s, a), *y = cutune_space_config(s, b);
+    size_t d = 0;
+    for (size_t i = 0; i < PARITY; i++)
+        d += x[i] != y[i];
+    return d;
+}
+
+/* Without one-parameter neighbours a mutation moves to a nearest valid configuration:
+ * on a plateau (every time 1.0, so the population stays the init seeding draws) with
+ * mutation only (cx=0, mut=0: one move per child), every child differs from a visited
+ * configuration in exactly two parameters, where a uniform redraw would land at 2 in
+ * under half of the cases (45 of the 511 others per visited one). ids[] gets the B
+ * proposals, all distinct. */
+enum { PB = 24, PINIT = 4 };
+
+static void run_parity(const cutune_space *s, unsigned long seed, size_t *ids)
 {
     char err[256];
-    uint8_t *visited = calloc(LINE, 1);
+    size_t n = cutune_space_size(s);
+    uint8_t *visited = calloc(n, 1);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, seed);
-    cutune_searcher_ctx ctx = {
-        .space = s, .budget = budget, .rng = rng, .visited = visited, .args = args};
+    cutune_searcher_ctx ctx = {.space = s,
+                               .budget = PB,
+                               .rng = rng,
+                               .visited = visited,
+                               .args = "pop=4,init=4,cx=0,mut=0,stall=1000"};
     cutune_searcher *g = NULL;
     assert_int_equal(cutune_searcher_alloc(cutune_searcher_genetic, &ctx, &g, err, sizeof err), 0);
-    size_t isolated = 0;
-    for (size_t t = 0; t < budget; t++) {
+    for (size_t t = 0; t < PB; t++) {
         size_t id, got;
         assert_int_equal(cutune_searcher_propose(g, 1, &id, &got, err, sizeof err), 0);
         assert_int_equal(got, 1);
         assert_false(visited[id]);
-        isolated += !(id > 0 && visited[id - 1]) && !(id + 1 < LINE && visited[id + 1]);
+        if (t >= PINIT) { /* a child: no immigrant before 1000 evaluations without a new best */
+            size_t dmin = PARITY;
+            for (size_t j = 0; j < t; j++)
+                if (hamming(s, id, ids[j]) < dmin)
+                    dmin = hamming(s, id, ids[j]);
+            assert_int_equal(dmin, 2);
+        }
         visited[id] = 1;
         ids[t] = id;
         cutune_observation o = {.id = id, .status = CUTUNE_STATUS_OK, .time_ms = 1.0};
@@ -257,43 +272,19 @@ static size_t run_plateau(const cutune_space *s, unsigned long seed, size_t budg
     cutune_searcher_free(g);
     gsl_rng_free(rng);
     free(visited);
-    return isolated;
 }
 
-/* The evidence rule on a plateau: after the init seeding draws, a child while the children
- * proposed since the best (the first evaluation) number no more than the uniform draws,
- * else a uniform draw. The count of uniform draws that follows from that rule, less the
- * few that land next to a visited value, shows up as isolated proposals; the stall rule
- * (an immigrant every stall / 2 evaluations once stuck) makes fewer. 40 evaluations keep
- * the visited runs short, so a walk rarely fails (a failed walk is a uniform draw too).
- * Deterministic for a seed. */
-static void test_evidence_plateau(void **state)
+static void test_nearest_without_neighbours(void **state)
 {
-    cutune_space *s = make_line();
-    enum { B = 40, INIT = 6 };
-    size_t a[B], b[B], c[B];
-    const char *ev = "pop=6,init=6,adj=1,cx=0,mut=0,imm=evidence";
-    size_t u = INIT, kids = 0;
-    for (size_t t = INIT; t < B; t++) {
-        if (kids > u)
-            u++;
-        else
-            kids++;
+    cutune_space *s = make_parity();
+    size_t a[PB], b[PB];
+    run_parity(s, 1, a);
+    run_parity(s, 1, b);
+    assert_memory_equal(a, b, sizeof a); /* deterministic for a seed */
+    for (unsigned long seed = 2; seed <= 5; seed++) {
+        run_parity(s, seed, b);
+        assert_true(memcmp(a, b, sizeof a) != 0);
     }
-    size_t rule_uniform = u - INIT; /* uniform draws after the seeding */
-    assert_true(rule_uniform > 0);
-    for (unsigned long seed = 1; seed <= 5; seed++) {
-        size_t iso_ev = run_plateau(s, seed, B, ev, a);
-        size_t iso_st = run_plateau(s, seed, B, "pop=6,init=6,adj=1,cx=0,mut=0,imm=stall", b);
-        /* the seeding draws are isolated too unless they land next to each other */
-        assert_true(iso_ev <= INIT + rule_uniform + (B - INIT - rule_uniform) / 8);
-        assert_true(iso_ev >= (INIT + rule_uniform) * 3 / 4);
-        assert_true(iso_ev > iso_st);
-        assert_int_equal(run_plateau(s, seed, B, ev, c), iso_ev);
-        assert_memory_equal(a, c, sizeof a);
-    }
-    run_plateau(s, 2, B, ev, c);
-    assert_true(memcmp(a, c, sizeof a) != 0);
     cutune_space_free(s);
 }
 
@@ -302,7 +293,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_never_visited_or_invalid), cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_finds_bowl_optimum),       cmocka_unit_test(test_args),
-        cmocka_unit_test(test_batch_distinct),           cmocka_unit_test(test_evidence_plateau),
+        cmocka_unit_test(test_batch_distinct),           cmocka_unit_test(test_nearest_without_neighbours),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
