@@ -291,9 +291,12 @@ static void test_nearest_without_neighbours(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_never_visited_or_invalid), cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_finds_bowl_optimum),       cmocka_unit_test(test_args),
-        cmocka_unit_test(test_batch_distinct),           cmocka_unit_test(test_nearest_without_neighbours),
+        cmocka_unit_test(test_never_visited_or_invalid),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_finds_bowl_optimum),
+        cmocka_unit_test(test_args),
+        cmocka_unit_test(test_batch_distinct),
+        cmocka_unit_test(test_nearest_without_neighbours),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
