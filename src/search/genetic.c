@@ -24,16 +24,16 @@
  *   5. de-duplication: a child visited (or already proposed and pending) moves to
  *      an unvisited neighbour, else to a nearest unvisited configuration by the
  *      same distance. Nothing is proposed twice.
+ *   6. stagnation: after `stall` evaluations without a new best, the next
+ *      proposal is a random immigrant, so a converged population still explores.
  *
  * Why the nearest configuration: recordings that hold a sparse sample of their
  * Cartesian product (the H200 GEMM recordings in data/: 320-784 configurations of
- * 16128-118098, half of them without a valid adjacent neighbour) leave a neighbour
+ * 16128-118098, 46-65% of them without a valid adjacent neighbour) leave a neighbour
  * move nothing to move to; the child then stayed its parent and, visited, was
  * redrawn uniformly, so genetic was random search with extra steps there. With the
  * nearest move the H200 cells not above random fell from 41 to 21 of 91 (50 seeds;
  * docs/searchers.md), and the Kernel Tuner recordings' counts stay 7 and 7 of 92.
- *   6. stagnation: after `stall` evaluations without a new best, the next
- *      proposal is a random immigrant, so a converged population still explores.
  *
  * Failed evaluations (status != ok) never enter the population: a failure is no
  * parent, and while the population fills (the seeding draws of a space where a
