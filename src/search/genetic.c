@@ -17,13 +17,23 @@
  *      this ends) - the nearest valid configuration on the way back to p1;
  *   4. mutation: neighbour moves (cutune_space_neighbours; adjacent value with
  *      probability adj, any other value otherwise); a copy gets at least one,
- *      then each further move happens with probability mut;
- *   5. de-duplication: while the child was visited (or is already proposed and
- *      pending), it walks to an unvisited neighbour if it has one, else to any
- *      neighbour; after 32 steps it is redrawn uniformly. Nothing is proposed
- *      twice.
+ *      then each further move happens with probability mut. A configuration with
+ *      no valid one-parameter neighbour moves to a nearest valid one instead (the
+ *      fewest parameters changed, ties at random): one distance for every space,
+ *      which is the neighbour move wherever a neighbour exists;
+ *   5. de-duplication: a child visited (or already proposed and pending) moves to
+ *      an unvisited neighbour, else to a nearest unvisited configuration by the
+ *      same distance. Nothing is proposed twice.
  *   6. stagnation: after `stall` evaluations without a new best, the next
  *      proposal is a random immigrant, so a converged population still explores.
+ *
+ * Why the nearest configuration: recordings that hold a sparse sample of their
+ * Cartesian product (the H200 GEMM recordings in data/: 320-784 configurations of
+ * 16128-118098, 46-65% of them without a valid adjacent neighbour) leave a neighbour
+ * move nothing to move to; the child then stayed its parent and, visited, was
+ * redrawn uniformly, so genetic was random search with extra steps there. With the
+ * nearest move the H200 cells not above random fell from 41 to 21 of 91 (50 seeds;
+ * docs/searchers.md), and the Kernel Tuner recordings' counts stay 7 and 7 of 92.
  *
  * Failed evaluations (status != ok) never enter the population: a failure is no
  * parent, and while the population fills (the seeding draws of a space where a
@@ -58,6 +68,7 @@
  * is not the member NSGA-II would drop first from population + child, which then leaves.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +77,6 @@
 #include "cutune/searcher.h"
 #include "cutune/warm.h"
 
-#define GA_WALK_STEPS 32
 #define GA_MAX_OBJ 16 /* objectives under NSGA-II */
 
 typedef struct {
@@ -288,8 +298,44 @@ static size_t tournament(ga_state *s)
     return w;
 }
 
+/* The configurations nearest to id (fewest parameters that differ, at least one), one of
+ * them at random; prefer_free: the nearest of the unvisited ones, when there are any. The
+ * move of a configuration that has no valid one-parameter neighbour: in a recorded space
+ * that holds a sparse sample of its Cartesian product (the H200 GEMM recordings: 320-784
+ * configurations of 16128-118098, half of them without an adjacent neighbour) a mutation
+ * would otherwise leave the child as it is, and the walk would end in a uniform redraw.
+ * Returns id itself in a space of one configuration. */
+static size_t nearest(ga_state *s, size_t id, int prefer_free)
+{
+    const uint16_t *a = cutune_space_config(s->space, id);
+    size_t best_d = SIZE_MAX, ties = 0, pick = id;
+    int best_free = 0;
+    for (size_t c = 0; c < s->n; c++) {
+        if (c == id)
+            continue;
+        /* free ones first when preferred, then the distance; ties by reservoir sampling */
+        int fr = prefer_free && !taken(s, c);
+        if (fr < best_free)
+            continue;
+        const uint16_t *b = cutune_space_config(s->space, c);
+        size_t d = 0, lim = fr > best_free ? SIZE_MAX : best_d; /* past lim it cannot win */
+        for (size_t i = 0; i < s->nparams && d <= lim; i++)
+            d += a[i] != b[i];
+        if (fr == best_free && d > best_d)
+            continue;
+        if (fr > best_free || d < best_d) {
+            best_free = fr;
+            best_d = d;
+            ties = 0;
+        }
+        if (cutune_searcher_uniform(s->rng, ++ties) == 0)
+            pick = c;
+    }
+    return pick;
+}
+
 /* One neighbour move from id; prefer_free: choose among unvisited neighbours
- * when there are any. Returns id itself when it has no neighbour. */
+ * when there are any. Without a one-parameter neighbour, a nearest configuration. */
 static size_t neighbour_move(ga_state *s, size_t id, int prefer_free)
 {
     int mode = gsl_rng_uniform(s->rng) < s->adj ? CUTUNE_NEIGHBOUR_ADJACENT : CUTUNE_NEIGHBOUR_ANY;
@@ -299,14 +345,15 @@ static size_t neighbour_move(ga_state *s, size_t id, int prefer_free)
     if (m > s->nbuf_cap)
         m = s->nbuf_cap;
     if (m == 0)
-        return id;
+        return nearest(s, id, prefer_free);
     if (prefer_free) {
         size_t nf = 0;
         for (size_t i = 0; i < m; i++)
             if (!taken(s, s->nbuf[i]))
                 s->nbuf[nf++] = s->nbuf[i];
-        if (nf > 0)
-            m = nf;
+        if (nf == 0)
+            return nearest(s, id, 1);
+        m = nf;
     }
     return s->nbuf[cutune_searcher_uniform(s->rng, m)];
 }
@@ -338,24 +385,10 @@ static size_t crossover(ga_state *s, size_t a, size_t b)
     }
 }
 
-static int make_child(ga_state *s, size_t *out)
+/* One offspring: selection, crossover, mutation, de-duplication. Returns 1 with a child
+ * in *out, 0 when every configuration is visited or pending. */
+static int offspring(ga_state *s, size_t *out)
 {
-    int seeding = s->nproposed < s->init || s->nok < 2;
-    if (!seeding && s->since_best >= s->stall) {
-        /* a random immigrant; the counter restarts half-way so that
-         * immigrants stay occasional while the run stays stuck */
-        s->since_best = s->stall / 2;
-        seeding = 1;
-    }
-    if (seeding && s->nproposed < s->nwdesign) /* the warm start's design, unless taken */
-        for (size_t i = 0; i < s->nwdesign; i++)
-            if (!taken(s, s->wdesign[i])) {
-                *out = s->wdesign[i];
-                return 1;
-            }
-    if (seeding)
-        return draw_free(s, out);
-
     size_t p1 = tournament(s);
     size_t id = s->pop[p1].id;
     int changed = 0;
@@ -372,9 +405,31 @@ static int make_child(ga_state *s, size_t *out)
         id = neighbour_move(s, id, 0);
     while (gsl_rng_uniform(s->rng) < s->mut)
         id = neighbour_move(s, id, 0);
-    for (int t = 0; t < GA_WALK_STEPS && taken(s, id); t++)
+    if (taken(s, id)) /* an unvisited neighbour, else the nearest unvisited configuration */
         id = neighbour_move(s, id, 1);
     if (taken(s, id))
+        return 0; /* nothing is left unvisited */
+    *out = id;
+    return 1;
+}
+
+static int make_child(ga_state *s, size_t *out)
+{
+    int seeding = s->nproposed < s->init || s->nok < 2;
+    if (!seeding && s->since_best >= s->stall) {
+        /* a random immigrant; the counter restarts half-way so that
+         * immigrants stay occasional while the run stays stuck */
+        s->since_best = s->stall / 2;
+        seeding = 1;
+    }
+    if (seeding && s->nproposed < s->nwdesign) /* the warm start's design, unless taken */
+        for (size_t i = 0; i < s->nwdesign; i++)
+            if (!taken(s, s->wdesign[i])) {
+                *out = s->wdesign[i];
+                return 1;
+            }
+    size_t id;
+    if (seeding || !offspring(s, &id))
         return draw_free(s, out);
     *out = id;
     return 1;

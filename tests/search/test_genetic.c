@@ -1,9 +1,11 @@
 /* Tests of the genetic searcher: never proposes a visited or invalid
  * configuration, is deterministic per seed, finds the optimum of a bowl,
- * survives failures, and rejects bad arguments with the list of keys. */
+ * survives failures, rejects bad arguments with the list of keys, and moves to a
+ * nearest configuration where no one-parameter neighbour exists. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -194,12 +196,107 @@ static void test_batch_distinct(void **state)
     cutune_space_free(s);
 }
 
+/* PARITY binary parameters, only the configurations with an even number of ones: no
+ * configuration has a valid one-parameter neighbour (one change flips the parity), the
+ * nearest ones differ in two parameters. */
+#define PARITY 10
+
+static cutune_space *make_parity(void)
+{
+    char err[256];
+    cutune_value v[2] = {{.type = CUTUNE_VALUE_INT, .i = 0}, {.type = CUTUNE_VALUE_INT, .i = 1}};
+    cutune_space *s = cutune_space_alloc();
+    assert_non_null(s);
+    char name[8], expr[128] = "(p0";
+    for (int i = 0; i < PARITY; i++) {
+        snprintf(name, sizeof name, "p%d", i);
+        assert_int_equal(cutune_space_add_param(s, name, v, 2, err, sizeof err), 0);
+        if (i > 0)
+            snprintf(expr + strlen(expr), sizeof expr - strlen(expr), " + p%d", i);
+    }
+    strcat(expr, ") % 2 == 0");
+    assert_int_equal(cutune_space_add_restriction(s, expr, err, sizeof err), 0);
+    assert_int_equal(cutune_space_enumerate(s, err, sizeof err), 0);
+    assert_int_equal(cutune_space_size(s), 1u << (PARITY - 1));
+    return s;
+}
+
+static size_t hamming(const cutune_space *s, size_t a, size_t b)
+{
+    const uint16_t *x = cutune_space_config(s, a), *y = cutune_space_config(s, b);
+    size_t d = 0;
+    for (size_t i = 0; i < PARITY; i++)
+        d += x[i] != y[i];
+    return d;
+}
+
+/* Without one-parameter neighbours a mutation moves to a nearest valid configuration:
+ * on a plateau (every time 1.0, so the population stays the init seeding draws) with
+ * mutation only (cx=0, mut=0: one move per child), every child differs from a visited
+ * configuration in exactly two parameters, where a uniform redraw would land at 2 in
+ * under half of the cases (45 of the 511 others per visited one). ids[] gets the B
+ * proposals, all distinct. */
+enum { PB = 24, PINIT = 4 };
+
+static void run_parity(const cutune_space *s, unsigned long seed, size_t *ids)
+{
+    char err[256];
+    size_t n = cutune_space_size(s);
+    uint8_t *visited = calloc(n, 1);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, seed);
+    cutune_searcher_ctx ctx = {.space = s,
+                               .budget = PB,
+                               .rng = rng,
+                               .visited = visited,
+                               .args = "pop=4,init=4,cx=0,mut=0,stall=1000"};
+    cutune_searcher *g = NULL;
+    assert_int_equal(cutune_searcher_alloc(cutune_searcher_genetic, &ctx, &g, err, sizeof err), 0);
+    for (size_t t = 0; t < PB; t++) {
+        size_t id, got;
+        assert_int_equal(cutune_searcher_propose(g, 1, &id, &got, err, sizeof err), 0);
+        assert_int_equal(got, 1);
+        assert_false(visited[id]);
+        if (t >= PINIT) { /* a child: no immigrant before 1000 evaluations without a new best */
+            size_t dmin = PARITY;
+            for (size_t j = 0; j < t; j++)
+                if (hamming(s, id, ids[j]) < dmin)
+                    dmin = hamming(s, id, ids[j]);
+            assert_int_equal(dmin, 2);
+        }
+        visited[id] = 1;
+        ids[t] = id;
+        cutune_observation o = {.id = id, .status = CUTUNE_STATUS_OK, .time_ms = 1.0};
+        assert_int_equal(cutune_searcher_observe(g, &o, 1, err, sizeof err), 0);
+    }
+    cutune_searcher_free(g);
+    gsl_rng_free(rng);
+    free(visited);
+}
+
+static void test_nearest_without_neighbours(void **state)
+{
+    cutune_space *s = make_parity();
+    size_t a[PB], b[PB];
+    run_parity(s, 1, a);
+    run_parity(s, 1, b);
+    assert_memory_equal(a, b, sizeof a); /* deterministic for a seed */
+    for (unsigned long seed = 2; seed <= 5; seed++) {
+        run_parity(s, seed, b);
+        assert_true(memcmp(a, b, sizeof a) != 0);
+    }
+    cutune_space_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_never_visited_or_invalid), cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_finds_bowl_optimum),       cmocka_unit_test(test_args),
+        cmocka_unit_test(test_never_visited_or_invalid),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_finds_bowl_optimum),
+        cmocka_unit_test(test_args),
         cmocka_unit_test(test_batch_distinct),
+        cmocka_unit_test(test_nearest_without_neighbours),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
