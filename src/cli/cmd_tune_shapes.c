@@ -1,0 +1,868 @@
+/* `cutune [tune] --sizes=LIST KERNEL`: tuning across problem shapes (docs/shapes.md).
+ *
+ * common: one search over the configurations valid at every shape, each evaluated at
+ *   every shape (shapes_eval.c), minimising the geometric mean of the shapes' times.
+ * each: one search per shape, in order of the product of the sizes, each after the first
+ *   warm-started from the shapes tuned before it.
+ * --validate-sizes: the chosen configuration(s) timed at shapes not tuned, and those
+ *   shapes tuned directly with the same searcher and budget: the loss of not tuning them.
+ *
+ * Every search is the ordinary tuner loop (cutune_tune) with its own journal; every
+ * evaluation reaches the tuning database under its shape's sizes through the multi-shape
+ * evaluator, so `cutune best --size ...` answers per shape afterwards. */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "shapes.h"
+#include "shapes_eval.h"
+
+static volatile sig_atomic_t shapes_stop;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    shapes_stop = 1;
+}
+
+/* One shape of the run: its target, evaluator, database run and result. */
+typedef struct shape_run {
+    cli_shape *shape;
+    cli_target t;
+    char recording[4096]; /* replayed file ("" under cuda) */
+    char earg[4096];      /* the shape's evaluator argument: the recording's absolute path */
+    cutune_evaluator *ev;
+    cli_tune_db db;
+    shapes_eval_shape es;
+    char journal[4200];
+    cutune_history hist;
+    int tuned;          /* a search ran on it (each mode, validation's direct tune) */
+    long winner;        /* id of its chosen configuration in its space, -1 none */
+    double winner_ms;   /* its time there (NAN: not correct) */
+    double best_ms;     /* the fastest seen there in this run */
+    /* validation */
+    long from;          /* the tuned shape whose configuration it was given (-1 common) */
+    long chosen_id;     /* that configuration's id here (-1: not in its space) */
+    cutune_status chosen_status;
+    double chosen_ms;
+} shape_run;
+
+typedef struct run_ctx {
+    const cli_tune_options *o;
+    char sname[64];
+    const char *sargs;
+    const cutune_searcher_type *st;
+    char ename[64];
+    const char *eargs; /* the cuda evaluator's arguments (devices= added) */
+    int replay;
+    char prefix[4096]; /* journals: PREFIX-LABEL.jsonl */
+    const char *sizes_text;
+} run_ctx;
+
+static int gpu_here(void)
+{
+    cutune_db_gpu g;
+    return cutune_db_gpu_probe(0, &g, NULL, 0) == 0;
+}
+
+/* Set a shape up: target, evaluator, database run. */
+static int shape_begin(run_ctx *c, shape_run *r, cli_shape *sh, const char *journal, char *err,
+                       size_t errlen)
+{
+    r->shape = sh;
+    r->winner = r->from = r->chosen_id = -1;
+    r->winner_ms = r->best_ms = r->chosen_ms = NAN;
+    r->hist.best = -1;
+    snprintf(r->journal, sizeof r->journal, "%s", journal);
+    int rc = cli_shape_target(c->o->target, sh, &c->o->so, c->ename, NULL, &r->t, r->recording,
+                              sizeof r->recording, err, errlen);
+    if (rc < 0)
+        return rc;
+    if (c->replay && !realpath(r->recording, r->earg))
+        snprintf(r->earg, sizeof r->earg, "%s", r->recording);
+    const char *arg = c->replay ? r->earg : c->eargs;
+    cutune_evaluator_ctx ectx = {
+        .space = r->t.space, .spec = r->t.spec, .arg = arg, .seed = c->o->seed};
+    const cutune_evaluator_type *et = cutune_evaluator_find(c->ename, err, errlen);
+    if (!et)
+        return CUTUNE_EINVAL;
+    char why[1024];
+    if ((rc = cutune_evaluator_alloc(et, &ectx, &r->ev, why, sizeof why)) < 0)
+        return cutune_err(err, errlen, rc, "shape %s: %s", sh->label, why);
+    if ((rc = cli_tune_db_begin(c->o, &r->t, c->ename, arg, r->ev, journal, &r->db, why,
+                                sizeof why)) < 0)
+        return cutune_err(err, errlen, rc, "shape %s: %s", sh->label, why);
+    r->es = (shapes_eval_shape){.label = sh->label,
+                                .space = r->t.space,
+                                .ev = r->ev,
+                                .store = r->db.store ? cutune_db_store_hooks(r->db.store) : NULL};
+    return 0;
+}
+
+static void shape_end(shape_run *r)
+{
+    cli_tune_db_end(&r->db);
+    cutune_evaluator_free(r->ev);
+    cutune_history_free(&r->hist);
+    cli_target_free(&r->t);
+}
+
+/* One search over space (the common space, or one shape's) through the shapes' evaluator. */
+static int search(run_ctx *c, const cutune_space *space, const cutune_spec *spec,
+                  shapes_eval_shape *es, size_t nes, const char *earg1, const char *journal,
+                  const cutune_warm_prior *prior, cutune_history *hist, cutune_stop_reason *why,
+                  char *err, size_t errlen)
+{
+    const cli_tune_options *o = c->o;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    size_t n = cutune_space_size(space);
+    uint8_t *visited = calloc(n ? n : 1, 1);
+    cutune_searcher *searcher = NULL;
+    cutune_evaluator *ev = NULL;
+    int rc;
+    if (!rng || !visited) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        goto out;
+    }
+    gsl_rng_set(rng, o->seed);
+    cutune_searcher_ctx sctx = {.space = space,
+                                .budget = o->budget,
+                                .rng = rng,
+                                .visited = visited,
+                                .args = c->sargs,
+                                .nobjectives = 1,
+                                .warm = prior};
+    if ((rc = cutune_searcher_alloc(c->st, &sctx, &searcher, err, errlen)) < 0)
+        goto out;
+    if ((rc = shapes_eval_alloc(space, es, nes, &ev, err, errlen)) < 0)
+        goto out;
+    static char target_abs[4096];
+    if (!realpath(o->target, target_abs) && !(spec && realpath(spec->path, target_abs)))
+        snprintf(target_abs, sizeof target_abs, "%s", spec ? spec->path : o->target);
+    cutune_tuner_options opt = {
+        .budget = o->budget,
+        .time_limit_s = o->time_limit,
+        .charge_recorded_time = c->replay,
+        .batch = o->batch,
+        .parallel = o->parallel,
+        .journal_path = journal,
+        .progress = o->progress && !o->quiet,
+        .deterministic_clock = c->replay,
+        .stop = &shapes_stop,
+        .searcher_name = c->sname,
+        .searcher_args = c->sargs,
+        .evaluator_name = nes > 1 ? "shapes" : c->ename,
+        /* one shape: its journal is an ordinary run's (resumable as one with --size) */
+        .evaluator_arg = nes > 1 ? c->sizes_text : earg1,
+        .target = target_abs,
+        .seed = o->seed,
+    };
+    rc = cutune_tune(space, spec, searcher, visited, ev, &opt, hist, why, err, errlen);
+out:
+    cutune_evaluator_free(ev);
+    cutune_searcher_free(searcher);
+    free(visited);
+    gsl_rng_free(rng);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ results */
+
+/* The fastest correct time of configuration id in a history (NAN: none). */
+static double best_of(const cutune_history *h)
+{
+    return h->best >= 0 ? h->e[h->best].r.time_ms : NAN;
+}
+
+/* The metric t_LABEL of history entry e (a common run's time at one shape), or NAN. */
+static double shape_time(const cutune_history_entry *e, const char *label)
+{
+    char name[32];
+    snprintf(name, sizeof name, "t_%s", label);
+    for (size_t m = 0; m < e->r.nmetrics; m++)
+        if (strcmp(e->r.metrics[m].name, name) == 0)
+            return e->r.metrics[m].value;
+    return NAN;
+}
+
+/* Configuration id of space as a JSON object. */
+static void config_json(FILE *f, const cutune_space *s, long id)
+{
+    if (id < 0) {
+        fprintf(f, "null");
+        return;
+    }
+    size_t np = cutune_space_nparams(s);
+    cutune_value *v = calloc(np + cutune_space_nconstants(s) + 1, sizeof *v);
+    if (!v) {
+        fprintf(f, "null");
+        return;
+    }
+    cutune_space_values(s, (size_t)id, v);
+    fprintf(f, "{");
+    for (size_t p = 0; p < np; p++) {
+        char t[256];
+        cutune_value_format(&v[p], t, sizeof t);
+        if (v[p].type == CUTUNE_VALUE_STRING)
+            fprintf(f, "%s\"%s\":\"%s\"", p ? "," : "", cutune_space_param(s, p)->name, t);
+        else
+            fprintf(f, "%s\"%s\":%s", p ? "," : "", cutune_space_param(s, p)->name, t);
+    }
+    fprintf(f, "}");
+    free(v);
+}
+
+static void num_json(FILE *f, double x)
+{
+    if (isfinite(x))
+        fprintf(f, "%.17g", x);
+    else
+        fprintf(f, "null");
+}
+
+static void str_json(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void sizes_json(FILE *f, const cli_shape *sh)
+{
+    fprintf(f, "{");
+    for (size_t i = 0; i < sh->n; i++)
+        fprintf(f, "%s\"%s\":%s", i ? "," : "", sh->names[i], sh->texts[i]);
+    fprintf(f, "}");
+}
+
+/* --output: the whole run as one JSON object, written to a temporary and renamed. */
+static int write_output(const char *path, const run_ctx *c, int common, shape_run *R, size_t n,
+                        const cutune_space *cspace, const cutune_history *ch,
+                        const char *cjournal, shape_run *V, size_t nv, const char *stop,
+                        char *err, size_t errlen)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd), unlink(tmp);
+        return cutune_err(err, errlen, CUTUNE_EIO, "--output=%s: %s", path, strerror(errno));
+    }
+    fprintf(f, "{\"mode\":\"%s\",\"kernel\":", common ? "common" : "each");
+    str_json(f, R[0].t.spec->name);
+    fprintf(f, ",\"searcher\":");
+    str_json(f, c->o->searcher ? c->o->searcher : "bo");
+    fprintf(f, ",\"evaluator\":\"%s\",\"seed\":%lu,\"budget\":%lu,\"budget_counts\":\"%s\"",
+            c->ename, c->o->seed, c->o->budget,
+            common ? "configurations, each measured at every shape" : "evaluations per shape");
+    fprintf(f, ",\"stop_reason\":\"%s\"", stop);
+    if (common) {
+        long b = ch->best;
+        fprintf(f, ",\"common\":{\"config\":");
+        config_json(f, cspace, b >= 0 ? (long)ch->e[b].id : -1);
+        fprintf(f, ",\"geomean_ms\":");
+        num_json(f, best_of(ch));
+        fprintf(f, ",\"space_size\":%zu,\"evaluations\":%zu,\"journal\":", cutune_space_size(cspace),
+                ch->n);
+        str_json(f, cjournal);
+        fprintf(f, "}");
+    }
+    fprintf(f, ",\"shapes\":[");
+    for (size_t i = 0; i < n; i++) {
+        shape_run *r = &R[i];
+        fprintf(f, "%s{\"label\":\"%s\",\"sizes\":", i ? "," : "", r->shape->label);
+        sizes_json(f, r->shape);
+        fprintf(f, ",\"config\":");
+        config_json(f, r->t.space, r->winner);
+        fprintf(f, ",\"time_ms\":");
+        num_json(f, r->winner_ms);
+        fprintf(f, ",\"best_seen_ms\":");
+        num_json(f, r->best_ms);
+        fprintf(f, ",\"relative\":");
+        num_json(f, r->winner_ms / r->best_ms);
+        fprintf(f, ",\"evaluations\":%zu,\"reused\":%zu", r->es.nevals, r->es.nreused);
+        if (!common) {
+            fprintf(f, ",\"journal\":");
+            str_json(f, r->journal);
+            fprintf(f, ",\"warm_from\":%s%s%s", r->from >= 0 ? "\"" : "",
+                    r->from >= 0 ? R[r->from].shape->label : "null", r->from >= 0 ? "\"" : "");
+        }
+        fprintf(f, "}");
+    }
+    fprintf(f, "],\"validation\":[");
+    for (size_t i = 0; i < nv; i++) {
+        shape_run *v = &V[i];
+        fprintf(f, "%s{\"label\":\"%s\",\"sizes\":", i ? "," : "", v->shape->label);
+        sizes_json(f, v->shape);
+        fprintf(f, ",\"from\":%s%s%s", v->from >= 0 ? "\"" : "",
+                v->from >= 0 ? R[v->from].shape->label : "null", v->from >= 0 ? "\"" : "");
+        fprintf(f, ",\"config\":");
+        config_json(f, v->t.space, v->chosen_id);
+        fprintf(f, ",\"status\":\"%s\",\"chosen_ms\":",
+                v->chosen_id >= 0 ? cutune_status_name(v->chosen_status) : "not_in_space");
+        num_json(f, v->chosen_ms);
+        fprintf(f, ",\"direct_config\":");
+        config_json(f, v->t.space, v->winner);
+        fprintf(f, ",\"direct_ms\":");
+        num_json(f, v->winner_ms);
+        fprintf(f, ",\"loss\":");
+        num_json(f, v->chosen_ms / v->winner_ms);
+        fprintf(f, ",\"journal\":");
+        str_json(f, v->journal);
+        fprintf(f, "}");
+    }
+    fprintf(f, "]}\n");
+    int bad = ferror(f) | (fflush(f) != 0) | (fsync(fileno(f)) != 0);
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return cutune_err(err, errlen, CUTUNE_EIO, "--output=%s: %s", path, strerror(errno));
+    }
+    return 0;
+}
+
+static void print_config_line(const cutune_space *s, long id)
+{
+    char text[4096];
+    if (id < 0 || cutune_space_format_config(s, (size_t)id, text, sizeof text) < 0)
+        snprintf(text, sizeof text, "(none)");
+    printf("%s\n", text);
+}
+
+/* ------------------------------------------------------------------ the modes */
+
+typedef struct {
+    shape_run *R;
+    size_t n;
+} all_shapes;
+
+/* The common space's filter: a configuration valid (and, replayed, recorded) at every
+ * shape, matched by its parameter values. */
+static int in_every_shape(void *ctx, const uint16_t *idx)
+{
+    const all_shapes *a = ctx;
+    for (size_t j = 0; j < a->n; j++)
+        if (cutune_space_find(a->R[j].t.space, idx) < 0)
+            return 0;
+    return 1;
+}
+
+/* A warm start for shape k from the shapes tuned before it (order[0..k)): "nearest" the
+ * tuned shape nearest by the dispatch rule, its times as they are; "all" every tuned
+ * shape, each time replaced by its rank fraction within its shape (times of two shapes
+ * share no scale). *from gets the nearest shape. NULL prior: none tuned yet, or "none". */
+static int warm_prior(const char *how, shape_run *R, const size_t *order, size_t k,
+                      cutune_warm_prior **prior, long *from, char *err, size_t errlen)
+{
+    *prior = NULL;
+    *from = -1;
+    if (k == 0 || strcmp(how, "none") == 0)
+        return 0;
+    static cli_shape tuned[SHAPES_MAX];
+    for (size_t i = 0; i < k; i++)
+        tuned[i] = *R[order[i]].shape;
+    long near = cli_shape_nearest(R[order[k]].shape, tuned, k);
+    *from = (long)order[near];
+    const cutune_space *sp = R[order[k]].t.space;
+    size_t np = cutune_space_nparams(sp);
+    const char *names[256];
+    for (size_t p = 0; p < np && p < 256; p++)
+        names[p] = cutune_space_param(sp, p)->name;
+    cutune_warm_source *src = cutune_warm_source_alloc("the shapes tuned before", np, names);
+    if (!src)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    int rc = 0, all = strcmp(how, "all") == 0;
+    static char texts[256][128];
+    const char *vals[256];
+    cutune_value v[512];
+    for (size_t i = 0; i < k && rc == 0; i++) {
+        shape_run *s = &R[order[i]];
+        if (!all && (long)order[i] != *from)
+            continue;
+        const cutune_history *h = &s->hist;
+        size_t nok = 0;
+        for (size_t e = 0; e < h->n; e++)
+            nok += h->e[e].r.status == CUTUNE_STATUS_OK;
+        for (size_t e = 0; e < h->n && rc == 0; e++) {
+            const cutune_history_entry *x = &h->e[e];
+            cutune_space_values(s->t.space, x->id, v);
+            for (size_t p = 0; p < np; p++) {
+                cutune_value_format(&v[p], texts[p], sizeof texts[p]);
+                vals[p] = texts[p];
+            }
+            double t = x->r.time_ms;
+            if (all && x->r.status == CUTUNE_STATUS_OK) {
+                size_t faster = 0;
+                for (size_t g = 0; g < h->n; g++)
+                    faster += h->e[g].r.status == CUTUNE_STATUS_OK && h->e[g].r.time_ms < t;
+                t = ((double)faster + 0.5) / (double)nok;
+            }
+            rc = cutune_warm_source_add(src, vals, x->r.status, t);
+        }
+    }
+    if (rc == 0 && cutune_warm_source_size(src))
+        rc = cutune_warm_prior_build(src, sp, prior, err, errlen);
+    cutune_warm_source_free(src);
+    return rc;
+}
+
+/* Order of the each mode: by the product of the sizes, smallest first (a small shape's
+ * measurements are the cheapest, and they start the larger ones), ties in list order. */
+static void order_by_product(shape_run *R, size_t n, size_t *order)
+{
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0; j--) {
+            double a = 1, b = 1;
+            for (size_t s = 0; s < R[order[j]].shape->n; s++)
+                a *= R[order[j]].shape->values[s], b *= R[order[j - 1]].shape->values[s];
+            if (!(a < b))
+                break;
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+}
+
+/* Time configuration idx (an index vector of the spec's parameters) at validation shape v. */
+static int measure_chosen(shape_run *v, const uint16_t *idx, char *err, size_t errlen)
+{
+    long long id = cutune_space_find(v->t.space, idx);
+    v->chosen_id = (long)id;
+    if (id < 0)
+        return 0; /* not valid there (or not recorded): said in the summary */
+    cutune_evaluator *ev = NULL;
+    int rc = shapes_eval_alloc(v->t.space, &v->es, 1, &ev, err, errlen);
+    if (rc < 0)
+        return rc;
+    size_t sid = (size_t)id;
+    cutune_eval_result res = {0};
+    rc = cutune_evaluator_evaluate(ev, &sid, 1, &res, err, errlen);
+    if (rc == 0) {
+        v->chosen_status = res.status;
+        v->chosen_ms = res.status == CUTUNE_STATUS_OK ? res.time_ms : NAN;
+    }
+    cutune_eval_result_clear(&res);
+    cutune_evaluator_free(ev);
+    return rc;
+}
+
+static void set_winner(shape_run *r)
+{
+    r->tuned = 1;
+    r->best_ms = best_of(&r->hist);
+    if (r->hist.best >= 0) {
+        r->winner = (long)r->hist.e[r->hist.best].id;
+        r->winner_ms = r->best_ms;
+    }
+}
+
+/* ------------------------------------------------------------------ the command */
+
+/* What --sizes cannot be combined with, one line naming why. */
+static int refuse_options(const cli_tune_options *o, int common, char *err, size_t errlen)
+{
+    const char *bad = o->resume        ? "--resume (run the command again: every evaluation made is "
+                                         "in the database and is answered from it; or resume one "
+                                         "shape's journal with its --size options)"
+                      : o->so.nsizes   ? "--size (give every shape's sizes in --sizes)"
+                      : o->warm_start  ? "--warm-start (the each mode warm-starts from the shapes "
+                                         "tuned before; --shape-warm chooses how)"
+                      : o->header      ? "--header (cutune header --sizes=LIST writes a dispatch "
+                                         "table)"
+                      : o->csv         ? "--csv"
+                      : o->kt          ? "--kt-cache"
+                      : o->t4          ? "--t4"
+                      : o->objectives  ? "--objectives"
+                      : o->front       ? "--front"
+                      : o->objective   ? "--objective (the shapes are compared by time)"
+                      : o->nsubject_to ? "--subject-to"
+                      : o->so.nrestrict ? "--restrict"
+                                        : NULL;
+    (void)common;
+    if (bad)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "--sizes: not with %s", bad);
+    return 0;
+}
+
+static int make_prefix(run_ctx *c, const char *name, char *err, size_t errlen)
+{
+    const cli_tune_options *o = c->o;
+    if (o->journal) {
+        snprintf(c->prefix, sizeof c->prefix, "%s", o->journal);
+        size_t n = strlen(c->prefix);
+        if (n > 6 && strcmp(c->prefix + n - 6, ".jsonl") == 0)
+            c->prefix[n - 6] = '\0';
+        return 0;
+    }
+    if (mkdir("runs", 0777) != 0 && errno != EEXIST)
+        return cutune_err(err, errlen, CUTUNE_EIO, "runs/: %s", strerror(errno));
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    char ts[32];
+    strftime(ts, sizeof ts, "%Y%m%d-%H%M%S", &tm);
+    snprintf(c->prefix, sizeof c->prefix, "runs/%s-%lu-%s", name, o->seed, ts);
+    return 0;
+}
+
+static int journal_name(const run_ctx *c, const char *what, char *out, size_t len, char *err,
+                        size_t errlen)
+{
+    snprintf(out, len, "%s-%s.jsonl", c->prefix, what);
+    struct stat st;
+    if (lstat(out, &st) == 0)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s: exists (a multi-shape run never replaces a journal: give another "
+                          "--journal=PREFIX)",
+                          out);
+    return 0;
+}
+
+int cli_tune_shapes(const cli_tune_options *o)
+{
+    char err[1024] = "";
+    static cli_shapes shapes, vshapes;
+    static shape_run R[SHAPES_MAX], V[SHAPES_MAX];
+    static run_ctx c;
+    cli_target ct = {0};
+    cutune_history ch = {.best = -1};
+    char cjournal[4200] = "";
+    size_t n = 0, nv = 0, order[SHAPES_MAX];
+    int status = 2, common = 0, rc;
+    cutune_stop_reason why = CUTUNE_STOP_BUDGET;
+    const char *mode = o->shape_mode ? o->shape_mode : "each";
+    const char *warm = o->shape_warm ? o->shape_warm : "nearest";
+    memset(&c, 0, sizeof c);
+    c.o = o;
+    c.sizes_text = o->sizes;
+
+    if (strcmp(mode, "common") == 0)
+        common = 1;
+    else if (strcmp(mode, "each") != 0) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL, "--shape-mode=%s: expected common or each",
+                   mode);
+        goto fail;
+    }
+    if (strcmp(warm, "nearest") && strcmp(warm, "all") && strcmp(warm, "none")) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                   "--shape-warm=%s: expected nearest, all or none", warm);
+        goto fail;
+    }
+    if (refuse_options(o, common, err, sizeof err) < 0 ||
+        cli_shapes_parse("--sizes", o->sizes, &shapes, err, sizeof err) < 0)
+        goto fail;
+    if (o->validate_sizes &&
+        cli_shapes_parse("--validate-sizes", o->validate_sizes, &vshapes, err, sizeof err) < 0)
+        goto fail;
+    for (size_t i = 0; i < vshapes.n; i++) {
+        if (vshapes.s[i].n != shapes.s[0].n ||
+            strcmp(vshapes.s[i].names[0], shapes.s[0].names[0]) != 0) {
+            cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                       "--validate-sizes: %s: names other sizes than --sizes's shapes",
+                       vshapes.s[i].label);
+            goto fail;
+        }
+        for (size_t k = 0; k < shapes.n; k++)
+            if (cli_shape_distance(&vshapes.s[i], &shapes.s[k]) == 0) {
+                cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                           "--validate-sizes: %s is tuned by --sizes already (validation is "
+                           "at shapes not tuned)",
+                           vshapes.s[i].label);
+                goto fail;
+            }
+    }
+    if (o->parallel > o->budget) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                   "--parallel=%lu: more evaluations in flight than the budget of %lu",
+                   o->parallel, o->budget);
+        goto fail;
+    }
+    /* searcher and evaluator, as a single run chooses them */
+    const char *stext = o->searcher ? o->searcher : "bo";
+    const char *colon = strchr(stext, ':');
+    snprintf(c.sname, sizeof c.sname, "%.*s", (int)(colon ? colon - stext : (long)strlen(stext)),
+             stext);
+    c.sargs = colon ? colon + 1 : NULL;
+    if (!(c.st = cutune_searcher_find(c.sname, err, sizeof err)))
+        goto fail;
+    static char eargs[4400];
+    if (o->evaluator) {
+        const char *ec = strchr(o->evaluator, ':');
+        snprintf(c.ename, sizeof c.ename, "%.*s",
+                 (int)(ec ? ec - o->evaluator : (long)strlen(o->evaluator)), o->evaluator);
+        if (strcmp(c.ename, "replay") == 0 && ec && ec[1]) {
+            cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                       "--evaluator=%s with --sizes: each shape replays the recording at its "
+                       "sizes (the spec's \"recordings\"); give --evaluator=replay",
+                       o->evaluator);
+            goto fail;
+        }
+        snprintf(eargs, sizeof eargs, "%s", ec ? ec + 1 : "");
+    } else {
+        snprintf(c.ename, sizeof c.ename, "%s", gpu_here() ? "cuda" : "replay");
+        if (strcmp(c.ename, "replay") == 0)
+            fprintf(stderr, "cutune: no GPU here: each shape replays the kernel's recording at "
+                            "its sizes; --evaluator=cuda to measure\n");
+    }
+    if (o->devices)
+        snprintf(eargs + strlen(eargs), sizeof eargs - strlen(eargs), "%sdevices=%s",
+                 eargs[0] ? "," : "", o->devices);
+    c.eargs = eargs[0] ? eargs : NULL;
+    c.replay = strcmp(c.ename, "replay") == 0;
+    if (!cutune_evaluator_find(c.ename, err, sizeof err))
+        goto fail;
+
+    /* every shape loaded and its evaluator started before anything runs */
+    n = shapes.n;
+    nv = vshapes.n;
+    for (size_t i = 0; i < n + nv; i++) {
+        shape_run *r = i < n ? &R[i] : &V[i - n];
+        cli_shape *sh = i < n ? &shapes.s[i] : &vshapes.s[i - n];
+        if (i == 0) {
+            cli_target probe = {0};
+            char whyb[1024];
+            if ((rc = cli_target_load(o->target, &o->so, &probe, whyb, sizeof whyb)) < 0) {
+                snprintf(err, sizeof err, "%s", whyb);
+                goto fail;
+            }
+            int is_rec = probe.rec != NULL;
+            char name[256];
+            snprintf(name, sizeof name, "%s", probe.spec ? probe.spec->name : "");
+            cli_target_free(&probe);
+            if (is_rec) {
+                cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                           "--sizes: %s is a recording, which has no sizes (give a kernel or "
+                           "spec)",
+                           o->target);
+                goto fail;
+            }
+            if (make_prefix(&c, name, err, sizeof err) < 0)
+                goto fail;
+        }
+        char j[4200];
+        if (journal_name(&c, sh->label, j, sizeof j, err, sizeof err) < 0)
+            goto fail;
+        if (common && i < n)
+            snprintf(j, sizeof j, "%s-common.jsonl", c.prefix);
+        if ((rc = shape_begin(&c, r, sh, j, err, sizeof err)) < 0)
+            goto fail;
+    }
+    if (common && journal_name(&c, "common", cjournal, sizeof cjournal, err, sizeof err) < 0)
+        goto fail;
+    if (o->output) {
+        FILE *probe = fopen(o->output, "a"); /* the path is usable before the run */
+        if (!probe) {
+            cutune_err(err, sizeof err, CUTUNE_EIO, "--output=%s: %s", o->output,
+                       strerror(errno));
+            goto fail;
+        }
+        fclose(probe);
+        struct stat st;
+        if (stat(o->output, &st) == 0 && st.st_size == 0)
+            unlink(o->output); /* made by the probe: no partial file if the run is refused */
+    }
+
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    status = 1;
+
+    if (common) {
+        /* the configurations valid at every shape: shape 0's spec, filtered */
+        static all_shapes all;
+        all.R = R;
+        all.n = n;
+        if ((rc = cli_shape_target(o->target, &shapes.s[0], &o->so, "none", NULL, &ct, NULL, 0,
+                                   err, sizeof err)) < 0)
+            goto fail_bad;
+        cutune_space_set_filter(ct.space, in_every_shape, &all);
+        if ((rc = cutune_space_enumerate(ct.space, err, sizeof err)) < 0 ||
+            cutune_space_size(ct.space) == 0) {
+            if (rc >= 0)
+                cutune_err(err, sizeof err, CUTUNE_EEMPTY,
+                           "--sizes: no configuration is valid%s at every shape",
+                           c.replay ? " and recorded" : "");
+            goto fail_bad;
+        }
+        if (!o->quiet)
+            fprintf(stderr,
+                    "cutune: one configuration for %zu shapes: %zu configurations valid%s at "
+                    "every shape; each evaluation measures all %zu (budget %lu configurations)\n",
+                    n, cutune_space_size(ct.space), c.replay ? " and recorded" : "", n,
+                    o->budget);
+        static shapes_eval_shape es[SHAPES_MAX];
+        for (size_t i = 0; i < n; i++)
+            es[i] = R[i].es;
+        rc = search(&c, ct.space, NULL, es, n, NULL, cjournal, NULL, &ch, &why, err, sizeof err);
+        for (size_t i = 0; i < n; i++) {
+            R[i].es.nevals = es[i].nevals, R[i].es.nreused = es[i].nreused;
+            R[i].tuned = 1;
+            for (size_t e = 0; e < ch.n; e++) { /* each shape's best seen in the run */
+                double t = shape_time(&ch.e[e], R[i].shape->label);
+                if (isfinite(t) && !(t >= R[i].best_ms))
+                    R[i].best_ms = t;
+            }
+            if (ch.best >= 0) {
+                const uint16_t *idx = cutune_space_config(ct.space, ch.e[ch.best].id);
+                R[i].winner = (long)cutune_space_find(R[i].t.space, idx);
+                R[i].winner_ms = shape_time(&ch.e[ch.best], R[i].shape->label);
+            }
+        }
+        if (rc < 0)
+            goto fail;
+    } else {
+        order_by_product(R, n, order);
+        for (size_t k = 0; k < n && !shapes_stop; k++) {
+            shape_run *r = &R[order[k]];
+            cutune_warm_prior *prior = NULL;
+            if ((rc = warm_prior(warm, R, order, k, &prior, &r->from, err, sizeof err)) < 0)
+                goto fail;
+            if (!o->quiet)
+                fprintf(stderr, "cutune: shape %s (%zu of %zu)%s%s\n", r->shape->label, k + 1, n,
+                        prior ? ": warm start from " : "",
+                        prior ? (strcmp(warm, "all") == 0 ? "the shapes tuned before"
+                                                          : R[r->from].shape->label)
+                              : "");
+            if (!prior)
+                r->from = -1;
+            rc = search(&c, r->t.space, r->t.spec, &r->es, 1, r->earg, r->journal, prior,
+                        &r->hist, &why, err, sizeof err);
+            cutune_warm_prior_free(prior);
+            set_winner(r);
+            if (rc < 0)
+                goto fail;
+        }
+    }
+    /* validation: the chosen configuration timed at each shape not tuned, then that shape
+     * tuned directly with the same searcher and budget */
+    static cli_shape tuned[SHAPES_MAX];
+    for (size_t i = 0; i < n; i++)
+        tuned[i] = *R[i].shape;
+    for (size_t i = 0; i < nv && !shapes_stop; i++) {
+        shape_run *v = &V[i];
+        v->from = common ? -1 : cli_shape_nearest(v->shape, tuned, n);
+        const uint16_t *idx = NULL;
+        if (common && ch.best >= 0)
+            idx = cutune_space_config(ct.space, ch.e[ch.best].id);
+        else if (!common && R[v->from].winner >= 0)
+            idx = cutune_space_config(R[v->from].t.space, (size_t)R[v->from].winner);
+        if (idx && (rc = measure_chosen(v, idx, err, sizeof err)) < 0)
+            goto fail;
+        if (!o->quiet)
+            fprintf(stderr, "cutune: validation shape %s (%zu of %zu): tuned directly\n",
+                    v->shape->label, i + 1, nv);
+        rc = search(&c, v->t.space, v->t.spec, &v->es, 1, v->earg, v->journal, NULL, &v->hist,
+                    &why, err, sizeof err);
+        set_winner(v);
+        if (rc < 0)
+            goto fail;
+    }
+    if (shapes_stop)
+        why = CUTUNE_STOP_SIGNAL;
+
+    /* the summary */
+    int any = 0;
+    if (common && ch.best >= 0) {
+        any = 1;
+        if (o->quiet) {
+            print_config_line(ct.space, (long)ch.e[ch.best].id);
+        } else {
+            printf("common: ");
+            print_config_line(ct.space, (long)ch.e[ch.best].id);
+            printf("geomean: %.6g ms over %zu shapes (evaluation %ld of %zu; %zu configurations "
+                   "valid at every shape; %zu measurements)\n",
+                   best_of(&ch), n, ch.best + 1, ch.n, cutune_space_size(ct.space), ch.n * n);
+        }
+    }
+    for (size_t i = 0; i < n && !o->quiet; i++) {
+        shape_run *r = &R[i];
+        if (common) {
+            printf("  shape %s: %.6g ms, %.4f x its best seen (%.6g ms)\n", r->shape->label,
+                   r->winner_ms, r->winner_ms / r->best_ms, r->best_ms);
+            continue;
+        }
+        if (!r->tuned)
+            continue;
+        printf("shape %s: ", r->shape->label);
+        print_config_line(r->t.space, r->winner);
+        printf("  time: %.6g ms (%zu evaluations, %zu from the database; %s; journal %s)\n",
+               r->winner_ms, r->hist.n, r->es.nreused,
+               r->from >= 0 ? (strcmp(warm, "all") == 0 ? "warm from the shapes before"
+                                                        : "warm from the nearest shape before")
+                            : "cold",
+               r->journal);
+        if (r->from >= 0 && strcmp(warm, "nearest") == 0)
+            printf("  warm start: %s\n", R[r->from].shape->label);
+    }
+    for (size_t i = 0; !common && !o->quiet && i < n; i++)
+        any |= R[i].winner >= 0;
+    for (size_t i = 0; o->quiet && !common && i < n; i++) {
+        printf("%s: ", R[i].shape->label);
+        print_config_line(R[i].t.space, R[i].winner);
+        any |= R[i].winner >= 0;
+    }
+    for (size_t i = 0; i < nv && !o->quiet; i++) {
+        shape_run *v = &V[i];
+        if (!v->tuned)
+            continue;
+        printf("validate %s (the configuration of %s): ", v->shape->label,
+               v->from >= 0 ? R[v->from].shape->label : "the common run");
+        if (v->chosen_id < 0)
+            printf("not in its space (invalid or not recorded there)");
+        else if (v->chosen_status != CUTUNE_STATUS_OK)
+            printf("%s", cutune_status_name(v->chosen_status));
+        else
+            printf("%.6g ms", v->chosen_ms);
+        printf("; tuned directly %.6g ms", v->winner_ms);
+        if (isfinite(v->chosen_ms / v->winner_ms))
+            printf(": loss %.4f", v->chosen_ms / v->winner_ms);
+        printf(" (journal %s)\n", v->journal);
+    }
+    if (common && !o->quiet)
+        printf("journal: %s\n", cjournal);
+    const char *stop = why == CUTUNE_STOP_SIGNAL  ? "signal"
+                       : why == CUTUNE_STOP_TIME  ? "time_limit"
+                       : why == CUTUNE_STOP_EXHAUSTED ? "exhausted"
+                                                      : "budget";
+    if (o->output && (rc = write_output(o->output, &c, common, R, n, ct.space, &ch, cjournal, V,
+                                        nv, stop, err, sizeof err)) < 0)
+        goto fail;
+    status = why == CUTUNE_STOP_SIGNAL ? 130 : any ? 0 : 1;
+    if (!any)
+        fprintf(stderr, "cutune: no correct configuration found\n");
+    goto out;
+fail_bad:
+    status = 2;
+fail:
+    fprintf(stderr, "cutune: %s\n", err);
+out:
+    cutune_history_free(&ch);
+    cli_target_free(&ct);
+    for (size_t i = 0; i < n; i++)
+        shape_end(&R[i]);
+    for (size_t i = 0; i < nv; i++)
+        shape_end(&V[i]);
+    return status;
+}
