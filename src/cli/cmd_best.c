@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "options.h"
+#include "shapes.h"
 #include "tune_internal.h"
 
 static void best_usage(FILE *f)
@@ -163,6 +164,8 @@ static void header_usage(FILE *f)
             "  -o, --header=FILE.h  the header to write (replaced as a whole, never in part)\n"
             "  --budget=N           measurements wanted (default 60)\n"
             "  --retune             tune even when the database holds enough\n"
+            "  --sizes=LIST         several shapes ('M=N=K=1024;M=1000,N=5000,K=296' or @FILE):\n"
+            "                       a dispatch table and a nearest-shape lookup (docs/shapes.md)\n"
             "  other options        passed to `cutune tune` (--searcher, --seed, --evaluator,\n"
             "                       --journal, --db, --no-progress, ...)\n"
             "\n"
@@ -193,6 +196,9 @@ static int header_from_db(const char *path, const cli_target *t, const cutune_db
 
 int cutune_cmd_header(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++) /* several shapes: a dispatch table (header_dispatch.c) */
+        if (strncmp(argv[i], "--sizes=", 8) == 0)
+            return cli_header_dispatch(argc, argv);
     const char *out = NULL, *db = NULL, *evaluator = NULL, *devices = NULL;
     unsigned long budget = 60;
     int retune = 0, no_db = 0;

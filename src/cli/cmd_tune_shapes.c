@@ -807,14 +807,13 @@ int cli_tune_shapes(const cli_tune_options *o)
             continue;
         printf("shape %s: ", r->shape->label);
         print_config_line(r->t.space, r->winner);
+        char from[300] = "cold";
+        if (r->from >= 0 && strcmp(warm, "all") == 0)
+            snprintf(from, sizeof from, "warm from the shapes tuned before");
+        else if (r->from >= 0)
+            snprintf(from, sizeof from, "warm from %s", R[r->from].shape->label);
         printf("  time: %.6g ms (%zu evaluations, %zu from the database; %s; journal %s)\n",
-               r->winner_ms, r->hist.n, r->es.nreused,
-               r->from >= 0 ? (strcmp(warm, "all") == 0 ? "warm from the shapes before"
-                                                        : "warm from the nearest shape before")
-                            : "cold",
-               r->journal);
-        if (r->from >= 0 && strcmp(warm, "nearest") == 0)
-            printf("  warm start: %s\n", R[r->from].shape->label);
+               r->winner_ms, r->hist.n, r->es.nreused, from, r->journal);
     }
     for (size_t i = 0; !common && !o->quiet && i < n; i++)
         any |= R[i].winner >= 0;
