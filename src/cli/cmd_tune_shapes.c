@@ -118,8 +118,8 @@ static void shape_end(shape_run *r)
 /* One search over space (the common space, or one shape's) through the shapes' evaluator. */
 static int search(run_ctx *c, const cutune_space *space, const cutune_spec *spec,
                   shapes_eval_shape *es, size_t nes, const char *earg1, const char *journal,
-                  const cutune_warm_prior *prior, cutune_history *hist, cutune_stop_reason *why,
-                  char *err, size_t errlen)
+                  const cutune_warm_prior *prior, const char *warm_path, cutune_history *hist,
+                  cutune_stop_reason *why, char *err, size_t errlen)
 {
     const cli_tune_options *o = c->o;
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -165,6 +165,15 @@ static int search(run_ctx *c, const cutune_space *space, const cutune_spec *spec
         .target = target_abs,
         .seed = o->seed,
     };
+    /* a warm start from one shape's journal is that file's prior: --resume finds it there */
+    char hash[17], wabs[4096];
+    if (prior && warm_path) {
+        snprintf(hash, sizeof hash, "%016llx", (unsigned long long)cutune_warm_prior_hash(prior));
+        if (!realpath(warm_path, wabs))
+            snprintf(wabs, sizeof wabs, "%s", warm_path);
+        opt.warm_start = wabs;
+        opt.warm_start_hash = hash;
+    }
     rc = cutune_tune(space, spec, searcher, visited, ev, &opt, hist, why, err, errlen);
 out:
     cutune_evaluator_free(ev);
@@ -547,7 +556,7 @@ int cli_tune_shapes(const cli_tune_options *o)
     cutune_history ch = {.best = -1};
     char cjournal[4200] = "";
     size_t n = 0, nv = 0, order[SHAPES_MAX];
-    int status = 2, common = 0, rc;
+    int status = 2, common = 0, rc, announce = 0;
     cutune_stop_reason why = CUTUNE_STOP_BUDGET;
     const char *mode = o->shape_mode ? o->shape_mode : "each";
     const char *warm = o->shape_warm ? o->shape_warm : "nearest";
@@ -619,9 +628,7 @@ int cli_tune_shapes(const cli_tune_options *o)
         snprintf(eargs, sizeof eargs, "%s", ec ? ec + 1 : "");
     } else {
         snprintf(c.ename, sizeof c.ename, "%s", gpu_here() ? "cuda" : "replay");
-        if (strcmp(c.ename, "replay") == 0)
-            fprintf(stderr, "cutune: no GPU here: each shape replays the kernel's recording at "
-                            "its sizes; --evaluator=cuda to measure\n");
+        announce = strcmp(c.ename, "replay") == 0; /* once every shape has loaded */
     }
     if (o->devices)
         snprintf(eargs + strlen(eargs), sizeof eargs - strlen(eargs), "%sdevices=%s",
@@ -681,6 +688,9 @@ int cli_tune_shapes(const cli_tune_options *o)
             unlink(o->output); /* made by the probe: no partial file if the run is refused */
     }
 
+    if (announce)
+        fprintf(stderr, "cutune: no GPU here: each shape replays the kernel's recording at its "
+                        "sizes; --evaluator=cuda to measure\n");
     struct sigaction sa = {0};
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
@@ -715,7 +725,8 @@ int cli_tune_shapes(const cli_tune_options *o)
         static shapes_eval_shape es[SHAPES_MAX];
         for (size_t i = 0; i < n; i++)
             es[i] = R[i].es;
-        rc = search(&c, ct.space, NULL, es, n, NULL, cjournal, NULL, &ch, &why, err, sizeof err);
+        rc = search(&c, ct.space, NULL, es, n, NULL, cjournal, NULL, NULL, &ch, &why, err,
+                    sizeof err);
         for (size_t i = 0; i < n; i++) {
             R[i].es.nevals = es[i].nevals, R[i].es.nreused = es[i].nreused;
             R[i].tuned = 1;
@@ -748,6 +759,7 @@ int cli_tune_shapes(const cli_tune_options *o)
             if (!prior)
                 r->from = -1;
             rc = search(&c, r->t.space, r->t.spec, &r->es, 1, r->earg, r->journal, prior,
+                        strcmp(warm, "nearest") == 0 && prior ? R[r->from].journal : NULL,
                         &r->hist, &why, err, sizeof err);
             cutune_warm_prior_free(prior);
             set_winner(r);
@@ -773,8 +785,8 @@ int cli_tune_shapes(const cli_tune_options *o)
         if (!o->quiet)
             fprintf(stderr, "cutune: validation shape %s (%zu of %zu): tuned directly\n",
                     v->shape->label, i + 1, nv);
-        rc = search(&c, v->t.space, v->t.spec, &v->es, 1, v->earg, v->journal, NULL, &v->hist,
-                    &why, err, sizeof err);
+        rc = search(&c, v->t.space, v->t.spec, &v->es, 1, v->earg, v->journal, NULL, NULL,
+                    &v->hist, &why, err, sizeof err);
         set_winner(v);
         if (rc < 0)
             goto fail;

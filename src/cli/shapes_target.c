@@ -10,13 +10,19 @@ int cli_shape_target(const char *kernel, const cli_shape *s, const cli_space_opt
                      const char *ename, const char *erecording, cli_target *t, char *recording,
                      size_t reclen, char *err, size_t errlen)
 {
+    char shown[512] = ""; /* the shape as NAME=VALUE,... in messages */
+    for (size_t i = 0, u = 0; i < s->n && u < sizeof shown; i++) {
+        int w = snprintf(shown + u, sizeof shown - u, "%s%s=%s", i ? "," : "", s->names[i],
+                         s->texts[i]);
+        u += w > 0 ? (size_t)w : 0;
+    }
     static cli_space_opts so; /* large: not on the stack */
     so = *base;
     so.nsizes = cli_shape_overrides(s, so.sizes, CLI_MAX_LIST);
     char why[1024];
     int rc = cli_target_load(kernel, &so, t, why, sizeof why);
     if (rc < 0)
-        return cutune_err(err, errlen, rc, "shape %s: %s", s->label, why);
+        return cutune_err(err, errlen, rc, "shape %s: %s", shown, why);
     if (recording && reclen)
         recording[0] = '\0';
     if (!t->spec)
@@ -27,14 +33,14 @@ int cli_shape_target(const char *kernel, const cli_shape *s, const cli_space_opt
         return 0;
     const char *rec = erecording;
     if (!rec && (rc = cli_spec_recording(t->spec, &rec, why, sizeof why)) < 0)
-        return cutune_err(err, errlen, rc, "shape %s: %s", s->label, why);
+        return cutune_err(err, errlen, rc, "shape %s: %s", shown, why);
     if (!rec)
         return cutune_err(err, errlen, CUTUNE_ENOTFOUND,
                           "shape %s: %s has no recording to replay (give --evaluator=replay:FILE)",
-                          s->label, t->path);
+                          shown, t->path);
     if (recording)
         snprintf(recording, reclen, "%s", rec);
     if (!base->cartesian && (rc = cli_restrict_to_recording(t, rec, why, sizeof why)) < 0)
-        return cutune_err(err, errlen, rc, "shape %s: %s", s->label, why);
+        return cutune_err(err, errlen, rc, "shape %s: %s", shown, why);
     return 0;
 }
