@@ -142,7 +142,9 @@ static int search(run_ctx *c, const cutune_space *space, const cutune_spec *spec
                                 .warm = prior};
     if ((rc = cutune_searcher_alloc(c->st, &sctx, &searcher, err, errlen)) < 0)
         goto out;
-    if ((rc = shapes_eval_alloc(space, es, nes, &ev, err, errlen)) < 0)
+    /* one shape: the ordinary run, its evaluator pipelined (compiles beside measurements)
+     * and the database's hooks in the loop; several: the multi-shape evaluator */
+    if (nes > 1 && (rc = shapes_eval_alloc(space, es, nes, &ev, err, errlen)) < 0)
         goto out;
     static char target_abs[4096];
     if (!realpath(o->target, target_abs) && !(spec && realpath(spec->path, target_abs)))
@@ -174,7 +176,15 @@ static int search(run_ctx *c, const cutune_space *space, const cutune_spec *spec
         opt.warm_start = wabs;
         opt.warm_start_hash = hash;
     }
-    rc = cutune_tune(space, spec, searcher, visited, ev, &opt, hist, why, err, errlen);
+    if (nes == 1)
+        opt.store = es[0].store;
+    rc = cutune_tune(space, spec, searcher, visited, nes > 1 ? ev : es[0].ev, &opt, hist, why, err,
+                     errlen);
+    if (nes == 1) {
+        es[0].nevals += hist->n;
+        es[0].nreused += hist->reused;
+        es[0].seq += hist->n; /* the database run's next evaluation number */
+    }
 out:
     cutune_evaluator_free(ev);
     cutune_searcher_free(searcher);
@@ -780,13 +790,15 @@ int cli_tune_shapes(const cli_tune_options *o)
             idx = cutune_space_config(ct.space, ch.e[ch.best].id);
         else if (!common && R[v->from].winner >= 0)
             idx = cutune_space_config(R[v->from].t.space, (size_t)R[v->from].winner);
-        if (idx && (rc = measure_chosen(v, idx, err, sizeof err)) < 0)
-            goto fail;
         if (!o->quiet)
             fprintf(stderr, "cutune: validation shape %s (%zu of %zu): tuned directly\n",
                     v->shape->label, i + 1, nv);
         rc = search(&c, v->t.space, v->t.spec, &v->es, 1, v->earg, v->journal, NULL, NULL,
                     &v->hist, &why, err, sizeof err);
+        /* then the chosen configuration, answered from the database where the direct run
+         * measured it */
+        if (rc == 0 && idx && !shapes_stop)
+            rc = measure_chosen(v, idx, err, sizeof err);
         set_winner(v);
         if (rc < 0)
             goto fail;
@@ -825,7 +837,7 @@ int cli_tune_shapes(const cli_tune_options *o)
         else if (r->from >= 0)
             snprintf(from, sizeof from, "warm from %s", R[r->from].shape->label);
         printf("  time: %.6g ms (%zu evaluations, %zu from the database; %s; journal %s)\n",
-               r->winner_ms, r->hist.n, r->es.nreused, from, r->journal);
+               r->winner_ms, r->hist.n, r->hist.reused, from, r->journal);
     }
     for (size_t i = 0; !common && !o->quiet && i < n; i++)
         any |= R[i].winner >= 0;

@@ -199,6 +199,14 @@ grep -q "^validate 4096x4096x4096 (the configuration of 2048x2048x2048): .*loss"
     --no-progress gemm_h >r.txt 2>&1 \
     && grep -q "12 of them from the journal" r.txt \
     && ok "a shape's journal resumes as a single-size run" || bad "resume a shape's journal" "$(cat r.txt)"
+# the first shape of the each mode (cold) is the run `cutune --size ...` makes, byte for byte
+mkdir plain && (cd plain && CUTUNE_DB=none "$exe" --sizes="$S3" --budget=12 --journal=e \
+    --no-progress gemm_h >/dev/null 2>&1 && CUTUNE_DB=none "$exe" --size M=1024 --size N=1024 \
+    --size K=1024 --budget=12 --journal=p.jsonl --no-progress gemm_h >/dev/null 2>&1)
+cmp -s plain/e-1024x1024x1024.jsonl plain/p.jsonl \
+    && ok "each: a cold shape's journal is byte-identical to a single-size run's" \
+    || bad "each: a cold shape's journal differs from a single-size run's"
+
 # ---- the header: a dispatch table, compiled, looked up
 "$exe" header --sizes='M=N=K=1024;M=N=K=2048;M=N=K=8192;M=1000,N=5000,K=296' -o tbl.h \
     --budget=12 --no-progress gemm_h >hdr.txt 2>&1
