@@ -94,9 +94,10 @@ static int best_of_shapes(const char *dbpath, const char *kernel, const char *si
         } else {
             long long id = cutune_db_config_id(t.space, best.config);
             char text[4096];
-            int n = id >= 0 ? cutune_space_format_config(t.space, (size_t)id, text, sizeof text)
-                            : -1;
-            printf("%s: %s", shapes.s[i].label, n >= 0 && (size_t)n < sizeof text ? text : best.config);
+            int n =
+                id >= 0 ? cutune_space_format_config(t.space, (size_t)id, text, sizeof text) : -1;
+            printf("%s: %s", shapes.s[i].label,
+                   n >= 0 && (size_t)n < sizeof text ? text : best.config);
             if (!quiet)
                 printf(" (%.6g ms, fastest of %zu measurements)", best.time_ms, measured);
             printf("\n");

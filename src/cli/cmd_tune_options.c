@@ -334,7 +334,9 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
     }
     if (!o->sizes && (o->shape_mode || o->shape_warm || o->validate_sizes)) {
         fprintf(stderr, "cutune: --%s needs --sizes=LIST (docs/shapes.md)\n",
-                o->shape_mode ? "shape-mode" : o->shape_warm ? "shape-warm" : "validate-sizes");
+                o->shape_mode   ? "shape-mode"
+                : o->shape_warm ? "shape-warm"
+                                : "validate-sizes");
         return 2;
     }
     o->target = optind < argc ? argv[optind] : NULL; /* NULL: the journal's */

@@ -44,13 +44,13 @@ typedef struct shape_run {
     shapes_eval_shape es;
     char journal[4200];
     cutune_history hist;
-    int tuned;          /* a search ran on it (each mode, validation's direct tune) */
-    long winner;        /* id of its chosen configuration in its space, -1 none */
-    double winner_ms;   /* its time there (NAN: not correct) */
-    double best_ms;     /* the fastest seen there in this run */
+    int tuned;        /* a search ran on it (each mode, validation's direct tune) */
+    long winner;      /* id of its chosen configuration in its space, -1 none */
+    double winner_ms; /* its time there (NAN: not correct) */
+    double best_ms;   /* the fastest seen there in this run */
     /* validation */
-    long from;          /* the tuned shape whose configuration it was given (-1 common) */
-    long chosen_id;     /* that configuration's id here (-1: not in its space) */
+    long from;      /* the tuned shape whose configuration it was given (-1 common) */
+    long chosen_id; /* that configuration's id here (-1: not in its space) */
     cutune_status chosen_status;
     double chosen_ms;
 } shape_run;
@@ -271,9 +271,8 @@ static void sizes_json(FILE *f, const cli_shape *sh)
 
 /* --output: the whole run as one JSON object, written to a temporary and renamed. */
 static int write_output(const char *path, const run_ctx *c, int common, shape_run *R, size_t n,
-                        const cutune_space *cspace, const cutune_history *ch,
-                        const char *cjournal, shape_run *V, size_t nv, const char *stop,
-                        char *err, size_t errlen)
+                        const cutune_space *cspace, const cutune_history *ch, const char *cjournal,
+                        shape_run *V, size_t nv, const char *stop, char *err, size_t errlen)
 {
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
@@ -298,7 +297,8 @@ static int write_output(const char *path, const run_ctx *c, int common, shape_ru
         config_json(f, cspace, b >= 0 ? (long)ch->e[b].id : -1);
         fprintf(f, ",\"geomean_ms\":");
         num_json(f, best_of(ch));
-        fprintf(f, ",\"space_size\":%zu,\"evaluations\":%zu,\"journal\":", cutune_space_size(cspace),
+        fprintf(f,
+                ",\"space_size\":%zu,\"evaluations\":%zu,\"journal\":", cutune_space_size(cspace),
                 ch->n);
         str_json(f, cjournal);
         fprintf(f, "}");
@@ -499,21 +499,21 @@ static void set_winner(shape_run *r)
 /* What --sizes cannot be combined with, one line naming why. */
 static int refuse_options(const cli_tune_options *o, int common, char *err, size_t errlen)
 {
-    const char *bad = o->resume        ? "--resume (run the command again: every evaluation made is "
-                                         "in the database and is answered from it; or resume one "
-                                         "shape's journal with its --size options)"
-                      : o->so.nsizes   ? "--size (give every shape's sizes in --sizes)"
-                      : o->warm_start  ? "--warm-start (the each mode warm-starts from the shapes "
-                                         "tuned before; --shape-warm chooses how)"
-                      : o->header      ? "--header (cutune header --sizes=LIST writes a dispatch "
-                                         "table)"
-                      : o->csv         ? "--csv"
-                      : o->kt          ? "--kt-cache"
-                      : o->t4          ? "--t4"
-                      : o->objectives  ? "--objectives"
-                      : o->front       ? "--front"
-                      : o->objective   ? "--objective (the shapes are compared by time)"
-                      : o->nsubject_to ? "--subject-to"
+    const char *bad = o->resume       ? "--resume (run the command again: every evaluation made is "
+                                        "in the database and is answered from it; or resume one "
+                                        "shape's journal with its --size options)"
+                      : o->so.nsizes  ? "--size (give every shape's sizes in --sizes)"
+                      : o->warm_start ? "--warm-start (the each mode warm-starts from the shapes "
+                                        "tuned before; --shape-warm chooses how)"
+                      : o->header     ? "--header (cutune header --sizes=LIST writes a dispatch "
+                                        "table)"
+                      : o->csv        ? "--csv"
+                      : o->kt         ? "--kt-cache"
+                      : o->t4         ? "--t4"
+                      : o->objectives ? "--objectives"
+                      : o->front      ? "--front"
+                      : o->objective  ? "--objective (the shapes are compared by time)"
+                      : o->nsubject_to  ? "--subject-to"
                       : o->so.nrestrict ? "--restrict"
                                         : NULL;
     (void)common;
@@ -582,8 +582,8 @@ int cli_tune_shapes(const cli_tune_options *o)
         goto fail;
     }
     if (strcmp(warm, "nearest") && strcmp(warm, "all") && strcmp(warm, "none")) {
-        cutune_err(err, sizeof err, CUTUNE_EINVAL,
-                   "--shape-warm=%s: expected nearest, all or none", warm);
+        cutune_err(err, sizeof err, CUTUNE_EINVAL, "--shape-warm=%s: expected nearest, all or none",
+                   warm);
         goto fail;
     }
     if (refuse_options(o, common, err, sizeof err) < 0 ||
@@ -611,8 +611,8 @@ int cli_tune_shapes(const cli_tune_options *o)
     }
     if (o->parallel > o->budget) {
         cutune_err(err, sizeof err, CUTUNE_EINVAL,
-                   "--parallel=%lu: more evaluations in flight than the budget of %lu",
-                   o->parallel, o->budget);
+                   "--parallel=%lu: more evaluations in flight than the budget of %lu", o->parallel,
+                   o->budget);
         goto fail;
     }
     /* searcher and evaluator, as a single run chooses them */
@@ -688,8 +688,7 @@ int cli_tune_shapes(const cli_tune_options *o)
     if (o->output) {
         FILE *probe = fopen(o->output, "a"); /* the path is usable before the run */
         if (!probe) {
-            cutune_err(err, sizeof err, CUTUNE_EIO, "--output=%s: %s", o->output,
-                       strerror(errno));
+            cutune_err(err, sizeof err, CUTUNE_EIO, "--output=%s: %s", o->output, strerror(errno));
             goto fail;
         }
         fclose(probe);
@@ -714,8 +713,8 @@ int cli_tune_shapes(const cli_tune_options *o)
         static all_shapes all;
         all.R = R;
         all.n = n;
-        if ((rc = cli_shape_target(o->target, &shapes.s[0], &o->so, "none", NULL, &ct, NULL, 0,
-                                   err, sizeof err)) < 0)
+        if ((rc = cli_shape_target(o->target, &shapes.s[0], &o->so, "none", NULL, &ct, NULL, 0, err,
+                                   sizeof err)) < 0)
             goto fail_bad;
         cutune_space_set_filter(ct.space, in_every_shape, &all);
         if ((rc = cutune_space_enumerate(ct.space, err, sizeof err)) < 0 ||
@@ -730,8 +729,7 @@ int cli_tune_shapes(const cli_tune_options *o)
             fprintf(stderr,
                     "cutune: one configuration for %zu shapes: %zu configurations valid%s at "
                     "every shape; each evaluation measures all %zu (budget %lu configurations)\n",
-                    n, cutune_space_size(ct.space), c.replay ? " and recorded" : "", n,
-                    o->budget);
+                    n, cutune_space_size(ct.space), c.replay ? " and recorded" : "", n, o->budget);
         static shapes_eval_shape es[SHAPES_MAX];
         for (size_t i = 0; i < n; i++)
             es[i] = R[i].es;
@@ -769,8 +767,8 @@ int cli_tune_shapes(const cli_tune_options *o)
             if (!prior)
                 r->from = -1;
             rc = search(&c, r->t.space, r->t.spec, &r->es, 1, r->earg, r->journal, prior,
-                        strcmp(warm, "nearest") == 0 && prior ? R[r->from].journal : NULL,
-                        &r->hist, &why, err, sizeof err);
+                        strcmp(warm, "nearest") == 0 && prior ? R[r->from].journal : NULL, &r->hist,
+                        &why, err, sizeof err);
             cutune_warm_prior_free(prior);
             set_winner(r);
             if (rc < 0)
@@ -793,8 +791,8 @@ int cli_tune_shapes(const cli_tune_options *o)
         if (!o->quiet)
             fprintf(stderr, "cutune: validation shape %s (%zu of %zu): tuned directly\n",
                     v->shape->label, i + 1, nv);
-        rc = search(&c, v->t.space, v->t.spec, &v->es, 1, v->earg, v->journal, NULL, NULL,
-                    &v->hist, &why, err, sizeof err);
+        rc = search(&c, v->t.space, v->t.spec, &v->es, 1, v->earg, v->journal, NULL, NULL, &v->hist,
+                    &why, err, sizeof err);
         /* then the chosen configuration, answered from the database where the direct run
          * measured it */
         if (rc == 0 && idx && !shapes_stop)
@@ -865,12 +863,12 @@ int cli_tune_shapes(const cli_tune_options *o)
     }
     if (common && !o->quiet)
         printf("journal: %s\n", cjournal);
-    const char *stop = why == CUTUNE_STOP_SIGNAL  ? "signal"
-                       : why == CUTUNE_STOP_TIME  ? "time_limit"
+    const char *stop = why == CUTUNE_STOP_SIGNAL      ? "signal"
+                       : why == CUTUNE_STOP_TIME      ? "time_limit"
                        : why == CUTUNE_STOP_EXHAUSTED ? "exhausted"
                                                       : "budget";
-    if (o->output && (rc = write_output(o->output, &c, common, R, n, ct.space, &ch, cjournal, V,
-                                        nv, stop, err, sizeof err)) < 0)
+    if (o->output && (rc = write_output(o->output, &c, common, R, n, ct.space, &ch, cjournal, V, nv,
+                                        stop, err, sizeof err)) < 0)
         goto fail;
     status = why == CUTUNE_STOP_SIGNAL ? 130 : any ? 0 : 1;
     if (!any)

@@ -323,8 +323,8 @@ int cli_header_dispatch(int argc, char **argv)
             (rc = cutune_db_best(dbh, &key, &row, &E[i].measured, err, sizeof err)) < 0)
             goto fail;
         if (rc == 0) {
-            cutune_err(err, sizeof err, CUTUNE_ENOTFOUND,
-                       "shape %s: no correct measurement in %s", shapes.s[i].label, dbpath);
+            cutune_err(err, sizeof err, CUTUNE_ENOTFOUND, "shape %s: no correct measurement in %s",
+                       shapes.s[i].label, dbpath);
             goto fail;
         }
         E[i].id = (long)cutune_db_config_id(E[i].t.space, row.config);
@@ -357,8 +357,8 @@ int cli_header_dispatch(int argc, char **argv)
     for (size_t i = 0; i < n; i++)
         table[i] = shapes.s[i];
     long dflt = cli_shape_nearest(&dshape, table, n);
-    if ((rc = write_header(out, E[0].t.spec->name, key.gpu.fingerprint, E, n, (size_t)dflt,
-                           &dshape, err, sizeof err)) < 0)
+    if ((rc = write_header(out, E[0].t.spec->name, key.gpu.fingerprint, E, n, (size_t)dflt, &dshape,
+                           err, sizeof err)) < 0)
         goto fail;
     for (size_t i = 0; i < n; i++)
         fprintf(stderr, "cutune: %s: shape %s: %.6g ms (best of %zu measurements)\n", out,

@@ -343,8 +343,7 @@ int cli_spec_recording(const cutune_spec *spec, const char **out, char *err, siz
     for (size_t i = 0; i <= spec->nrecordings; i++) {
         const char *path = i == 0 ? spec->recording : spec->recordings[i - 1];
         cutune_recording *r = NULL;
-        if (!path || access(path, R_OK) != 0 ||
-            cutune_recording_load(path, &r, NULL, 0) < 0)
+        if (!path || access(path, R_OK) != 0 || cutune_recording_load(path, &r, NULL, 0) < 0)
             continue; /* a recording not made yet cannot be replayed */
         int hit = sizes_match(r, spec);
         cutune_recording_free(r);

@@ -50,8 +50,8 @@ static int parse_shape(const char *opt, const char *where, char *text, cli_shape
             snprintf(one, sizeof one, "%s=%s", name, value);
             if (cli_parse_size(one, &ov, why, sizeof why) < 0) {
                 const char *w = strncmp(why, "--size ", 7) == 0 ? why + 7 : why;
-                return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: %s (%s): %s", opt, where,
-                                  shown, w);
+                return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: %s (%s): %s", opt, where, shown,
+                                  w);
             }
             for (size_t j = 0; j < sh->n; j++)
                 if (strcmp(sh->names[j], name) == 0)
@@ -107,8 +107,7 @@ static int add_shape(const char *opt, const char *where, char *text, cli_shapes 
                      size_t errlen)
 {
     if (out->n >= SHAPES_MAX)
-        return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: more than %d shapes", opt,
-                          SHAPES_MAX);
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: more than %d shapes", opt, SHAPES_MAX);
     cli_shape *sh = &out->s[out->n];
     int rc = parse_shape(opt, where, text, sh, err, errlen);
     if (rc == 0 && out->n)
@@ -117,8 +116,8 @@ static int add_shape(const char *opt, const char *where, char *text, cli_shapes 
         return rc;
     size_t used = 0;
     for (size_t i = 0; i < sh->n && used < sizeof sh->label; i++) {
-        int w = snprintf(sh->label + used, sizeof sh->label - used, "%s%s", i ? "x" : "",
-                         sh->texts[i]);
+        int w =
+            snprintf(sh->label + used, sizeof sh->label - used, "%s%s", i ? "x" : "", sh->texts[i]);
         used += w > 0 ? (size_t)w : 0;
     }
     for (size_t k = 0; k < out->n; k++)
@@ -129,8 +128,7 @@ static int add_shape(const char *opt, const char *where, char *text, cli_shapes 
     return 0;
 }
 
-static int parse_file(const char *opt, const char *path, cli_shapes *out, char *err,
-                      size_t errlen)
+static int parse_file(const char *opt, const char *path, cli_shapes *out, char *err, size_t errlen)
 {
     int fd;
     int rc = cutune_open_input(path, &fd, err, errlen); /* regular files only */

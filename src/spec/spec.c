@@ -101,10 +101,9 @@ static void compute_hash(cutune_spec *s, const char *json, size_t len)
 /* ------------------------------------------------------------------ top level */
 
 static const char *const top_fields[] = {
-    "name",         "description", "source",    "kernel",           "parameters",
-    "restrictions", "sizes",       "launch",    "compiler_options", "args",
-    "reference",    "tolerance",   "objective", "metrics",          "recording",
-    "recordings",
+    "name",      "description", "source",           "kernel",     "parameters", "restrictions",
+    "sizes",     "launch",      "compiler_options", "args",       "reference",  "tolerance",
+    "objective", "metrics",     "recording",        "recordings",
 };
 
 static int parse_json(loader *L, const char *json, size_t len, cJSON **root)

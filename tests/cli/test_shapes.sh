@@ -127,6 +127,25 @@ print("ok")' 2>&1)
 [ "$out" = ok ] && ok "common again: every answer from the database, the same choice" \
     || bad "common again" "$out"
 
+# Ctrl-C in the common mode: exit 130, the journal and every shape's database rows agree
+mkdir sig
+(cd sig && CUTUNE_DB=$tmp/sig/t.db exec "$exe" --sizes='M=N=K=2048;M=N=K=4096;M=N=K=4000' \
+    --shape-mode=common --budget=300 --journal=c --output=o.json --no-progress gemm_h \
+    >out.txt 2>err.txt) &
+pid=$!
+for _ in $(seq 1 300); do
+    [ "$(grep -c '"kind":"eval"' sig/c-common.jsonl 2>/dev/null)" -ge 5 ] 2>/dev/null && break
+    sleep 0.1
+done
+kill -INT $pid
+wait $pid
+rc=$?
+n=$(grep -c '"kind":"eval"' sig/c-common.jsonl)
+counts=$(CUTUNE_DB=$tmp/sig/t.db "$exe" db list | tail -n +2 | cut -f5 | sort -u)
+[ $rc -eq 130 ] && [ "$counts" = "$n" ] && [ -s sig/o.json ] && [ "$n" -lt 300 ] \
+    && ok "common: Ctrl-C exits 130 with the summary written, and each shape's database rows are the journal's $n" \
+    || bad "common: Ctrl-C (exit $rc, journal $n, database $counts)" "$(cat sig/err.txt)"
+
 # ---- each: one configuration per shape, warm-started, validated at 4096^3
 "$exe" --sizes="$S3" --budget=12 --journal=e --output=e.json --validate-sizes='M=N=K=4096' \
     --no-progress gemm_h >e.txt 2>e.err
