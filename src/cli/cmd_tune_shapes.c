@@ -24,6 +24,7 @@
 
 #include "shapes.h"
 #include "shapes_eval.h"
+#include "shapes_run.h"
 
 static volatile sig_atomic_t shapes_stop;
 
@@ -32,40 +33,6 @@ static void on_signal(int sig)
     (void)sig;
     shapes_stop = 1;
 }
-
-/* One shape of the run: its target, evaluator, database run and result. */
-typedef struct shape_run {
-    cli_shape *shape;
-    cli_target t;
-    char recording[4096]; /* replayed file ("" under cuda) */
-    char earg[4096];      /* the shape's evaluator argument: the recording's absolute path */
-    cutune_evaluator *ev;
-    cli_tune_db db;
-    shapes_eval_shape es;
-    char journal[4200];
-    cutune_history hist;
-    int tuned;        /* a search ran on it (each mode, validation's direct tune) */
-    long winner;      /* id of its chosen configuration in its space, -1 none */
-    double winner_ms; /* its time there (NAN: not correct) */
-    double best_ms;   /* the fastest seen there in this run */
-    /* validation */
-    long from;      /* the tuned shape whose configuration it was given (-1 common) */
-    long chosen_id; /* that configuration's id here (-1: not in its space) */
-    cutune_status chosen_status;
-    double chosen_ms;
-} shape_run;
-
-typedef struct run_ctx {
-    const cli_tune_options *o;
-    char sname[64];
-    const char *sargs;
-    const cutune_searcher_type *st;
-    char ename[64];
-    const char *eargs; /* the cuda evaluator's arguments (devices= added) */
-    int replay;
-    char prefix[4096]; /* journals: PREFIX-LABEL.jsonl */
-    const char *sizes_text;
-} run_ctx;
 
 static int gpu_here(void)
 {
@@ -196,13 +163,13 @@ out:
 /* ------------------------------------------------------------------ results */
 
 /* The fastest correct time of configuration id in a history (NAN: none). */
-static double best_of(const cutune_history *h)
+double shapes_best_of(const cutune_history *h)
 {
     return h->best >= 0 ? h->e[h->best].r.time_ms : NAN;
 }
 
 /* The metric t_LABEL of history entry e (a common run's time at one shape), or NAN. */
-static double shape_time(const cutune_history_entry *e, const char *label)
+double shapes_shape_time(const cutune_history_entry *e, const char *label)
 {
     char name[32];
     snprintf(name, sizeof name, "t_%s", label);
@@ -212,152 +179,7 @@ static double shape_time(const cutune_history_entry *e, const char *label)
     return NAN;
 }
 
-/* Configuration id of space as a JSON object. */
-static void config_json(FILE *f, const cutune_space *s, long id)
-{
-    if (id < 0) {
-        fprintf(f, "null");
-        return;
-    }
-    size_t np = cutune_space_nparams(s);
-    cutune_value *v = calloc(np + cutune_space_nconstants(s) + 1, sizeof *v);
-    if (!v) {
-        fprintf(f, "null");
-        return;
-    }
-    cutune_space_values(s, (size_t)id, v);
-    fprintf(f, "{");
-    for (size_t p = 0; p < np; p++) {
-        char t[256];
-        cutune_value_format(&v[p], t, sizeof t);
-        if (v[p].type == CUTUNE_VALUE_STRING)
-            fprintf(f, "%s\"%s\":\"%s\"", p ? "," : "", cutune_space_param(s, p)->name, t);
-        else
-            fprintf(f, "%s\"%s\":%s", p ? "," : "", cutune_space_param(s, p)->name, t);
-    }
-    fprintf(f, "}");
-    free(v);
-}
-
-static void num_json(FILE *f, double x)
-{
-    if (isfinite(x))
-        fprintf(f, "%.17g", x);
-    else
-        fprintf(f, "null");
-}
-
-static void str_json(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", *s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-static void sizes_json(FILE *f, const cli_shape *sh)
-{
-    fprintf(f, "{");
-    for (size_t i = 0; i < sh->n; i++)
-        fprintf(f, "%s\"%s\":%s", i ? "," : "", sh->names[i], sh->texts[i]);
-    fprintf(f, "}");
-}
-
-/* --output: the whole run as one JSON object, written to a temporary and renamed. */
-static int write_output(const char *path, const run_ctx *c, int common, shape_run *R, size_t n,
-                        const cutune_space *cspace, const cutune_history *ch, const char *cjournal,
-                        shape_run *V, size_t nv, const char *stop, char *err, size_t errlen)
-{
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        if (fd >= 0)
-            close(fd), unlink(tmp);
-        return cutune_err(err, errlen, CUTUNE_EIO, "--output=%s: %s", path, strerror(errno));
-    }
-    fprintf(f, "{\"mode\":\"%s\",\"kernel\":", common ? "common" : "each");
-    str_json(f, R[0].t.spec->name);
-    fprintf(f, ",\"searcher\":");
-    str_json(f, c->o->searcher ? c->o->searcher : "bo");
-    fprintf(f, ",\"evaluator\":\"%s\",\"seed\":%lu,\"budget\":%lu,\"budget_counts\":\"%s\"",
-            c->ename, c->o->seed, c->o->budget,
-            common ? "configurations, each measured at every shape" : "evaluations per shape");
-    fprintf(f, ",\"stop_reason\":\"%s\"", stop);
-    if (common) {
-        long b = ch->best;
-        fprintf(f, ",\"common\":{\"config\":");
-        config_json(f, cspace, b >= 0 ? (long)ch->e[b].id : -1);
-        fprintf(f, ",\"geomean_ms\":");
-        num_json(f, best_of(ch));
-        fprintf(f,
-                ",\"space_size\":%zu,\"evaluations\":%zu,\"journal\":", cutune_space_size(cspace),
-                ch->n);
-        str_json(f, cjournal);
-        fprintf(f, "}");
-    }
-    fprintf(f, ",\"shapes\":[");
-    for (size_t i = 0; i < n; i++) {
-        shape_run *r = &R[i];
-        fprintf(f, "%s{\"label\":\"%s\",\"sizes\":", i ? "," : "", r->shape->label);
-        sizes_json(f, r->shape);
-        fprintf(f, ",\"config\":");
-        config_json(f, r->t.space, r->winner);
-        fprintf(f, ",\"time_ms\":");
-        num_json(f, r->winner_ms);
-        fprintf(f, ",\"best_seen_ms\":");
-        num_json(f, r->best_ms);
-        fprintf(f, ",\"relative\":");
-        num_json(f, r->winner_ms / r->best_ms);
-        fprintf(f, ",\"evaluations\":%zu,\"reused\":%zu", r->es.nevals, r->es.nreused);
-        if (!common) {
-            fprintf(f, ",\"journal\":");
-            str_json(f, r->journal);
-            fprintf(f, ",\"warm_from\":%s%s%s", r->from >= 0 ? "\"" : "",
-                    r->from >= 0 ? R[r->from].shape->label : "null", r->from >= 0 ? "\"" : "");
-        }
-        fprintf(f, "}");
-    }
-    fprintf(f, "],\"validation\":[");
-    for (size_t i = 0; i < nv; i++) {
-        shape_run *v = &V[i];
-        fprintf(f, "%s{\"label\":\"%s\",\"sizes\":", i ? "," : "", v->shape->label);
-        sizes_json(f, v->shape);
-        fprintf(f, ",\"from\":%s%s%s", v->from >= 0 ? "\"" : "",
-                v->from >= 0 ? R[v->from].shape->label : "null", v->from >= 0 ? "\"" : "");
-        fprintf(f, ",\"config\":");
-        config_json(f, v->t.space, v->chosen_id);
-        fprintf(f, ",\"status\":\"%s\",\"chosen_ms\":",
-                v->chosen_id >= 0 ? cutune_status_name(v->chosen_status) : "not_in_space");
-        num_json(f, v->chosen_ms);
-        fprintf(f, ",\"direct_config\":");
-        config_json(f, v->t.space, v->winner);
-        fprintf(f, ",\"direct_ms\":");
-        num_json(f, v->winner_ms);
-        fprintf(f, ",\"loss\":");
-        num_json(f, v->chosen_ms / v->winner_ms);
-        fprintf(f, ",\"journal\":");
-        str_json(f, v->journal);
-        fprintf(f, "}");
-    }
-    fprintf(f, "]}\n");
-    int bad = ferror(f) | (fflush(f) != 0) | (fsync(fileno(f)) != 0);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        unlink(tmp);
-        return cutune_err(err, errlen, CUTUNE_EIO, "--output=%s: %s", path, strerror(errno));
-    }
-    return 0;
-}
-
-static void print_config_line(const cutune_space *s, long id)
+void shapes_print_config(const cutune_space *s, long id)
 {
     char text[4096];
     if (id < 0 || cutune_space_format_config(s, (size_t)id, text, sizeof text) < 0)
@@ -487,7 +309,7 @@ static int measure_chosen(shape_run *v, const uint16_t *idx, char *err, size_t e
 static void set_winner(shape_run *r)
 {
     r->tuned = 1;
-    r->best_ms = best_of(&r->hist);
+    r->best_ms = shapes_best_of(&r->hist);
     if (r->hist.best >= 0) {
         r->winner = (long)r->hist.e[r->hist.best].id;
         r->winner_ms = r->best_ms;
@@ -739,14 +561,14 @@ int cli_tune_shapes(const cli_tune_options *o)
             R[i].es.nevals = es[i].nevals, R[i].es.nreused = es[i].nreused;
             R[i].tuned = 1;
             for (size_t e = 0; e < ch.n; e++) { /* each shape's best seen in the run */
-                double t = shape_time(&ch.e[e], R[i].shape->label);
+                double t = shapes_shape_time(&ch.e[e], R[i].shape->label);
                 if (isfinite(t) && !(t >= R[i].best_ms))
                     R[i].best_ms = t;
             }
             if (ch.best >= 0) {
                 const uint16_t *idx = cutune_space_config(ct.space, ch.e[ch.best].id);
                 R[i].winner = (long)cutune_space_find(R[i].t.space, idx);
-                R[i].winner_ms = shape_time(&ch.e[ch.best], R[i].shape->label);
+                R[i].winner_ms = shapes_shape_time(&ch.e[ch.best], R[i].shape->label);
             }
         }
         if (rc < 0)
@@ -804,71 +626,13 @@ int cli_tune_shapes(const cli_tune_options *o)
     if (shapes_stop)
         why = CUTUNE_STOP_SIGNAL;
 
-    /* the summary */
-    int any = 0;
-    if (common && ch.best >= 0) {
-        any = 1;
-        if (o->quiet) {
-            print_config_line(ct.space, (long)ch.e[ch.best].id);
-        } else {
-            printf("common: ");
-            print_config_line(ct.space, (long)ch.e[ch.best].id);
-            printf("geomean: %.6g ms over %zu shapes (evaluation %ld of %zu; %zu configurations "
-                   "valid at every shape; %zu measurements)\n",
-                   best_of(&ch), n, ch.best + 1, ch.n, cutune_space_size(ct.space), ch.n * n);
-        }
-    }
-    for (size_t i = 0; i < n && !o->quiet; i++) {
-        shape_run *r = &R[i];
-        if (common) {
-            printf("  shape %s: %.6g ms, %.4f x its best seen (%.6g ms)\n", r->shape->label,
-                   r->winner_ms, r->winner_ms / r->best_ms, r->best_ms);
-            continue;
-        }
-        if (!r->tuned)
-            continue;
-        printf("shape %s: ", r->shape->label);
-        print_config_line(r->t.space, r->winner);
-        char from[300] = "cold";
-        if (r->from >= 0 && strcmp(warm, "all") == 0)
-            snprintf(from, sizeof from, "warm from the shapes tuned before");
-        else if (r->from >= 0)
-            snprintf(from, sizeof from, "warm from %s", R[r->from].shape->label);
-        printf("  time: %.6g ms (%zu evaluations, %zu from the database; %s; journal %s)\n",
-               r->winner_ms, r->hist.n, r->hist.reused, from, r->journal);
-    }
-    for (size_t i = 0; !common && !o->quiet && i < n; i++)
-        any |= R[i].winner >= 0;
-    for (size_t i = 0; o->quiet && !common && i < n; i++) {
-        printf("%s: ", R[i].shape->label);
-        print_config_line(R[i].t.space, R[i].winner);
-        any |= R[i].winner >= 0;
-    }
-    for (size_t i = 0; i < nv && !o->quiet; i++) {
-        shape_run *v = &V[i];
-        if (!v->tuned)
-            continue;
-        printf("validate %s (the configuration of %s): ", v->shape->label,
-               v->from >= 0 ? R[v->from].shape->label : "the common run");
-        if (v->chosen_id < 0)
-            printf("not in its space (invalid or not recorded there)");
-        else if (v->chosen_status != CUTUNE_STATUS_OK)
-            printf("%s", cutune_status_name(v->chosen_status));
-        else
-            printf("%.6g ms", v->chosen_ms);
-        printf("; tuned directly %.6g ms", v->winner_ms);
-        if (isfinite(v->chosen_ms / v->winner_ms))
-            printf(": loss %.4f", v->chosen_ms / v->winner_ms);
-        printf(" (journal %s)\n", v->journal);
-    }
-    if (common && !o->quiet)
-        printf("journal: %s\n", cjournal);
+    int any = shapes_print_summary(common, warm, o->quiet, R, n, V, nv, ct.space, &ch, cjournal);
     const char *stop = why == CUTUNE_STOP_SIGNAL      ? "signal"
                        : why == CUTUNE_STOP_TIME      ? "time_limit"
                        : why == CUTUNE_STOP_EXHAUSTED ? "exhausted"
                                                       : "budget";
-    if (o->output && (rc = write_output(o->output, &c, common, R, n, ct.space, &ch, cjournal, V, nv,
-                                        stop, err, sizeof err)) < 0)
+    if (o->output && (rc = shapes_write_output(o->output, &c, common, R, n, ct.space, &ch, cjournal,
+                                               V, nv, stop, err, sizeof err)) < 0)
         goto fail;
     status = why == CUTUNE_STOP_SIGNAL ? 130 : any ? 0 : 1;
     if (!any)
