@@ -344,6 +344,8 @@ static int refuse_options(const cli_tune_options *o, int common, char *err, size
     return 0;
 }
 
+static int made_runs;
+
 static int make_prefix(run_ctx *c, const char *name, char *err, size_t errlen)
 {
     const cli_tune_options *o = c->o;
@@ -354,7 +356,9 @@ static int make_prefix(run_ctx *c, const char *name, char *err, size_t errlen)
             c->prefix[n - 6] = '\0';
         return 0;
     }
-    if (mkdir("runs", 0777) != 0 && errno != EEXIST)
+    if (mkdir("runs", 0777) == 0)
+        made_runs = 1; /* removed again, if still empty, when the run is refused */
+    else if (errno != EEXIST)
         return cutune_err(err, errlen, CUTUNE_EIO, "runs/: %s", strerror(errno));
     time_t now = time(NULL);
     struct tm tm;
@@ -393,6 +397,9 @@ int cli_tune_shapes(const cli_tune_options *o)
     const char *mode = o->shape_mode ? o->shape_mode : "each";
     const char *warm = o->shape_warm ? o->shape_warm : "nearest";
     memset(&c, 0, sizeof c);
+    memset(&vshapes, 0, sizeof vshapes);
+    memset(R, 0, sizeof R);
+    memset(V, 0, sizeof V);
     c.o = o;
     c.sizes_text = o->sizes;
 
@@ -642,6 +649,8 @@ fail_bad:
     status = 2;
 fail:
     fprintf(stderr, "cutune: %s\n", err);
+    if (status == 2 && made_runs)
+        rmdir("runs"); /* only if empty */
 out:
     cutune_history_free(&ch);
     cli_target_free(&ct);
