@@ -15,6 +15,10 @@ command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
 export CUTUNE_DB=$tmp/tuning.db
 S3='M=N=K=1024;M=N=K=2048;M=1000,N=5000,K=296'
 
+"$exe" tune --help | grep -q -- "--sizes=LIST" && "$exe" header --help | grep -q -- "--sizes=LIST" \
+    && "$exe" best --help | grep -q -- "--sizes=LIST" && ok "tune, header and best --help name --sizes" \
+    || bad "tune, header and best --help name --sizes"
+
 # ---- bad input: one line, exit 2, no file
 expect_fail "a size that is not a number" "shape 2 \(M=N=K=abc\): .*'abc' is not a decimal" \
     --sizes='M=N=K=1024;M=N=K=abc' gemm_h
