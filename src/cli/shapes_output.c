@@ -183,8 +183,13 @@ int shapes_write_output(const char *path, const run_ctx *c, int common, shape_ru
         if (!common) {
             fprintf(f, ",\"journal\":");
             str_json(f, r->journal);
+            /* --shape-warm=all: every shape tuned before, not one */
+            int all = c->o->shape_warm && strcmp(c->o->shape_warm, "all") == 0;
             fprintf(f, ",\"warm_from\":%s%s%s", r->from >= 0 ? "\"" : "",
-                    r->from >= 0 ? R[r->from].shape->label : "null", r->from >= 0 ? "\"" : "");
+                    r->from < 0 ? "null"
+                    : all       ? "all"
+                                : R[r->from].shape->label,
+                    r->from >= 0 ? "\"" : "");
         }
         fprintf(f, "}");
     }
