@@ -46,7 +46,7 @@ static int shape_begin(run_ctx *c, shape_run *r, cli_shape *sh, const char *jour
 {
     r->shape = sh;
     r->winner = r->from = r->chosen_id = -1;
-    r->winner_ms = r->best_ms = r->chosen_ms = NAN;
+    r->winner_ms = r->best_ms = r->chosen_ms = r->known_ms = NAN;
     r->hist.best = -1;
     snprintf(r->journal, sizeof r->journal, "%s", journal);
     int rc = cli_shape_target(c->o->target, sh, &c->o->so, c->ename, NULL, &r->t, r->recording,
@@ -572,6 +572,14 @@ int cli_tune_shapes(const cli_tune_options *o)
                 if (isfinite(t) && !(t >= R[i].best_ms))
                     R[i].best_ms = t;
             }
+            /* and its best known: the database's fastest there, from any run and any
+             * configuration (the whole space, not only the common one) */
+            cutune_db_row row = {0};
+            size_t measured = 0;
+            if (R[i].db.db &&
+                cutune_db_best(R[i].db.db, &R[i].db.key, &row, &measured, NULL, 0) == 1)
+                R[i].known_ms = row.time_ms;
+            cutune_db_row_clear(&row);
             if (ch.best >= 0) {
                 const uint16_t *idx = cutune_space_config(ct.space, ch.e[ch.best].id);
                 R[i].winner = (long)cutune_space_find(R[i].t.space, idx);

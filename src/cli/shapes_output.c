@@ -32,6 +32,9 @@ int shapes_print_summary(int common, const char *warm, int quiet, shape_run *R, 
         if (common) {
             printf("  shape %s: %.6g ms, %.4f x its best seen (%.6g ms)\n", r->shape->label,
                    r->winner_ms, r->winner_ms / r->best_ms, r->best_ms);
+            if (isfinite(r->known_ms) && r->known_ms < r->best_ms)
+                printf("    %.4f x the best known there (%.6g ms, in the database)\n",
+                       r->winner_ms / r->known_ms, r->known_ms);
             continue;
         }
         if (!r->tuned)
@@ -179,6 +182,10 @@ int shapes_write_output(const char *path, const run_ctx *c, int common, shape_ru
         num_json(f, r->best_ms);
         fprintf(f, ",\"relative\":");
         num_json(f, r->winner_ms / r->best_ms);
+        if (common) {
+            fprintf(f, ",\"best_known_ms\":");
+            num_json(f, r->known_ms);
+        }
         fprintf(f, ",\"evaluations\":%zu,\"reused\":%zu", r->es.nevals, r->es.nreused);
         if (!common) {
             fprintf(f, ",\"journal\":");

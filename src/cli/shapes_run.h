@@ -21,6 +21,7 @@ typedef struct shape_run {
     long winner;      /* id of its chosen configuration in its space, -1 none */
     double winner_ms; /* its time there (NAN: not correct) */
     double best_ms;   /* the fastest seen there in this run */
+    double known_ms;  /* common mode: the database's fastest there (NAN: no database) */
     /* validation */
     long from;      /* the tuned shape whose configuration it was given (-1 common) */
     long chosen_id; /* that configuration's id here (-1: not in its space) */
