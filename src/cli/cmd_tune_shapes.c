@@ -603,7 +603,8 @@ int cli_tune_shapes(const cli_tune_options *o)
                               : "");
             if (!prior)
                 r->from = -1;
-            rc = search(&c, r->t.space, r->t.spec, &r->es, 1, r->earg, r->journal, prior,
+            rc = search(&c, r->t.space, r->t.spec, &r->es, 1, c.replay ? r->earg : c.eargs,
+                        r->journal, prior,
                         strcmp(warm, "nearest") == 0 && prior ? R[r->from].journal : NULL, &r->hist,
                         &why, err, sizeof err);
             cutune_warm_prior_free(prior);
@@ -628,8 +629,8 @@ int cli_tune_shapes(const cli_tune_options *o)
         if (!o->quiet)
             fprintf(stderr, "cutune: validation shape %s (%zu of %zu): tuned directly\n",
                     v->shape->label, i + 1, nv);
-        rc = search(&c, v->t.space, v->t.spec, &v->es, 1, v->earg, v->journal, NULL, NULL, &v->hist,
-                    &why, err, sizeof err);
+        rc = search(&c, v->t.space, v->t.spec, &v->es, 1, c.replay ? v->earg : c.eargs, v->journal,
+                    NULL, NULL, &v->hist, &why, err, sizeof err);
         /* then the chosen configuration, answered from the database where the direct run
          * measured it */
         if (rc == 0 && idx && !shapes_stop)
