@@ -450,8 +450,9 @@ int cli_tune_shapes(const cli_tune_options *o)
     snprintf(c.sname, sizeof c.sname, "%.*s", (int)(colon ? colon - stext : (long)strlen(stext)),
              stext);
     c.sargs = colon ? colon + 1 : NULL;
-    if (!(c.st = cutune_searcher_find(c.sname, err, sizeof err)))
-        goto fail;
+    if (!(c.st = cutune_searcher_find(c.sname, err, sizeof err)) ||
+        cutune_searcher_validate(c.st, c.sargs, err, sizeof err) < 0)
+        goto fail; /* refused before any shape runs */
     static char eargs[4400];
     if (o->evaluator) {
         const char *ec = strchr(o->evaluator, ':');
