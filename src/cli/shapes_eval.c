@@ -15,6 +15,7 @@ typedef struct {
     shapes_eval_shape *sh;
     size_t n;
     unsigned flags;
+    char device[2048]; /* the shapes' devices: one, or each where they differ (replay) */
 } state;
 
 static int se_alloc(void *st, const cutune_evaluator_ctx *ctx, char *err, size_t errlen)
@@ -161,7 +162,7 @@ out:
 static const char *se_device(void *st)
 {
     state *s = st;
-    return cutune_evaluator_device(s->sh[0].ev);
+    return s->device;
 }
 
 static void se_free(void *st)
@@ -196,6 +197,14 @@ int shapes_eval_alloc(const cutune_space *common, shapes_eval_shape *sh, size_t 
     s->common = common;
     s->sh = sh;
     s->n = n;
+    const char *d0 = cutune_evaluator_device(sh[0].ev);
+    int same = 1;
+    for (size_t j = 1; j < n; j++)
+        same = same && strcmp(cutune_evaluator_device(sh[j].ev), d0) == 0;
+    size_t used = (size_t)snprintf(s->device, sizeof s->device, "%s", same ? d0 : "");
+    for (size_t j = 0; !same && j < n && used < sizeof s->device; j++)
+        used += (size_t)snprintf(s->device + used, sizeof s->device - used, "%s%s: %s",
+                                 j ? "; " : "", sh[j].label, cutune_evaluator_device(sh[j].ev));
     s->flags = flags;
     return 0;
 }
