@@ -225,6 +225,7 @@ static void header_usage(FILE *f)
             "  --retune             tune even when the database holds enough\n"
             "  --sizes=LIST         several shapes ('M=N=K=1024;M=1000,N=5000,K=296' or @FILE):\n"
             "                       a dispatch table and a nearest-shape lookup (docs/shapes.md)\n"
+            "  --shape-mode=common  with --sizes: the default entry is one configuration for all\n"
             "  other options        passed to `cutune tune` (--searcher, --seed, --evaluator,\n"
             "                       --journal, --db, --no-progress, ...)\n"
             "\n"

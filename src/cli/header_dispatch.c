@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "commands.h"
 #include "shapes.h"
 
@@ -55,7 +57,8 @@ static void value_c(FILE *f, const cutune_param *p, const cutune_value *v)
 }
 
 static int write_header(const char *path, const char *kname, const char *gpu, entry *E, size_t n,
-                        size_t dflt, const cli_shape *dshape, char *err, size_t errlen)
+                        size_t dflt, const cli_shape *dshape, long common_id, double common_ms,
+                        char *err, size_t errlen)
 {
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
@@ -83,11 +86,19 @@ static int write_header(const char *path, const char *kname, const char *gpu, en
         fprintf(f, "%s%s", k ? ", " : "", s0->names[k]);
     fprintf(f, ") returns the entry of the nearest tuned shape:\n"
                " * an exact match first, else the least sum over the sizes of\n"
-               " * (log2 size - log2 entry's size)^2, ties to the earlier entry (sizes > 0).\n"
-               " * The _DEFAULT_ macros are the entry it returns at the spec's sizes (");
-    for (size_t k = 0; k < dshape->n; k++)
-        fprintf(f, "%s%s=%s", k ? ", " : "", dshape->names[k], dshape->texts[k]);
-    fprintf(f, ").\n * Generated file: run cutune header again rather than edit it. */\n");
+               " * (log2 size - log2 entry's size)^2, ties to the earlier entry (sizes > 0).\n");
+    if (common_id >= 0) {
+        fprintf(f,
+                " * The _DEFAULT_ macros are the common mode's one configuration for all %zu\n"
+                " * shapes (geometric mean of its times %.6g ms).\n",
+                n, common_ms);
+    } else {
+        fprintf(f, " * The _DEFAULT_ macros are the entry it returns at the spec's sizes (");
+        for (size_t k = 0; k < dshape->n; k++)
+            fprintf(f, "%s%s=%s", k ? ", " : "", dshape->names[k], dshape->texts[k]);
+        fprintf(f, ").\n");
+    }
+    fprintf(f, " * Generated file: run cutune header again rather than edit it. */\n");
     fprintf(f, "#ifndef CUTUNE_TUNED_");
     ident(f, kname, 1);
     fprintf(f, "_DISPATCH_H\n#define CUTUNE_TUNED_");
@@ -99,7 +110,10 @@ static int write_header(const char *path, const char *kname, const char *gpu, en
         unlink(tmp);
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     }
-    cutune_space_values(E[dflt].t.space, (size_t)E[dflt].id, v);
+    if (common_id >= 0)
+        cutune_space_values(sp, (size_t)common_id, v);
+    else
+        cutune_space_values(E[dflt].t.space, (size_t)E[dflt].id, v);
     for (size_t p = 0; p < np; p++) {
         const cutune_param *par = cutune_space_param(sp, p);
         fprintf(f, "#define ");
@@ -188,6 +202,31 @@ static int write_header(const char *path, const char *kname, const char *gpu, en
     return 0;
 }
 
+/* The common run's configuration (its --output's common.config) as an id of sp. */
+static int common_config(const char *path, const cutune_space *sp, long *id, double *ms, char *err,
+                         size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    static char buf[1 << 20];
+    size_t got = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[got] = '\0';
+    cJSON *root = cJSON_Parse(buf);
+    cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "common");
+    cJSON *cfg = cJSON_GetObjectItemCaseSensitive(c, "config");
+    cJSON *g = cJSON_GetObjectItemCaseSensitive(c, "geomean_ms");
+    char *text = cJSON_IsObject(cfg) ? cJSON_PrintUnformatted(cfg) : NULL;
+    *id = text ? (long)cutune_db_config_id(sp, text) : -1;
+    *ms = cJSON_IsNumber(g) ? g->valuedouble : NAN;
+    free(text);
+    cJSON_Delete(root);
+    if (*id < 0)
+        return cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                          "%s: the common run chose no configuration of the space", path);
+    return 0;
+}
+
 static int has_opt(const char *a, const char *opt, const char **v)
 {
     size_t n = strlen(opt);
@@ -204,6 +243,7 @@ int cli_header_dispatch(int argc, char **argv)
     static entry E[SHAPES_MAX];
     char err[1024] = "", dbpath[4096], tmpdir[4200] = "";
     const char *out = NULL, *sizes = NULL, *db = NULL, *evaluator = NULL, *devices = NULL, *v;
+    const char *shape_mode = NULL;
     int no_db = 0, status = 2, rc;
     size_t n = 0;
     cutune_db *dbh = NULL;
@@ -223,9 +263,10 @@ int cli_header_dispatch(int argc, char **argv)
             out = v;
         else if (has_opt(a, "--sizes", &v))
             sizes = v;
+        else if (has_opt(a, "--shape-mode", &v))
+            shape_mode = v;
         else if (strcmp(a, "--size") == 0 || has_opt(a, "--size", &v) ||
-                 has_opt(a, "--journal", &v) || has_opt(a, "--shape-mode", &v) ||
-                 has_opt(a, "--validate-sizes", &v)) {
+                 has_opt(a, "--journal", &v) || has_opt(a, "--validate-sizes", &v)) {
             cutune_err(err, sizeof err, CUTUNE_EINVAL,
                        "header --sizes: not with %s (each shape's sizes come from --sizes, its "
                        "journal is its own)",
@@ -262,6 +303,12 @@ int cli_header_dispatch(int argc, char **argv)
                    evaluator);
         goto fail;
     }
+    if (shape_mode && strcmp(shape_mode, "each") && strcmp(shape_mode, "common")) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL, "--shape-mode=%s: expected common or each",
+                   shape_mode);
+        goto fail;
+    }
+    int common = shape_mode && strcmp(shape_mode, "common") == 0;
     if ((rc = cli_shapes_parse("--sizes", sizes, &shapes, err, sizeof err)) < 0)
         goto fail;
     if ((rc = cli_db_path(db, 0, dbpath, sizeof dbpath, err, sizeof err)) < 0)
@@ -313,6 +360,32 @@ int cli_header_dispatch(int argc, char **argv)
             goto fail_status;
         }
     }
+    /* --shape-mode=common: the default entry is the one configuration for all shapes, from a
+     * common run (answering from the database what it holds) */
+    long common_id = -1;
+    double common_ms = NAN;
+    if (common) {
+        static char sz[4200], mode[] = "--shape-mode=common", cout[4300];
+        snprintf(sz, sizeof sz, "--sizes=%s", sizes);
+        snprintf(cout, sizeof cout, "--output=%s/common.json", tmpdir);
+        int m = npass;
+        pass[m++] = sz;
+        pass[m++] = mode;
+        pass[m++] = cout;
+        pass[m++] = (char *)kernel;
+        pass[m] = NULL;
+        fprintf(stderr, "cutune: one configuration for all %zu shapes (--shape-mode=common)\n", n);
+        if ((status = cutune_cmd_tune(m, pass)) != 0) {
+            snprintf(err, sizeof err, "the common run failed (exit %d); no header written", status);
+            goto fail_status;
+        }
+        char path[4300];
+        snprintf(path, sizeof path, "%s/common.json", tmpdir);
+        if ((rc = common_config(path, E[0].t.space, &common_id, &common_ms, err, sizeof err)) < 0) {
+            status = 1;
+            goto fail_status;
+        }
+    }
     status = 1;
     if ((rc = cutune_db_open(dbpath, CUTUNE_DB_READONLY, &dbh, err, sizeof err)) < 0)
         goto fail;
@@ -358,7 +431,7 @@ int cli_header_dispatch(int argc, char **argv)
         table[i] = shapes.s[i];
     long dflt = cli_shape_nearest(&dshape, table, n);
     if ((rc = write_header(out, E[0].t.spec->name, key.gpu.fingerprint, E, n, (size_t)dflt, &dshape,
-                           err, sizeof err)) < 0)
+                           common_id, common_ms, err, sizeof err)) < 0)
         goto fail;
     for (size_t i = 0; i < n; i++)
         fprintf(stderr, "cutune: %s: shape %s: %.6g ms (best of %zu measurements)\n", out,
@@ -372,11 +445,13 @@ fail_status:
     fprintf(stderr, "cutune: %s\n", err);
 out:
     if (tmpdir[0]) {
+        char p[4300];
         for (size_t i = 0; i < n; i++) {
-            char p[4300];
             snprintf(p, sizeof p, "%s/%zu.h", tmpdir, i);
             unlink(p);
         }
+        snprintf(p, sizeof p, "%s/common.json", tmpdir);
+        unlink(p);
         rmdir(tmpdir);
     }
     cutune_db_close(dbh);

@@ -310,6 +310,26 @@ print("ok")
 PY
 )
 [ "$out" = ok ] && ok "each table entry is the database's best at its shape" || bad "table vs database" "$out"
+# --shape-mode=common: the default macros are the common run's configuration (its journal's best)
+"$exe" header --sizes="$S3" --shape-mode=common -o cm.h --budget=8 --no-progress gemm_h \
+    >cm.txt 2>&1
+rc=$?
+out=$(python3 - <<'PY' 2>&1
+import glob, json, re
+j = [json.loads(l) for l in open(glob.glob("runs/gemm_h-1-*-common.jsonl")[0])]
+ev = [e for e in j if e["kind"] == "eval" and e["status"] == "ok"]
+assert len([e for e in j if e["kind"] == "eval"]) == 8
+best = min(ev, key=lambda e: e["time_ms"])["config"]
+macros = dict(re.findall(r"#define GEMM_H_TUNED_DEFAULT_(\w+) (\S+)", open("cm.h").read()))
+assert macros == {k: str(v) for k, v in best.items()}, (macros, best)
+print("ok")
+PY
+)
+[ $rc -eq 0 ] && [ "$out" = ok ] \
+    && ok "header --sizes --shape-mode=common: the default entry is the common run's configuration" \
+    || bad "header --shape-mode=common (exit $rc)" "$out $(tail -3 cm.txt)"
+cc -std=c11 -Wall -Wextra -pedantic -Werror -c -x c cm.h -o cm.o 2>cc2.txt \
+    && ok "that header compiles alone" || bad "the common header compiles" "$(cat cc2.txt)"
 expect_fail "header --sizes with --size" "not with --size" header --sizes="$S3" --size M=1 -o x.h gemm_h
 [ ! -e x.h ] && ok "a refused header writes nothing" || bad "a refused header wrote x.h"
 
