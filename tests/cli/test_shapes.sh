@@ -133,6 +133,28 @@ print("ok")' 2>&1)
 [ "$out" = ok ] && ok "common again: every answer from the database, the same choice" \
     || bad "common again" "$out"
 
+# validation of the common mode: its one configuration, timed at 4096^3, against a direct tune
+"$exe" --sizes="$S3" --shape-mode=common --budget=6 --validate-sizes='M=N=K=4096' \
+    --journal=cv --output=cv.json --no-progress gemm_h >cv.txt 2>&1
+out=$(python3 - "$root" <<'PY' 2>&1
+import gzip, json, sys
+s = json.load(open("cv.json"))
+v = s["validation"][0]
+assert v["from"] is None and v["config"] == s["common"]["config"], v
+rec = {json.dumps(o["config"], sort_keys=True): o for o in
+       (json.loads(l) for l in gzip.open(sys.argv[1] + "/data/gemm_h.jsonl.gz", "rt"))
+       if o["kind"] == "eval"}
+assert v["chosen_ms"] == rec[json.dumps(v["config"], sort_keys=True)]["time_ms"]
+d = [json.loads(l) for l in open("cv-4096x4096x4096.jsonl")]
+assert v["direct_ms"] == min(e["time_ms"] for e in d if e["kind"] == "eval" and e["status"] == "ok")
+assert abs(v["loss"] - v["chosen_ms"] / v["direct_ms"]) < 1e-12
+print("ok")
+PY
+)
+[ "$out" = ok ] && grep -q "^validate 4096x4096x4096 (the configuration of the common run)" cv.txt \
+    && ok "common: validation times the one configuration at an untuned shape against a direct tune" \
+    || bad "common: validation" "$out $(cat cv.txt)"
+
 # Ctrl-C in the common mode: exit 130, the journal and every shape's database rows agree
 mkdir sig
 (cd sig && CUTUNE_DB=$tmp/sig/t.db exec "$exe" --sizes='M=N=K=2048;M=N=K=4096;M=N=K=4000' \
