@@ -21,7 +21,7 @@ mode=${2:-gpu}
 if [ "$mode" = --replay ]; then
     ev=--evaluator=replay out=${OUT:-$here/replay} batch=1
 else
-    ev=--evaluator=cuda out=${OUT:-$here} batch=4
+    ev=--evaluator=cuda out=${OUT:-$here} batch=8
 fi
 mkdir -p "$out"
 work=$(mktemp -d)

@@ -106,6 +106,21 @@ static int se_evaluate(void *st, const size_t *ids, size_t k, cutune_eval_result
         results[i].compile_ms = results[i].bench_ms = 0;
         results[i].time_ms = 0; /* the sum of the logs until the end */
     }
+    /* every shape's evaluator starts compiling the batch now (the cuda evaluator's compile
+     * pool; the kernel is compiled with the sizes defined, so once per shape), while the
+     * shapes before it measure */
+    for (size_t j = 1; j < s->n; j++) {
+        size_t *pre = malloc((k ? k : 1) * sizeof *pre);
+        size_t m = 0;
+        for (size_t i = 0; pre && i < k; i++) {
+            long long sid = shape_id(&s->sh[j], s->common, ids[i]);
+            if (sid >= 0)
+                pre[m++] = (size_t)sid;
+        }
+        if (pre && m)
+            cutune_evaluator_prefetch(s->sh[j].ev, pre, m);
+        free(pre);
+    }
     for (size_t j = 0; j < s->n && rc == 0; j++) {
         shapes_eval_shape *sh = &s->sh[j];
         for (size_t i = 0; i < k; i++) {
