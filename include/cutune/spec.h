@@ -128,6 +128,10 @@ typedef struct cutune_spec {
     /** hex of the same hash before the sizes: the kernel across problem sizes (the tuning
      *  database's key) */
     char kernel_hash[17];
+    /** "recordings": more recordings for no-GPU replay (resolved paths), each at other
+     *  sizes than "recording"; replay takes the one measured at the run's sizes */
+    char **recordings;
+    size_t nrecordings;
 } cutune_spec;
 
 /** A command-line size override, NAME=VALUE. */

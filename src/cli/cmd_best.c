@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "options.h"
+#include "shapes.h"
 #include "tune_internal.h"
 
 static void best_usage(FILE *f)
@@ -23,6 +24,7 @@ static void best_usage(FILE *f)
         "(without a GPU: the GPU of the kernel's recording) at these sizes. Nothing is tuned.\n"
         "\n"
         "  --size NAME=VALUE   a problem size of the spec (repeatable)\n"
+        "  --sizes=LIST        several shapes, a line each ('M=N=K=1024;M=N=K=2048', @FILE)\n"
         "  --db=FILE           the database (default as in tune: $CUTUNE_DB, else\n"
         "                      $XDG_DATA_HOME/cutune/tuning.db)\n"
         "  --evaluator=E       whose GPU: cuda (this machine's), replay[:FILE] (a recording's)\n"
@@ -58,6 +60,54 @@ static void print_sizes(FILE *f, const char *sizes)
     fprintf(f, "%s", strcmp(sizes, "{}") == 0 ? "its sizes" : sizes);
 }
 
+/* best --sizes=LIST: a line per shape; exit 1 when some shape has no correct measurement. */
+static int best_of_shapes(const char *dbpath, const char *kernel, const char *sizes,
+                          const char *evaluator, const char *devices, int quiet)
+{
+    static cli_shapes shapes;
+    char err[1024];
+    cli_space_opts none = {0};
+    int status = 0;
+    if (cli_shapes_parse("--sizes", sizes, &shapes, err, sizeof err) < 0) {
+        fprintf(stderr, "cutune: %s\n", err);
+        return 2;
+    }
+    for (size_t i = 0; i < shapes.n; i++) {
+        cli_target t = {0};
+        cutune_db_key key;
+        cutune_db_row best = {0};
+        size_t measured = 0;
+        int rc = cli_shape_target(kernel, &shapes.s[i], &none, "none", NULL, &t, NULL, 0, err,
+                                  sizeof err);
+        if (rc == 0)
+            rc = lookup_best(dbpath, &t, evaluator, devices, &key, &best, &measured, err,
+                             sizeof err);
+        if (rc < 0) {
+            fprintf(stderr, "cutune: %s\n", err);
+            cli_target_free(&t);
+            return 2;
+        }
+        if (rc == 0) {
+            fprintf(stderr, "cutune: %s: no correct measurement at shape %s (%zu measurements)\n",
+                    dbpath, shapes.s[i].label, measured);
+            status = 1;
+        } else {
+            long long id = cutune_db_config_id(t.space, best.config);
+            char text[4096];
+            int n =
+                id >= 0 ? cutune_space_format_config(t.space, (size_t)id, text, sizeof text) : -1;
+            printf("%s: %s", shapes.s[i].label,
+                   n >= 0 && (size_t)n < sizeof text ? text : best.config);
+            if (!quiet)
+                printf(" (%.6g ms, fastest of %zu measurements)", best.time_ms, measured);
+            printf("\n");
+        }
+        cutune_db_row_clear(&best);
+        cli_target_free(&t);
+    }
+    return status;
+}
+
 int cutune_cmd_best(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -66,11 +116,12 @@ int cutune_cmd_best(int argc, char **argv)
         {"evaluator", required_argument, NULL, 'e'},
         {"devices", required_argument, NULL, 'D'},
         {"quiet", no_argument, NULL, 'q'},
+        {"sizes", required_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     char err[1024] = "", dbpath[4096];
-    const char *db = NULL, *evaluator = NULL, *devices = NULL;
+    const char *db = NULL, *evaluator = NULL, *devices = NULL, *sizes = NULL;
     int quiet = 0, c, rc, status = 2;
     cli_space_opts so = {0};
     cli_target t = {0};
@@ -93,6 +144,7 @@ int cutune_cmd_best(int argc, char **argv)
         case 'e': evaluator = optarg; break;
         case 'D': devices = optarg; break;
         case 'q': quiet = 1; break;
+        case 'S': sizes = optarg; break;
         case 'h': best_usage(stdout); return 0;
         default: best_usage(stderr); return 2;
         }
@@ -106,6 +158,14 @@ int cutune_cmd_best(int argc, char **argv)
     if (!dbpath[0]) {
         cutune_err(err, sizeof err, CUTUNE_EINVAL, "$CUTUNE_DB=none: no database to read");
         goto fail;
+    }
+    if (sizes) {
+        if (so.nsizes) {
+            cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                       "--sizes and --size: give every shape's sizes in --sizes");
+            goto fail;
+        }
+        return best_of_shapes(dbpath, argv[optind], sizes, evaluator, devices, quiet);
     }
     if ((rc = cli_target_load(argv[optind], &so, &t, err, sizeof err)) < 0)
         goto fail;
@@ -163,6 +223,9 @@ static void header_usage(FILE *f)
             "  -o, --header=FILE.h  the header to write (replaced as a whole, never in part)\n"
             "  --budget=N           measurements wanted (default 60)\n"
             "  --retune             tune even when the database holds enough\n"
+            "  --sizes=LIST         several shapes ('M=N=K=1024;M=1000,N=5000,K=296' or @FILE):\n"
+            "                       a dispatch table and a nearest-shape lookup (docs/shapes.md)\n"
+            "  --shape-mode=common  with --sizes: the default entry is one configuration for all\n"
             "  other options        passed to `cutune tune` (--searcher, --seed, --evaluator,\n"
             "                       --journal, --db, --no-progress, ...)\n"
             "\n"
@@ -193,6 +256,9 @@ static int header_from_db(const char *path, const cli_target *t, const cutune_db
 
 int cutune_cmd_header(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++) /* several shapes: a dispatch table (header_dispatch.c) */
+        if (strncmp(argv[i], "--sizes=", 8) == 0)
+            return cli_header_dispatch(argc, argv);
     const char *out = NULL, *db = NULL, *evaluator = NULL, *devices = NULL;
     unsigned long budget = 60;
     int retune = 0, no_db = 0;

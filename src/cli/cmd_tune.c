@@ -22,6 +22,7 @@
 #include "cutune/report.h"
 #include "commands.h"
 #include "options.h"
+#include "shapes.h"
 #include "tune_internal.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -339,6 +340,11 @@ int cutune_cmd_tune(int argc, char **argv)
 
     if ((rc = cli_tune_parse_options(argc, argv, &o)) >= 0)
         return rc;
+    if (o.sizes) { /* several shapes: a run of runs (cmd_tune_shapes.c) */
+        if (!o.budget)
+            o.budget = 60;
+        return cli_tune_shapes(&o);
+    }
 
     /* Under mpirun / srun: rank 0 tunes (journal, outputs, progress); every other rank
      * evaluates what it is sent (cutune_mpi_serve) and writes nothing. */
@@ -391,6 +397,10 @@ int cutune_cmd_tune(int argc, char **argv)
     /* Evaluator: a recording replays itself; a kernel runs on the GPU, or
      * replays its shipped recording where there is none (said first). */
     int announced = 0;
+    const char *shipped = NULL; /* the spec's recording at its sizes ("recordings") */
+    if (t.spec && !t.rec && cli_spec_recording(t.spec, &shipped, err, sizeof err) < 0 &&
+        !o.evaluator && !gpu_present())
+        goto bad_input;
     if (o.evaluator) {
         if (split_name(o.evaluator, ename, sizeof ename, &eargs) < 0) {
             cutune_err(err, sizeof err, CUTUNE_EINVAL, "--evaluator: name too long");
@@ -400,9 +410,9 @@ int cutune_cmd_tune(int argc, char **argv)
         snprintf(ename, sizeof ename, "replay");
     } else if (gpu_present()) {
         snprintf(ename, sizeof ename, "cuda");
-    } else if (t.spec->recording && access(t.spec->recording, R_OK) == 0) {
+    } else if (shipped && access(shipped, R_OK) == 0) {
         snprintf(ename, sizeof ename, "replay");
-        eargs = t.spec->recording;
+        eargs = shipped;
         announced = 1;
     } else {
         cutune_err(err, sizeof err, CUTUNE_ENODEV,
@@ -412,7 +422,7 @@ int cutune_cmd_tune(int argc, char **argv)
         goto bad_input;
     }
     if (strcmp(ename, "replay") == 0 && !eargs)
-        eargs = t.rec ? t.path : (t.spec ? t.spec->recording : NULL);
+        eargs = t.rec ? t.path : shipped;
     /* --devices is the cuda evaluator's devices= (kept in the journal's evaluator_arg); an
      * evaluating rank of an MPI job takes one GPU of its host */
     static char eargs_dev[4400], rank_gpu[16];

@@ -142,7 +142,12 @@ int cli_db_target_key(const cli_target *t, const char *evaluator, const char *de
                       cutune_db_key *key, char *err, size_t errlen)
 {
     char ename[64] = "";
-    const char *arg = NULL;
+    const char *arg = NULL, *shipped = NULL;
+    if (t->spec && !t->rec) { /* the recording at the spec's sizes (spec "recordings") */
+        int rc = cli_spec_recording(t->spec, &shipped, err, errlen);
+        if (rc < 0 && !evaluator && !gpu_here())
+            return rc;
+    }
     if (evaluator) {
         const char *colon = strchr(evaluator, ':');
         size_t n = colon ? (size_t)(colon - evaluator) : strlen(evaluator);
@@ -155,7 +160,7 @@ int cli_db_target_key(const cli_target *t, const char *evaluator, const char *de
         snprintf(ename, sizeof ename, "replay");
     } else if (gpu_here()) {
         snprintf(ename, sizeof ename, "cuda");
-    } else if (t->spec->recording) {
+    } else if (shipped) {
         snprintf(ename, sizeof ename, "replay");
     } else {
         return cutune_err(err, errlen, CUTUNE_ENODEV,
@@ -164,7 +169,7 @@ int cli_db_target_key(const cli_target *t, const char *evaluator, const char *de
                           t->path);
     }
     if (strcmp(ename, "replay") == 0 && !arg)
-        arg = t->rec ? t->path : t->spec->recording;
+        arg = t->rec ? t->path : shipped;
     cutune_db_gpu gpu;
     int rc = cli_db_fingerprint(ename, strcmp(ename, "replay") == 0 ? arg : NULL, t, NULL, devices,
                                 &gpu, err, errlen);

@@ -68,6 +68,14 @@ static void usage(FILE *f)
         "  --t4=FILE.json           every evaluation in T4, the auto-tuning community's results\n"
         "                           format (times, invalidity, correctness per configuration)\n"
         "  --header=FILE.h          the best configuration as C #defines\n"
+        "  --sizes=LIST             tune at several problem shapes: 'M=N=K=1024;M=1000,N=5000,\n"
+        "                           K=296' or @FILE, one shape a line (docs/shapes.md)\n"
+        "  --shape-mode=each|common one configuration per shape (default each), or one for\n"
+        "                           all (the geometric mean of the shapes' times)\n"
+        "  --shape-warm=nearest|all|none  each mode: warm-start a shape from the nearest shape\n"
+        "                           tuned before (default), from all of them, or not at all\n"
+        "  --validate-sizes=LIST    after tuning, time the chosen configuration(s) at these\n"
+        "                           shapes and tune them directly: the loss per shape\n"
         "  --db=FILE                the tuning database (default $CUTUNE_DB, else\n"
         "                           $XDG_DATA_HOME/cutune/tuning.db or ~/.local/share/...):\n"
         "                           every evaluation is stored; configurations it holds for\n"
@@ -115,7 +123,11 @@ enum {
     OPT_CONFIRM_ROUNDS,
     OPT_OBJECTIVES,
     OPT_FRONT,
-    OPT_WARM_START
+    OPT_WARM_START,
+    OPT_SIZES,
+    OPT_SHAPE_MODE,
+    OPT_SHAPE_WARM,
+    OPT_VALIDATE_SIZES
 };
 
 int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
@@ -147,6 +159,10 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
         {"front", required_argument, NULL, OPT_FRONT},
         {"confirm-rounds", required_argument, NULL, OPT_CONFIRM_ROUNDS},
         {"warm-start", required_argument, NULL, OPT_WARM_START},
+        {"sizes", required_argument, NULL, OPT_SIZES},
+        {"shape-mode", required_argument, NULL, OPT_SHAPE_MODE},
+        {"shape-warm", required_argument, NULL, OPT_SHAPE_WARM},
+        {"validate-sizes", required_argument, NULL, OPT_VALIDATE_SIZES},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
         {"db", required_argument, NULL, OPT_DB},
         {"no-db", no_argument, NULL, OPT_NO_DB},
@@ -283,6 +299,10 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
             break;
         case OPT_NO_DB: o->no_db = 1; break;
         case OPT_REMEASURE: o->remeasure = 1; break;
+        case OPT_SIZES: o->sizes = optarg; break;
+        case OPT_SHAPE_MODE: o->shape_mode = optarg; break;
+        case OPT_SHAPE_WARM: o->shape_warm = optarg; break;
+        case OPT_VALIDATE_SIZES: o->validate_sizes = optarg; break;
         case 'q': o->quiet = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -310,6 +330,13 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
     }
     if (o->no_db && (o->db || o->remeasure)) {
         fprintf(stderr, "cutune: --no-db: %s needs a database\n", o->db ? "--db" : "--remeasure");
+        return 2;
+    }
+    if (!o->sizes && (o->shape_mode || o->shape_warm || o->validate_sizes)) {
+        fprintf(stderr, "cutune: --%s needs --sizes=LIST (docs/shapes.md)\n",
+                o->shape_mode   ? "shape-mode"
+                : o->shape_warm ? "shape-warm"
+                                : "validate-sizes");
         return 2;
     }
     o->target = optind < argc ? argv[optind] : NULL; /* NULL: the journal's */

@@ -126,6 +126,9 @@ void cli_target_free(cli_target *t)
 {
     if (t->rec)
         cutune_space_free(t->space);
+    if (t->recorded)
+        free(*(uint64_t **)t->recorded); /* the recorded set's keys (its first member) */
+    free(t->recorded);
     cutune_recording_free(t->rec);
     cutune_spec_free(t->spec);
     memset(t, 0, sizeof *t);
@@ -170,7 +173,12 @@ int cli_parse_size(const char *text, cutune_size_override *out, char *err, size_
         return cutune_err(err, errlen, CUTUNE_EINVAL, "--size %s: name too long", text);
     memcpy(names[used], text, nl);
     names[used][nl] = '\0';
-    out->name = names[used++];
+    out->name = NULL;
+    for (size_t i = 0; i < used && !out->name; i++) /* a name given again takes its slot */
+        if (strcmp(names[i], names[used]) == 0)
+            out->name = names[i];
+    if (!out->name)
+        out->name = names[used++];
     if (!is_decimal(eq + 1))
         return cutune_err(err, errlen, CUTUNE_EINVAL,
                           "--size %s: '%s' is not a decimal number (sizes are base 10: 16, "
@@ -254,7 +262,12 @@ static int in_recorded_set(void *ctx, const uint16_t *idx)
 
 int cli_restrict_to_recording(cli_target *t, const char *recording, char *err, size_t errlen)
 {
-    static recorded_set rs; /* lives as long as the space's filter (the process) */
+    /* lives as long as the space's filter: the target's (several targets at once under
+     * --sizes, each with its own recording) */
+    recorded_set *rsp = t->recorded;
+    if (!rsp && !(rsp = t->recorded = calloc(1, sizeof *rsp)))
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    recorded_set rs = *rsp;
     cutune_recording *rec = NULL;
     long *map = NULL;
     size_t n = cutune_space_size(t->space);
@@ -280,6 +293,7 @@ int cli_restrict_to_recording(cli_target *t, const char *recording, char *err, s
         goto out;
     }
     free(rs.keys);
+    rsp->keys = NULL;
     for (rs.cap = 64; rs.cap < 2 * hits; rs.cap *= 2)
         ;
     rs.keys = calloc(rs.cap, sizeof *rs.keys);
@@ -293,10 +307,64 @@ int cli_restrict_to_recording(cli_target *t, const char *recording, char *err, s
             uint64_t k = cartesian_index(t->space, cutune_space_config(t->space, i));
             rs.keys[set_slot(&rs, k)] = k + 1;
         }
-    cutune_space_set_filter(t->space, in_recorded_set, &rs);
+    *rsp = rs;
+    cutune_space_set_filter(t->space, in_recorded_set, rsp);
     rc = cutune_space_enumerate(t->space, err, errlen);
 out:
     free(map);
     cutune_recording_free(rec);
     return rc;
+}
+
+/* Are the recording's header sizes the spec's sizes as loaded (after --size)? A recording
+ * without sizes matches none. */
+static int sizes_match(const cutune_recording *r, const cutune_spec *spec)
+{
+    if (!r->nsizes)
+        return 0;
+    for (size_t c = 0; c < spec->nsizes; c++) {
+        const char *name = cutune_space_constant_name(spec->space, c);
+        cutune_value v = cutune_space_constant_value(spec->space, c);
+        double want = v.type == CUTUNE_VALUE_INT ? (double)v.i : v.r;
+        size_t j = 0;
+        while (j < r->nsizes && strcmp(r->size_names[j], name) != 0)
+            j++;
+        if (j == r->nsizes || r->size_values[j] != want)
+            return 0;
+    }
+    return 1;
+}
+
+int cli_spec_recording(const cutune_spec *spec, const char **out, char *err, size_t errlen)
+{
+    *out = spec->recording;
+    if (!spec->nrecordings)
+        return 0; /* one recording: replayed at any sizes, as it always was */
+    for (size_t i = 0; i <= spec->nrecordings; i++) {
+        const char *path = i == 0 ? spec->recording : spec->recordings[i - 1];
+        cutune_recording *r = NULL;
+        if (!path || access(path, R_OK) != 0 || cutune_recording_load(path, &r, NULL, 0) < 0)
+            continue; /* a recording not made yet cannot be replayed */
+        int hit = sizes_match(r, spec);
+        cutune_recording_free(r);
+        if (hit) {
+            *out = path;
+            return 0;
+        }
+    }
+    char sizes[512] = "";
+    size_t used = 0;
+    for (size_t c = 0; c < spec->nsizes && used < sizeof sizes; c++) {
+        char v[64];
+        cutune_value val = cutune_space_constant_value(spec->space, c);
+        cutune_value_format(&val, v, sizeof v);
+        int w = snprintf(sizes + used, sizeof sizes - used, "%s%s=%s", c ? "," : "",
+                         cutune_space_constant_name(spec->space, c), v);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    *out = NULL;
+    return cutune_err(err, errlen, CUTUNE_ENOTFOUND,
+                      "%s: none of its %zu recordings was measured at %s (the sizes of each are "
+                      "in its header; give --evaluator=replay:FILE, or tune on a GPU)",
+                      spec->path, spec->nrecordings + (spec->recording != NULL), sizes);
 }

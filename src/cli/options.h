@@ -13,6 +13,8 @@ typedef struct cli_target {
     cutune_recording *rec; /**< recording used as the space, or NULL */
     cutune_space *space;   /**< spec->space, or a space built from rec (owned then) */
     char path[4096];       /**< the resolved file */
+    void *recorded;        /**< the recorded set a replayed spec's space is filtered by
+                                (cli_restrict_to_recording), or NULL */
 } cli_target;
 
 typedef struct cli_space_opts {
@@ -33,6 +35,11 @@ void cli_target_free(cli_target *t);
 
 /** Restrict a kernel's space to the configurations a recording holds (re-enumerates). */
 int cli_restrict_to_recording(cli_target *t, const char *recording, char *err, size_t errlen);
+
+/** The recording a spec replays without a GPU at its sizes (as loaded, after --size): with
+ *  "recordings", the one (of those and "recording") whose header sizes are the spec's, else
+ *  CUTUNE_ENOTFOUND with a message naming the sizes; without, "recording" (or NULL). */
+int cli_spec_recording(const cutune_spec *spec, const char **out, char *err, size_t errlen);
 
 /** Parse NAME=VALUE into a size override (value int or real). */
 int cli_parse_size(const char *text, cutune_size_override *out, char *err, size_t errlen);

@@ -44,6 +44,10 @@ typedef struct cli_tune_options {
     const char *front;            /**< --front=PREFIX: the front's exports; or NULL */
     unsigned long confirm;        /**< --confirm=K: the best K measured again (default 5) */
     unsigned long confirm_rounds; /**< --confirm-rounds=R (default 5) */
+    const char *sizes;            /**< --sizes=LIST: several shapes (docs/shapes.md), or NULL */
+    const char *shape_mode;       /**< --shape-mode=each|common, or NULL (each) */
+    const char *shape_warm;       /**< --shape-warm=nearest|all|none, or NULL (nearest) */
+    const char *validate_sizes;   /**< --validate-sizes=LIST, or NULL */
 } cli_tune_options;
 
 /** What --resume read and decided before the target is loaded. */

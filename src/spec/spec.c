@@ -101,9 +101,9 @@ static void compute_hash(cutune_spec *s, const char *json, size_t len)
 /* ------------------------------------------------------------------ top level */
 
 static const char *const top_fields[] = {
-    "name",         "description", "source",    "kernel",           "parameters",
-    "restrictions", "sizes",       "launch",    "compiler_options", "args",
-    "reference",    "tolerance",   "objective", "metrics",          "recording",
+    "name",      "description", "source",           "kernel",     "parameters", "restrictions",
+    "sizes",     "launch",      "compiler_options", "args",       "reference",  "tolerance",
+    "objective", "metrics",     "recording",        "recordings",
 };
 
 static int parse_json(loader *L, const char *json, size_t len, cJSON **root)
@@ -199,6 +199,33 @@ static int load_source(loader *L, const cJSON *root)
     return 0;
 }
 
+/* "recordings": more recordings for no-GPU replay, each at other sizes; replay takes the
+ * one whose header sizes are the run's (cli_spec_recording). Paths as "recording". */
+static int load_recordings(loader *L, const cJSON *root)
+{
+    cutune_spec *s = &L->impl->pub;
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "recordings");
+    if (!a)
+        return 0;
+    if (!cJSON_IsArray(a))
+        return spec_fail(L, CUTUNE_EINVAL, "recordings", "expected an array of file names");
+    size_t n = (size_t)cJSON_GetArraySize(a);
+    s->recordings = calloc(n ? n : 1, sizeof *s->recordings);
+    if (!s->recordings)
+        return spec_fail(L, CUTUNE_ENOMEM, "recordings", "out of memory");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, a)
+    {
+        if (!cJSON_IsString(e) || !e->valuestring[0])
+            return spec_fail(L, CUTUNE_EINVAL, "recordings",
+                             "entry %zu: expected a file name (a string)", s->nrecordings);
+        if (!(s->recordings[s->nrecordings] = join_path(L->dir, e->valuestring)))
+            return spec_fail(L, CUTUNE_ENOMEM, "recordings", "out of memory");
+        s->nrecordings++;
+    }
+    return 0;
+}
+
 static int load_tail(loader *L, const cJSON *root)
 {
     cutune_spec *s = &L->impl->pub;
@@ -216,11 +243,12 @@ static int load_tail(loader *L, const cJSON *root)
     if (!s->objective)
         return spec_fail(L, CUTUNE_ENOMEM, "objective", "out of memory");
     rc = spec_string_member(L, root, NULL, "recording", 0, &recording);
-    if (rc || !recording)
+    if (rc)
         return rc;
     /* kept as a path: the recording may be measured later */
-    s->recording = join_path(L->dir, recording);
-    return s->recording ? 0 : spec_fail(L, CUTUNE_ENOMEM, "recording", "out of memory");
+    if (recording && !(s->recording = join_path(L->dir, recording)))
+        return spec_fail(L, CUTUNE_ENOMEM, "recording", "out of memory");
+    return load_recordings(L, root);
 }
 
 static int load_root(loader *L, const cJSON *root, const char *json, size_t len,
@@ -387,6 +415,9 @@ void cutune_spec_free(cutune_spec *s)
     }
     free(s->metrics);
     free(s->recording);
+    for (size_t i = 0; i < s->nrecordings; i++)
+        free(s->recordings[i]);
+    free(s->recordings);
     free(s->warnings);
     free(impl->metric_names);
     free(impl);

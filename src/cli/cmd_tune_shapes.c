@@ -1,0 +1,672 @@
+/* `cutune [tune] --sizes=LIST KERNEL`: tuning across problem shapes (docs/shapes.md).
+ *
+ * common: one search over the configurations valid at every shape, each evaluated at
+ *   every shape (shapes_eval.c), minimising the geometric mean of the shapes' times.
+ * each: one search per shape, in order of the product of the sizes, each after the first
+ *   warm-started from the shapes tuned before it.
+ * --validate-sizes: the chosen configuration(s) timed at shapes not tuned, and those
+ *   shapes tuned directly with the same searcher and budget: the loss of not tuning them.
+ *
+ * Every search is the ordinary tuner loop (cutune_tune) with its own journal; every
+ * evaluation reaches the tuning database under its shape's sizes through the multi-shape
+ * evaluator, so `cutune best --size ...` answers per shape afterwards. */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "shapes.h"
+#include "shapes_eval.h"
+#include "shapes_run.h"
+
+static volatile sig_atomic_t shapes_stop;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    shapes_stop = 1;
+}
+
+static int gpu_here(void)
+{
+    cutune_db_gpu g;
+    return cutune_db_gpu_probe(0, &g, NULL, 0) == 0;
+}
+
+/* Set a shape up: target, evaluator, database run. */
+static int shape_begin(run_ctx *c, shape_run *r, cli_shape *sh, const char *journal, char *err,
+                       size_t errlen)
+{
+    r->shape = sh;
+    r->winner = r->from = r->chosen_id = -1;
+    r->winner_ms = r->best_ms = r->chosen_ms = r->known_ms = NAN;
+    r->hist.best = -1;
+    snprintf(r->journal, sizeof r->journal, "%s", journal);
+    int rc = cli_shape_target(c->o->target, sh, &c->o->so, c->ename, NULL, &r->t, r->recording,
+                              sizeof r->recording, err, errlen);
+    if (rc < 0)
+        return rc;
+    if (c->replay && !realpath(r->recording, r->earg))
+        snprintf(r->earg, sizeof r->earg, "%s", r->recording);
+    const char *arg = c->replay ? r->earg : c->eargs;
+    cutune_evaluator_ctx ectx = {
+        .space = r->t.space, .spec = r->t.spec, .arg = arg, .seed = c->o->seed};
+    const cutune_evaluator_type *et = cutune_evaluator_find(c->ename, err, errlen);
+    if (!et)
+        return CUTUNE_EINVAL;
+    char why[1024];
+    if ((rc = cutune_evaluator_alloc(et, &ectx, &r->ev, why, sizeof why)) < 0)
+        return cutune_err(err, errlen, rc, "shape %s: %s", sh->label, why);
+    if ((rc = cli_tune_db_begin(c->o, &r->t, c->ename, arg, r->ev, journal, &r->db, why,
+                                sizeof why)) < 0)
+        return cutune_err(err, errlen, rc, "shape %s: %s", sh->label, why);
+    r->es = (shapes_eval_shape){.label = sh->label,
+                                .space = r->t.space,
+                                .ev = r->ev,
+                                .store = r->db.store ? cutune_db_store_hooks(r->db.store) : NULL};
+    return 0;
+}
+
+static void shape_end(shape_run *r)
+{
+    cli_tune_db_end(&r->db);
+    cutune_evaluator_free(r->ev);
+    cutune_history_free(&r->hist);
+    cli_target_free(&r->t);
+}
+
+/* One search over space (the common space, or one shape's) through the shapes' evaluator. */
+static int search(run_ctx *c, const cutune_space *space, const cutune_spec *spec,
+                  shapes_eval_shape *es, size_t nes, const char *earg1, const char *journal,
+                  const cutune_warm_prior *prior, const char *warm_path, cutune_history *hist,
+                  cutune_stop_reason *why, char *err, size_t errlen)
+{
+    const cli_tune_options *o = c->o;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    size_t n = cutune_space_size(space);
+    uint8_t *visited = calloc(n ? n : 1, 1);
+    cutune_searcher *searcher = NULL;
+    cutune_evaluator *ev = NULL;
+    int rc;
+    if (!rng || !visited) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        goto out;
+    }
+    gsl_rng_set(rng, o->seed);
+    cutune_searcher_ctx sctx = {.space = space,
+                                .budget = o->budget,
+                                .rng = rng,
+                                .visited = visited,
+                                .args = c->sargs,
+                                .nobjectives = 1,
+                                .warm = prior};
+    if ((rc = cutune_searcher_alloc(c->st, &sctx, &searcher, err, errlen)) < 0)
+        goto out;
+    /* one shape: the ordinary run, its evaluator pipelined (compiles beside measurements)
+     * and the database's hooks in the loop; several: the multi-shape evaluator */
+    if (nes > 1 && (rc = shapes_eval_alloc(space, es, nes, &ev, err, errlen)) < 0)
+        goto out;
+    static char target_abs[4096];
+    if (!realpath(o->target, target_abs) && !(spec && realpath(spec->path, target_abs)))
+        snprintf(target_abs, sizeof target_abs, "%s", spec ? spec->path : o->target);
+    cutune_tuner_options opt = {
+        .budget = o->budget,
+        .time_limit_s = o->time_limit,
+        .charge_recorded_time = c->replay,
+        .batch = o->batch,
+        .parallel = o->parallel,
+        .journal_path = journal,
+        .progress = o->progress && !o->quiet,
+        .deterministic_clock = c->replay,
+        .stop = &shapes_stop,
+        .searcher_name = c->sname,
+        .searcher_args = c->sargs,
+        .evaluator_name = nes > 1 ? "shapes" : c->ename,
+        /* one shape: its journal is an ordinary run's (resumable as one with --size) */
+        .evaluator_arg = nes > 1 ? c->sizes_text : earg1,
+        .target = target_abs,
+        .seed = o->seed,
+    };
+    /* a warm start from one shape's journal is that file's prior: --resume finds it there */
+    char hash[17], wabs[4096];
+    if (prior && warm_path) {
+        snprintf(hash, sizeof hash, "%016llx", (unsigned long long)cutune_warm_prior_hash(prior));
+        if (!realpath(warm_path, wabs))
+            snprintf(wabs, sizeof wabs, "%s", warm_path);
+        opt.warm_start = wabs;
+        opt.warm_start_hash = hash;
+    }
+    if (nes == 1)
+        opt.store = es[0].store;
+    rc = cutune_tune(space, spec, searcher, visited, nes > 1 ? ev : es[0].ev, &opt, hist, why, err,
+                     errlen);
+    if (nes == 1) {
+        es[0].nevals += hist->n;
+        es[0].nreused += hist->reused;
+        es[0].seq += hist->n; /* the database run's next evaluation number */
+    }
+out:
+    cutune_evaluator_free(ev);
+    cutune_searcher_free(searcher);
+    free(visited);
+    gsl_rng_free(rng);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ results */
+
+/* The fastest correct time of configuration id in a history (NAN: none). */
+double shapes_best_of(const cutune_history *h)
+{
+    return h->best >= 0 ? h->e[h->best].r.time_ms : NAN;
+}
+
+/* The metric t_LABEL of history entry e (a common run's time at one shape), or NAN. */
+double shapes_shape_time(const cutune_history_entry *e, const char *label)
+{
+    char name[32];
+    snprintf(name, sizeof name, "t_%s", label);
+    for (size_t m = 0; m < e->r.nmetrics; m++)
+        if (strcmp(e->r.metrics[m].name, name) == 0)
+            return e->r.metrics[m].value;
+    return NAN;
+}
+
+void shapes_print_config(const cutune_space *s, long id)
+{
+    char text[4096];
+    if (id < 0 || cutune_space_format_config(s, (size_t)id, text, sizeof text) < 0)
+        snprintf(text, sizeof text, "(none)");
+    printf("%s\n", text);
+}
+
+/* ------------------------------------------------------------------ the modes */
+
+typedef struct {
+    shape_run *R;
+    size_t n;
+} all_shapes;
+
+/* The common space's filter: a configuration valid (and, replayed, recorded) at every
+ * shape, matched by its parameter values. */
+static int in_every_shape(void *ctx, const uint16_t *idx)
+{
+    const all_shapes *a = ctx;
+    for (size_t j = 0; j < a->n; j++)
+        if (cutune_space_find(a->R[j].t.space, idx) < 0)
+            return 0;
+    return 1;
+}
+
+/* A warm start for shape k from the shapes tuned before it (order[0..k)): "nearest" the
+ * tuned shape nearest by the dispatch rule, its times as they are; "all" every tuned
+ * shape, each time replaced by its rank fraction within its shape (times of two shapes
+ * share no scale). *from gets the nearest shape. NULL prior: none tuned yet, or "none". */
+static int warm_prior(const char *how, shape_run *R, const size_t *order, size_t k,
+                      cutune_warm_prior **prior, long *from, char *err, size_t errlen)
+{
+    *prior = NULL;
+    *from = -1;
+    if (k == 0 || strcmp(how, "none") == 0)
+        return 0;
+    static cli_shape tuned[SHAPES_MAX];
+    for (size_t i = 0; i < k; i++)
+        tuned[i] = *R[order[i]].shape;
+    long near = cli_shape_nearest(R[order[k]].shape, tuned, k);
+    *from = (long)order[near];
+    const cutune_space *sp = R[order[k]].t.space;
+    size_t np = cutune_space_nparams(sp);
+    const char *names[256];
+    for (size_t p = 0; p < np && p < 256; p++)
+        names[p] = cutune_space_param(sp, p)->name;
+    cutune_warm_source *src = cutune_warm_source_alloc("the shapes tuned before", np, names);
+    if (!src)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    int rc = 0, all = strcmp(how, "all") == 0;
+    static char texts[256][128];
+    const char *vals[256];
+    cutune_value v[512];
+    for (size_t i = 0; i < k && rc == 0; i++) {
+        shape_run *s = &R[order[i]];
+        if (!all && (long)order[i] != *from)
+            continue;
+        const cutune_history *h = &s->hist;
+        size_t nok = 0;
+        for (size_t e = 0; e < h->n; e++)
+            nok += h->e[e].r.status == CUTUNE_STATUS_OK;
+        for (size_t e = 0; e < h->n && rc == 0; e++) {
+            const cutune_history_entry *x = &h->e[e];
+            cutune_space_values(s->t.space, x->id, v);
+            for (size_t p = 0; p < np; p++) {
+                cutune_value_format(&v[p], texts[p], sizeof texts[p]);
+                vals[p] = texts[p];
+            }
+            double t = x->r.time_ms;
+            if (all && x->r.status == CUTUNE_STATUS_OK) {
+                size_t faster = 0;
+                for (size_t g = 0; g < h->n; g++)
+                    faster += h->e[g].r.status == CUTUNE_STATUS_OK && h->e[g].r.time_ms < t;
+                t = ((double)faster + 0.5) / (double)nok;
+            }
+            rc = cutune_warm_source_add(src, vals, x->r.status, t);
+        }
+    }
+    if (rc == 0 && cutune_warm_source_size(src))
+        rc = cutune_warm_prior_build(src, sp, prior, err, errlen);
+    cutune_warm_source_free(src);
+    return rc;
+}
+
+/* Order of the each mode: by the product of the sizes, smallest first (a small shape's
+ * measurements are the cheapest, and they start the larger ones), ties in list order. */
+static void order_by_product(shape_run *R, size_t n, size_t *order)
+{
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0; j--) {
+            double a = 1, b = 1;
+            for (size_t s = 0; s < R[order[j]].shape->n; s++)
+                a *= R[order[j]].shape->values[s], b *= R[order[j - 1]].shape->values[s];
+            if (!(a < b))
+                break;
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+}
+
+/* Time configuration idx (an index vector of the spec's parameters) at validation shape v. */
+static int measure_chosen(shape_run *v, const uint16_t *idx, char *err, size_t errlen)
+{
+    long long id = cutune_space_find(v->t.space, idx);
+    v->chosen_id = (long)id;
+    if (id < 0)
+        return 0; /* not valid there (or not recorded): said in the summary */
+    cutune_evaluator *ev = NULL;
+    int rc = shapes_eval_alloc(v->t.space, &v->es, 1, &ev, err, errlen);
+    if (rc < 0)
+        return rc;
+    size_t sid = (size_t)id;
+    cutune_eval_result res = {0};
+    rc = cutune_evaluator_evaluate(ev, &sid, 1, &res, err, errlen);
+    if (rc == 0) {
+        v->chosen_status = res.status;
+        v->chosen_ms = res.status == CUTUNE_STATUS_OK ? res.time_ms : NAN;
+    }
+    cutune_eval_result_clear(&res);
+    cutune_evaluator_free(ev);
+    return rc;
+}
+
+static void set_winner(shape_run *r)
+{
+    r->tuned = 1;
+    r->best_ms = shapes_best_of(&r->hist);
+    if (r->hist.best >= 0) {
+        r->winner = (long)r->hist.e[r->hist.best].id;
+        r->winner_ms = r->best_ms;
+    }
+}
+
+/* ------------------------------------------------------------------ the command */
+
+/* What --sizes cannot be combined with, one line naming why. */
+static int refuse_options(const cli_tune_options *o, int common, char *err, size_t errlen)
+{
+    const char *bad = o->resume       ? "--resume (run the command again: every evaluation made is "
+                                        "in the database and is answered from it; or resume one "
+                                        "shape's journal with its --size options)"
+                      : o->so.nsizes  ? "--size (give every shape's sizes in --sizes)"
+                      : o->warm_start ? "--warm-start (the each mode warm-starts from the shapes "
+                                        "tuned before; --shape-warm chooses how)"
+                      : o->header     ? "--header (cutune header --sizes=LIST writes a dispatch "
+                                        "table)"
+                      : o->csv        ? "--csv"
+                      : o->kt         ? "--kt-cache"
+                      : o->t4         ? "--t4"
+                      : o->objectives ? "--objectives"
+                      : o->front      ? "--front"
+                      : o->objective  ? "--objective (the shapes are compared by time)"
+                      : o->nsubject_to  ? "--subject-to"
+                      : o->so.nrestrict ? "--restrict"
+                                        : NULL;
+    (void)common;
+    if (bad)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "--sizes: not with %s", bad);
+    return 0;
+}
+
+static int made_runs;
+
+static int make_prefix(run_ctx *c, const char *name, char *err, size_t errlen)
+{
+    const cli_tune_options *o = c->o;
+    if (o->journal) {
+        snprintf(c->prefix, sizeof c->prefix, "%s", o->journal);
+        size_t n = strlen(c->prefix);
+        if (n > 6 && strcmp(c->prefix + n - 6, ".jsonl") == 0)
+            c->prefix[n - 6] = '\0';
+        return 0;
+    }
+    if (mkdir("runs", 0777) == 0)
+        made_runs = 1; /* removed again, if still empty, when the run is refused */
+    else if (errno != EEXIST)
+        return cutune_err(err, errlen, CUTUNE_EIO, "runs/: %s", strerror(errno));
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    char ts[32];
+    strftime(ts, sizeof ts, "%Y%m%d-%H%M%S", &tm);
+    snprintf(c->prefix, sizeof c->prefix, "runs/%s-%lu-%s", name, o->seed, ts);
+    return 0;
+}
+
+static int journal_name(const run_ctx *c, const char *what, char *out, size_t len, char *err,
+                        size_t errlen)
+{
+    snprintf(out, len, "%s-%s.jsonl", c->prefix, what);
+    struct stat st;
+    if (lstat(out, &st) == 0)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s: exists (a multi-shape run never replaces a journal: give another "
+                          "--journal=PREFIX)",
+                          out);
+    return 0;
+}
+
+int cli_tune_shapes(const cli_tune_options *o)
+{
+    char err[1024] = "";
+    static cli_shapes shapes, vshapes;
+    static shape_run R[SHAPES_MAX], V[SHAPES_MAX];
+    static run_ctx c;
+    cli_target ct = {0};
+    cutune_history ch = {.best = -1};
+    char cjournal[4200] = "";
+    size_t n = 0, nv = 0, order[SHAPES_MAX];
+    int status = 2, common = 0, rc, announce = 0;
+    cutune_stop_reason why = CUTUNE_STOP_BUDGET;
+    const char *mode = o->shape_mode ? o->shape_mode : "each";
+    const char *warm = o->shape_warm ? o->shape_warm : "nearest";
+    memset(&c, 0, sizeof c);
+    memset(&vshapes, 0, sizeof vshapes);
+    memset(R, 0, sizeof R);
+    memset(V, 0, sizeof V);
+    c.o = o;
+    c.sizes_text = o->sizes;
+
+    if (strcmp(mode, "common") == 0)
+        common = 1;
+    else if (strcmp(mode, "each") != 0) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL, "--shape-mode=%s: expected common or each",
+                   mode);
+        goto fail;
+    }
+    if (strcmp(warm, "nearest") && strcmp(warm, "all") && strcmp(warm, "none")) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL, "--shape-warm=%s: expected nearest, all or none",
+                   warm);
+        goto fail;
+    }
+    if (refuse_options(o, common, err, sizeof err) < 0 ||
+        cli_shapes_parse("--sizes", o->sizes, &shapes, err, sizeof err) < 0)
+        goto fail;
+    if (o->validate_sizes &&
+        cli_shapes_parse("--validate-sizes", o->validate_sizes, &vshapes, err, sizeof err) < 0)
+        goto fail;
+    for (size_t i = 0; i < vshapes.n; i++) {
+        if (vshapes.s[i].n != shapes.s[0].n ||
+            strcmp(vshapes.s[i].names[0], shapes.s[0].names[0]) != 0) {
+            cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                       "--validate-sizes: %s: names other sizes than --sizes's shapes",
+                       vshapes.s[i].label);
+            goto fail;
+        }
+        for (size_t k = 0; k < shapes.n; k++)
+            if (cli_shape_distance(&vshapes.s[i], &shapes.s[k]) == 0) {
+                cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                           "--validate-sizes: %s is tuned by --sizes already (validation is "
+                           "at shapes not tuned)",
+                           vshapes.s[i].label);
+                goto fail;
+            }
+    }
+    if (o->parallel > o->budget) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                   "--parallel=%lu: more evaluations in flight than the budget of %lu", o->parallel,
+                   o->budget);
+        goto fail;
+    }
+    /* searcher and evaluator, as a single run chooses them */
+    const char *stext = o->searcher ? o->searcher : "bo";
+    const char *colon = strchr(stext, ':');
+    snprintf(c.sname, sizeof c.sname, "%.*s", (int)(colon ? colon - stext : (long)strlen(stext)),
+             stext);
+    c.sargs = colon ? colon + 1 : NULL;
+    if (!(c.st = cutune_searcher_find(c.sname, err, sizeof err)) ||
+        cutune_searcher_validate(c.st, c.sargs, err, sizeof err) < 0)
+        goto fail; /* refused before any shape runs */
+    static char eargs[4400];
+    if (o->evaluator) {
+        const char *ec = strchr(o->evaluator, ':');
+        snprintf(c.ename, sizeof c.ename, "%.*s",
+                 (int)(ec ? ec - o->evaluator : (long)strlen(o->evaluator)), o->evaluator);
+        if (strcmp(c.ename, "replay") == 0 && ec && ec[1]) {
+            cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                       "--evaluator=%s with --sizes: each shape replays the recording at its "
+                       "sizes (the spec's \"recordings\"); give --evaluator=replay",
+                       o->evaluator);
+            goto fail;
+        }
+        snprintf(eargs, sizeof eargs, "%s", ec ? ec + 1 : "");
+    } else {
+        snprintf(c.ename, sizeof c.ename, "%s", gpu_here() ? "cuda" : "replay");
+        announce = strcmp(c.ename, "replay") == 0; /* once every shape has loaded */
+    }
+    if (o->devices)
+        snprintf(eargs + strlen(eargs), sizeof eargs - strlen(eargs), "%sdevices=%s",
+                 eargs[0] ? "," : "", o->devices);
+    c.eargs = eargs[0] ? eargs : NULL;
+    c.replay = strcmp(c.ename, "replay") == 0;
+    if (!cutune_evaluator_find(c.ename, err, sizeof err))
+        goto fail;
+
+    /* every shape loaded and its evaluator started before anything runs */
+    n = shapes.n;
+    nv = vshapes.n;
+    for (size_t i = 0; i < n + nv; i++) {
+        shape_run *r = i < n ? &R[i] : &V[i - n];
+        cli_shape *sh = i < n ? &shapes.s[i] : &vshapes.s[i - n];
+        if (i == 0) {
+            cli_target probe = {0};
+            char whyb[1024];
+            if ((rc = cli_target_load(o->target, &o->so, &probe, whyb, sizeof whyb)) < 0) {
+                snprintf(err, sizeof err, "%s", whyb);
+                goto fail;
+            }
+            int is_rec = probe.rec != NULL;
+            char name[256];
+            snprintf(name, sizeof name, "%s", probe.spec ? probe.spec->name : "");
+            cli_target_free(&probe);
+            if (is_rec) {
+                cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                           "--sizes: %s is a recording, which has no sizes (give a kernel or "
+                           "spec)",
+                           o->target);
+                goto fail;
+            }
+            if (make_prefix(&c, name, err, sizeof err) < 0)
+                goto fail;
+        }
+        char j[4200];
+        if (journal_name(&c, sh->label, j, sizeof j, err, sizeof err) < 0)
+            goto fail;
+        if (common && i < n)
+            snprintf(j, sizeof j, "%s-common.jsonl", c.prefix);
+        if ((rc = shape_begin(&c, r, sh, j, err, sizeof err)) < 0)
+            goto fail;
+    }
+    if (common && journal_name(&c, "common", cjournal, sizeof cjournal, err, sizeof err) < 0)
+        goto fail;
+    if (o->output) {
+        FILE *probe = fopen(o->output, "a"); /* the path is usable before the run */
+        if (!probe) {
+            cutune_err(err, sizeof err, CUTUNE_EIO, "--output=%s: %s", o->output, strerror(errno));
+            goto fail;
+        }
+        fclose(probe);
+        struct stat st;
+        if (stat(o->output, &st) == 0 && st.st_size == 0)
+            unlink(o->output); /* made by the probe: no partial file if the run is refused */
+    }
+
+    if (announce)
+        fprintf(stderr, "cutune: no GPU here: each shape replays the kernel's recording at its "
+                        "sizes; --evaluator=cuda to measure\n");
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    status = 1;
+
+    if (common) {
+        /* the configurations valid at every shape: shape 0's spec, filtered */
+        static all_shapes all;
+        all.R = R;
+        all.n = n;
+        if ((rc = cli_shape_target(o->target, &shapes.s[0], &o->so, "none", NULL, &ct, NULL, 0, err,
+                                   sizeof err)) < 0)
+            goto fail_bad;
+        cutune_space_set_filter(ct.space, in_every_shape, &all);
+        if ((rc = cutune_space_enumerate(ct.space, err, sizeof err)) < 0 ||
+            cutune_space_size(ct.space) == 0) {
+            if (rc >= 0)
+                cutune_err(err, sizeof err, CUTUNE_EEMPTY,
+                           "--sizes: no configuration is valid%s at every shape",
+                           c.replay ? " and recorded" : "");
+            goto fail_bad;
+        }
+        if (!o->quiet)
+            fprintf(stderr,
+                    "cutune: one configuration for %zu shapes: %zu configurations valid%s at "
+                    "every shape; each evaluation measures all %zu (budget %lu configurations)\n",
+                    n, cutune_space_size(ct.space), c.replay ? " and recorded" : "", n, o->budget);
+        static shapes_eval_shape es[SHAPES_MAX];
+        for (size_t i = 0; i < n; i++)
+            es[i] = R[i].es;
+        rc = search(&c, ct.space, NULL, es, n, NULL, cjournal, NULL, NULL, &ch, &why, err,
+                    sizeof err);
+        for (size_t i = 0; i < n; i++) {
+            R[i].es.nevals = es[i].nevals, R[i].es.nreused = es[i].nreused;
+            R[i].tuned = 1;
+            for (size_t e = 0; e < ch.n; e++) { /* each shape's best seen in the run */
+                double t = shapes_shape_time(&ch.e[e], R[i].shape->label);
+                if (isfinite(t) && !(t >= R[i].best_ms))
+                    R[i].best_ms = t;
+            }
+            /* and its best known: the database's fastest there, from any run and any
+             * configuration (the whole space, not only the common one) */
+            cutune_db_row row = {0};
+            size_t measured = 0;
+            if (R[i].db.db &&
+                cutune_db_best(R[i].db.db, &R[i].db.key, &row, &measured, NULL, 0) == 1)
+                R[i].known_ms = row.time_ms;
+            cutune_db_row_clear(&row);
+            if (ch.best >= 0) {
+                const uint16_t *idx = cutune_space_config(ct.space, ch.e[ch.best].id);
+                R[i].winner = (long)cutune_space_find(R[i].t.space, idx);
+                R[i].winner_ms = shapes_shape_time(&ch.e[ch.best], R[i].shape->label);
+            }
+        }
+        if (rc < 0)
+            goto fail;
+    } else {
+        order_by_product(R, n, order);
+        for (size_t k = 0; k < n && !shapes_stop; k++) {
+            shape_run *r = &R[order[k]];
+            cutune_warm_prior *prior = NULL;
+            if ((rc = warm_prior(warm, R, order, k, &prior, &r->from, err, sizeof err)) < 0)
+                goto fail;
+            if (!o->quiet)
+                fprintf(stderr, "cutune: shape %s (%zu of %zu)%s%s\n", r->shape->label, k + 1, n,
+                        prior ? ": warm start from " : "",
+                        prior ? (strcmp(warm, "all") == 0 ? "the shapes tuned before"
+                                                          : R[r->from].shape->label)
+                              : "");
+            if (!prior)
+                r->from = -1;
+            rc = search(&c, r->t.space, r->t.spec, &r->es, 1, c.replay ? r->earg : c.eargs,
+                        r->journal, prior,
+                        strcmp(warm, "nearest") == 0 && prior ? R[r->from].journal : NULL, &r->hist,
+                        &why, err, sizeof err);
+            cutune_warm_prior_free(prior);
+            set_winner(r);
+            if (rc < 0)
+                goto fail;
+        }
+    }
+    /* validation: the chosen configuration timed at each shape not tuned, then that shape
+     * tuned directly with the same searcher and budget */
+    static cli_shape tuned[SHAPES_MAX];
+    for (size_t i = 0; i < n; i++)
+        tuned[i] = *R[i].shape;
+    for (size_t i = 0; i < nv && !shapes_stop; i++) {
+        shape_run *v = &V[i];
+        v->from = common ? -1 : cli_shape_nearest(v->shape, tuned, n);
+        const uint16_t *idx = NULL;
+        if (common && ch.best >= 0)
+            idx = cutune_space_config(ct.space, ch.e[ch.best].id);
+        else if (!common && R[v->from].winner >= 0)
+            idx = cutune_space_config(R[v->from].t.space, (size_t)R[v->from].winner);
+        if (!o->quiet)
+            fprintf(stderr, "cutune: validation shape %s (%zu of %zu): tuned directly\n",
+                    v->shape->label, i + 1, nv);
+        rc = search(&c, v->t.space, v->t.spec, &v->es, 1, c.replay ? v->earg : c.eargs, v->journal,
+                    NULL, NULL, &v->hist, &why, err, sizeof err);
+        /* then the chosen configuration, answered from the database where the direct run
+         * measured it */
+        if (rc == 0 && idx && !shapes_stop)
+            rc = measure_chosen(v, idx, err, sizeof err);
+        set_winner(v);
+        if (rc < 0)
+            goto fail;
+    }
+    if (shapes_stop)
+        why = CUTUNE_STOP_SIGNAL;
+
+    int any = shapes_print_summary(common, warm, o->quiet, R, n, V, nv, ct.space, &ch, cjournal);
+    const char *stop = why == CUTUNE_STOP_SIGNAL      ? "signal"
+                       : why == CUTUNE_STOP_TIME      ? "time_limit"
+                       : why == CUTUNE_STOP_EXHAUSTED ? "exhausted"
+                                                      : "budget";
+    if (o->output && (rc = shapes_write_output(o->output, &c, common, R, n, ct.space, &ch, cjournal,
+                                               V, nv, stop, err, sizeof err)) < 0)
+        goto fail;
+    status = why == CUTUNE_STOP_SIGNAL ? 130 : any ? 0 : 1;
+    if (!any)
+        fprintf(stderr, "cutune: no correct configuration found\n");
+    goto out;
+fail_bad:
+    status = 2;
+fail:
+    fprintf(stderr, "cutune: %s\n", err);
+    if (status == 2 && made_runs)
+        rmdir("runs"); /* only if empty */
+out:
+    cutune_history_free(&ch);
+    cli_target_free(&ct);
+    for (size_t i = 0; i < n; i++)
+        shape_end(&R[i]);
+    for (size_t i = 0; i < nv; i++)
+        shape_end(&V[i]);
+    return status;
+}

@@ -1,0 +1,462 @@
+/* `cutune header --sizes=LIST -o FILE.h KERNEL`: a header with a dispatch table, one entry
+ * per shape (the database's best there, each shape tuned first only where the database
+ * holds fewer measurements than the budget, as `cutune header` does for one), and a
+ * static inline lookup returning the entry of the nearest tuned shape (docs/shapes.md). */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "commands.h"
+#include "shapes.h"
+
+typedef struct entry {
+    cli_shape *shape;
+    cli_target t;
+    long id; /* the configuration in t's space */
+    double time_ms;
+    size_t measured;
+} entry;
+
+/* An identifier from text: letters, digits and '_' kept, anything else '_'. */
+static void ident(FILE *f, const char *s, int upper)
+{
+    if (isdigit((unsigned char)*s))
+        fputc('_', f);
+    for (; *s; s++)
+        fputc(isalnum((unsigned char)*s) ? (upper ? toupper((unsigned char)*s) : *s) : '_', f);
+}
+
+static const char *ctype_of(const cutune_param *p)
+{
+    int real = 0;
+    for (size_t v = 0; v < p->nvalues; v++) {
+        if (p->values[v].type == CUTUNE_VALUE_STRING)
+            return "const char *";
+        real |= p->values[v].type == CUTUNE_VALUE_REAL;
+    }
+    return real ? "double" : "long";
+}
+
+static void value_c(FILE *f, const cutune_param *p, const cutune_value *v)
+{
+    char t[256];
+    cutune_value_format(v, t, sizeof t);
+    if (v->type == CUTUNE_VALUE_STRING)
+        fprintf(f, "\"%s\"", t);
+    else if (strcmp(ctype_of(p), "double") == 0 && !strpbrk(t, ".eE"))
+        fprintf(f, "%s.0", t);
+    else
+        fprintf(f, "%s", t);
+}
+
+static int write_header(const char *path, const char *kname, const char *gpu, entry *E, size_t n,
+                        size_t dflt, const cli_shape *dshape, long common_id, double common_ms,
+                        char *err, size_t errlen)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd), unlink(tmp);
+        return cutune_err(err, errlen, CUTUNE_EIO, "%s: %s", path, strerror(errno));
+    }
+    const cutune_space *sp = E[0].t.space;
+    size_t np = cutune_space_nparams(sp);
+    const cli_shape *s0 = E[0].shape;
+    int real_sizes = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < s0->n; k++)
+            real_sizes |= E[i].shape->values[k] != floor(E[i].shape->values[k]);
+    const char *st = real_sizes ? "double" : "long";
+    fprintf(f, "/* Dispatch table of %s over %zu shapes, tuned by cutune %s on %s.\n", kname, n,
+            CUTUNE_VERSION, gpu);
+    fprintf(f, " * ");
+    ident(f, kname, 0);
+    fprintf(f, "_tuned_lookup(");
+    for (size_t k = 0; k < s0->n; k++)
+        fprintf(f, "%s%s", k ? ", " : "", s0->names[k]);
+    fprintf(f, ") returns the entry of the nearest tuned shape:\n"
+               " * an exact match first, else the least sum over the sizes of\n"
+               " * (log2 size - log2 entry's size)^2, ties to the earlier entry (sizes > 0).\n");
+    if (common_id >= 0) {
+        fprintf(f,
+                " * The _DEFAULT_ macros are the common mode's one configuration for all %zu\n"
+                " * shapes (geometric mean of its times %.6g ms).\n",
+                n, common_ms);
+    } else {
+        fprintf(f, " * The _DEFAULT_ macros are the entry it returns at the spec's sizes (");
+        for (size_t k = 0; k < dshape->n; k++)
+            fprintf(f, "%s%s=%s", k ? ", " : "", dshape->names[k], dshape->texts[k]);
+        fprintf(f, ").\n");
+    }
+    fprintf(f, " * Generated file: run cutune header again rather than edit it. */\n");
+    fprintf(f, "#ifndef CUTUNE_TUNED_");
+    ident(f, kname, 1);
+    fprintf(f, "_DISPATCH_H\n#define CUTUNE_TUNED_");
+    ident(f, kname, 1);
+    fprintf(f, "_DISPATCH_H\n\n#include <stddef.h>\n\n");
+    cutune_value *v = calloc(np + cutune_space_nconstants(sp) + 1, sizeof *v);
+    if (!v) {
+        fclose(f);
+        unlink(tmp);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    }
+    if (common_id >= 0)
+        cutune_space_values(sp, (size_t)common_id, v);
+    else
+        cutune_space_values(E[dflt].t.space, (size_t)E[dflt].id, v);
+    for (size_t p = 0; p < np; p++) {
+        const cutune_param *par = cutune_space_param(sp, p);
+        fprintf(f, "#define ");
+        ident(f, kname, 1);
+        fprintf(f, "_TUNED_DEFAULT_%s ", par->name);
+        value_c(f, par, &v[p]);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\ntypedef struct ");
+    ident(f, kname, 0);
+    fprintf(f, "_tuned_entry {\n");
+    for (size_t k = 0; k < s0->n; k++)
+        fprintf(f, "    %s %s; /* size */\n", st, s0->names[k]);
+    for (size_t p = 0; p < np; p++) {
+        const cutune_param *par = cutune_space_param(sp, p);
+        fprintf(f, "    %s %s;\n", ctype_of(par), par->name);
+    }
+    fprintf(f, "    double time_ms; /* as measured */\n} ");
+    ident(f, kname, 0);
+    fprintf(f, "_tuned_entry;\n\n");
+    /* the table inside a function: an unused static table would warn (-Wunused) */
+    fprintf(f, "static inline const ");
+    ident(f, kname, 0);
+    fprintf(f, "_tuned_entry *");
+    ident(f, kname, 0);
+    fprintf(f, "_tuned_table(size_t *n)\n{\n    static const ");
+    ident(f, kname, 0);
+    fprintf(f, "_tuned_entry table[%zu] = {\n", n);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "        {");
+        for (size_t k = 0; k < s0->n; k++)
+            fprintf(f, "%s%s%s", k ? ", " : "", E[i].shape->texts[k],
+                    real_sizes && !strpbrk(E[i].shape->texts[k], ".eE") ? ".0" : "");
+        cutune_space_values(E[i].t.space, (size_t)E[i].id, v);
+        for (size_t p = 0; p < np; p++) {
+            fprintf(f, ", ");
+            value_c(f, cutune_space_param(sp, p), &v[p]);
+        }
+        fprintf(f, ", %.6g},\n", E[i].time_ms);
+    }
+    free(v);
+    fprintf(f, "    };\n    *n = %zu;\n    return table;\n}\n\n", n);
+    fprintf(f, "/* log2 without libm: x = m 2^e, m in [1, 2), log2 m = 2 atanh((m-1)/(m+1)) / ln 2 "
+               "*/\nstatic inline double ");
+    ident(f, kname, 0);
+    fprintf(f, "_tuned_log2(double x)\n{\n"
+               "    double e = 0, y, y2, t, s = 0;\n"
+               "    int k;\n"
+               "    if (!(x > 0))\n        return -1074.0;\n"
+               "    while (x >= 2.0) {\n        x /= 2.0;\n        e += 1.0;\n    }\n"
+               "    while (x < 1.0) {\n        x *= 2.0;\n        e -= 1.0;\n    }\n"
+               "    y = (x - 1.0) / (x + 1.0);\n    y2 = y * y;\n    t = y;\n"
+               "    for (k = 1; k < 41; k += 2) {\n        s += t / k;\n        t *= y2;\n    }\n"
+               "    return e + 2.0 * s / 0.69314718055994530942;\n}\n\n");
+    fprintf(f, "static inline const ");
+    ident(f, kname, 0);
+    fprintf(f, "_tuned_entry *");
+    ident(f, kname, 0);
+    fprintf(f, "_tuned_lookup(");
+    for (size_t k = 0; k < s0->n; k++)
+        fprintf(f, "%s%s %s", k ? ", " : "", st, s0->names[k]);
+    fprintf(f, ")\n{\n    size_t n, i, best = 0;\n    double bd = -1.0;\n    const ");
+    ident(f, kname, 0);
+    fprintf(f, "_tuned_entry *t = ");
+    ident(f, kname, 0);
+    fprintf(f, "_tuned_table(&n);\n    for (i = 0; i < n; i++)\n        if (");
+    for (size_t k = 0; k < s0->n; k++)
+        fprintf(f, "%st[i].%s == %s", k ? " && " : "", s0->names[k], s0->names[k]);
+    fprintf(f, ")\n            return &t[i];\n    for (i = 0; i < n; i++) {\n"
+               "        double d = 0.0, l;\n");
+    for (size_t k = 0; k < s0->n; k++) {
+        fprintf(f, "        l = ");
+        ident(f, kname, 0);
+        fprintf(f, "_tuned_log2((double)%s) - ", s0->names[k]);
+        ident(f, kname, 0);
+        fprintf(f, "_tuned_log2((double)t[i].%s);\n        d += l * l;\n", s0->names[k]);
+    }
+    fprintf(f, "        if (bd < 0.0 || d < bd) {\n            bd = d;\n            best = i;\n"
+               "        }\n    }\n    return &t[best];\n}\n\n#endif\n");
+    int bad = ferror(f) | (fflush(f) != 0) | (fsync(fileno(f)) != 0);
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return cutune_err(err, errlen, CUTUNE_EIO, "%s: %s", path, strerror(errno));
+    }
+    return 0;
+}
+
+/* The common run's configuration (its --output's common.config) as an id of sp. */
+static int common_config(const char *path, const cutune_space *sp, long *id, double *ms, char *err,
+                         size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    static char buf[1 << 20];
+    size_t got = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[got] = '\0';
+    cJSON *root = cJSON_Parse(buf);
+    cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "common");
+    cJSON *cfg = cJSON_GetObjectItemCaseSensitive(c, "config");
+    cJSON *g = cJSON_GetObjectItemCaseSensitive(c, "geomean_ms");
+    char *text = cJSON_IsObject(cfg) ? cJSON_PrintUnformatted(cfg) : NULL;
+    *id = text ? (long)cutune_db_config_id(sp, text) : -1;
+    *ms = cJSON_IsNumber(g) ? g->valuedouble : NAN;
+    free(text);
+    cJSON_Delete(root);
+    if (*id < 0)
+        return cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                          "%s: the common run chose no configuration of the space", path);
+    return 0;
+}
+
+static int has_opt(const char *a, const char *opt, const char **v)
+{
+    size_t n = strlen(opt);
+    if (strncmp(a, opt, n) == 0 && a[n] == '=') {
+        *v = a + n + 1;
+        return 1;
+    }
+    return 0;
+}
+
+int cli_header_dispatch(int argc, char **argv)
+{
+    static cli_shapes shapes;
+    static entry E[SHAPES_MAX];
+    char err[1024] = "", dbpath[4096], tmpdir[4200] = "";
+    const char *out = NULL, *sizes = NULL, *db = NULL, *evaluator = NULL, *devices = NULL, *v;
+    const char *shape_mode = NULL;
+    int no_db = 0, status = 2, rc;
+    size_t n = 0;
+    cutune_db *dbh = NULL;
+    cli_space_opts so = {0};
+    char **pass = calloc((size_t)argc + 4 * SHAPE_MAX_SIZES + 8, sizeof *pass);
+    int npass = 0;
+    if (!pass) {
+        fprintf(stderr, "cutune: out of memory\n");
+        return 1;
+    }
+    pass[npass++] = argv[0];
+    for (int i = 1; i < argc - 1; i++) {
+        const char *a = argv[i];
+        if ((strcmp(a, "-o") == 0 || strcmp(a, "--header") == 0) && i + 1 < argc - 1)
+            out = argv[++i];
+        else if (has_opt(a, "--header", &v))
+            out = v;
+        else if (has_opt(a, "--sizes", &v))
+            sizes = v;
+        else if (has_opt(a, "--shape-mode", &v))
+            shape_mode = v;
+        else if (strcmp(a, "--size") == 0 || has_opt(a, "--size", &v) ||
+                 has_opt(a, "--journal", &v) || has_opt(a, "--validate-sizes", &v)) {
+            cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                       "header --sizes: not with %s (each shape's sizes come from --sizes, its "
+                       "journal is its own)",
+                       a);
+            goto fail;
+        } else {
+            if (has_opt(a, "--db", &v))
+                db = v;
+            else if (strcmp(a, "--no-db") == 0)
+                no_db = 1;
+            else if (has_opt(a, "--evaluator", &v))
+                evaluator = v;
+            else if (has_opt(a, "--devices", &v))
+                devices = v;
+            pass[npass++] = argv[i];
+        }
+    }
+    const char *kernel = argc > 1 ? argv[argc - 1] : NULL;
+    if (!out || !sizes || !kernel || kernel[0] == '-') {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                   "header --sizes=LIST: expected -o FILE.h and one KERNEL last (try --help)");
+        goto fail;
+    }
+    if (no_db) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                   "header --sizes: the table is read from the tuning database (not with "
+                   "--no-db)");
+        goto fail;
+    }
+    if (evaluator && strncmp(evaluator, "replay:", 7) == 0) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                   "--evaluator=%s with --sizes: each shape replays the recording at its sizes "
+                   "(the spec's \"recordings\"); give --evaluator=replay",
+                   evaluator);
+        goto fail;
+    }
+    if (shape_mode && strcmp(shape_mode, "each") && strcmp(shape_mode, "common")) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL, "--shape-mode=%s: expected common or each",
+                   shape_mode);
+        goto fail;
+    }
+    int common = shape_mode && strcmp(shape_mode, "common") == 0;
+    if ((rc = cli_shapes_parse("--sizes", sizes, &shapes, err, sizeof err)) < 0)
+        goto fail;
+    if ((rc = cli_db_path(db, 0, dbpath, sizeof dbpath, err, sizeof err)) < 0)
+        goto fail;
+    if (!dbpath[0]) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                   "$CUTUNE_DB=none: header --sizes reads the table from a database");
+        goto fail;
+    }
+    /* every shape loads (bad sizes refused) before anything is tuned */
+    n = shapes.n;
+    for (size_t i = 0; i < n; i++) {
+        E[i].shape = &shapes.s[i];
+        E[i].id = -1;
+        if ((rc = cli_shape_target(kernel, &shapes.s[i], &so, "none", NULL, &E[i].t, NULL, 0, err,
+                                   sizeof err)) < 0)
+            goto fail;
+    }
+    struct stat st;
+    if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL, "-o %s: is a directory", out);
+        goto fail;
+    }
+    snprintf(tmpdir, sizeof tmpdir, "%s.shapes-XXXXXX", out);
+    if (!mkdtemp(tmpdir)) {
+        cutune_err(err, sizeof err, CUTUNE_EIO, "-o %s: cannot write beside it: %s", out,
+                   strerror(errno));
+        tmpdir[0] = '\0';
+        goto fail;
+    }
+    /* each shape: `cutune header --size ... -o TMP KERNEL`, which reads the database and
+     * tunes only what it lacks (replaying the recording at the shape's sizes without a GPU) */
+    static char sizeargs[SHAPES_MAX][SHAPE_MAX_SIZES][200], outs[SHAPES_MAX][4300];
+    for (size_t i = 0; i < n; i++) {
+        int m = npass;
+        for (size_t k = 0; k < shapes.s[i].n; k++) {
+            snprintf(sizeargs[i][k], sizeof sizeargs[i][k], "--size=%s=%s", shapes.s[i].names[k],
+                     shapes.s[i].texts[k]);
+            pass[m++] = sizeargs[i][k];
+        }
+        snprintf(outs[i], sizeof outs[i], "--header=%s/%zu.h", tmpdir, i);
+        pass[m++] = outs[i];
+        pass[m++] = (char *)kernel;
+        pass[m] = NULL;
+        fprintf(stderr, "cutune: shape %s (%zu of %zu)\n", shapes.s[i].label, i + 1, n);
+        if ((status = cutune_cmd_header(m, pass)) != 0) {
+            snprintf(err, sizeof err, "shape %s: cutune header failed (exit %d); no header written",
+                     shapes.s[i].label, status);
+            goto fail_status;
+        }
+    }
+    /* --shape-mode=common: the default entry is the one configuration for all shapes, from a
+     * common run (answering from the database what it holds) */
+    long common_id = -1;
+    double common_ms = NAN;
+    if (common) {
+        static char sz[4200], mode[] = "--shape-mode=common", cout[4300];
+        snprintf(sz, sizeof sz, "--sizes=%s", sizes);
+        snprintf(cout, sizeof cout, "--output=%s/common.json", tmpdir);
+        int m = npass;
+        pass[m++] = sz;
+        pass[m++] = mode;
+        pass[m++] = cout;
+        pass[m++] = (char *)kernel;
+        pass[m] = NULL;
+        fprintf(stderr, "cutune: one configuration for all %zu shapes (--shape-mode=common)\n", n);
+        if ((status = cutune_cmd_tune(m, pass)) != 0) {
+            snprintf(err, sizeof err, "the common run failed (exit %d); no header written", status);
+            goto fail_status;
+        }
+        char path[4300];
+        snprintf(path, sizeof path, "%s/common.json", tmpdir);
+        if ((rc = common_config(path, E[0].t.space, &common_id, &common_ms, err, sizeof err)) < 0) {
+            status = 1;
+            goto fail_status;
+        }
+    }
+    status = 1;
+    if ((rc = cutune_db_open(dbpath, CUTUNE_DB_READONLY, &dbh, err, sizeof err)) < 0)
+        goto fail;
+    cutune_db_key key;
+    for (size_t i = 0; i < n; i++) {
+        cutune_db_row row = {0};
+        if ((rc = cli_db_target_key(&E[i].t, evaluator, devices, &key, err, sizeof err)) < 0 ||
+            (rc = cutune_db_best(dbh, &key, &row, &E[i].measured, err, sizeof err)) < 0)
+            goto fail;
+        if (rc == 0) {
+            cutune_err(err, sizeof err, CUTUNE_ENOTFOUND, "shape %s: no correct measurement in %s",
+                       shapes.s[i].label, dbpath);
+            goto fail;
+        }
+        E[i].id = (long)cutune_db_config_id(E[i].t.space, row.config);
+        E[i].time_ms = row.time_ms;
+        cutune_db_row_clear(&row);
+        if (E[i].id < 0) {
+            cutune_err(err, sizeof err, CUTUNE_EMISMATCH,
+                       "shape %s: the database's best is not in the space", shapes.s[i].label);
+            goto fail;
+        }
+    }
+    /* the default entry: the one the lookup returns at the spec's own sizes */
+    static cli_shape dshape;
+    dshape = shapes.s[0];
+    for (size_t k = 0; k < dshape.n; k++) {
+        int c = -1;
+        for (size_t q = 0; q < E[0].t.spec->nsizes; q++)
+            if (strcmp(cutune_space_constant_name(E[0].t.spec->space, q), dshape.names[k]) == 0)
+                c = (int)q;
+        cutune_value dv = {0};
+        cutune_spec *plain = NULL;
+        if (c >= 0 && cutune_spec_load(E[0].t.spec->path, NULL, 0, &plain, NULL, 0) == 0) {
+            dv = cutune_space_constant_value(plain->space, (size_t)c);
+            cutune_spec_free(plain);
+        }
+        dshape.values[k] = dv.type == CUTUNE_VALUE_INT ? (double)dv.i : dv.r;
+        cutune_value_format(&dv, dshape.texts[k], sizeof dshape.texts[k]);
+    }
+    static cli_shape table[SHAPES_MAX];
+    for (size_t i = 0; i < n; i++)
+        table[i] = shapes.s[i];
+    long dflt = cli_shape_nearest(&dshape, table, n);
+    if ((rc = write_header(out, E[0].t.spec->name, key.gpu.fingerprint, E, n, (size_t)dflt, &dshape,
+                           common_id, common_ms, err, sizeof err)) < 0)
+        goto fail;
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, "cutune: %s: shape %s: %.6g ms (best of %zu measurements)\n", out,
+                shapes.s[i].label, E[i].time_ms, E[i].measured);
+    status = 0;
+    goto out;
+fail:
+    fprintf(stderr, "cutune: %s\n", err);
+    goto out;
+fail_status:
+    fprintf(stderr, "cutune: %s\n", err);
+out:
+    if (tmpdir[0]) {
+        char p[4300];
+        for (size_t i = 0; i < n; i++) {
+            snprintf(p, sizeof p, "%s/%zu.h", tmpdir, i);
+            unlink(p);
+        }
+        snprintf(p, sizeof p, "%s/common.json", tmpdir);
+        unlink(p);
+        rmdir(tmpdir);
+    }
+    cutune_db_close(dbh);
+    for (size_t i = 0; i < n; i++)
+        cli_target_free(&E[i].t);
+    free(pass);
+    return status;
+}

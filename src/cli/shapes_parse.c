@@ -1,0 +1,223 @@
+/* The --sizes list (shapes.h): "M=N=K=1024;M=1000,N=5000,K=296" or "@FILE", and the
+ * nearest-shape rule the dispatch table and the each mode's warm starts use. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "shapes.h"
+
+static void trim(char *s)
+{
+    size_t a = strspn(s, " \t\r\n"), n = strlen(s);
+    while (n > a && strchr(" \t\r\n", s[n - 1]))
+        n--;
+    memmove(s, s + a, n - a);
+    s[n - a] = '\0';
+}
+
+/* One shape's text into *sh; where names it in messages ("shape 2", "FILE:3"). */
+static int parse_shape(const char *opt, const char *where, char *text, cli_shape *sh, char *err,
+                       size_t errlen)
+{
+    memset(sh, 0, sizeof *sh);
+    char shown[160];
+    snprintf(shown, sizeof shown, "%s", text);
+    if (!*text)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: %s is empty (expected NAME=VALUE,...)",
+                          opt, where);
+    char *save = NULL;
+    for (char *item = strtok_r(text, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        trim(item);
+        char *value = strrchr(item, '=');
+        if (!value || value == item || !value[1])
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "%s: %s (%s): '%s': expected NAME=VALUE (or NAME=NAME=VALUE)", opt,
+                              where, shown, item);
+        *value++ = '\0';
+        cutune_size_override ov;
+        char one[200], why[1024];
+        for (char *name = item, *next; name; name = next) {
+            next = strchr(name, '=');
+            if (next)
+                *next++ = '\0';
+            trim(name);
+            if (!*name)
+                return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: %s (%s): an empty size name",
+                                  opt, where, shown);
+            snprintf(one, sizeof one, "%s=%s", name, value);
+            if (cli_parse_size(one, &ov, why, sizeof why) < 0) {
+                const char *w = strncmp(why, "--size ", 7) == 0 ? why + 7 : why;
+                return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: %s (%s): %s", opt, where, shown,
+                                  w);
+            }
+            for (size_t j = 0; j < sh->n; j++)
+                if (strcmp(sh->names[j], name) == 0)
+                    return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                      "%s: %s (%s): size %s is given twice", opt, where, shown,
+                                      name);
+            if (sh->n >= SHAPE_MAX_SIZES || strlen(name) >= sizeof sh->names[0] ||
+                strlen(value) >= sizeof sh->texts[0])
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "%s: %s (%s): too many sizes or too long a name or value", opt,
+                                  where, shown);
+            double v = ov.value.type == CUTUNE_VALUE_INT ? (double)ov.value.i : ov.value.r;
+            if (!(v > 0))
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "%s: %s (%s): %s=%s: a shape's sizes must be positive (the "
+                                  "nearest-shape rule compares their logarithms)",
+                                  opt, where, shown, name, value);
+            snprintf(sh->names[sh->n], sizeof sh->names[0], "%s", name);
+            snprintf(sh->texts[sh->n], sizeof sh->texts[0], "%s", value);
+            sh->values[sh->n++] = v;
+        }
+    }
+    return 0;
+}
+
+/* Shape sh in the size order of ref (every shape names the same sizes). */
+static int same_names(const char *opt, const char *where, const cli_shape *ref, cli_shape *sh,
+                      char *err, size_t errlen)
+{
+    if (sh->n != ref->n)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s: %s names %zu sizes, the first shape %zu (every shape names the "
+                          "same sizes)",
+                          opt, where, sh->n, ref->n);
+    cli_shape o = *sh;
+    for (size_t i = 0; i < ref->n; i++) {
+        size_t j = 0;
+        while (j < o.n && strcmp(o.names[j], ref->names[i]) != 0)
+            j++;
+        if (j == o.n)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "%s: %s does not name %s, which the first shape does (every "
+                              "shape names the same sizes)",
+                              opt, where, ref->names[i]);
+        memcpy(sh->names[i], o.names[j], sizeof sh->names[i]);
+        memcpy(sh->texts[i], o.texts[j], sizeof sh->texts[i]);
+        sh->values[i] = o.values[j];
+    }
+    return 0;
+}
+
+static int add_shape(const char *opt, const char *where, char *text, cli_shapes *out, char *err,
+                     size_t errlen)
+{
+    if (out->n >= SHAPES_MAX)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: more than %d shapes", opt, SHAPES_MAX);
+    cli_shape *sh = &out->s[out->n];
+    int rc = parse_shape(opt, where, text, sh, err, errlen);
+    if (rc == 0 && out->n)
+        rc = same_names(opt, where, &out->s[0], sh, err, errlen);
+    if (rc < 0)
+        return rc;
+    size_t used = 0;
+    for (size_t i = 0; i < sh->n && used < sizeof sh->label; i++) {
+        int w =
+            snprintf(sh->label + used, sizeof sh->label - used, "%s%s", i ? "x" : "", sh->texts[i]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    for (size_t k = 0; k < out->n; k++)
+        if (cli_shape_distance(&out->s[k], sh) == 0)
+            return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: %s (%s) is shape %zu again", opt,
+                              where, sh->label, k + 1);
+    out->n++;
+    return 0;
+}
+
+static int parse_file(const char *opt, const char *path, cli_shapes *out, char *err, size_t errlen)
+{
+    int fd;
+    int rc = cutune_open_input(path, &fd, err, errlen); /* regular files only */
+    if (rc < 0)
+        return rc;
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        close(fd);
+        return cutune_err(err, errlen, CUTUNE_EIO, "%s=@%s: %s", opt, path, strerror(errno));
+    }
+    char line[4096], where[4200];
+    for (unsigned long no = 1; rc == 0 && fgets(line, sizeof line, f); no++) {
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        trim(line);
+        if (!*line)
+            continue;
+        snprintf(where, sizeof where, "%s:%lu", path, no);
+        rc = add_shape(opt, where, line, out, err, errlen);
+    }
+    fclose(f);
+    if (rc == 0 && out->n == 0)
+        rc = cutune_err(err, errlen, CUTUNE_EINVAL, "%s=@%s: holds no shape", opt, path);
+    return rc;
+}
+
+int cli_shapes_parse(const char *opt, const char *arg, cli_shapes *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (arg[0] == '@')
+        return parse_file(opt, arg + 1, out, err, errlen);
+    char *copy = strdup(arg);
+    if (!copy)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    int rc = 0;
+    char where[32];
+    size_t k = 0;
+    for (char *p = copy, *semi; rc == 0 && p; p = semi) {
+        semi = strchr(p, ';');
+        if (semi)
+            *semi++ = '\0';
+        trim(p);
+        k++;
+        if (!*p && !semi && k > 1)
+            break; /* a trailing ';' */
+        snprintf(where, sizeof where, "shape %zu", k);
+        rc = add_shape(opt, where, p, out, err, errlen);
+    }
+    free(copy);
+    return rc;
+}
+
+size_t cli_shape_overrides(const cli_shape *s, cutune_size_override *ov, size_t max)
+{
+    size_t n = 0;
+    char why[256];
+    for (size_t i = 0; i < s->n && n < max; i++) {
+        char one[200];
+        snprintf(one, sizeof one, "%s=%s", s->names[i], s->texts[i]);
+        if (cli_parse_size(one, &ov[n], why, sizeof why) == 0) /* parsed once already */
+            n++;
+    }
+    return n;
+}
+
+double cli_shape_distance(const cli_shape *a, const cli_shape *b)
+{
+    double d = 0;
+    for (size_t i = 0; i < a->n && i < b->n; i++) {
+        double l = log2(a->values[i]) - log2(b->values[i]);
+        d += l * l;
+    }
+    return d;
+}
+
+long cli_shape_nearest(const cli_shape *s, const cli_shape *table, size_t n)
+{
+    long best = -1;
+    double bd = INFINITY;
+    for (size_t k = 0; k < n; k++) {
+        int exact = 1;
+        for (size_t i = 0; i < s->n; i++)
+            exact = exact && s->values[i] == table[k].values[i];
+        if (exact)
+            return (long)k;
+        double d = cli_shape_distance(s, &table[k]);
+        if (d < bd)
+            bd = d, best = (long)k;
+    }
+    return best;
+}

@@ -1,0 +1,359 @@
+#!/usr/bin/env bash
+# Tuning across shapes (docs/shapes.md) on gemm_h's H200 recordings at several sizes
+# (data/shapes): --sizes parsing, the common and each modes, validation, the tuning
+# database per shape, and the dispatch-table header compiled and looked up. TAP-like lines
+# and a closing "N passed, N failed" line.
+set -u
+exe=${CUTUNE_EXE:?CUTUNE_EXE not set}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+. "$here/lib.sh"
+command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
+export CUTUNE_DB=$tmp/tuning.db
+S3='M=N=K=1024;M=N=K=2048;M=1000,N=5000,K=296'
+
+"$exe" tune --help | grep -q -- "--sizes=LIST" && "$exe" header --help | grep -q -- "--sizes=LIST" \
+    && "$exe" best --help | grep -q -- "--sizes=LIST" && ok "tune, header and best --help name --sizes" \
+    || bad "tune, header and best --help name --sizes"
+
+# ---- bad input: one line, exit 2, no file
+expect_fail "a size that is not a number" "shape 2 \(M=N=K=abc\): .*'abc' is not a decimal" \
+    --sizes='M=N=K=1024;M=N=K=abc' gemm_h
+expect_fail "shapes naming other sizes" "shape 2 names 1 sizes, the first shape 3" \
+    --sizes='M=N=K=1024;M=2048' gemm_h
+expect_fail "a shape twice" "shape 2 \(1024x1024x1024\) is shape 1 again" \
+    --sizes='M=N=K=1024;K=1024,N=1024,M=1024' gemm_h
+expect_fail "a size twice in a shape" "size M is given twice" --sizes='M=1024,M=2048' gemm_h
+expect_fail "a size not positive" "M=0: a shape's sizes must be positive" \
+    --sizes='M=0,N=1024,K=1024' gemm_h
+expect_fail "--sizes with --size" "not with --size" --sizes="$S3" --size M=5 gemm_h
+expect_fail "--sizes on a recording" "is a recording, which has no sizes" \
+    --sizes="$S3" "$root/data/xgemm.jsonl.gz"
+expect_fail "an unknown size" "shape X=3: .*X" --sizes='X=3' gemm_h
+expect_fail "a shape without a recording (no GPU)" \
+    "shape M=1000,N=1000,K=1000: .*none of its 6 recordings was measured at .*M=1000" \
+    --sizes='M=N=K=1000' gemm_h
+expect_fail "a bad mode" "--shape-mode=both: expected common or each" \
+    --sizes="$S3" --shape-mode=both gemm_h
+expect_fail "--validate-sizes without --sizes" "--validate-sizes needs --sizes" \
+    --validate-sizes='M=N=K=4096' gemm_h
+expect_fail "a validation shape that is tuned" "1024x1024x1024 is tuned by --sizes already" \
+    --sizes="$S3" --validate-sizes='M=N=K=1024' gemm_h
+expect_fail "bad searcher arguments, before any shape runs" "bo: unknown option 'bogus'" \
+    --sizes="$S3" --searcher=bo:bogus=1 gemm_h
+expect_fail "--resume with --sizes" "not with --resume" --sizes="$S3" --resume=x.jsonl gemm_h
+expect_fail "--sizes=@ a missing file" "nope.txt" --sizes=@nope.txt gemm_h
+printf '# shapes\nM=N=K=1024\n\nM=N=K=2048  # square\nM=1000,N=5000,K=2x96\n' >shapes.txt
+expect_fail "--sizes=@FILE names the line" "shapes.txt:5 \(M=1000,N=5000,K=2x96\)" \
+    --sizes=@shapes.txt gemm_h
+[ ! -e "$CUTUNE_DB" ] && ok "refused runs leave no database" || bad "refused runs leave no database"
+
+# ---- common: one configuration for all shapes
+printf 'M=N=K=1024\nM=N=K=2048 # square\nM=1000,N=5000,K=296\n' >s3.txt
+"$exe" --sizes=@s3.txt --shape-mode=common --budget=15 --journal=c --output=c.json \
+    --no-progress gemm_h >c.txt 2>c.err
+rc=$?
+[ $rc -eq 0 ] && ok "common mode runs (replay, three shapes)" \
+    || bad "common mode runs (exit $rc)" "$(cat c.txt c.err)"
+for lab in 1024x1024x1024 2048x2048x2048 1000x5000x296; do
+    set -- $(tr x ' ' <<<"$lab")
+    "$exe" db export --size M=$1 --size N=$2 --size K=$3 --journal=db-$lab.jsonl gemm_h \
+        >/dev/null 2>&1
+done
+out=$(python3 - "$root" <<'PY' 2>&1
+import gzip, json, math, sys
+root = sys.argv[1]
+s = json.load(open("c.json"))
+lines = [json.loads(l) for l in open("c-common.jsonl")]
+evals = [l for l in lines if l["kind"] == "eval"]
+assert s["mode"] == "common" and s["budget_counts"].startswith("configurations"), s
+assert len(evals) == 15, len(evals)
+labels = ["1024x1024x1024", "2048x2048x2048", "1000x5000x296"]
+files = {l: f"{root}/data/shapes/gemm_h-{l}.jsonl.gz" for l in labels}
+def rec(path):
+    d = {}
+    for l in gzip.open(path, "rt"):
+        o = json.loads(l)
+        if o["kind"] == "eval":
+            d[json.dumps(o["config"], sort_keys=True)] = o
+    return d
+recs = {l: rec(f) for l, f in files.items()}
+key = lambda c: json.dumps(c, sort_keys=True)
+win = s["common"]["config"]
+# the chosen configuration is recorded (valid and measured) at every shape
+for l in labels:
+    assert key(win) in recs[l] and recs[l][key(win)]["status"] == "ok", l
+# every journal line: its time is the geometric mean of the shapes' recorded times
+for e in evals:
+    ts = [recs[l][key(e["config"])]["time_ms"] for l in labels]
+    g = math.exp(sum(map(math.log, ts)) / 3)
+    assert abs(e["time_ms"] - g) <= 1e-9 * g, (e["time_ms"], g)
+    for l, t in zip(labels, ts):
+        assert abs(e["metrics"]["t_" + l] - t) <= 1e-12 * t
+# the winner is the least geometric mean the journal holds
+best = min(evals, key=lambda e: e["time_ms"])
+assert key(best["config"]) == key(win) and best["time_ms"] == s["common"]["geomean_ms"]
+# each shape's time relative to its best seen in the run
+for sh in s["shapes"]:
+    l = sh["label"]
+    seen = min(e["metrics"]["t_" + l] for e in evals)
+    assert sh["best_seen_ms"] == seen and sh["time_ms"] == best["metrics"]["t_" + l], sh
+    assert abs(sh["relative"] - sh["time_ms"] / seen) < 1e-12 and sh["relative"] >= 1
+    assert sh["evaluations"] == 15
+# the database holds every shape's 15 measurements under its sizes
+for l in labels:
+    db = [json.loads(x) for x in open(f"db-{l}.jsonl")]
+    dbe = [x for x in db if x["kind"] == "eval"]
+    assert len(dbe) == 15, (l, len(dbe))
+    assert {key(x["config"]) for x in dbe} == {key(e["config"]) for e in evals}, l
+    h = db[0]
+    M, N, K = map(int, l.split("x"))
+    assert (h["sizes"]["M"], h["sizes"]["N"], h["sizes"]["K"]) == (M, N, K), h["sizes"]
+print("ok")
+PY
+)
+[ "$out" = ok ] && ok "common: the configuration is valid at every shape, the journal's times are the geometric means, the database holds each shape's measurements" \
+    || bad "common mode's properties" "$out"
+grep -q "^common: BM=" c.txt && grep -q "x its best seen" c.txt \
+    && ok "common: the summary names the configuration and each shape's ratio" \
+    || bad "common: the summary" "$(cat c.txt)"
+
+# the same run again answers everything from the database and chooses the same
+"$exe" --sizes=@s3.txt --shape-mode=common --budget=15 --journal=c2 --output=c2.json \
+    --no-progress gemm_h >/dev/null 2>&1
+out=$(python3 -c '
+import json
+a, b = json.load(open("c.json")), json.load(open("c2.json"))
+assert a["common"]["config"] == b["common"]["config"]
+assert all(s["reused"] == 15 for s in b["shapes"]), b["shapes"]
+print("ok")' 2>&1)
+[ "$out" = ok ] && ok "common again: every answer from the database, the same choice" \
+    || bad "common again" "$out"
+
+# validation of the common mode: its one configuration, timed at 4096^3, against a direct tune
+"$exe" --sizes="$S3" --shape-mode=common --budget=6 --validate-sizes='M=N=K=4096' \
+    --journal=cv --output=cv.json --no-progress gemm_h >cv.txt 2>&1
+out=$(python3 - "$root" <<'PY' 2>&1
+import gzip, json, sys
+s = json.load(open("cv.json"))
+v = s["validation"][0]
+assert v["from"] is None and v["config"] == s["common"]["config"], v
+rec = {json.dumps(o["config"], sort_keys=True): o for o in
+       (json.loads(l) for l in gzip.open(sys.argv[1] + "/data/gemm_h.jsonl.gz", "rt"))
+       if o["kind"] == "eval"}
+assert v["chosen_ms"] == rec[json.dumps(v["config"], sort_keys=True)]["time_ms"]
+d = [json.loads(l) for l in open("cv-4096x4096x4096.jsonl")]
+assert v["direct_ms"] == min(e["time_ms"] for e in d if e["kind"] == "eval" and e["status"] == "ok")
+assert abs(v["loss"] - v["chosen_ms"] / v["direct_ms"]) < 1e-12
+print("ok")
+PY
+)
+[ "$out" = ok ] && grep -q "^validate 4096x4096x4096 (the configuration of the common run)" cv.txt \
+    && ok "common: validation times the one configuration at an untuned shape against a direct tune" \
+    || bad "common: validation" "$out $(cat cv.txt)"
+
+# Ctrl-C in the common mode: exit 130, the journal and every shape's database rows agree
+mkdir sig
+(cd sig && CUTUNE_DB=$tmp/sig/t.db exec "$exe" --sizes='M=N=K=2048;M=N=K=4096;M=N=K=4000' \
+    --shape-mode=common --budget=300 --journal=c --output=o.json --no-progress gemm_h \
+    >out.txt 2>err.txt) &
+pid=$!
+for _ in $(seq 1 300); do
+    [ "$(grep -c '"kind":"eval"' sig/c-common.jsonl 2>/dev/null)" -ge 5 ] 2>/dev/null && break
+    sleep 0.1
+done
+kill -INT $pid
+wait $pid
+rc=$?
+n=$(grep -c '"kind":"eval"' sig/c-common.jsonl)
+counts=$(CUTUNE_DB=$tmp/sig/t.db "$exe" db list | tail -n +2 | cut -f5 | sort -u)
+[ $rc -eq 130 ] && [ "$counts" = "$n" ] && [ -s sig/o.json ] && [ "$n" -lt 300 ] \
+    && ok "common: Ctrl-C exits 130 with the summary written, and each shape's database rows are the journal's $n" \
+    || bad "common: Ctrl-C (exit $rc, journal $n, database $counts)" "$(cat sig/err.txt)"
+
+# ---- each: one configuration per shape, warm-started, validated at 4096^3
+"$exe" --sizes="$S3" --budget=12 --journal=e --output=e.json --validate-sizes='M=N=K=4096' \
+    --no-progress gemm_h >e.txt 2>e.err
+rc=$?
+[ $rc -eq 0 ] && ok "each mode with validation runs" || bad "each mode (exit $rc)" "$(cat e.txt e.err)"
+"$exe" best --sizes="$S3;M=N=K=4096" gemm_h >best.txt 2>&1
+out=$(python3 - "$root" <<'PY' 2>&1
+import gzip, json, sys
+root = sys.argv[1]
+s = json.load(open("e.json"))
+assert s["mode"] == "each" and s["budget_counts"] == "evaluations per shape"
+key = lambda c: json.dumps(c, sort_keys=True)
+best = {l.split(":")[0]: l.split(": ", 1)[1] for l in open("best.txt")}
+order = []
+for sh in s["shapes"]:
+    l = sh["label"]
+    j = [json.loads(x) for x in open(sh["journal"])]
+    ev = [x for x in j if x["kind"] == "eval" and x["status"] == "ok"]
+    assert len([x for x in j if x["kind"] == "eval"]) == 12
+    M, N, K = map(int, l.split("x"))
+    assert (j[0]["sizes"]["M"], j[0]["sizes"]["N"], j[0]["sizes"]["K"]) == (M, N, K)
+    w = min(ev, key=lambda x: x["time_ms"])
+    assert key(w["config"]) == key(sh["config"]) and w["time_ms"] == sh["time_ms"], l
+    # the database's best at the shape is the winner (a fresh database for these shapes
+    # besides the common run's, which measured other configurations there too)
+    assert l in best, best
+# the order is by the product of the sizes; each shape after the first is warm-started
+# from the nearest one tuned before it
+w = {sh["label"]: sh["warm_from"] for sh in s["shapes"]}
+assert w == {"1024x1024x1024": None, "1000x5000x296": "1024x1024x1024",
+             "2048x2048x2048": "1024x1024x1024"}, w
+h = json.loads(open("e-2048x2048x2048.jsonl").readline())
+assert h["warm_start"].endswith("/e-1024x1024x1024.jsonl") and h["warm_start_hash"], h
+assert "warm_start" not in json.loads(open("e-1024x1024x1024.jsonl").readline())
+# validation at 4096^3: the configuration of the nearest tuned shape (2048^3), timed there,
+# against a direct tune of 4096^3
+v = s["validation"][0]
+assert v["label"] == "4096x4096x4096" and v["from"] == "2048x2048x2048", v
+src = [sh for sh in s["shapes"] if sh["label"] == "2048x2048x2048"][0]
+assert v["config"] == src["config"]
+rec = {}
+for x in gzip.open(f"{root}/data/gemm_h.jsonl.gz", "rt"):
+    o = json.loads(x)
+    if o["kind"] == "eval":
+        rec[key(o["config"])] = o
+if v["status"] == "ok":
+    assert v["chosen_ms"] == rec[key(v["config"])]["time_ms"]
+    assert abs(v["loss"] - v["chosen_ms"] / v["direct_ms"]) < 1e-12
+vj = [json.loads(x) for x in open(v["journal"])]
+vev = [x for x in vj if x["kind"] == "eval" and x["status"] == "ok"]
+assert len([x for x in vj if x["kind"] == "eval"]) == 12
+assert v["direct_ms"] == min(x["time_ms"] for x in vev)
+print("ok")
+PY
+)
+[ "$out" = ok ] && ok "each: a winner per shape (its journal's best, in the database), warm from the nearest shape, validation loss = chosen / direct" \
+    || bad "each mode's properties" "$out"
+grep -q "^validate 4096x4096x4096 (the configuration of 2048x2048x2048): .*loss" e.txt \
+    && ok "validation is in the summary" || bad "validation in the summary" "$(cat e.txt)"
+
+# a shape's journal is an ordinary run's: it resumes as one with --size (the warm one
+# first: resuming its source journal changes that source, and the warm one is refused then)
+"$exe" --resume=e-2048x2048x2048.jsonl --budget=14 --size M=2048 --size N=2048 --size K=2048 \
+    --no-progress gemm_h >r2.txt 2>&1 \
+    && grep -q "12 of them from the journal" r2.txt \
+    && ok "a warm-started shape's journal resumes with its warm start (the source journal, the same prior)" \
+    || bad "resume a warm-started shape's journal" "$(cat r2.txt)"
+
+"$exe" --resume=e-1024x1024x1024.jsonl --budget=14 --size M=1024 --size N=1024 --size K=1024 \
+    --no-progress gemm_h >r.txt 2>&1 \
+    && grep -q "12 of them from the journal" r.txt \
+    && ok "a shape's journal resumes as a single-size run" || bad "resume a shape's journal" "$(cat r.txt)"
+# the first shape of the each mode (cold) is the run `cutune --size ...` makes, byte for byte
+mkdir plain && (cd plain && CUTUNE_DB=none "$exe" --sizes="$S3" --budget=12 --journal=e \
+    --no-progress gemm_h >/dev/null 2>&1 && CUTUNE_DB=none "$exe" --size M=1024 --size N=1024 \
+    --size K=1024 --budget=12 --journal=p.jsonl --no-progress gemm_h >/dev/null 2>&1)
+cmp -s plain/e-1024x1024x1024.jsonl plain/p.jsonl \
+    && ok "each: a cold shape's journal is byte-identical to a single-size run's" \
+    || bad "each: a cold shape's journal differs from a single-size run's"
+
+# ---- the header: a dispatch table, compiled, looked up
+"$exe" header --sizes='M=N=K=1024;M=N=K=2048;M=N=K=8192;M=1000,N=5000,K=296' -o tbl.h \
+    --budget=12 --no-progress gemm_h >hdr.txt 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ -f tbl.h ] && ok "header --sizes writes a dispatch table" \
+    || bad "header --sizes (exit $rc)" "$(cat hdr.txt)"
+ls | grep -q 'tbl.h.shapes-' && bad "header --sizes left its temporary folder" \
+    || ok "header --sizes leaves no temporary"
+cat >use.c <<'C'
+#include <stdio.h>
+#include "tbl.h"
+int main(void)
+{
+    static const long q[][3] = {{1024, 1024, 1024}, {8192, 8192, 8192}, {1000, 5000, 296},
+                                {4096, 4096, 4096}, {1200, 4000, 256}, {3000, 3000, 3000},
+                                {6000, 6000, 6000}, {1, 1, 1}, {100000, 10, 10}};
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
+        const gemm_h_tuned_entry *e = gemm_h_tuned_lookup(q[i][0], q[i][1], q[i][2]);
+        printf("%ld %ld %ld -> %ld %ld %ld BM=%ld\n", q[i][0], q[i][1], q[i][2], e->M, e->N, e->K,
+               e->BM);
+    }
+    printf("default BM=%d\n", GEMM_H_TUNED_DEFAULT_BM);
+    return 0;
+}
+C
+if cc -std=c11 -Wall -Wextra -pedantic -Werror use.c -o use 2>cc.txt; then
+    ok "the header and a program using the lookup compile with -std=c11 -Wall -Wextra -pedantic -Werror"
+    ./use >use.txt
+    out=$(python3 - <<'PY' 2>&1
+import math, re
+src = open("tbl.h").read()
+rows = re.findall(r"^\s+\{([-0-9., ]+)\},$", src, re.M)
+table = [[float(x) for x in r.split(",")] for r in rows]
+names = re.search(r"typedef struct gemm_h_tuned_entry \{(.*?)\}", src, re.S).group(1)
+fields = re.findall(r"(\w+);", names)
+bm = fields.index("BM")
+def nearest(q):
+    for i, t in enumerate(table):
+        if t[:3] == q:
+            return i
+    d = [sum((math.log2(a) - math.log2(b)) ** 2 for a, b in zip(q, t[:3])) for t in table]
+    return d.index(min(d))  # ties: the earlier entry
+lines = open("use.txt").read().splitlines()
+for l in lines[:-1]:
+    a, b = l.split(" -> ")
+    q = [float(x) for x in a.split()]
+    got = b.split()
+    t = table[nearest(q)]
+    want = f"{int(t[0])} {int(t[1])} {int(t[2])}"
+    assert " ".join(got[:3]) == want and got[3] == f"BM={int(t[bm])}", (l, want)
+# the default entry is the one the rule picks at the spec's sizes (4096^3)
+t = table[nearest([4096.0] * 3)]
+assert lines[-1] == f"default BM={int(t[bm])}", lines[-1]
+print("ok")
+PY
+)
+    [ "$out" = ok ] && ok "the lookup picks the entries the documented rule picks (exact match, least squared log2 distance, ties to the earlier)" \
+        || bad "the lookup's choices" "$out"
+else
+    bad "the dispatch header compiles" "$(cat cc.txt)"
+fi
+# the table's entries are the database's best per shape
+"$exe" best -q --sizes='M=N=K=1024;M=N=K=8192' gemm_h >b2.txt 2>&1
+out=$(python3 - <<'PY' 2>&1
+import re
+src = open("tbl.h").read()
+rows = [r for r in re.findall(r"^\s+\{([-0-9., ]+)\},$", src, re.M)]
+fields = re.findall(r"(\w+);", re.search(r"_tuned_entry \{(.*?)\}", src, re.S).group(1))
+for l in open("b2.txt"):
+    lab, cfg = l.strip().split(": ")
+    M, N, K = lab.split("x")
+    row = [r for r in rows if r.split(", ")[:3] == [M, N, K]][0].split(", ")
+    want = ", ".join(f"{f}={v}" for f, v in zip(fields[3:-1], row[3:-1]))
+    assert cfg == want, (cfg, want)
+print("ok")
+PY
+)
+[ "$out" = ok ] && ok "each table entry is the database's best at its shape" || bad "table vs database" "$out"
+# --shape-mode=common: the default macros are the common run's configuration (its journal's best)
+"$exe" header --sizes="$S3" --shape-mode=common -o cm.h --budget=8 --no-progress gemm_h \
+    >cm.txt 2>&1
+rc=$?
+out=$(python3 - <<'PY' 2>&1
+import glob, json, re
+j = [json.loads(l) for l in open(glob.glob("runs/gemm_h-1-*-common.jsonl")[0])]
+ev = [e for e in j if e["kind"] == "eval" and e["status"] == "ok"]
+assert len([e for e in j if e["kind"] == "eval"]) == 8
+best = min(ev, key=lambda e: e["time_ms"])["config"]
+macros = dict(re.findall(r"#define GEMM_H_TUNED_DEFAULT_(\w+) (\S+)", open("cm.h").read()))
+assert macros == {k: str(v) for k, v in best.items()}, (macros, best)
+print("ok")
+PY
+)
+[ $rc -eq 0 ] && [ "$out" = ok ] \
+    && ok "header --sizes --shape-mode=common: the default entry is the common run's configuration" \
+    || bad "header --shape-mode=common (exit $rc)" "$out $(tail -3 cm.txt)"
+cc -std=c11 -Wall -Wextra -pedantic -Werror -c -x c cm.h -o cm.o 2>cc2.txt \
+    && ok "that header compiles alone" || bad "the common header compiles" "$(cat cc2.txt)"
+expect_fail "header --sizes with --size" "not with --size" header --sizes="$S3" --size M=1 -o x.h gemm_h
+[ ! -e x.h ] && ok "a refused header writes nothing" || bad "a refused header wrote x.h"
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
