@@ -19,7 +19,7 @@ while IFS='|' read -r name flags; do
     echo "nvcc -std=c++17 -O2 -gencode=arch=compute_90a,code=sm_90a -DCFG_NAME=$name $flags \
 -o $build/$name $here/harness.cu -lcublas -lcuda > $build/$name.log 2>&1 || echo BUILD-FAILED $name"
 done < "$build/list" | xargs -P "$jobs" -I{} bash -c {}
-echo "cfg,M,N,K,err_vs_cublas,err_vs_cublas_ab,err_vs_fp64,unwritten,gemm_h_ms,cublas_ms,gemm_h_tflops,cublas_tflops,ratio" > "$results"
+echo "cfg,M,N,K,err_vs_cublas,err_vs_cublas_ab,err_vs_fp64,unwritten,gemm_h_ms,cublas_ms,gemm_h_tflops,cublas_tflops,ratio,rerun_diff,counters_left" > "$results"
 while IFS='|' read -r name flags; do
     [ -x "$build/$name" ] || { echo "$name,build failed: $(head -c 300 $build/$name.log)" >> "$results"; continue; }
     for s in $shapes; do
