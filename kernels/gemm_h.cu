@@ -585,7 +585,7 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
             if (tid == 0) {
                 const int last = (atomicAdd(ctr, 1) & 0xFFFF) == SPLITK - 1;
                 if (last) {
-                    while ((gh_ld_acquire(ctr) >> 16) != SPLITK - 1)
+                    while ((gh_ld_acquire(ctr) >> 16) < SPLITK - 1)
                         ;
                     *ctr = 0; /* all S tickets and S - 1 signals are in: clean for the next launch */
                     __threadfence();
