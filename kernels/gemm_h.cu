@@ -356,19 +356,15 @@ __device__ __forceinline__ float2 gh_fold2(const float *w, size_t mn, int split,
     return r;
 }
 
-/* The same for four outputs (w 16-byte aligned). */
-__device__ __forceinline__ float4 gh_fold4(const float *w, size_t mn, int split, float4 v)
+/* Four partial outputs at w (16-byte aligned when n % 4 == 0; else pairs, the second
+ * only inside the row). */
+__device__ __forceinline__ float4 gh_ld_part4(const float *w, int n, int gcol)
 {
-    float4 r = split == 0 ? v : __ldcg((const float4 *)w);
-#pragma unroll
-    for (int q = 1; q < SPLITK; q++) {
-        const float4 x = q == split ? v : __ldcg((const float4 *)(w + q * mn));
-        r.x += x.x;
-        r.y += x.y;
-        r.z += x.z;
-        r.w += x.w;
-    }
-    return r;
+    if ((n % 4) == 0)
+        return __ldcg((const float4 *)w);
+    const float2 lo = __ldcg((const float2 *)w);
+    const float2 hi = gcol + 2 < n ? __ldcg((const float2 *)(w + 2)) : make_float2(0.0f, 0.0f);
+    return make_float4(lo.x, lo.y, hi.x, hi.y);
 }
 #endif
 
@@ -604,6 +600,25 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
             for (int mi = 0; mi < GH_MI; mi++) {
 #pragma unroll
                 for (int q = 0; q < BN / 32; q++) {
+#if SPLITK > 1
+                    /* reducer: the other splits' partials of this sub-tile's 4 steps, loaded
+                     * before the stores so that their L2 latencies overlap */
+                    float4 part[4][SPLITK - 1];
+                    if (last) {
+#pragma unroll
+                        for (int p = 0; p < 4; p++) {
+                            const int grow = wrow0 + mi * 64 + p * 4 + lane / 8;
+                            const int gcol = tn * BN + q * 32 + (lane % 8) * 4;
+#pragma unroll
+                            for (int j = 0; j < SPLITK - 1; j++) /* slice j, or j + 1 past own */
+                                part[p][j] = grow < m && gcol < n
+                                                 ? gh_ld_part4(work + (size_t)(j < split ? j : j + 1) * mn +
+                                                                   (size_t)grow * n + gcol,
+                                                               n, gcol)
+                                                 : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                        }
+                    }
+#endif
                     /* registers -> shared: rows lane/4 (+8), float pairs; chunk ^= row % 8 */
 #pragma unroll
                     for (int h = 0; h < 2; h++) {
@@ -640,14 +655,17 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
                             }
                             continue;
                         }
-                        float4 sum;
-                        if ((n % 4) == 0) {
-                            sum = gh_fold4(work + wo, mn, split, v);
-                        } else {
-                            const float2 lo = gh_fold2(work + wo, mn, split, v.x, v.y);
-                            const float2 hi = gcol + 2 < n ? gh_fold2(work + wo + 2, mn, split, v.z, v.w)
-                                                           : make_float2(0.0f, 0.0f);
-                            sum = make_float4(lo.x, lo.y, hi.x, hi.y);
+                        /* fixed order s = 0 .. S-1 (slice s is part[s], or part[s - 1] past own) */
+                        float4 sum = split == 0 ? v : part[p][0];
+#pragma unroll
+                        for (int q2 = 1; q2 < SPLITK; q2++) {
+                            const float4 x = q2 == split ? v
+                                             : q2 < split ? part[p][q2 < SPLITK - 1 ? q2 : 0]
+                                                          : part[p][q2 - 1];
+                            sum.x += x.x;
+                            sum.y += x.y;
+                            sum.z += x.z;
+                            sum.w += x.w;
                         }
                         const float o[4] = {alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w};
 #else

@@ -4,7 +4,8 @@
 # with cuBLAS (L2 flushed); prints the CSV and writes it to ${RESULTS:-results.csv}. Needs
 # nvcc (sm_90a), cuBLAS and an H100/H200. Usage: benchmarks/kernels/gemm_h/run.sh
 # (from any directory). Lines: name|nvcc defines[|shapes]. SKIP_BUILD=1 runs the binaries
-# already in $BUILD (built by an earlier call with the same BUILD).
+# already in $BUILD (built by an earlier call with the same BUILD); RUN_TIMEOUT (60 s) bounds
+# each run.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 configs=${CONFIGS:-$here/configs.txt}
@@ -27,7 +28,7 @@ while IFS='|' read -r name flags own; do
     [ -x "$build/$name" ] || { echo "$name,build failed: $(head -c 300 $build/$name.log 2>/dev/null)" >> "$results"; continue; }
     for s in ${own:-$shapes}; do
         IFS=x read -r m n k <<< "$s"
-        out=$(timeout 60 "$build/$name" "$m" "$n" "$k" "$reps" 2>&1)
+        out=$(timeout "${RUN_TIMEOUT:-60}" "$build/$name" "$m" "$n" "$k" "$reps" 2>&1)
         rc=$?
         [ $rc -eq 0 ] || out="$name,$m,$n,$k,FAILED rc=$rc $(echo $out | head -c 200)"
         echo "$out" >> "$results"
