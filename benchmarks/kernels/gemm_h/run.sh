@@ -4,8 +4,8 @@
 # with cuBLAS (L2 flushed); prints the CSV and writes it to ${RESULTS:-results.csv}. Needs
 # nvcc (sm_90a), cuBLAS and an H100/H200. Usage: benchmarks/kernels/gemm_h/run.sh
 # (from any directory). Lines: name|nvcc defines[|shapes]. SKIP_BUILD=1 runs the binaries
-# already in $BUILD (built by an earlier call with the same BUILD); RUN_TIMEOUT (60 s) bounds
-# each run.
+# already in $BUILD (built by an earlier call with the same BUILD, e.g. with BUILD_ONLY=1,
+# which stops after building); RUN_TIMEOUT (60 s) bounds each run.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 configs=${CONFIGS:-$here/configs.txt}
@@ -23,6 +23,7 @@ if [ -z "${SKIP_BUILD:-}" ]; then
 -o $build/$name $here/harness.cu -lcublas -lcuda > $build/$name.log 2>&1 || echo BUILD-FAILED $name"
     done < "$build/list" | xargs -P "$jobs" -I{} bash -c {}
 fi
+[ -n "${BUILD_ONLY:-}" ] && exit 0
 echo "cfg,M,N,K,err_vs_cublas,err_vs_cublas_ab,err_vs_fp64,unwritten,gemm_h_ms,cublas_ms,gemm_h_tflops,cublas_tflops,ratio,rerun_diff,counters_left" > "$results"
 while IFS='|' read -r name flags own; do
     [ -x "$build/$name" ] || { echo "$name,build failed: $(head -c 300 $build/$name.log 2>/dev/null)" >> "$results"; continue; }
