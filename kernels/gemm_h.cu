@@ -31,7 +31,9 @@
  *   consecutive units (they run at the same time). Each consumer warp group reduces its own
  *   rows of the tile through one counter (counters[(tile * NC + c)]): after its main loop it
  *   takes a ticket (+1); the split holding the last ticket is the reducer, the others write
- *   their FP32 partial rows to work[s] (an S x M x N slice each), fence, and signal (+65536).
+ *   their FP32 partial rows to work[s] (an S x M x N slice each) and signal (+65536: a
+ *   warp-group barrier, then one red.release.gpu; the reducer's thread 0 spins on
+ *   ld.acquire.gpu, then a barrier; no fence.sc, i.e. no __threadfence()).
  *   The reducer waits only for splits that have finished their main loops (no wait on
  *   unscheduled work: no deadlock with any grid), resets the counter to 0 for the next
  *   launch, and sums the S partials in the fixed order s = 0 .. S-1 (its own from registers),
@@ -335,6 +337,14 @@ __device__ __forceinline__ void gh_bar_wg(int c)
     asm volatile("barrier.sync %0, 128;" ::"r"(1 + c) : "memory");
 }
 
+/* Release increment: after gh_bar_wg, it publishes the partial stores of the whole warp
+ * group (the barrier orders them before it; release is cumulative): one release by one
+ * thread instead of a __threadfence() (fence.sc.gpu) in every thread. */
+__device__ __forceinline__ void gh_red_release(int *p, int v)
+{
+    asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 __device__ __forceinline__ int gh_ld_acquire(const int *p)
 {
     int v;
@@ -584,7 +594,6 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
                     while ((gh_ld_acquire(ctr) >> 16) < SPLITK - 1)
                         ;
                     *ctr = 0; /* all S tickets and S - 1 signals are in: clean for the next launch */
-                    __threadfence();
                 }
                 gh_last[c] = last;
             }
@@ -719,13 +728,10 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
 #endif
 #if SPLITK > 1
             if (!last) {
-                /* partials written (each thread's fence, then one release increment) */
-                __threadfence();
+                /* partials written: the warp group's barrier, then one release increment */
                 gh_bar_wg(c);
-                if (tid == 0) {
-                    __threadfence();
-                    atomicAdd(ctr, 0x10000);
-                }
+                if (tid == 0)
+                    gh_red_release(ctr, 0x10000);
             }
 #endif
         }
