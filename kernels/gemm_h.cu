@@ -24,8 +24,21 @@
  *   follows it has been issued and the one reading it has completed.
  * - CLUSTER_M = 2: the two blocks of a cluster compute vertically adjacent tiles with the
  *   same B tile; each loads half of B and multicasts it to both (half the B traffic).
- * - PERSISTENT = 1: min(tiles, SMS) blocks loop over the output tiles (the producer runs ahead into
- *   the next tile while the consumers store); 0: one tile per block.
+ * - PERSISTENT = 1: min(work units, SMS) blocks loop over the work units (the producer runs
+ *   ahead into the next unit while the consumers store); 0: one unit per block.
+ * - SPLITK = S > 1: a work unit is (tile, split s); split s takes k tiles
+ *   [s * kt / S, (s + 1) * kt / S) of the kt = ceil(K / BK), the S splits of a tile being
+ *   consecutive units (they run at the same time). Each consumer warp group reduces its own
+ *   rows of the tile through one counter (counters[(tile * NC + c)]): after its main loop it
+ *   takes a ticket (+1); the split holding the last ticket is the reducer, the others write
+ *   their FP32 partial rows to work[s] (an S x M x N slice each) and signal (+65536: a
+ *   warp-group barrier, then one red.release.gpu; the reducer's thread 0 spins on
+ *   ld.acquire.gpu, then a barrier; no fence.sc, i.e. no __threadfence()).
+ *   The reducer waits only for splits that have finished their main loops (no wait on
+ *   unscheduled work: no deadlock with any grid), resets the counter to 0 for the next
+ *   launch, and sums the S partials in the fixed order s = 0 .. S-1 (its own from registers),
+ *   so the result does not depend on which split arrives last; then alpha/beta as below.
+ *   C is written once, by the reducer; SPLITK = 1 compiles none of this.
  * - Tile order: groups of GROUP_M tile rows, column by column inside a group (L2 reuse).
  * - Epilogue, alpha/beta in FP32, rounded once to the output type; beta == 0 does not read C.
  *   EPI_SMEM = 1: each warp passes its 16 x 32 FP32 sub-tiles through 2 KiB of shared memory
@@ -76,6 +89,9 @@
 #ifndef TF32
 #define TF32 0
 #endif
+#ifndef SPLITK
+#define SPLITK 1
+#endif
 
 #if TF32
 #define GH_AB "tf32"
@@ -121,6 +137,9 @@ typedef unsigned short gh_elem;
 #endif
 #if CLUSTER_M != 1 && CLUSTER_M != 2
 #error "gemm_h: CLUSTER_M is 1 or 2"
+#endif
+#if SPLITK < 1 || SPLITK > 16
+#error "gemm_h: SPLITK is 1..16"
 #endif
 
 typedef unsigned int u32;
@@ -304,6 +323,61 @@ __device__ __forceinline__ void gh_tile(int t, int tiles_m, int tiles_n, int *tm
     *tn = in / rows;
 }
 
+/* K tiles [*kt0, *kt1) of split s (balanced: sizes differ by at most one). */
+__device__ __forceinline__ void gh_krange(int s, int ktiles, int *kt0, int *kt1)
+{
+    *kt0 = s * ktiles / SPLITK;
+    *kt1 = (s + 1) * ktiles / SPLITK;
+}
+
+#if SPLITK > 1
+/* Barrier of one consumer warp group (128 threads; ids 1, 2; 0 is __syncthreads). */
+__device__ __forceinline__ void gh_bar_wg(int c)
+{
+    asm volatile("barrier.sync %0, 128;" ::"r"(1 + c) : "memory");
+}
+
+/* Release increment: after gh_bar_wg, it publishes the partial stores of the whole warp
+ * group (the barrier orders them before it; release is cumulative): one release by one
+ * thread instead of a __threadfence() (fence.sc.gpu) in every thread. */
+__device__ __forceinline__ void gh_red_release(int *p, int v)
+{
+    asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+__device__ __forceinline__ int gh_ld_acquire(const int *p)
+{
+    int v;
+    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/* Sum of the S partials of two outputs at w (slice 0; slices mn apart), in the order
+ * s = 0 .. S-1, this split's own (a, b) taken from registers. */
+__device__ __forceinline__ float2 gh_fold2(const float *w, size_t mn, int split, float a, float b)
+{
+    float2 r = split == 0 ? make_float2(a, b) : __ldcg((const float2 *)w);
+#pragma unroll
+    for (int q = 1; q < SPLITK; q++) {
+        const float2 x = q == split ? make_float2(a, b) : __ldcg((const float2 *)(w + q * mn));
+        r.x += x.x;
+        r.y += x.y;
+    }
+    return r;
+}
+
+/* Four partial outputs at w (16-byte aligned when n % 4 == 0; else pairs, the second
+ * only inside the row). */
+__device__ __forceinline__ float4 gh_ld_part4(const float *w, int n, int gcol)
+{
+    if ((n % 4) == 0)
+        return __ldcg((const float4 *)w);
+    const float2 lo = __ldcg((const float2 *)w);
+    const float2 hi = gcol + 2 < n ? __ldcg((const float2 *)(w + 2)) : make_float2(0.0f, 0.0f);
+    return make_float4(lo.x, lo.y, hi.x, hi.y);
+}
+#endif
+
 #if !TF32
 __device__ __forceinline__ float gh_load_c(const unsigned short *p)
 {
@@ -372,10 +446,14 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
 #endif
         gemm_h(const __grid_constant__ gh_tmap tmA, const __grid_constant__ gh_tmap tmB,
                gh_elem *__restrict__ C, const gh_elem *A, const gh_elem *B,
-               int m, int n, int k, float alpha, float beta)
+               int m, int n, int k, float alpha, float beta, float *work,
+               int *counters)
 {
     extern __shared__ unsigned char gh_dyn[];
     __shared__ __align__(8) u64 full[STAGES], empty[STAGES], handoff;
+#if SPLITK > 1
+    __shared__ int gh_last[NC]; /* per consumer: this split reduces its tile */
+#endif
     /* 1024-byte alignment for the 128-byte swizzle (the launch asks for 1 KiB extra). */
     const u32 base = (gh_smem(gh_dyn) + 1023) & ~1023u;
     const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
@@ -384,7 +462,9 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
     const int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN;
     const int units_m = (tiles_m + CLUSTER_M - 1) / CLUSTER_M;
     const int units = units_m * tiles_n, ktiles = (k + BK - 1) / BK;
-    const int unit0 = blockIdx.x / CLUSTER_M, ustride = PERSISTENT ? gridDim.x / CLUSTER_M : units;
+    /* work units: (unit, split), the splits of a unit consecutive */
+    const int works = units * SPLITK;
+    const int unit0 = blockIdx.x / CLUSTER_M, ustride = PERSISTENT ? gridDim.x / CLUSTER_M : works;
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; s++) {
@@ -403,12 +483,13 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
 #endif
         if (tid == 0) {
             int it = 0;
-            for (int u = unit0; u < units; u += ustride) {
-                int um, tn;
-                gh_tile(u, units_m, tiles_n, &um, &tn);
+            for (int w = unit0; w < works; w += ustride) {
+                int um, tn, kt0, kt1;
+                gh_tile(w / SPLITK, units_m, tiles_n, &um, &tn);
+                gh_krange(w % SPLITK, ktiles, &kt0, &kt1);
                 const int row_a = (um * CLUSTER_M + (int)rank) * BM;
                 const int row_b = tn * BN + (int)rank * (BN / CLUSTER_M);
-                for (int kt = 0; kt < ktiles; kt++, it++) {
+                for (int kt = kt0; kt < kt1; kt++, it++) {
                     const int s = it % STAGES;
                     const u32 ph = (u32)(it / STAGES) & 1;
                     gh_mbar_wait(gh_smem(&empty[s]), ph ^ 1);
@@ -437,24 +518,25 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
         const int c = wg - 1;
         float acc[GH_MI][GH_NACC];
         int it = 0, turn = 0;
-        for (int u = unit0; u < units; u += ustride, turn++) {
+        for (int w = unit0; w < works; w += ustride, turn++) {
+            int um, tn, kt0, kt1;
+            gh_krange(w % SPLITK, ktiles, &kt0, &kt1);
             if (PINGPONG && turn % NC != c) {
-                it += ktiles; /* the other consumer's tile */
+                it += kt1 - kt0; /* the other consumer's unit */
                 continue;
             }
-            int um, tn;
-            gh_tile(u, units_m, tiles_n, &um, &tn);
+            gh_tile(w / SPLITK, units_m, tiles_n, &um, &tn);
 #if PINGPONG
             /* Start only once the previous tile's consumer has received all its stages:
              * then each full barrier is at most one phase behind and its parity is exact. */
             if (turn > 0)
                 gh_mbar_wait(gh_smem(&handoff), (u32)(turn - 1) & 1);
 #endif
-            for (int kt = 0; kt < ktiles; kt++, it++) {
+            for (int kt = kt0; kt < kt1; kt++, it++) {
                 const int s = it % STAGES;
                 gh_mbar_wait(gh_smem(&full[s]), (u32)(it / STAGES) & 1);
 #if PINGPONG
-                if (kt == ktiles - 1 && tid == 0)
+                if (kt == kt1 - 1 && tid == 0)
                     gh_mbar_arrive(gh_smem(&handoff));
 #endif
                 const u32 sa = base + s * GH_STAGE_BYTES + (PINGPONG ? 0 : c * GH_WGM * 128), sb = base + s * GH_STAGE_BYTES + GH_A_BYTES;
@@ -466,13 +548,13 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
 #pragma unroll
                     for (int mi = 0; mi < GH_MI; mi++) {
                         const u64 da = gh_desc(sa + (kk / 4) * BM * 128 + mi * 64 * 128 + koff);
-                        GH_WGMMA(acc[mi], da, db, (kt > 0 || kk > 0) ? 1 : 0);
+                        GH_WGMMA(acc[mi], da, db, (kt > kt0 || kk > 0) ? 1 : 0);
                     }
                 }
                 asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
                 asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
                 /* The group of the previous k tile is complete: release its stage. */
-                if (kt > 0 && tid < CLUSTER_M) {
+                if (kt > kt0 && tid < CLUSTER_M) {
                     const int ps = (it - 1) % STAGES;
 #if CLUSTER_M > 1
                     gh_mbar_arrive_cluster(gh_smem(&empty[ps]), (u32)tid);
@@ -499,6 +581,26 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
             /* ---- epilogue: accumulator layout of m64nNk16 (per warp 16 rows) ---- */
             const int tm = um * CLUSTER_M + (int)rank;
             const int warp = tid / 32, lane = tid % 32;
+#if SPLITK > 1
+            /* split-K: ticket; the last split of this tile's rows reduces, once the others
+             * (all past their main loops) have written their partials */
+            const int split = w % SPLITK;
+            const size_t mn = (size_t)m * n;
+            int *const ctr = counters + (size_t)(tm * tiles_n + tn) * NC + (PINGPONG ? 0 : c);
+            gh_bar_wg(c); /* every thread has read gh_last[c] of the previous unit */
+            if (tid == 0) {
+                const int last = (atomicAdd(ctr, 1) & 0xFFFF) == SPLITK - 1;
+                if (last) {
+                    while ((gh_ld_acquire(ctr) >> 16) < SPLITK - 1)
+                        ;
+                    *ctr = 0; /* all S tickets and S - 1 signals are in: clean for the next launch */
+                }
+                gh_last[c] = last;
+            }
+            gh_bar_wg(c);
+            const int last = gh_last[c];
+            float *const wsplit = work + (size_t)split * mn;
+#endif
 #if EPI_SMEM
             float *stage = (float *)(gh_dyn + (base - gh_smem(gh_dyn)) + STAGES * GH_STAGE_BYTES +
                                      (c * 4 + warp) * 2048);
@@ -507,6 +609,25 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
             for (int mi = 0; mi < GH_MI; mi++) {
 #pragma unroll
                 for (int q = 0; q < BN / 32; q++) {
+#if SPLITK > 1
+                    /* reducer: the other splits' partials of this sub-tile's 4 steps, loaded
+                     * before the stores so that their L2 latencies overlap */
+                    float4 part[4][SPLITK - 1];
+                    if (last) {
+#pragma unroll
+                        for (int p = 0; p < 4; p++) {
+                            const int grow = wrow0 + mi * 64 + p * 4 + lane / 8;
+                            const int gcol = tn * BN + q * 32 + (lane % 8) * 4;
+#pragma unroll
+                            for (int j = 0; j < SPLITK - 1; j++) /* slice j, or j + 1 past own */
+                                part[p][j] = grow < m && gcol < n
+                                                 ? gh_ld_part4(work + (size_t)(j < split ? j : j + 1) * mn +
+                                                                   (size_t)grow * n + gcol,
+                                                               n, gcol)
+                                                 : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                        }
+                    }
+#endif
                     /* registers -> shared: rows lane/4 (+8), float pairs; chunk ^= row % 8 */
 #pragma unroll
                     for (int h = 0; h < 2; h++) {
@@ -531,7 +652,34 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
                         if (grow >= m || gcol >= n)
                             continue;
                         gh_elem *cp = C + (size_t)grow * n + gcol;
+#if SPLITK > 1
+                        const size_t wo = (size_t)grow * n + gcol;
+                        if (!last) { /* this split's partial, FP32, kept in L2 */
+                            if ((n % 4) == 0) {
+                                __stcg((float4 *)(wsplit + wo), v);
+                            } else {
+                                __stcg((float2 *)(wsplit + wo), make_float2(v.x, v.y));
+                                if (gcol + 2 < n)
+                                    __stcg((float2 *)(wsplit + wo + 2), make_float2(v.z, v.w));
+                            }
+                            continue;
+                        }
+                        /* fixed order s = 0 .. S-1 (slice s is part[s], or part[s - 1] past own) */
+                        float4 sum = split == 0 ? v : part[p][0];
+#pragma unroll
+                        for (int q2 = 1; q2 < SPLITK; q2++) {
+                            const float4 x = q2 == split ? v
+                                             : q2 < split ? part[p][q2 < SPLITK - 1 ? q2 : 0]
+                                                          : part[p][q2 - 1];
+                            sum.x += x.x;
+                            sum.y += x.y;
+                            sum.z += x.z;
+                            sum.w += x.w;
+                        }
+                        const float o[4] = {alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w};
+#else
                         const float o[4] = {alpha * v.x, alpha * v.y, alpha * v.z, alpha * v.w};
+#endif
                         if ((n % 4) == 0) {
                             gh_store4(cp, o, beta);
                         } else {
@@ -560,10 +708,30 @@ extern "C" __global__ void __launch_bounds__(GH_NT, 1)
                         const int col = c0 + i * 8;
                         if (col >= n)
                             continue;
+#if SPLITK > 1
+                        const size_t wo = (size_t)row * n + col;
+                        if (!last) {
+                            __stcg((float2 *)(wsplit + wo),
+                                   make_float2(acc[mi][i * 4 + h * 2], acc[mi][i * 4 + h * 2 + 1]));
+                            continue;
+                        }
+                        const float2 sum = gh_fold2(work + wo, mn, split, acc[mi][i * 4 + h * 2],
+                                                    acc[mi][i * 4 + h * 2 + 1]);
+                        gh_store2(crow + col, alpha * sum.x, alpha * sum.y, beta);
+#else
                         gh_store2(crow + col, alpha * acc[mi][i * 4 + h * 2],
                                   alpha * acc[mi][i * 4 + h * 2 + 1], beta);
+#endif
                     }
                 }
+            }
+#endif
+#if SPLITK > 1
+            if (!last) {
+                /* partials written: the warp group's barrier, then one release increment */
+                gh_bar_wg(c);
+                if (tid == 0)
+                    gh_red_release(ctr, 0x10000);
             }
 #endif
         }

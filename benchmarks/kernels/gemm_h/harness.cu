@@ -3,17 +3,23 @@
  * configuration per binary: the tunable macros come in as -D options; run.sh builds each).
  *
  *   harness M N K [reps]   -> one CSV line:
- *   cfg,M,N,K,err_vs_cublas,err_vs_fp64,unwritten,gemm_h_ms,cublas_ms,gemm_h_tflops,cublas_tflops,ratio
+ *   cfg,M,N,K,err_vs_cublas,err_vs_cublas_ab,err_vs_fp64,unwritten,gemm_h_ms,cublas_ms,
+ *   gemm_h_tflops,cublas_tflops,ratio,rerun_diff,counters_left
  *
  * Inputs: uniform in [-1, 1), rounded to the operand type, fresh per run (seeded by the
  * shape). C starts as a NaN pattern; beta = 0, alpha = 1 for timing; a second check runs
  * alpha = 1.5, beta = -0.5 on a random C.
  * TF32 (-DTF32=1): float in and out, cuBLAS with CUBLAS_COMPUTE_32F_FAST_TF32.
+ * SPLITK > 1: an FP32 workspace of SPLITK x M x N and one zeroed counter per tile and
+ * consumer (the kernel leaves them zero), as kernels/gemm_h.json's `work` and `counters`.
  * Errors: ||out - ref|| / ||ref|| over all of C against cuBLAS (same inputs, same output
  * type, FP32 compute), and over 512 sampled elements against an FP64 dot product of the
  * same rounded inputs.
  * Timing: CUDA events around each launch, the L2 flushed (a 256 MiB memset) before every
  * launch, gemm_h and cuBLAS alternating, median of reps.
+ * rerun_diff: elements of the last timed launch's C (alpha 1, beta 0) that differ in any bit
+ * from the first check's (the result must not depend on the order blocks finish in);
+ * counters_left: split-K counters not back to zero after all launches.
  */
 #include <algorithm>
 #include <cmath>
@@ -156,6 +162,13 @@ int main(int argc, char **argv)
     CK(cudaMalloc(&R, (size_t)M * N * ES));
     CK(cudaMalloc(&C0, (size_t)M * N * ES));
     CK(cudaMalloc(&flush, flush_bytes));
+    float *work;
+    int *counters;
+    const size_t ncounters = (size_t)((M + BM - 1) / BM + CLUSTER_M - 1) / CLUSTER_M * CLUSTER_M *
+                             ((N + BN - 1) / BN) * NC;
+    CK(cudaMalloc(&work, (SPLITK > 1 ? (size_t)SPLITK * M * N : 1) * sizeof(float)));
+    CK(cudaMalloc(&counters, ncounters * sizeof(int)));
+    CK(cudaMemset(counters, 0, ncounters * sizeof(int)));
     unsigned seed = (unsigned)(M * 131 + N * 7 + K) ^ 0x9e3779b9u;
     fill<<<1024, 256>>>(A, (size_t)M * K, seed);
     fill<<<1024, 256>>>(B, (size_t)N * K, seed * 3 + 1);
@@ -166,7 +179,7 @@ int main(int argc, char **argv)
     make_map(&ta, A, M, K, BM);
     make_map(&tb, B, N, K, BN / CLUSTER_M);
     const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
-    const int units = (tiles_m + CLUSTER_M - 1) / CLUSTER_M * tiles_n;
+    const int units = (tiles_m + CLUSTER_M - 1) / CLUSTER_M * tiles_n * SPLITK; /* work units */
     int grid_units = units;
 #if PERSISTENT
     {
@@ -206,7 +219,8 @@ int main(int argc, char **argv)
                         ct, CUBLAS_GEMM_DEFAULT));
     };
     auto run_mine = [&](float alpha, float beta, gh_elem *out) {
-        gemm_h<<<grid, block, smem>>>(*(const gh_tmap *)&ta, *(const gh_tmap *)&tb, out, A, B, M, N, K, alpha, beta);
+        gemm_h<<<grid, block, smem>>>(*(const gh_tmap *)&ta, *(const gh_tmap *)&tb, out, A, B, M, N, K, alpha, beta,
+                                      work, counters);
     };
 
     /* correctness: beta = 0 on a NaN-poisoned C; then alpha 1.5, beta -0.5 on random C */
@@ -221,6 +235,7 @@ int main(int argc, char **argv)
     CK(cudaMemcpy(hc.data(), C, hc.size() * ES, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(hr.data(), R, hr.size() * ES, cudaMemcpyDeviceToHost));
     e1 = rel_err(hc, hr, &nan_cnt);
+    const std::vector<gh_elem> hc1 = hc;
     {
         std::vector<gh_elem> ha((size_t)M * K), hb((size_t)N * K);
         CK(cudaMemcpy(ha.data(), A, ha.size() * ES, cudaMemcpyDeviceToHost));
@@ -279,11 +294,22 @@ int main(int argc, char **argv)
             tc.push_back(ms);
     }
     CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(hc.data(), C, hc.size() * ES, cudaMemcpyDeviceToHost));
+    long rerun_diff = 0, counters_left = 0;
+    for (size_t i = 0; i < hc.size(); i++)
+        rerun_diff += memcmp(&hc[i], &hc1[i], ES) != 0;
+    {
+        std::vector<int> hcnt(ncounters);
+        CK(cudaMemcpy(hcnt.data(), counters, ncounters * sizeof(int), cudaMemcpyDeviceToHost));
+        for (size_t i = 0; i < ncounters; i++)
+            counters_left += hcnt[i] != 0;
+    }
     std::sort(tm.begin(), tm.end());
     std::sort(tc.begin(), tc.end());
     double mm = tm[tm.size() / 2], mc = tc[tc.size() / 2];
     double fl = 2.0 * M * N * K;
-    printf("%s,%d,%d,%d,%.3e,%.3e,%.3e,%ld,%.4f,%.4f,%.1f,%.1f,%.3f\n", CFG, M, N, K, e1, e2, e64, nan_cnt + nan2, mm,
-           mc, fl / mm / 1e9, fl / mc / 1e9, mc / mm);
+    printf("%s,%d,%d,%d,%.3e,%.3e,%.3e,%ld,%.4f,%.4f,%.1f,%.1f,%.3f,%ld,%ld\n", CFG, M, N, K, e1, e2, e64,
+           nan_cnt + nan2, mm, mc, fl / mm / 1e9, fl / mc / 1e9, mc / mm, rerun_diff, counters_left);
     return 0;
 }
