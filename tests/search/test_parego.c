@@ -127,7 +127,7 @@ static void test_option(void **state)
     cutune_searcher *sr = NULL;
     assert_int_equal(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err),
                      CUTUNE_EINVAL);
-    assert_non_null(strstr(err, "mo=hv unknown (valid: parego, geomean)"));
+    assert_non_null(strstr(err, "mo=hv unknown (valid: parego, geomean, ehvi)"));
     gsl_rng_free(rng);
     cutune_space_free(s);
 }
