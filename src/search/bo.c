@@ -365,7 +365,9 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
                 base = cutune_gp_n(s->gp);
             }
             s->nmodel++;
-            id = bo_ehvi_pick(s, j + 1 == k, err, errlen, &rc);
+            int local = s->local_frac > 0.0 && floor(s->nmodel * s->local_frac) >
+                                                   floor((s->nmodel - 1) * s->local_frac);
+            id = bo_ehvi_pick(s, local, j + 1 == k, err, errlen, &rc);
             if (rc < 0)
                 goto out_truncate;
             if (id < 0 && s->pooled)

@@ -169,9 +169,10 @@ typedef struct bo_state {
     int mo;         /**< mo=: BO_MO_PAREGO or BO_MO_GEOMEAN (read only when nobj > 1) */
     double *ok_obj; /**< capobs x nobj: each ok observation's scores (ParEGO, EHVI) */
     /* two objectives under mo=ehvi (bo_ehvi.c) */
-    cutune_gp *mo_gp[2]; /**< each objective's GP of its standardised log score */
+    cutune_gp *mo_gp[2]; /**< each objective's GP of its standardised score */
     size_t mo_full_n;    /**< ok count at their last multi-start fit (0: none yet) */
-    double *mo_pts;      /**< mo_cap x 2: the ok observations and believed points, models' space */
+    double mo_mean[2], mo_sd[2]; /**< the scores' mean and sd (the GPs' standardisation) */
+    double *mo_pts;      /**< mo_cap x 2: the ok observations' and believed points' scores */
     double *mo_front;    /**< mo_cap x 2: their front (cutune_pareto_front2) */
     size_t mo_npts, mo_nfront, mo_cap;
     double mo_ref[2]; /**< the reference point: each one's worst plus 10% of its range */
@@ -245,10 +246,11 @@ int bo_ehvi_on(const bo_state *s);
 /* Fit both objectives' GPs to the ok observations and make the front and the reference
  * point, the pending ids believed into it: before a batch's first model-based pick. */
 int bo_ehvi_prepare(bo_state *s, char *err, size_t errlen);
-/* The candidate of greatest EHVI x P(success), -1 when none is left (or on an error: *rc
- * set, err too); unless last, it joins the front at the models' means for the batch's next
- * pick. */
-long long bo_ehvi_pick(bo_state *s, int last, char *err, size_t errlen, int *rc);
+/* The candidate of greatest EHVI x P(success) among every candidate or, with local, the
+ * neighbours of the observed front (where one is left); -1 when none is left (or on an
+ * error: *rc set, err too). Unless last, it joins the front at the models' means for the
+ * batch's next pick. */
+long long bo_ehvi_pick(bo_state *s, int local, int last, char *err, size_t errlen, int *rc);
 void bo_ehvi_free(bo_state *s);
 /* bo_acquire.c: a score rounded to BO_SCORE_BITS significant bits (compared so) */
 double bo_round_score(double x);

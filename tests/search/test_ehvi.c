@@ -62,7 +62,7 @@ static void test_monte_carlo(void **state)
     (void)state;
     double front[] = {0.5, 3.0, 1.0, 2.2, 2.0, 1.5, 3.5, 0.4}, ref[2] = {4, 3.6};
     const double cases[][4] = {{1.5, 1.5, 0.5, 0.8}, {0.2, 3.3, 1.0, 0.3}, {3.0, 3.0, 1.5, 1.5},
-                               {1.0, 1.0, 0.05, 2.0}};
+                               {1.0, 1.0, 0.05, 2.0}, {1.8, 1.9, 0.05, 0.05}};
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 7);
     double base = cutune_pareto_hv2(front, 4, ref);
