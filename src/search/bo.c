@@ -93,7 +93,8 @@
  * early phase); bo_ids.c: the observed and pending ids, encodings, uniform draws;
  * bo_feas.c: the feasibility model; bo_acquire.c: the acquisition and its candidates (the
  * whole space or a pool, the local steps and their model); bo_design.c: the initial
- * design; bo_parego.c and bo_ehvi.c: several objectives (ParEGO, two objectives' EHVI); bo_options.c: the options; bo_internal.h: the state they share.
+ * design; bo_parego.c and bo_ehvi.c: several objectives (ParEGO, two objectives' EHVI);
+ * bo_options.c: the options; bo_internal.h: the state they share.
  */
 #include "bo_internal.h"
 
@@ -365,8 +366,8 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
                 base = cutune_gp_n(s->gp);
             }
             s->nmodel++;
-            int local = s->local_frac > 0.0 && floor(s->nmodel * s->local_frac) >
-                                                   floor((s->nmodel - 1) * s->local_frac);
+            int local = s->local_frac > 0.0 &&
+                        floor(s->nmodel * s->local_frac) > floor((s->nmodel - 1) * s->local_frac);
             id = bo_ehvi_pick(s, local, j + 1 == k, err, errlen, &rc);
             if (rc < 0)
                 goto out_truncate;

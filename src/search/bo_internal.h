@@ -169,11 +169,11 @@ typedef struct bo_state {
     int mo;         /**< mo=: BO_MO_PAREGO or BO_MO_GEOMEAN (read only when nobj > 1) */
     double *ok_obj; /**< capobs x nobj: each ok observation's scores (ParEGO, EHVI) */
     /* two objectives under mo=ehvi (bo_ehvi.c) */
-    cutune_gp *mo_gp[2]; /**< each objective's GP of its standardised score */
-    size_t mo_full_n;    /**< ok count at their last multi-start fit (0: none yet) */
+    cutune_gp *mo_gp[2];         /**< each objective's GP of its standardised score */
+    size_t mo_full_n;            /**< ok count at their last multi-start fit (0: none yet) */
     double mo_mean[2], mo_sd[2]; /**< the scores' mean and sd (the GPs' standardisation) */
-    double *mo_pts;      /**< mo_cap x 2: the ok observations' and believed points' scores */
-    double *mo_front;    /**< mo_cap x 2: their front (cutune_pareto_front2) */
+    double *mo_pts;   /**< mo_cap x 2: the ok observations' and believed points' scores */
+    double *mo_front; /**< mo_cap x 2: their front (cutune_pareto_front2) */
     size_t mo_npts, mo_nfront, mo_cap;
     double mo_ref[2]; /**< the reference point: each one's worst plus 10% of its range */
 } bo_state;

@@ -36,8 +36,7 @@ static void test_hand(void **state)
     (void)state;
     double front[] = {1, 3, 2, 2, 3, 1}, ref[2] = {4, 4}, sd0[2] = {0, 0};
     /* (1.5, 1.5) drops (2, 2): the front then dominates 0.5 + 2.5 x 1.5 + 3 = 7.25 */
-    assert_float_equal(cutune_pareto_ehvi2(front, 3, ref, (double[]){1.5, 1.5}, sd0), 1.25,
-                       1e-15);
+    assert_float_equal(cutune_pareto_ehvi2(front, 3, ref, (double[]){1.5, 1.5}, sd0), 1.25, 1e-15);
     /* (0, 0) dominates the whole box: 16 - 6 */
     assert_float_equal(cutune_pareto_ehvi2(front, 3, ref, (double[]){0, 0}, sd0), 10, 1e-15);
     /* dominated, or beyond the reference: nothing */
@@ -45,13 +44,13 @@ static void test_hand(void **state)
     assert_true(cutune_pareto_ehvi2(front, 3, ref, (double[]){0.5, 4.5}, sd0) == 0);
     /* an empty front: E[max(0, -Y1)] E[max(0, -Y2)] for standard normals is phi(0)^2 =
      * 1 / (2 pi) */
-    assert_float_equal(cutune_pareto_ehvi2(NULL, 0, (double[]){0, 0}, (double[]){0, 0},
-                                           (double[]){1, 1}),
-                       1.0 / (2.0 * M_PI), 1e-15);
+    assert_float_equal(
+        cutune_pareto_ehvi2(NULL, 0, (double[]){0, 0}, (double[]){0, 0}, (double[]){1, 1}),
+        1.0 / (2.0 * M_PI), 1e-15);
     /* ... and sd = 2, 3 scales each factor: 6 / (2 pi) */
-    assert_float_equal(cutune_pareto_ehvi2(NULL, 0, (double[]){0, 0}, (double[]){0, 0},
-                                           (double[]){2, 3}),
-                       6.0 / (2.0 * M_PI), 1e-14);
+    assert_float_equal(
+        cutune_pareto_ehvi2(NULL, 0, (double[]){0, 0}, (double[]){0, 0}, (double[]){2, 3}),
+        6.0 / (2.0 * M_PI), 1e-14);
 }
 
 /* The closed form against a Monte-Carlo estimate: the mean hypervolume improvement
@@ -61,8 +60,11 @@ static void test_monte_carlo(void **state)
 {
     (void)state;
     double front[] = {0.5, 3.0, 1.0, 2.2, 2.0, 1.5, 3.5, 0.4}, ref[2] = {4, 3.6};
-    const double cases[][4] = {{1.5, 1.5, 0.5, 0.8}, {0.2, 3.3, 1.0, 0.3}, {3.0, 3.0, 1.5, 1.5},
-                               {1.0, 1.0, 0.05, 2.0}, {1.8, 1.9, 0.05, 0.05}};
+    const double cases[][4] = {{1.5, 1.5, 0.5, 0.8},
+                               {0.2, 3.3, 1.0, 0.3},
+                               {3.0, 3.0, 1.5, 1.5},
+                               {1.0, 1.0, 0.05, 2.0},
+                               {1.8, 1.9, 0.05, 0.05}};
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 7);
     double base = cutune_pareto_hv2(front, 4, ref);

@@ -588,11 +588,10 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
         goto out_fail;
     const cutune_cuda_hello *h = &st->sess[0].hello;
     for (size_t n = 0; n < ctx->nneed; n++) {
-        static const char *const energy[] = {"energy_j",         "power_w",
-                                             "energy_window_ms", "energy_launches",
-                                             "energy_readings",  "energy_source",
-                                             "energy_busy",      "energy_step_mj",
-                                             "energy_resolution", "energy_update_ms"};
+        static const char *const energy[] = {
+            "energy_j",          "power_w",         "energy_window_ms", "energy_launches",
+            "energy_readings",   "energy_source",   "energy_busy",      "energy_step_mj",
+            "energy_resolution", "energy_update_ms"};
         for (size_t k = 0; k < sizeof energy / sizeof energy[0]; k++)
             if (!strcmp(ctx->need_metrics[n], energy[k]) &&
                 h->energy_source == CUTUNE_CUDA_ENERGY_NONE) {

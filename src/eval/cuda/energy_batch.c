@@ -22,8 +22,8 @@ uint64_t cutune_cuda_energy_batch(double left_s, double per_launch_s)
         return 1;
     double n = ceil(left_s / per_launch_s);
     return n >= (double)CUTUNE_CUDA_ENERGY_MAX_BATCH ? CUTUNE_CUDA_ENERGY_MAX_BATCH
-           : n < 1                                    ? 1
-                                                      : (uint64_t)n;
+           : n < 1                                   ? 1
+                                                     : (uint64_t)n;
 }
 
 double cutune_cuda_energy_per_launch(unsigned long long mj0, unsigned long long mj1,

@@ -18,8 +18,8 @@
  * polls), energy_update_ms (the mean time between its changes) and energy_resolution
  * (step over the window's energy: the bound on the relative error one end's reading can
  * make); energy_batched (1: back to back) and energy_busy (launches x the timed median over
- * the window: the fraction of it the kernel ran); sm_clock_mhz_before, mem_clock_mhz_before, temp_c_before when
- * the window opens and sm_clock_mhz, mem_clock_mhz, temp_c when it closes;
+ * the window: the fraction of it the kernel ran); sm_clock_mhz_before, mem_clock_mhz_before,
+ * temp_c_before when the window opens and sm_clock_mhz, mem_clock_mhz, temp_c when it closes;
  * throttle_reasons (the clock event reasons seen at any poll, OR'd, GPU-idle left out) and
  * throttled (1 when a power cap, thermal or hardware slowdown was among them). */
 #include <pthread.h>

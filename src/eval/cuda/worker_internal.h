@@ -14,8 +14,8 @@
 
 #include <pthread.h>
 
-#define WORKER_BATCH 10             /* timed launches per synchronisation */
-#define WORKER_POWER_PERIOD_S 0.005 /* power sampling period when NVML has no energy counter */
+#define WORKER_BATCH 10               /* timed launches per synchronisation */
+#define WORKER_POWER_PERIOD_S 0.005   /* power sampling period when NVML has no energy counter */
 #define WORKER_COUNTER_PERIOD_S 0.001 /* energy counter polling period inside the window */
 /* NVML clock event reasons: software power cap (0x4), hardware slowdown (0x8), software
  * and hardware thermal slowdown (0x20, 0x40), hardware power brake (0x80) */

@@ -71,8 +71,8 @@ static int inout_async(const worker *w)
  * until it lasts energy_window_s, closed after the last synchronisation. A batch is sized
  * from the timed median, the next (where the window fell short: launch gaps, flushes) from
  * the window's wall time per launch so far. */
-static cu_result energy_window(worker *w, cu_function f, const cutune_cuda_launch *l,
-                               void **params, cutune_cuda_reply *r)
+static cu_result energy_window(worker *w, cu_function f, const cutune_cuda_launch *l, void **params,
+                               cutune_cuda_reply *r)
 {
     const cutune_cuda_setup *su = &w->setup;
     cu_result rc = w->drv.ctx_synchronize();
