@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bo's expected hypervolume improvement (bo:mo=ehvi) against ParEGO (bo, mo=parego), NSGA-II
+# bo's expected hypervolume improvement (bo:mo=ehvi) against ParEGO (bo:mo=parego), NSGA-II
 # (genetic) and random search, by hypervolume, at 60 and 120 evaluations, on the two H200
 # energy recordings and on the synthetic fronts of run.sh (mkfront.py, mkfront2.py).
 # Usage: [OUT=DIR] [RECS="gemm-energy reduction-energy front front2"] \
@@ -22,11 +22,11 @@ for n in $recs; do
     *) r=$root/data/$n.jsonl.gz ;;
     esac
     mkdir -p "$out/$n"
-    nice "$cutune" bench --objectives=time,energy --searchers=random,genetic,bo,bo:mo=ehvi \
+    nice "$cutune" bench --objectives=time,energy --searchers=random,genetic,bo:mo=parego,bo:mo=ehvi \
         --budgets=60,120 --seeds="$seeds" --out="$out/$n" "$r" | tee "$out/$n/table.txt"
 done
 {
-    python3 "$here/paired.py" --a=bo:mo=ehvi --b=bo "$out"/*/objectives.csv
+    python3 "$here/paired.py" --a=bo:mo=ehvi --b=bo:mo=parego "$out"/*/objectives.csv
     echo
     python3 "$here/paired.py" --a=bo:mo=ehvi --b=random "$out"/*/objectives.csv
 } | tee "$out/paired.md"

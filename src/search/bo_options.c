@@ -26,8 +26,9 @@
  * prior's weight is the rank correlation less its standard error, or itself; default 0).
  * docs/transfer.md has what each gives. mo=parego|geomean|ehvi (several objectives: ParEGO's
  * changing Chebyshev scalarisations, bo_parego.c, the geometric mean of the scores, or two
- * objectives' expected hypervolume improvement, bo_ehvi.c; default
- * parego; shown by the options hook only when the run has several objectives).
+ * objectives' expected hypervolume improvement, bo_ehvi.c; default ehvi under two
+ * objectives, parego under more; shown by the options hook only when the run has several
+ * objectives).
  */
 #include "bo_internal.h"
 

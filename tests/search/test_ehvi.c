@@ -150,15 +150,16 @@ static size_t run_mo(size_t budget, unsigned long seed, const char *args, size_t
     return front;
 }
 
-/* The same seed gives the same run, mo=ehvi is another search than mo=parego, and it finds
- * more of the front than the one fixed scalarisation. */
+/* The same seed gives the same run, EHVI is the default under two objectives, it is
+ * another search than mo=parego, and it finds more of the front than the one fixed
+ * scalarisation. */
 static void test_bo_ehvi(void **state)
 {
     (void)state;
     size_t a[30], b[30], p[30], fe = 0, fg = 0;
     for (unsigned long seed = 1; seed <= 5; seed++) {
         size_t f1 = run_mo(30, seed, "mo=ehvi", a);
-        size_t f2 = run_mo(30, seed, "mo=ehvi", b);
+        size_t f2 = run_mo(30, seed, NULL, b);
         assert_memory_equal(a, b, sizeof a);
         assert_int_equal(f1, f2);
         run_mo(30, seed, "mo=parego", p);

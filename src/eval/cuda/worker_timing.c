@@ -81,6 +81,10 @@ static cu_result energy_window(worker *w, cu_function f, const cutune_cuda_launc
     worker_energy_begin(w);
     if (!w->energy.open)
         return CU_SUCCESS; /* no NVML: nothing to measure */
+    if (w->energy.source == CUTUNE_CUDA_ENERGY_NONE) {
+        worker_energy_end(w, 0, r->time_ms, 1, r); /* clocks only: no window to fill */
+        return CU_SUCCESS;
+    }
     double t0 = cutune_now(), per = r->time_ms * 1e-3;
     uint64_t launches = 0;
     for (;;) {
