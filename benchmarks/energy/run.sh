@@ -16,13 +16,16 @@
 # OUTDIR gets, per kernel: KERNEL-energy.jsonl (the cutune journal, a recording that
 # `cutune --evaluator=replay` reads), KERNEL-energy.json (the same in Kernel Tuner's cache
 # format, energy_j / power_w / ... in each entry), KERNEL-summary.json; and results.csv,
-# results.json, the table below. Each energy window is at least 0.1 s (energy_window=0.1:
-# short kernels get untimed launches added) so that NVML's counter advances within it.
+# results.json, the table below. Each configuration's energy is measured over its own
+# window of launches issued back to back after its timing, WINDOW seconds long (default
+# 0.25: energy_window=WINDOW, energy_batch=1), so that NVML's counter changes many times
+# within it and the GPU does not idle in it.
 set -uo pipefail
 build=${1:?build dir}
 out=${2:?output dir}
 sample=${3:-200}
 kernels=${4:-gemm reduction}
+window=${WINDOW:-0.25}
 exe=$build/src/cli/cutune
 [ -x "$exe" ] || { echo "no $exe: build first"; exit 1; }
 command -v nvidia-smi >/dev/null || { echo "skipped: no nvidia-smi (no GPU)"; exit 77; }
@@ -49,7 +52,7 @@ for k in $kernels; do
     rm -f "$out/$k-energy.jsonl" "$out/$k-energy.json" "$out/$k-summary.json"
     t0=$(date +%s)
     "$exe" --searcher=random --seed=1 --batch=16 --budget="$sample" \
-        --evaluator=cuda:energy_window=0.1 --no-progress \
+        --evaluator=cuda:energy_window="$window",energy_batch=1 --no-progress \
         --journal="$out/$k-energy.jsonl" --kt-cache="$out/$k-energy.json" \
         --output="$out/$k-summary.json" "$k" > "$out/$k-run.txt" 2>&1
     rc=$?
@@ -99,18 +102,25 @@ for k in kernels:
     win = statistics.median(m(l, "energy_window_ms") for l in en)
     rd = statistics.median(m(l, "energy_readings") for l in en)
     rd = rd if rd == rd else 0
+    # the window's duty cycle (launches x the timed median / window) and the counter's bound
+    busy = statistics.median(m(l, "energy_launches") * l["time_ms"] / m(l, "energy_window_ms")
+                             for l in en)
+    res = [m(l, "energy_resolution") for l in en if m(l, "energy_resolution") == m(l, "energy_resolution")]
+    res = statistics.median(res) if res else float("nan")
     thr = sum(1 for l in ok if m(l, "throttled") == 1)
     rem = sum(1 for l in ok if m(l, "remeasured") == 1)
     print(f"\n{k}: {len(lines) - 1} evaluated, {len(ok)} ok, {len(en)} with energy "
           f"(source {src}, median window {win:.0f} ms, median {rd:.0f} counter readings; "
-          f"throttled {thr}, measured again {rem})")
+          f"throttled {thr}, measured again {rem}; median busy fraction {busy:.2f}, "
+          f"median counter step / window energy {res:.3f})")
     print(f"  {'optimum':8} {'time_ms':>9} {'energy_mJ':>10} {'power_W':>8}  configuration")
     for name, l in (("time", t_best), ("energy", e_best), ("edp", edp_best)):
         r = {"kernel": k, "optimum": name, "time_ms": l["time_ms"],
              "energy_mj": m(l, "energy_j") * 1e3, "power_w": m(l, "power_w"),
              "sm_clock_mhz": m(l, "sm_clock_mhz"), "temp_c": m(l, "temp_c"),
              "config": cfg(l), "evaluated": len(lines) - 1, "with_energy": len(en),
-             "energy_source": src, "median_window_ms": win, "throttled": thr}
+             "energy_source": src, "median_window_ms": win, "throttled": thr,
+             "median_busy": busy, "median_resolution": res}
         rows.append(r)
         print(f"  {name:8} {r['time_ms']:9.4f} {r['energy_mj']:10.3f} {r['power_w']:8.1f}  {r['config']}")
     dt = e_best["time_ms"] / t_best["time_ms"] - 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bo's multi-objective modes (mo=parego, the default, vs mo=geomean) against random and
+# bo's multi-objective modes (mo=parego vs mo=geomean) against random and
 # NSGA-II by hypervolume, on the two H200 energy recordings and two synthetic fronts.
 # Usage: [OUT=DIR] benchmarks/parego/run.sh [CUTUNE] [SEEDS]   (defaults: benchmarks/parego/results,
 # build-r/src/cli/cutune, 10)
@@ -19,7 +19,7 @@ recs=("$root/data/gemm-energy.jsonl.gz" "$root/data/reduction-energy.jsonl.gz" "
 for r in "${recs[@]}"; do
     n=$(basename "$r" | sed 's/\..*//')
     mkdir -p "$out/$n"
-    nice "$cutune" bench --objectives=time,energy --searchers=random,genetic,bo,bo:mo=geomean \
+    nice "$cutune" bench --objectives=time,energy --searchers=random,genetic,bo:mo=parego,bo:mo=geomean \
         --budgets=30,60 --seeds="$seeds" --out="$out/$n" "$r" | tee "$out/$n/table.txt"
 done
-python3 "$here/paired.py" "$out"/*/objectives.csv | tee "$out/paired.md"
+python3 "$here/paired.py" --a=bo:mo=parego "$out"/*/objectives.csv | tee "$out/paired.md"

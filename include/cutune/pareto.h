@@ -67,4 +67,21 @@ size_t cutune_pareto_worst(const double *f, size_t n, size_t m);
 double cutune_pareto_chebyshev(const double *f, const double *w, const double *lo, const double *hi,
                                size_t m, double rho);
 
+/**
+ * The front of n points of two minimised objectives that strictly dominate ref, sorted by
+ * the first objective (so the second decreases), into out (2 n doubles); dominated points
+ * and duplicates dropped. Returns its size k.
+ */
+size_t cutune_pareto_front2(const double *f, size_t n, const double ref[2], double *out);
+
+/**
+ * Expected hypervolume improvement over the front (k points as cutune_pareto_front2 makes
+ * them) bounded by ref, of a point whose two objectives are independent normals of means
+ * mu and standard deviations sd (0: the point itself, its plain improvement): the exact
+ * closed form over the stripes of the non-dominated region (Emmerich, Deutz & Klinkenberg,
+ * CEC 2011), O(k). bo's mo=ehvi (src/search/bo_ehvi.c).
+ */
+double cutune_pareto_ehvi2(const double *front, size_t k, const double ref[2], const double mu[2],
+                           const double sd[2]);
+
 #endif

@@ -93,7 +93,8 @@
  * early phase); bo_ids.c: the observed and pending ids, encodings, uniform draws;
  * bo_feas.c: the feasibility model; bo_acquire.c: the acquisition and its candidates (the
  * whole space or a pool, the local steps and their model); bo_design.c: the initial
- * design; bo_options.c: the options; bo_internal.h: the state they share.
+ * design; bo_parego.c and bo_ehvi.c: several objectives (ParEGO, two objectives' EHVI);
+ * bo_options.c: the options; bo_internal.h: the state they share.
  */
 #include "bo_internal.h"
 
@@ -354,6 +355,24 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
             id = s->design_random                  ? bo_random_available(s)
                  : s->design_lhs && at < s->n_init ? bo_lhs_pick(s, at)
                                                    : bo_maximin_pick(s);
+        } else if (bo_ehvi_on(s)) {
+            /* two objectives' EHVI (bo_ehvi.c): its own models; the main one (the geometric
+             * mean) is kept up to date for the pool, the feasibility model and the tail */
+            if (!ready) {
+                ready = 1;
+                if ((rc = prepare_model(s, 1, err, errlen)) < 0 ||
+                    (rc = bo_ehvi_prepare(s, err, errlen)) < 0)
+                    return rc;
+                base = cutune_gp_n(s->gp);
+            }
+            s->nmodel++;
+            int local = s->local_frac > 0.0 &&
+                        floor(s->nmodel * s->local_frac) > floor((s->nmodel - 1) * s->local_frac);
+            id = bo_ehvi_pick(s, local, j + 1 == k, err, errlen, &rc);
+            if (rc < 0)
+                goto out_truncate;
+            if (id < 0 && s->pooled)
+                id = bo_random_available(s); /* the whole pool is visited */
         } else {
             /* before the batch's first model-based pick, which in a batch that ends the
              * design comes after its last design points (it once scored with an empty GP
@@ -506,7 +525,7 @@ static int bo_observe(void *state, const cutune_observation *obs, size_t n, char
                 have = isfinite(v);
                 s->ok_obj[s->nok * s->nobj + j] = v;
             }
-            if (!have && s->mo == BO_MO_PAREGO)
+            if (!have && s->mo != BO_MO_GEOMEAN)
                 ok = 0;
         }
         s->obs_id[s->nobs] = id;
@@ -575,6 +594,7 @@ static void bo_free(void *state)
     free(s->wdesign);
     free(s->ok_prior);
     free(s->ok_obj);
+    bo_ehvi_free(s);
     cutune_gp_warp_free(&s->warp);
 }
 
@@ -606,7 +626,7 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->warp_kind = CUTUNE_GP_WARP_BOXCOX;
     s->feas_model = 1;
     s->nobj = ctx->nobjectives <= BO_MO_MAX ? ctx->nobjectives : 0;
-    s->mo = BO_MO_PAREGO; /* several objectives: ParEGO (docs/objectives.md has the measurement) */
+    s->mo = -1; /* several objectives: EHVI for two, ParEGO for more (below; docs/objectives.md) */
     /* No phase by the budget (early=safe): the edge phase from 60 evaluations measured no
      * gain where the GPU is left out (docs/searchers.md), so it is an option, not a plan */
     s->early = BO_EARLY_SAFE;
@@ -632,6 +652,13 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->fit.sn2_min = 1e-3;
     if ((rc = bo_parse_args(s, ctx->args, err, errlen)) < 0)
         return rc;
+    if (s->mo < 0) /* EHVI measured ahead of ParEGO or within its noise (docs/objectives.md) */
+        s->mo = s->nobj == 2 ? BO_MO_EHVI : BO_MO_PAREGO;
+    if (s->mo == BO_MO_EHVI && s->nobj > 2)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "bo: mo=ehvi takes two objectives, the run has %zu (mo=parego takes "
+                          "any number)",
+                          s->nobj);
     /* The early phase by the budget (early=auto; see the top comment): edge-seeking when
      * the run can afford to recover from a wrong edge. Options given explicitly win. */
     if (s->early == BO_EARLY_EDGE || (s->early == BO_EARLY_AUTO && s->budget >= BO_EDGE_BUDGET))

@@ -43,7 +43,7 @@
  * compared on 32 bits flips a pick only where a last-bit change crosses a rounding
  * boundary, not wherever two candidates' scores are close. Equal rounded scores go to
  * the lower id (the earlier candidate). Infinities and NaN pass through. */
-static double round_score(double x)
+double bo_round_score(double x)
 {
     if (!isfinite(x) || x == 0.0)
         return x;
@@ -65,7 +65,7 @@ static double acq_score(const bo_state *s, double mu, double sd, double p, doubl
     case ACQ_EI:
     default: sc = cutune_gp_log_ei(mu, sd, fbest, s->xi); break;
     }
-    return round_score(s->feas_on ? sc + log(p) : sc);
+    return bo_round_score(s->feas_on ? sc + log(p) : sc);
 }
 
 static int score_block(bo_state *s, const cutune_gp *gp, size_t nb, double fbest, best_pick *bp,

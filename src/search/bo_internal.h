@@ -47,7 +47,7 @@ enum { BO_EARLY_AUTO, BO_EARLY_SAFE, BO_EARLY_EDGE };
 enum bo_acq { ACQ_EI = 0, ACQ_PI, ACQ_LCB };
 
 /* mo= (several objectives, bo_parego.c): in the order of the option's names */
-enum { BO_MO_PAREGO = 0, BO_MO_GEOMEAN };
+enum { BO_MO_PAREGO = 0, BO_MO_GEOMEAN, BO_MO_EHVI };
 #define BO_MO_MAX 16       /* objectives ParEGO scalarises (the tuner passes up to 16) */
 #define BO_PAREGO_RHO 0.05 /* weight of the augmented Chebyshev function's sum term */
 
@@ -167,7 +167,15 @@ typedef struct bo_state {
     /* several objectives (bo_parego.c) */
     size_t nobj;    /**< objectives of the run (ctx->nobjectives; 0 or 1: one) */
     int mo;         /**< mo=: BO_MO_PAREGO or BO_MO_GEOMEAN (read only when nobj > 1) */
-    double *ok_obj; /**< capobs x nobj: each ok observation's scores (ParEGO) */
+    double *ok_obj; /**< capobs x nobj: each ok observation's scores (ParEGO, EHVI) */
+    /* two objectives under mo=ehvi (bo_ehvi.c) */
+    cutune_gp *mo_gp[2];         /**< each objective's GP of its standardised score */
+    size_t mo_full_n;            /**< ok count at their last multi-start fit (0: none yet) */
+    double mo_mean[2], mo_sd[2]; /**< the scores' mean and sd (the GPs' standardisation) */
+    double *mo_pts;   /**< mo_cap x 2: the ok observations' and believed points' scores */
+    double *mo_front; /**< mo_cap x 2: their front (cutune_pareto_front2) */
+    size_t mo_npts, mo_nfront, mo_cap;
+    double mo_ref[2]; /**< the reference point: each one's worst plus 10% of its range */
 } bo_state;
 
 typedef struct best_pick {
@@ -231,6 +239,21 @@ int bo_parego_on(const bo_state *s);
 /* Draw a weight vector and replace every ok observation's model target (ok_logt) and its
  * ranking value (obs_t) by its scalarisation; the caller gives the GP the new targets. */
 void bo_parego_rescalarise(bo_state *s);
+
+/* bo_ehvi.c: expected hypervolume improvement (two objectives, mo=ehvi) */
+/* Whether proposals maximise EHVI (two objectives, mo=ehvi). */
+int bo_ehvi_on(const bo_state *s);
+/* Fit both objectives' GPs to the ok observations and make the front and the reference
+ * point, the pending ids believed into it: before a batch's first model-based pick. */
+int bo_ehvi_prepare(bo_state *s, char *err, size_t errlen);
+/* The candidate of greatest EHVI x P(success) among every candidate or, with local, the
+ * neighbours of the observed front (where one is left); -1 when none is left (or on an
+ * error: *rc set, err too). Unless last, it joins the front at the models' means for the
+ * batch's next pick. */
+long long bo_ehvi_pick(bo_state *s, int local, int last, char *err, size_t errlen, int *rc);
+void bo_ehvi_free(bo_state *s);
+/* bo_acquire.c: a score rounded to BO_SCORE_BITS significant bits (compared so) */
+double bo_round_score(double x);
 
 /* bo_options.c: --searcher=bo:key=value,... */
 int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen);

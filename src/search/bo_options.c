@@ -24,9 +24,11 @@
  * bo_warm.c; default design), wdesign=N (source points of the initial design; default
  * ceil(n_init / 2)), wtest=0|1 (the design's sequential test; default 1), wlcb=0|1 (the
  * prior's weight is the rank correlation less its standard error, or itself; default 0).
- * docs/transfer.md has what each gives. mo=parego|geomean (several objectives: ParEGO's
- * changing Chebyshev scalarisations, bo_parego.c, or the geometric mean of the scores; default
- * parego; shown by the options hook only when the run has several objectives).
+ * docs/transfer.md has what each gives. mo=parego|geomean|ehvi (several objectives: ParEGO's
+ * changing Chebyshev scalarisations, bo_parego.c, the geometric mean of the scores, or two
+ * objectives' expected hypervolume improvement, bo_ehvi.c; default ehvi under two
+ * objectives, parego under more; shown by the options hook only when the run has several
+ * objectives).
  */
 #include "bo_internal.h"
 
@@ -151,7 +153,7 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
             s->design_lhs = choice == 1;
             s->design_random = choice == 2;
         } else if (strcmp(key, "mo") == 0) { /* in the order of BO_MO_* */
-            static const char *const names[] = {"parego", "geomean", NULL};
+            static const char *const names[] = {"parego", "geomean", "ehvi", NULL};
             if ((rc = parse_choice(key, val, names, &s->mo, err, errlen)) < 0)
                 return rc;
         } else if (strcmp(key, "early") == 0) { /* in the order of BO_EARLY_* */
@@ -268,7 +270,7 @@ int bo_write_options(const void *state, char *buf, size_t len)
         snprintf(lin, sizeof lin, "%.17g", s->fit.lin_max);
     else
         snprintf(lin, sizeof lin, "fit[%.17g,%.17g]", s->fit.lin_min, s->fit.lin_max);
-    static const char *const mo[] = {"parego", "geomean"};
+    static const char *const mo[] = {"parego", "geomean", "ehvi"};
     char mos[32] = ""; /* one objective: absent, so that those journals stay as they were */
     if (s->nobj > 1)
         snprintf(mos, sizeof mos, ",mo=%s", mo[s->mo]);

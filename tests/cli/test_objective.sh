@@ -240,7 +240,7 @@ expect_fail "--front without --objectives" "--front=x: a front needs --objective
 cmp -s pb1.jsonl pb2.jsonl && ! cmp -s <(sed 1d pb1.jsonl) <(sed 1d pg.jsonl) \
     && ok "bo --objectives: ParEGO, deterministic for a seed" \
     || bad "bo --objectives: ParEGO, deterministic for a seed" "$(head -c 600 pb1.jsonl)"
-expect_fail "bo: an unknown mo=" "mo=hv unknown \(valid: parego, geomean\)" --searcher=bo:mo=hv \
+expect_fail "bo: an unknown mo=" "mo=hv unknown \(valid: parego, geomean, ehvi\)" --searcher=bo:mo=hv \
     --objectives=time,energy energy.json
 expect_fail "--objective with --objectives" "give one of them" --objective=time --objectives=time,energy energy.json
 expect_fail "one objective in --objectives" "two or more" --objectives=time energy.json

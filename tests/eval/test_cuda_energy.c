@@ -160,6 +160,61 @@ static void test_unlengthened(void **state)
     cutune_eval_result_clear(&r);
 }
 
+/* The back-to-back window: after the timing, its own launches (none of them timed), at
+ * least energy_window_s long, the kernel busy for the whole of it (launches x the timed
+ * median over the window: the mock's launches take no time, so its 0.25 ms median
+ * overstates it), the counter's step and the bound it sets. */
+static void test_batched(void **state)
+{
+    fixture *f = *state;
+    f->su.energy_batch = 1;
+    f->s.setup.len = 0;
+    assert_int_equal(cutune_cuda_encode_setup(&f->s.setup, &f->su), 0);
+    setenv("MOCK_NVML_POWER", "250", 1);
+    cutune_eval_result r;
+    assert_int_equal(run(f, &r), CUTUNE_STATUS_OK);
+    double win = metric_of(&r, "energy_window_ms"), n = metric_of(&r, "energy_launches");
+    double e = metric_of(&r, "energy_j"), p = metric_of(&r, "power_w");
+    assert_true(metric_of(&r, "energy_batched") == 1);
+    assert_true(win >= 50.0);
+    /* the first batch alone: ceil(0.05 s / 0.25 ms) launches */
+    assert_true(n >= (double)cutune_cuda_energy_batch(0.05, 0.25e-3));
+    assert_true(fabs(p - 250.0) <= 0.02 * 250.0);
+    assert_true(fabs(e * n - p * win * 1e-3) <= 1e-9 * (e * n));
+    assert_true(fabs(metric_of(&r, "energy_busy") - n * 0.25 / win) <= 1e-9 * n * 0.25 / win);
+    double step = metric_of(&r, "energy_step_mj"), res = metric_of(&r, "energy_resolution");
+    assert_true(step >= 1);
+    assert_true(fabs(res - step * 1e-3 / (e * n)) <= 0.01 * res); /* step / window energy */
+    assert_true(metric_of(&r, "energy_readings") >= 2);
+    assert_true(metric_of(&r, "energy_update_ms") > 0);
+    cutune_eval_result_clear(&r);
+}
+
+/* The window's rule, without a GPU. */
+static void test_batch_rule(void **state)
+{
+    (void)state;
+    /* enough launches at the timed median to fill the time left, rounded up */
+    assert_int_equal(cutune_cuda_energy_batch(0.25, 0.003), 84); /* 83.3 -> 84 */
+    assert_int_equal(cutune_cuda_energy_batch(0.25, 0.25), 1);
+    assert_int_equal(cutune_cuda_energy_batch(0.25, 1.0), 1); /* a long kernel: one launch */
+    assert_int_equal(cutune_cuda_energy_batch(0.1, 0.12e-3), 834);
+    assert_int_equal(cutune_cuda_energy_batch(0.5, 1e-9), CUTUNE_CUDA_ENERGY_MAX_BATCH);
+    assert_int_equal(cutune_cuda_energy_batch(0.1, 0), 1); /* unknown time: one, then measured */
+    assert_int_equal(cutune_cuda_energy_batch(0.1, NAN), 1);
+    assert_int_equal(cutune_cuda_energy_batch(0, 0.001), 0); /* the window is full */
+    assert_int_equal(cutune_cuda_energy_batch(-0.01, 0.001), 0);
+    /* the counter's difference over the launches: 2000 mJ over 4 launches is 0.5 J each */
+    assert_true(cutune_cuda_energy_per_launch(1000, 3000, 4) == 0.5);
+    assert_true(isnan(cutune_cuda_energy_per_launch(1000, 1000, 4))); /* did not move */
+    assert_true(isnan(cutune_cuda_energy_per_launch(1000, 3000, 0)));
+    /* a 30 mJ step in a 600 mJ window bounds one end's reading at 5% */
+    assert_true(fabs(cutune_cuda_energy_resolution(30, 1000, 1600) - 0.05) < 1e-15);
+    assert_true(cutune_cuda_energy_resolution(700, 1000, 1600) == 1.0);
+    assert_true(isnan(cutune_cuda_energy_resolution(0, 1000, 1600)));
+    assert_true(isnan(cutune_cuda_energy_resolution(30, 1000, 1000)));
+}
+
 static void test_no_nvml(void **state)
 {
     fixture *f = *state;
@@ -240,6 +295,8 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_counter, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sampled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unlengthened, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_batched, setup, teardown),
+        cmocka_unit_test(test_batch_rule),
         cmocka_unit_test_setup_teardown(test_no_nvml, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clocks_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_throttle_once, setup, teardown),

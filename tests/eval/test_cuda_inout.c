@@ -162,12 +162,69 @@ static void test_plain_output(void **state)
     assert_true(isnan(strtod(c0, NULL)));
 }
 
+/* The value of metric name, or NAN when the result has none. */
+static double metric_of(const cutune_eval_result *r, const char *name)
+{
+    for (size_t i = 0; i < r->nmetrics; i++)
+        if (!strcmp(r->metrics[i].name, name))
+            return r->metrics[i].value;
+    return NAN;
+}
+
+static void energy_setup(fixture *f, int init)
+{
+    f->su.args[0].init = (uint8_t)init;
+    f->su.energy_window_s = 0.005;
+    f->su.energy_batch = 1;
+    f->s.setup.len = 0;
+    assert_int_equal(cutune_cuda_encode_setup(&f->s.setup, &f->su), 0);
+}
+
+/* An inout buffer restored from host memory (a synchronous copy before every launch)
+ * cannot be launched back to back: its energy window is the one around the timed
+ * repetitions, and every launch in it still starts from the same contents. */
+static void test_inout_host_window(void **state)
+{
+    fixture *f = *state;
+    energy_setup(f, CUTUNE_INIT_RANDOM);
+    cutune_eval_result r;
+    assert_int_equal(run(f, "acc", &r), CUTUNE_STATUS_OK);
+    assert_true(metric_of(&r, "energy_batched") == 0);
+    int same;
+    char c0[64];
+    size_t n = log_lines(f, "acc", &same, c0, sizeof c0);
+    assert_true(n >= 1 + 1 + 2 + metric_of(&r, "energy_launches"));
+    assert_true(same);
+    cutune_eval_result_clear(&r);
+}
+
+/* Restored by a device memset (zeros): the restore is enqueued with each launch, the
+ * window is back to back, and every launch in it starts from zeros. */
+static void test_inout_zeros_batched(void **state)
+{
+    fixture *f = *state;
+    energy_setup(f, CUTUNE_INIT_ZEROS);
+    cutune_eval_result r;
+    assert_int_equal(run(f, "acc", &r), CUTUNE_STATUS_OK);
+    assert_true(metric_of(&r, "energy_batched") == 1);
+    int same;
+    char c0[64];
+    size_t n = log_lines(f, "acc", &same, c0, sizeof c0);
+    /* the reference, the verification, 2 warm-ups, the repetitions and the window */
+    assert_true(n >= 1 + 1 + 2 + r.ntimes + metric_of(&r, "energy_launches"));
+    assert_true(same);
+    assert_true(strtod(c0, NULL) == 0.0);
+    cutune_eval_result_clear(&r);
+}
+
 int main(int argc, char **argv)
 {
     mock_worker_maybe(argc, argv);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_inout_restored, setup, teardown),
         cmocka_unit_test_setup_teardown(test_plain_output, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_inout_host_window, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_inout_zeros_batched, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

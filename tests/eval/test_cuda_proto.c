@@ -134,6 +134,7 @@ static void test_setup(void **state)
     s.gemm_m = 4096;
     s.gemm_a = -1;
     s.energy_window_s = 0.2;
+    s.energy_batch = 1;
     assert_int_equal(cutune_cuda_encode_setup(&b, &s), 0);
     size_t n;
     const uint8_t *p = payload(&b, CUTUNE_CUDA_MSG_SETUP, &n);
@@ -141,6 +142,7 @@ static void test_setup(void **state)
     assert_int_equal(cutune_cuda_decode_setup(p, n, &d), 0);
     assert_true(d.seed == s.seed);
     assert_true(d.energy_window_s == 0.2);
+    assert_int_equal(d.energy_batch, 1);
     assert_int_equal(d.nargs, 3);
     assert_string_equal(d.args[2].name, "arg2");
     assert_int_equal(d.args[2].kind, 1);

@@ -17,7 +17,7 @@
 
 static const char *const arg_keys =
     "flush_l2, pipeline, threads, cache, cache_dir, timeout, max_time, max_reps, min_reps, "
-    "ci, warmup, worker, arch, compiler, devices, energy_window";
+    "ci, warmup, worker, arch, compiler, devices, energy_window, energy_batch";
 
 /* ---- arguments ---- */
 
@@ -46,6 +46,7 @@ static int parse_args(cuda_state *st, const char *arg, char *err, size_t errlen)
     st->ci = 0.01;
     st->warmup = 3;
     st->energy_window_s = 0;
+    st->energy_batch = 1;
     if (!arg || !*arg)
         return 0;
     char *copy = strdup(arg);
@@ -100,6 +101,10 @@ static int parse_args(cuda_state *st, const char *arg, char *err, size_t errlen)
         } else if (!strcmp(kv, "energy_window")) {
             if ((rc = parse_num(kv, v, 0, 60, &st->energy_window_s, err, errlen)) < 0)
                 break;
+        } else if (!strcmp(kv, "energy_batch")) {
+            if ((rc = parse_num(kv, v, 0, 1, &d, err, errlen)) < 0)
+                break;
+            st->energy_batch = (int)d;
         } else if (!strcmp(kv, "ci")) {
             if ((rc = parse_num(kv, v, 0, 1, &st->ci, err, errlen)) < 0)
                 break;
@@ -216,6 +221,7 @@ static int build_setup(cuda_state *st, cutune_cuda_setup *su, unsigned long seed
     su->max_time_s = st->max_time_s;
     su->ci_rel = st->ci;
     su->energy_window_s = st->energy_window_s;
+    su->energy_batch = st->energy_batch;
     su->nargs = (uint32_t)sp->nargs;
     for (size_t i = 0; i < sp->nargs; i++) {
         const cutune_spec_arg *a = &sp->args[i];
@@ -582,9 +588,10 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
         goto out_fail;
     const cutune_cuda_hello *h = &st->sess[0].hello;
     for (size_t n = 0; n < ctx->nneed; n++) {
-        static const char *const energy[] = {"energy_j",         "power_w",
-                                             "energy_window_ms", "energy_launches",
-                                             "energy_readings",  "energy_source"};
+        static const char *const energy[] = {
+            "energy_j",          "power_w",         "energy_window_ms", "energy_launches",
+            "energy_readings",   "energy_source",   "energy_busy",      "energy_step_mj",
+            "energy_resolution", "energy_update_ms"};
         for (size_t k = 0; k < sizeof energy / sizeof energy[0]; k++)
             if (!strcmp(ctx->need_metrics[n], energy[k]) &&
                 h->energy_source == CUTUNE_CUDA_ENERGY_NONE) {
@@ -761,7 +768,7 @@ static const cutune_evaluator_type cuda_type = {
     .help = "compile with NVRTC (or nvcc), verify and time on the GPU in a worker process "
             "(args: flush_l2=0|1, pipeline=0|1, threads=N, cache=0|1, cache_dir=DIR, "
             "timeout=S, max_time=S, max_reps=N, min_reps=N, ci=REL, warmup=N, arch=XY, "
-            "energy_window=S, "
+            "energy_window=S, energy_batch=0|1, "
             "compiler=nvrtc|nvcc|PATH; worker=PATH: the worker executable, default cutune itself)",
     .size = sizeof(cuda_state),
     .flags = CUTUNE_EVALUATOR_NEEDS_GPU,

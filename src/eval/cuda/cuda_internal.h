@@ -178,8 +178,9 @@ const char *cutune_cuda_drv_strerror(const cutune_cuda_drv *d, cu_result r, char
  * that any build can read another's. */
 /* 3: HELLO carries the device count, ordinal, PCI bus id and UUID
  * 4: SETUP and LAUNCH carry tensormap arguments; bfloat16 elements
- * 5: HELLO carries the energy source; SETUP the energy window */
-#define CUTUNE_CUDA_PROTO_VERSION 5u
+ * 5: HELLO carries the energy source; SETUP the energy window
+ * 6: SETUP carries the energy window's mode (energy_batch) */
+#define CUTUNE_CUDA_PROTO_VERSION 6u
 #define CUTUNE_CUDA_MAX_MSG (512u << 20) /* a CUBIN is a few MB at most */
 
 enum cutune_cuda_msg_type {
@@ -258,7 +259,26 @@ typedef struct cutune_cuda_setup {
     int32_t gemm_alpha, gemm_beta;  /**< arg indices of alpha, beta */
     double energy_window_s;         /**< least duration of the energy measurement (0: the timed
                                          repetitions only; longer: more launches, untimed) */
+    int32_t energy_batch; /**< 1: the energy window is its own, after the timing, filled with
+                               launches back to back (energy_batch.c); 0: it spans the timed
+                               repetitions, lengthened with synchronised launches */
 } cutune_cuda_setup;
+
+/** Most launches one back-to-back energy batch enqueues before it synchronises. */
+#define CUTUNE_CUDA_ENERGY_MAX_BATCH 100000u
+
+/** Launches of one back-to-back energy batch: ceil(left_s / per_launch_s), at least 1
+ * (1 where the time per launch is unknown or 0), at most CUTUNE_CUDA_ENERGY_MAX_BATCH; 0
+ * when no time is left. */
+uint64_t cutune_cuda_energy_batch(double left_s, double per_launch_s);
+/** One launch's energy (J) from the counter's readings (mJ) at the window's edges over its
+ * launches; NaN where the counter did not move or there were no launches. */
+double cutune_cuda_energy_per_launch(unsigned long long mj0, unsigned long long mj1,
+                                     uint64_t launches);
+/** The bound on the window energy's relative error that the counter's granularity sets:
+ * its largest update step over the window's energy (at most 1); NaN where unknown. */
+double cutune_cuda_energy_resolution(unsigned long long step_mj, unsigned long long mj0,
+                                     unsigned long long mj1);
 
 /** One evaluation request: a compiled kernel and its launch. */
 typedef struct cutune_cuda_launch {
@@ -352,6 +372,8 @@ typedef struct cutune_cuda_session {
     double setup_timeout_s;  /**< start + setup + first reference */
     double kernel_timeout_s; /**< floor of the per-launch timeout */
     double max_time_s;       /**< the worker's timing budget */
+    double energy_window_s;  /**< the worker's energy window (energy_window=S): timing's
+                                  deadline allows for it */
     double best_ms;          /**< best OK time so far (timeout = max(floor, 50x)) */
     unsigned restarts;       /**< workers restarted after a failure */
     int verbose;

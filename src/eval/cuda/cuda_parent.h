@@ -48,6 +48,7 @@ typedef struct cuda_state {
     double timeout_s, max_time_s, ci;
     double energy_window_s; /**< least energy-measurement window (energy_window=S; 0: the timed
                                  repetitions) */
+    int energy_batch;       /**< energy_batch=0|1: the window's launches back to back (1) */
     int arch;               /**< sm_XY as XY (from the device unless arch= given) */
     char arch_opt[48];
     char worker[4096];

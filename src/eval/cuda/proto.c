@@ -264,6 +264,7 @@ int cutune_cuda_encode_setup(cutune_cuda_buf *b, const cutune_cuda_setup *s)
     put_u32(b, (uint32_t)s->gemm_alpha);
     put_u32(b, (uint32_t)s->gemm_beta);
     put_f64(b, s->energy_window_s);
+    put_u32(b, (uint32_t)s->energy_batch);
     return frame_end(b, at);
 }
 
@@ -318,6 +319,7 @@ int cutune_cuda_decode_setup(const uint8_t *p, size_t n, cutune_cuda_setup *s)
     s->gemm_alpha = (int32_t)get_u32(&r);
     s->gemm_beta = (int32_t)get_u32(&r);
     s->energy_window_s = get_f64(&r);
+    s->energy_batch = (int32_t)get_u32(&r);
     return finish(&r);
 }
 

@@ -274,7 +274,10 @@ int cutune_cuda_session_eval(cutune_cuda_session *s, const cutune_cuda_launch *l
                 timeout = s->setup_timeout_s;
                 phase = "verification";
             } else {
-                timeout = s->max_time_s + TIMING_LAUNCH_ALLOWANCE * kernel_timeout(s);
+                /* the energy window follows the timing (twice: a throttled measurement
+                   is taken again) */
+                timeout = s->max_time_s + 2 * s->energy_window_s +
+                          TIMING_LAUNCH_ALLOWANCE * kernel_timeout(s);
                 phase = "timing";
             }
             continue;

@@ -14,8 +14,9 @@
 
 #include <pthread.h>
 
-#define WORKER_BATCH 10             /* timed launches per synchronisation */
-#define WORKER_POWER_PERIOD_S 0.005 /* power sampling period when NVML has no energy counter */
+#define WORKER_BATCH 10               /* timed launches per synchronisation */
+#define WORKER_POWER_PERIOD_S 0.005   /* power sampling period when NVML has no energy counter */
+#define WORKER_COUNTER_PERIOD_S 0.001 /* energy counter polling period inside the window */
 /* NVML clock event reasons: software power cap (0x4), hardware slowdown (0x8), software
  * and hardware thermal slowdown (0x20, 0x40), hardware power brake (0x80) */
 #define WORKER_THROTTLE_FLAG 0xECull
@@ -26,16 +27,20 @@
 /** One energy measurement window (worker_energy.c). */
 typedef struct worker_energy {
     int open;                   /**< between begin and end */
+    int watch;                  /**< throttle reasons collected outside the window too (from
+                                     worker_energy_watch to the window's end) */
     int source;                 /**< cutune_cuda_energy_source of this window */
     double t0;                  /**< wall time when the window opened */
     double before[3];           /**< SM clock, memory clock (MHz), temperature (C); NaN unread */
     unsigned long long mj0;     /**< counter when the window opened */
     unsigned long long last_mj; /**< counter at the last poll */
     uint64_t readings;          /**< distinct counter values seen after mj0 */
+    unsigned long long step_mj; /**< the counter's largest change between two polls */
+    double first_t, last_t_mj;  /**< when the polls first and last saw the counter change */
     unsigned long long reasons; /**< clock event reasons OR'd over the polls */
-    pthread_mutex_t mu;         /**< guards the sampled fields below and stop */
+    pthread_mutex_t mu;         /**< guards every field the poller thread writes */
     pthread_t tid;
-    int thread;    /**< the sampler thread runs */
+    int thread;    /**< the poller thread runs (counter polls or power samples) */
     int stop;      /**< asks the sampler to stop */
     double joules; /**< sampled: trapezoidal integral so far */
     double last_t, last_p;
@@ -140,10 +145,16 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
 int worker_energy_source(const worker *w);
 /** Open the energy window: clocks and temperature, the counter or the power sampler. */
 void worker_energy_begin(worker *w);
-/** Inside the window (after each synchronisation): throttle reasons, counter updates. */
+/** Collect throttle reasons from now on (the timed repetitions before a back-to-back
+ * window), so that the window's reasons cover the whole measurement. */
+void worker_energy_watch(worker *w);
+/** Inside the window (after each synchronisation): throttle reasons, counter updates;
+ * outside it, under worker_energy_watch, throttle reasons alone. */
 void worker_energy_poll(worker *w);
-/** Close the window over launches kernel launches and add its metrics to r. */
-void worker_energy_end(worker *w, uint64_t launches, cutune_cuda_reply *r);
+/** Close the window over launches kernel launches of kernel_ms each (the timed median) and
+ * add its metrics to r; batched: the window was filled back to back (energy_batch). */
+void worker_energy_end(worker *w, uint64_t launches, double kernel_ms, int batched,
+                       cutune_cuda_reply *r);
 /** 1 when the last window saw a slowdown worth measuring again (WORKER_THROTTLE_REPEAT). */
 int worker_energy_throttled(const worker *w);
 

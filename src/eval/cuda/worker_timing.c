@@ -1,6 +1,18 @@
 /* The worker's timing: warm-up (at least WARMUP_S, so that an idle GPU's clocks have
  * ramped up), then repetitions timed with events in batches until the median's 95% CI is
- * within ci_rel, max_reps are taken or max_time_s has passed. */
+ * within ci_rel, max_reps are taken or max_time_s has passed; then the energy window.
+ *
+ * The energy window (worker_energy.c), where energy_window_s > 0 and energy_batch = 1, is
+ * its own, after the timing: launches issued back to back, energy_window_s of them at the
+ * timed median each (cutune_cuda_energy_batch), one synchronisation, more where the window
+ * fell short; the counter is read at its edges, after a synchronisation. With no host
+ * synchronisation between launches the GPU runs the kernel for the whole window instead of
+ * idling between synchronised batches. Inout buffers restored by a device memset (zeros)
+ * keep their restore before every launch, enqueued with it; a kernel with inout buffers
+ * restored from host memory (a synchronous copy) cannot be launched back to back, and gets
+ * the window around the timed repetitions instead, as energy_batch = 0 gives every kernel:
+ * opened after the warm-up, closed after the last repetition, lengthened to
+ * energy_window_s with synchronised batches of untimed launches. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +52,68 @@ static cu_result restore_inout(worker *w, int *any)
     return rc;
 }
 
+/* 1 when every inout buffer is restored by a device memset (asynchronous), so that
+ * launches with their restores go back to back. */
+static int inout_async(const worker *w)
+{
+    const cutune_cuda_setup *su = &w->setup;
+    for (uint32_t i = 0; i < su->nargs; i++) {
+        const wbuf *b = &w->bufs[i];
+        if (su->args[i].kind == CUTUNE_ARG_BUFFER && su->args[i].output == 2 && b->bytes &&
+            !(b->zeros || !b->host_in))
+            return 0;
+    }
+    return 1;
+}
+
+/* The back-to-back energy window (energy_batch=1): opened after a synchronisation, filled
+ * with launches (each after its L2 flush and inout restore, all enqueued without waiting)
+ * until it lasts energy_window_s, closed after the last synchronisation. A batch is sized
+ * from the timed median, the next (where the window fell short: launch gaps, flushes) from
+ * the window's wall time per launch so far. */
+static cu_result energy_window(worker *w, cu_function f, const cutune_cuda_launch *l, void **params,
+                               cutune_cuda_reply *r)
+{
+    const cutune_cuda_setup *su = &w->setup;
+    cu_result rc = w->drv.ctx_synchronize();
+    if (rc != CU_SUCCESS)
+        return rc;
+    worker_energy_begin(w);
+    if (!w->energy.open)
+        return CU_SUCCESS; /* no NVML: nothing to measure */
+    if (w->energy.source == CUTUNE_CUDA_ENERGY_NONE) {
+        worker_energy_end(w, 0, r->time_ms, 1, r); /* clocks only: no window to fill */
+        return CU_SUCCESS;
+    }
+    double t0 = cutune_now(), per = r->time_ms * 1e-3;
+    uint64_t launches = 0;
+    for (;;) {
+        double el = cutune_now() - t0;
+        if (launches > 0)
+            per = el / (double)launches;
+        uint64_t m = cutune_cuda_energy_batch(su->energy_window_s - el, per);
+        if (m == 0)
+            break;
+        for (uint64_t j = 0; j < m && rc == CU_SUCCESS; j++) {
+            int any;
+            if (su->flush_l2 && w->flush)
+                rc = w->drv.memset_d8_async(w->flush, (unsigned char)j, w->flush_bytes, NULL);
+            if (rc == CU_SUCCESS)
+                rc = restore_inout(w, &any);
+            if (rc == CU_SUCCESS)
+                rc = worker_launch(w, f, l->grid, l->block, l->smem, params);
+            launches += rc == CU_SUCCESS;
+        }
+        if (rc == CU_SUCCESS)
+            rc = w->drv.ctx_synchronize();
+        if (rc != CU_SUCCESS)
+            return rc;
+        worker_energy_poll(w);
+    }
+    worker_energy_end(w, launches, r->time_ms, 1, r);
+    return CU_SUCCESS;
+}
+
 /* One untimed launch, inout buffers restored first. */
 static cu_result launch_restored(worker *w, cu_function f, const cutune_cuda_launch *l,
                                  void **params)
@@ -60,6 +134,7 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
     int min_reps = su->min_reps > 0 ? su->min_reps : 10;
     double t0 = cutune_now();
     double *sorted = NULL;
+    int batched = 0; /* the energy window is its own, back to back, after the timing */
     r->times = calloc((size_t)max_reps, sizeof *r->times);
     sorted = calloc((size_t)max_reps, sizeof *sorted);
     if (!r->times || !sorted) {
@@ -100,7 +175,11 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
         goto out_fail;
     }
     worker_metric(r, "worker_warmup_ms", (cutune_now() - t0) * 1e3);
-    worker_energy_begin(w);
+    batched = su->energy_batch && su->energy_window_s > 0 && inout_async(w);
+    if (!batched)
+        worker_energy_begin(w);
+    else
+        worker_energy_watch(w);
     t0 = cutune_now();
     /* Long kernels get small batches so the time bound holds. */
     int batch = verify_s > 0 ? (int)(0.05 / verify_s) : WORKER_BATCH;
@@ -154,7 +233,8 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
     /* A window shorter than energy_window_s is lengthened with more launches of the same
      * kernel (untimed), so that the energy counter or the power samples resolve it. */
     uint64_t launches = n;
-    while (w->energy.open && cutune_now() - t0 < su->energy_window_s && rc == CU_SUCCESS) {
+    while (!batched && w->energy.open && cutune_now() - t0 < su->energy_window_s &&
+           rc == CU_SUCCESS) {
         for (int j = 0; j < batch && rc == CU_SUCCESS; j++) {
             if (su->flush_l2 && w->flush)
                 rc = w->drv.memset_d8_async(w->flush, (unsigned char)j, w->flush_bytes, NULL);
@@ -170,7 +250,12 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
         }
         worker_energy_poll(w);
     }
-    worker_energy_end(w, launches, r);
+    if (!batched)
+        worker_energy_end(w, launches, r->time_ms, 0, r);
+    else if (r->time_ms > 0.0 && (rc = energy_window(w, f, l, params, r)) != CU_SUCCESS) {
+        worker_runtime_fail(w, r, "energy window launch", rc);
+        goto out_fail;
+    }
     if (!(r->time_ms > 0.0)) { /* below the event timer's resolution: not a measurement (a
                                   zero time would also be refused by every recording loader) */
         r->status = CUTUNE_STATUS_RUNTIME_ERROR;
@@ -185,7 +270,8 @@ int worker_time_kernel(worker *w, cu_function f, const cutune_cuda_launch *l, vo
     return 0;
 out_fail:
     if (w->energy.open)
-        worker_energy_end(w, 0, r); /* stops the sampler; no energy without launches */
+        worker_energy_end(w, 0, 0, batched, r); /* stops the poller; no energy without launches */
+    w->energy.watch = 0;
     free(sorted);
     return -1;
 }

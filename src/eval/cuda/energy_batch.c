@@ -1,0 +1,45 @@
+/* The rule of the back-to-back energy window (worker_timing.c runs it), kept apart from the
+ * driver so that it is tested without a GPU.
+ *
+ * NVML's total-energy counter changes only at its own update times, so a window read at
+ * both ends is uncertain by about one update step's energy at each end: the relative
+ * error is bounded by step / window energy, which a longer, gap-free window makes small.
+ * The window is therefore filled with launches issued back to back (no host
+ * synchronisation between them, so the GPU does not idle), as many as the time left
+ * needs at the measured time per launch, and only then synchronised; the energy of one
+ * launch is the counter's difference over the launches. */
+#include <math.h>
+
+#include "cuda_internal.h"
+
+uint64_t cutune_cuda_energy_batch(double left_s, double per_launch_s)
+{
+    if (!(left_s > 0))
+        return 0;
+    /* an unknown or zero launch time: one launch, and the next batch is sized from the
+     * wall time it took */
+    if (!(per_launch_s > 0) || !isfinite(per_launch_s))
+        return 1;
+    double n = ceil(left_s / per_launch_s);
+    return n >= (double)CUTUNE_CUDA_ENERGY_MAX_BATCH ? CUTUNE_CUDA_ENERGY_MAX_BATCH
+           : n < 1                                   ? 1
+                                                     : (uint64_t)n;
+}
+
+double cutune_cuda_energy_per_launch(unsigned long long mj0, unsigned long long mj1,
+                                     uint64_t launches)
+{
+    /* a counter that did not move did not resolve the window: no energy, never 0 J */
+    if (mj1 <= mj0 || launches == 0)
+        return NAN;
+    return (double)(mj1 - mj0) * 1e-3 / (double)launches;
+}
+
+double cutune_cuda_energy_resolution(unsigned long long step_mj, unsigned long long mj0,
+                                     unsigned long long mj1)
+{
+    if (mj1 <= mj0 || step_mj == 0)
+        return NAN;
+    double r = (double)step_mj / (double)(mj1 - mj0);
+    return r > 1 ? 1 : r;
+}
