@@ -3,15 +3,17 @@
 # gemm_4096 binary (benchmarks/kernels, best/gemm.h) run under Nsight Compute, which
 # profiles its first kernels: the input generators, the cuBLAS reference and the tuned
 # gemm, and then the cuBLAS ceiling launches. Writes ncu.csv (raw metrics of every
-# profiled kernel) and table.md (gemm against cuBLAS) into OUT_DIR.
+# profiled kernel) and table.md (gemm against cuBLAS) into OUT_DIR; BUILD_DIR as bench.py.
 #   benchmarks/kernels/sgemm-bound/run.sh [OUT_DIR]      (on the GPU machine)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here}
 mkdir -p "$out"
 bdir=${BUILD_DIR:-${TMPDIR:-/tmp}/cutune-bench-kernels}
-python3 "$here/../bench.py" --only gemm_4096 --build-only --out "$out/bench" --build-dir "$bdir" >"$out/build.log" 2>&1 ||
-    { tail -20 "$out/build.log"; exit 1; }
+# SKIP_BUILD=1: the binary is already in $BUILD_DIR (an earlier bench.py --build-only)
+[ -n "${SKIP_BUILD:-}" ] ||
+    python3 "$here/../bench.py" --only gemm_4096 --build-only --out "$out/bench" --build-dir "$bdir" \
+        >"$out/build.log" 2>&1 || { tail -20 "$out/build.log"; exit 1; }
 metrics=(
     gpu__time_duration.sum sm__cycles_elapsed.avg.per_second launch__registers_per_thread
     launch__block_size launch__occupancy_limit_registers sm__warps_active.avg.pct_of_peak_sustained_active
