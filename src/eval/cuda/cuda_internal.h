@@ -275,6 +275,11 @@ uint64_t cutune_cuda_energy_batch(double left_s, double per_launch_s);
  * launches; NaN where the counter did not move or there were no launches. */
 double cutune_cuda_energy_per_launch(unsigned long long mj0, unsigned long long mj1,
                                      uint64_t launches);
+/** One launch's energy (J) from two of the counter's updates inside a busy window: the
+ * power between them, (mj_b - mj_a) / (t_b - t_a), times the window's time per launch,
+ * window_s / launches; NaN where the two do not differ or there were no launches. */
+double cutune_cuda_energy_between(unsigned long long mj_a, double t_a, unsigned long long mj_b,
+                                  double t_b, double window_s, uint64_t launches);
 /** The bound on the window energy's relative error that the counter's granularity sets:
  * its largest update step over the window's energy (at most 1); NaN where unknown. */
 double cutune_cuda_energy_resolution(unsigned long long step_mj, unsigned long long mj0,

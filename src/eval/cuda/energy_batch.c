@@ -6,8 +6,12 @@
  * error is bounded by step / window energy, which a longer, gap-free window makes small.
  * The window is therefore filled with launches issued back to back (no host
  * synchronisation between them, so the GPU does not idle), as many as the time left
- * needs at the measured time per launch, and only then synchronised; the energy of one
- * launch is the counter's difference over the launches. */
+ * needs at the measured time per launch, and only then synchronised. The energy of one
+ * launch is, where the window holds two or more of the counter's updates (the H200's
+ * comes every ~100 ms), the power between the first and the last of them times the
+ * window's time per launch: the GPU runs the same launches throughout, and the updates'
+ * times are known to the poll period (1 ms), where each edge reading is off by up to one
+ * update's energy. Otherwise it is the counter's difference over the launches. */
 #include <math.h>
 
 #include "cuda_internal.h"
@@ -33,6 +37,14 @@ double cutune_cuda_energy_per_launch(unsigned long long mj0, unsigned long long 
     if (mj1 <= mj0 || launches == 0)
         return NAN;
     return (double)(mj1 - mj0) * 1e-3 / (double)launches;
+}
+
+double cutune_cuda_energy_between(unsigned long long mj_a, double t_a, unsigned long long mj_b,
+                                  double t_b, double window_s, uint64_t launches)
+{
+    if (mj_b <= mj_a || !(t_b > t_a) || !(window_s > 0) || launches == 0)
+        return NAN;
+    return (double)(mj_b - mj_a) * 1e-3 / (t_b - t_a) * window_s / (double)launches;
 }
 
 double cutune_cuda_energy_resolution(unsigned long long step_mj, unsigned long long mj0,

@@ -60,8 +60,10 @@ static void counter_seen(worker_energy *e, unsigned long long mj, double t)
         return;
     if (mj > e->last_mj && mj - e->last_mj > e->step_mj)
         e->step_mj = mj - e->last_mj;
-    if (e->readings == 0)
+    if (e->readings == 0) {
         e->first_t = t;
+        e->first_mj = mj;
+    }
     e->last_t_mj = t;
     e->last_mj = mj;
     e->readings++;
@@ -155,6 +157,7 @@ void worker_energy_begin(worker *w)
     e->readings = 0;
     e->step_mj = 0;
     e->first_t = e->last_t_mj = 0;
+    e->first_mj = 0;
     e->joules = 0;
     e->nsamples = 0;
     e->stop = 0;
@@ -198,12 +201,23 @@ void worker_energy_end(worker *w, uint64_t launches, double kernel_ms, int batch
     double t1 = cutune_now(), joules = NAN, per_launch = NAN, resolution = NAN;
     unsigned long long mj1 = 0;
     uint64_t readings = 0;
+    int interior = 0;
     if (e->source == CUTUNE_CUDA_ENERGY_COUNTER) {
         if (w->drv.nvml_total_energy(w->nvml_dev, &mj1) == 0) {
             counter_seen(e, mj1, t1);
-            per_launch = cutune_cuda_energy_per_launch(e->mj0, mj1, launches);
+            /* a busy window that holds two of the counter's updates: the power between them
+             * over the window's time per launch, free of the edges' quantisation */
+            if (batched && e->readings >= 2)
+                per_launch = cutune_cuda_energy_between(e->first_mj, e->first_t, e->last_mj,
+                                                        e->last_t_mj, t1 - e->t0, launches);
+            interior = isfinite(per_launch);
+            if (interior)
+                resolution = WORKER_COUNTER_PERIOD_S / (e->last_t_mj - e->first_t);
+            else {
+                per_launch = cutune_cuda_energy_per_launch(e->mj0, mj1, launches);
+                resolution = cutune_cuda_energy_resolution(e->step_mj, e->mj0, mj1);
+            }
             joules = per_launch * (double)launches;
-            resolution = cutune_cuda_energy_resolution(e->step_mj, e->mj0, mj1);
         }
         readings = e->readings;
     } else if (e->source == CUTUNE_CUDA_ENERGY_SAMPLED) {
@@ -233,6 +247,8 @@ void worker_energy_end(worker *w, uint64_t launches, double kernel_ms, int batch
         worker_metric(r, "energy_launches", (double)launches);
         worker_metric(r, "energy_source", e->source);
         worker_metric(r, "energy_batched", batched);
+        if (e->source == CUTUNE_CUDA_ENERGY_COUNTER)
+            worker_metric(r, "energy_interior", interior);
         if (kernel_ms > 0)
             worker_metric(r, "energy_busy", (double)launches * kernel_ms * 1e-3 / (t1 - e->t0));
         if (isfinite(resolution)) {

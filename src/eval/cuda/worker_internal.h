@@ -37,6 +37,7 @@ typedef struct worker_energy {
     uint64_t readings;          /**< distinct counter values seen after mj0 */
     unsigned long long step_mj; /**< the counter's largest change between two polls */
     double first_t, last_t_mj;  /**< when the polls first and last saw the counter change */
+    unsigned long long first_mj; /**< the counter at its first change in the window */
     unsigned long long reasons; /**< clock event reasons OR'd over the polls */
     pthread_mutex_t mu;         /**< guards every field the poller thread writes */
     pthread_t tid;
