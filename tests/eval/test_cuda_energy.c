@@ -214,8 +214,7 @@ static void test_batch_rule(void **state)
     assert_true(isnan(cutune_cuda_energy_per_launch(1000, 3000, 0)));
     /* between updates: 20 J in 0.1 s is 200 W; a 0.25 s window of 1000 launches is 0.25 ms
      * each, 50 mJ */
-    assert_true(fabs(cutune_cuda_energy_between(5000, 1.0, 25000, 1.1, 0.25, 1000) - 0.05) <
-                1e-12);
+    assert_true(fabs(cutune_cuda_energy_between(5000, 1.0, 25000, 1.1, 0.25, 1000) - 0.05) < 1e-12);
     assert_true(isnan(cutune_cuda_energy_between(5000, 1.0, 5000, 1.1, 0.25, 1000)));
     assert_true(isnan(cutune_cuda_energy_between(5000, 1.1, 25000, 1.1, 0.25, 1000)));
     assert_true(isnan(cutune_cuda_energy_between(5000, 1.0, 25000, 1.1, 0.25, 0)));

@@ -26,20 +26,20 @@
 
 /** One energy measurement window (worker_energy.c). */
 typedef struct worker_energy {
-    int open;                   /**< between begin and end */
-    int watch;                  /**< throttle reasons collected outside the window too (from
-                                     worker_energy_watch to the window's end) */
-    int source;                 /**< cutune_cuda_energy_source of this window */
-    double t0;                  /**< wall time when the window opened */
-    double before[3];           /**< SM clock, memory clock (MHz), temperature (C); NaN unread */
-    unsigned long long mj0;     /**< counter when the window opened */
-    unsigned long long last_mj; /**< counter at the last poll */
-    uint64_t readings;          /**< distinct counter values seen after mj0 */
-    unsigned long long step_mj; /**< the counter's largest change between two polls */
-    double first_t, last_t_mj;  /**< when the polls first and last saw the counter change */
+    int open;                    /**< between begin and end */
+    int watch;                   /**< throttle reasons collected outside the window too (from
+                                      worker_energy_watch to the window's end) */
+    int source;                  /**< cutune_cuda_energy_source of this window */
+    double t0;                   /**< wall time when the window opened */
+    double before[3];            /**< SM clock, memory clock (MHz), temperature (C); NaN unread */
+    unsigned long long mj0;      /**< counter when the window opened */
+    unsigned long long last_mj;  /**< counter at the last poll */
+    uint64_t readings;           /**< distinct counter values seen after mj0 */
+    unsigned long long step_mj;  /**< the counter's largest change between two polls */
+    double first_t, last_t_mj;   /**< when the polls first and last saw the counter change */
     unsigned long long first_mj; /**< the counter at its first change in the window */
-    unsigned long long reasons; /**< clock event reasons OR'd over the polls */
-    pthread_mutex_t mu;         /**< guards every field the poller thread writes */
+    unsigned long long reasons;  /**< clock event reasons OR'd over the polls */
+    pthread_mutex_t mu;          /**< guards every field the poller thread writes */
     pthread_t tid;
     int thread;    /**< the poller thread runs (counter polls or power samples) */
     int stop;      /**< asks the sampler to stop */
