@@ -87,6 +87,13 @@ int cutune_export_csv(const char *path, const cutune_space *s, const struct cutu
 int cutune_export_kt_cache(const char *path, const cutune_space *s, const struct cutune_spec *spec,
                            const char *device_name, const cutune_history *h, char *err,
                            size_t errlen);
+/** The same with the cache's kernel_name given (Kernel Tuner refuses a cache of another
+ *  kernel name): for a space without a spec, e.g. a recording's, whose name the recording
+ *  holds; NULL takes the spec's, else "unknown". */
+int cutune_export_kt_cache_named(const char *path, const cutune_space *s,
+                                 const struct cutune_spec *spec, const char *kernel_name,
+                                 const char *device_name, const cutune_history *h, char *err,
+                                 size_t errlen);
 /** Every evaluation in T4, the auto-tuning community's results format (t4.c,
  *  docs/formats.md): per configuration its times, invalidity and correctness. */
 int cutune_export_t4(const char *path, const cutune_space *s, const struct cutune_spec *spec,

@@ -157,8 +157,9 @@ int cli_db_export(const db_opts *o, const char *target, char *err, size_t errlen
                 h.best = (long)i;
         }
         if (o->kt)
-            rc = cutune_export_kt_cache(o->kt, t.space, t.spec, key.gpu.fingerprint, &h, err,
-                                        errlen);
+            rc = cutune_export_kt_cache_named(o->kt, t.space, t.spec,
+                                              t.rec ? t.rec->kernel_name : NULL,
+                                              key.gpu.fingerprint, &h, err, errlen);
         else
             rc = write_journal(o->journal, &t, path, key.gpu.fingerprint, &h, err, errlen);
     }

@@ -441,6 +441,14 @@ int cutune_export_kt_cache(const char *path, const cutune_space *s, const struct
                            const char *device_name, const cutune_history *h, char *err,
                            size_t errlen)
 {
+    return cutune_export_kt_cache_named(path, s, spec, NULL, device_name, h, err, errlen);
+}
+
+int cutune_export_kt_cache_named(const char *path, const cutune_space *s,
+                                 const struct cutune_spec *spec, const char *kernel_name,
+                                 const char *device_name, const cutune_history *h, char *err,
+                                 size_t errlen)
+{
     int rc = check_args(path, s, h, err, errlen);
     long *last = NULL; /* per id: the last entry that evaluated it (-1 none) */
     cJSON *doc = NULL, *keys = NULL, *params = NULL, *cache = NULL, *psize = NULL;
@@ -462,8 +470,9 @@ int cutune_export_kt_cache(const char *path, const cutune_space *s, const struct
     bad = bad || cutune_io_add(doc, "device_name",
                                cJSON_CreateString(device_name ? device_name : "unknown")) < 0;
     bad = bad || cutune_io_add(doc, "kernel_name",
-                               cJSON_CreateString(spec && spec->kernel_name ? spec->kernel_name
-                                                                            : "unknown")) < 0;
+                               cJSON_CreateString(kernel_name                 ? kernel_name
+                                                  : spec && spec->kernel_name ? spec->kernel_name
+                                                                              : "unknown")) < 0;
     if (!bad && spec && spec->nsizes) {
         bad = cutune_io_add(doc, "problem_size", psize = cJSON_CreateArray()) < 0;
         for (size_t c = 0; !bad && c < spec->nsizes && c < cutune_space_nconstants(s); c++) {

@@ -92,7 +92,7 @@ out=$("$exe" best --db=r.db --size N=1000 vector_add 2>&1)
     && ok "db list" || bad "db list" "$(cat list.txt)"
 "$exe" db show --db=r.db --top=2 bowl.json.gz >show.txt 2>&1 && [ "$(grep -c ' ms  {' show.txt)" -eq 2 ] \
     && ok "db show" || bad "db show" "$(cat show.txt)"
-"$exe" db export --db=r.db --kt-cache=exp.json bowl.json.gz 2>exp.txt && python3 "$here/kt_cache_check.py" exp.json unknown Synthetic - \
+"$exe" db export --db=r.db --kt-cache=exp.json bowl.json.gz 2>exp.txt && python3 "$here/kt_cache_check.py" exp.json bowl Synthetic - \
     a=$(seq -s, 1 20) b=$(python3 -c "print(','.join(str(2**i) for i in range(20)))") c=$(seq -s, 0 9) >kc.txt 2>&1 \
     && ok "db export --kt-cache" || bad "db export --kt-cache" "$(cat exp.txt kc.txt)"
 "$exe" db export --db=r.db --journal=exp.jsonl bowl.json.gz 2>expj.txt \
