@@ -212,6 +212,13 @@ static void test_batch_rule(void **state)
     assert_true(cutune_cuda_energy_per_launch(1000, 3000, 4) == 0.5);
     assert_true(isnan(cutune_cuda_energy_per_launch(1000, 1000, 4))); /* did not move */
     assert_true(isnan(cutune_cuda_energy_per_launch(1000, 3000, 0)));
+    /* the window a run gets unless it names one: 0.25 s where energy is read */
+    const char *time_only[] = {"registers"}, *energy[] = {"registers", "energy_j"},
+               *power[] = {"power_w"};
+    assert_true(cutune_cuda_energy_window_default(NULL, 0) == 0);
+    assert_true(cutune_cuda_energy_window_default(time_only, 1) == 0);
+    assert_true(cutune_cuda_energy_window_default(energy, 2) == CUTUNE_CUDA_ENERGY_WINDOW_S);
+    assert_true(cutune_cuda_energy_window_default(power, 1) == CUTUNE_CUDA_ENERGY_WINDOW_S);
     /* between updates: 20 J in 0.1 s is 200 W; a 0.25 s window of 1000 launches is 0.25 ms
      * each, 50 mJ */
     assert_true(fabs(cutune_cuda_energy_between(5000, 1.0, 25000, 1.1, 0.25, 1000) - 0.05) < 1e-12);

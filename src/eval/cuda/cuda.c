@@ -45,7 +45,7 @@ static int parse_args(cuda_state *st, const char *arg, char *err, size_t errlen)
     st->min_reps = 10;
     st->ci = 0.01;
     st->warmup = 3;
-    st->energy_window_s = 0;
+    st->energy_window_s = -1; /* unset: from the metrics the run needs (alloc) */
     st->energy_batch = 1;
     if (!arg || !*arg)
         return 0;
@@ -583,6 +583,8 @@ static int cuda_alloc(void *state, const cutune_evaluator_ctx *ctx, char *err, s
         }
     }
 
+    if (st->energy_window_s < 0)
+        st->energy_window_s = cutune_cuda_energy_window_default(ctx->need_metrics, ctx->nneed);
     /* The workers first: without a device there is nothing to do. */
     if ((rc = cuda_start_workers(st, ctx->verbose, err, errlen)) < 0)
         goto out_fail;

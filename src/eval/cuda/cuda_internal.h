@@ -275,6 +275,11 @@ uint64_t cutune_cuda_energy_batch(double left_s, double per_launch_s);
  * launches; NaN where the counter did not move or there were no launches. */
 double cutune_cuda_energy_per_launch(unsigned long long mj0, unsigned long long mj1,
                                      uint64_t launches);
+/** The energy window a run gets without energy_window=S: CUTUNE_CUDA_ENERGY_WINDOW_S where
+ * its objective or constraints read an energy metric (energy_*, power_w), else 0 (the
+ * timed repetitions alone: no time spent on a window nobody reads). */
+#define CUTUNE_CUDA_ENERGY_WINDOW_S 0.25
+double cutune_cuda_energy_window_default(const char *const *need, size_t nneed);
 /** One launch's energy (J) from two of the counter's updates inside a busy window: the
  * power between them, (mj_b - mj_a) / (t_b - t_a), times the window's time per launch,
  * window_s / launches; NaN where the two do not differ or there were no launches. */
