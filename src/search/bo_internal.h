@@ -217,6 +217,20 @@ int bo_local_model(bo_state *s, const cutune_gp **model, char *err, size_t errle
  * into *ids (malloc'd) and *n: 0 or a negative code with err set. */
 int bo_rank_all(bo_state *s, double fbest, size_t **ids, size_t *n, char *err, size_t errlen);
 
+/* bo_model.c: the GP's upkeep */
+/* Refit the output warp to the ok observations and hand the GP its new targets. */
+int bo_rewarp(bo_state *s, char *err, size_t errlen);
+/* The early phase's settings, edge (1) or safe (0); options given explicitly stay. */
+void bo_set_phase(bo_state *s, int edge);
+/* Make the GP current with every ok observation, refitting on the schedule. */
+int bo_sync_model(bo_state *s, char *err, size_t errlen);
+/* bo_sync_model, the pool redrawn after a refit, and the prediction cache snapshot when
+ * `left` picks remain (the batch's fantasies are appended to it and dropped again). */
+int bo_prepare_model(bo_state *s, size_t left, char *err, size_t errlen);
+/* The Kriging believer: a fantasy at the posterior mean for each of the first npre
+ * pending ids. */
+int bo_believe_pending(bo_state *s, size_t npre, char *err, size_t errlen);
+
 /* bo_design.c: the initial design */
 long long bo_maximin_pick(bo_state *s);
 long long bo_lhs_pick(bo_state *s, size_t t);
