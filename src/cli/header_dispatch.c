@@ -60,14 +60,14 @@ static int write_header(const char *path, const char *kname, const char *gpu, en
                         size_t dflt, const cli_shape *dshape, long common_id, double common_ms,
                         char *err, size_t errlen)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    cutune_outfile *o = NULL;
+    int rc = cutune_outfile_open(path, 0, 0644, &o, err, errlen);
+    if (rc < 0)
+        return rc;
+    FILE *f = cutune_outfile_stream(o);
     if (!f) {
-        if (fd >= 0)
-            close(fd), unlink(tmp);
-        return cutune_err(err, errlen, CUTUNE_EIO, "%s: %s", path, strerror(errno));
+        cutune_outfile_abort(o);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     }
     const cutune_space *sp = E[0].t.space;
     size_t np = cutune_space_nparams(sp);
@@ -106,8 +106,7 @@ static int write_header(const char *path, const char *kname, const char *gpu, en
     fprintf(f, "_DISPATCH_H\n\n#include <stddef.h>\n\n");
     cutune_value *v = calloc(np + cutune_space_nconstants(sp) + 1, sizeof *v);
     if (!v) {
-        fclose(f);
-        unlink(tmp);
+        cutune_outfile_abort(o);
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     }
     if (common_id >= 0)
@@ -193,26 +192,20 @@ static int write_header(const char *path, const char *kname, const char *gpu, en
     }
     fprintf(f, "        if (bd < 0.0 || d < bd) {\n            bd = d;\n            best = i;\n"
                "        }\n    }\n    return &t[best];\n}\n\n#endif\n");
-    int bad = ferror(f) | (fflush(f) != 0) | (fsync(fileno(f)) != 0);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        unlink(tmp);
-        return cutune_err(err, errlen, CUTUNE_EIO, "%s: %s", path, strerror(errno));
-    }
-    return 0;
+    return cutune_outfile_commit(o, NULL, err, errlen);
 }
 
 /* The common run's configuration (its --output's common.config) as an id of sp. */
 static int common_config(const char *path, const cutune_space *sp, long *id, double *ms, char *err,
                          size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    static char buf[1 << 20];
-    size_t got = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[got] = '\0';
-    cJSON *root = cJSON_Parse(buf);
+    char *buf = NULL;
+    size_t len = 0;
+    int rc = cutune_read_file(path, &buf, &len, err, errlen);
+    if (rc < 0)
+        return rc;
+    cJSON *root = cJSON_ParseWithLength(buf, len);
+    free(buf);
     cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "common");
     cJSON *cfg = cJSON_GetObjectItemCaseSensitive(c, "config");
     cJSON *g = cJSON_GetObjectItemCaseSensitive(c, "geomean_ms");

@@ -1,11 +1,9 @@
 /* The report of `cutune --sizes` (shapes_run.h): the summary on stdout and the --output
  * JSON. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "shapes_run.h"
 
@@ -135,19 +133,20 @@ static void sizes_json(FILE *f, const cli_shape *sh)
     fprintf(f, "}");
 }
 
-/* --output: the whole run as one JSON object, written to a temporary and renamed. */
+/* --output: the whole run as one JSON object (through cutune_outfile: nothing is left half
+ * written). */
 int shapes_write_output(const char *path, const run_ctx *c, int common, shape_run *R, size_t n,
                         const cutune_space *cspace, const cutune_history *ch, const char *cjournal,
                         shape_run *V, size_t nv, const char *stop, char *err, size_t errlen)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    cutune_outfile *o = NULL;
+    int rc = cutune_outfile_open(path, 0, 0644, &o, err, errlen);
+    if (rc < 0)
+        return rc;
+    FILE *f = cutune_outfile_stream(o);
     if (!f) {
-        if (fd >= 0)
-            close(fd), unlink(tmp);
-        return cutune_err(err, errlen, CUTUNE_EIO, "--output=%s: %s", path, strerror(errno));
+        cutune_outfile_abort(o);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     }
     fprintf(f, "{\"mode\":\"%s\",\"kernel\":", common ? "common" : "each");
     str_json(f, R[0].t.spec->name);
@@ -223,11 +222,5 @@ int shapes_write_output(const char *path, const run_ctx *c, int common, shape_ru
         fprintf(f, "}");
     }
     fprintf(f, "]}\n");
-    int bad = ferror(f) | (fflush(f) != 0) | (fsync(fileno(f)) != 0);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        unlink(tmp);
-        return cutune_err(err, errlen, CUTUNE_EIO, "--output=%s: %s", path, strerror(errno));
-    }
-    return 0;
+    return cutune_outfile_commit(o, NULL, err, errlen);
 }
