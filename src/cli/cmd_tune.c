@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,22 +22,8 @@
 #include "commands.h"
 #include "options.h"
 #include "shapes.h"
+#include "stop_signal.h"
 #include "tune_internal.h"
-
-static volatile sig_atomic_t stop_requested;
-
-/* SIGINT, SIGTERM, SIGHUP: stop after the evaluations under way, keeping the journal whole
- * and writing the summary and exports. A hang-up takes the terminal, and often the reader
- * of a pipe on stdout with it: a write there must then fail, not kill the run (SIGPIPE). */
-static void on_signal(int sig)
-{
-    stop_requested = 1;
-    if (sig == SIGHUP) {
-        struct sigaction ign = {0};
-        ign.sa_handler = SIG_IGN;
-        sigaction(SIGPIPE, &ign, NULL); /* async-signal-safe */
-    }
-}
 
 /* Is a CUDA device usable here? dlopen, never link: cutune must start without a driver. */
 static int gpu_present(void)
@@ -628,12 +613,7 @@ int cutune_cmd_tune(int argc, char **argv)
                 "--evaluator=cuda to measure\n",
                 eargs_shown);
 
-    struct sigaction sa = {0};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    cli_catch_stop_signals();
 
     int replay = strcmp(ename, "replay") == 0;
     int kt_times = replay && eargs && cli_is_kt_cache(eargs);
@@ -651,7 +631,7 @@ int cutune_cmd_tune(int argc, char **argv)
         .resume = resume,
         .progress = o.progress && !o.quiet,
         .deterministic_clock = replay && mpi_size == 1,
-        .stop = &stop_requested,
+        .stop = &cli_stop_requested,
         .searcher_name = sname,
         .searcher_args = sargs,
         .evaluator_name = ename,
@@ -676,7 +656,7 @@ int cutune_cmd_tune(int argc, char **argv)
     static cutune_confirm_result confirm;
     if (rc == 0 && o.confirm > 0 && why != CUTUNE_STOP_SIGNAL && hist.best >= 0) {
         rc = cutune_confirm_run(ev, t.space, t.spec, objective, &hist, o.confirm, o.confirm_rounds,
-                                o.seed, &stop_requested, &confirm, err, sizeof err);
+                                o.seed, &cli_stop_requested, &confirm, err, sizeof err);
         if (rc == 0 && confirm.winner >= 0)
             hist.confirm = &confirm;
     }

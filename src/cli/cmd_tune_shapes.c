@@ -12,7 +12,6 @@
  * evaluator, so `cutune best --size ...` answers per shape afterwards. */
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,14 +24,7 @@
 #include "shapes.h"
 #include "shapes_eval.h"
 #include "shapes_run.h"
-
-static volatile sig_atomic_t shapes_stop;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    shapes_stop = 1;
-}
+#include "stop_signal.h"
 
 static int gpu_here(void)
 {
@@ -125,7 +117,7 @@ static int search(run_ctx *c, const cutune_space *space, const cutune_spec *spec
         .journal_path = journal,
         .progress = o->progress && !o->quiet,
         .deterministic_clock = c->replay,
-        .stop = &shapes_stop,
+        .stop = &cli_stop_requested,
         .searcher_name = c->sname,
         .searcher_args = c->sargs,
         .evaluator_name = nes > 1 ? "shapes" : c->ename,
@@ -530,12 +522,7 @@ int cli_tune_shapes(const cli_tune_options *o)
     if (announce)
         fprintf(stderr, "cutune: no GPU here: each shape replays the kernel's recording at its "
                         "sizes; --evaluator=cuda to measure\n");
-    struct sigaction sa = {0};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    cli_catch_stop_signals();
     status = 1;
 
     if (common) {
@@ -591,7 +578,7 @@ int cli_tune_shapes(const cli_tune_options *o)
             goto fail;
     } else {
         order_by_product(R, n, order);
-        for (size_t k = 0; k < n && !shapes_stop; k++) {
+        for (size_t k = 0; k < n && !cli_stop_requested; k++) {
             shape_run *r = &R[order[k]];
             cutune_warm_prior *prior = NULL;
             if ((rc = warm_prior(warm, R, order, k, &prior, &r->from, err, sizeof err)) < 0)
@@ -619,7 +606,7 @@ int cli_tune_shapes(const cli_tune_options *o)
     static cli_shape tuned[SHAPES_MAX];
     for (size_t i = 0; i < n; i++)
         tuned[i] = *R[i].shape;
-    for (size_t i = 0; i < nv && !shapes_stop; i++) {
+    for (size_t i = 0; i < nv && !cli_stop_requested; i++) {
         shape_run *v = &V[i];
         v->from = common ? -1 : cli_shape_nearest(v->shape, tuned, n);
         const uint16_t *idx = NULL;
@@ -634,13 +621,13 @@ int cli_tune_shapes(const cli_tune_options *o)
                     NULL, NULL, &v->hist, &why, err, sizeof err);
         /* then the chosen configuration, answered from the database where the direct run
          * measured it */
-        if (rc == 0 && idx && !shapes_stop)
+        if (rc == 0 && idx && !cli_stop_requested)
             rc = measure_chosen(v, idx, err, sizeof err);
         set_winner(v);
         if (rc < 0)
             goto fail;
     }
-    if (shapes_stop)
+    if (cli_stop_requested)
         why = CUTUNE_STOP_SIGNAL;
 
     int any = shapes_print_summary(common, warm, o->quiet, R, n, V, nv, ct.space, &ch, cjournal);

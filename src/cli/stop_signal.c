@@ -1,0 +1,27 @@
+/* SIGINT, SIGTERM, SIGHUP: stop after the evaluations under way, keeping the journal whole
+ * and writing the summary and exports (cutune tune, one shape or several). A hang-up takes
+ * the terminal, and often the reader of a pipe on stdout with it: a write there must then
+ * fail, not kill the run (SIGPIPE). */
+#include "stop_signal.h"
+
+volatile sig_atomic_t cli_stop_requested;
+
+static void on_signal(int sig)
+{
+    cli_stop_requested = 1;
+    if (sig == SIGHUP) {
+        struct sigaction ign = {0};
+        ign.sa_handler = SIG_IGN;
+        sigaction(SIGPIPE, &ign, NULL); /* async-signal-safe */
+    }
+}
+
+void cli_catch_stop_signals(void)
+{
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
