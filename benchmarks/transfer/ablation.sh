@@ -19,10 +19,7 @@ if ! ls "$DATA"/GEMM_*.json.gz >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ninja -C "$BUILD" libcutune.a >/dev/null
-LIBS="$BUILD/libcutune.a $(pkg-config --libs gsl libcjson zlib) -lm -ldl -lpthread"
-cc -O2 -std=c11 -D_GNU_SOURCE -I include -I "$BUILD" benchmarks/transfer/bench_transfer.c $LIBS \
-    -o "$tmp/bench_transfer"
+benchmarks/transfer/build.sh "$BUILD" "$tmp/bench_transfer"
 mkdir -p "$OUT"
 cat >"$tmp/jobs" <<'LIST'
 gemm_GTX_TitanX_Maxwell GEMM_GTX_1080Ti gemm_AMD_Vega inverse

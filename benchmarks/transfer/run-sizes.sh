@@ -17,10 +17,7 @@ SEARCHER=${SEARCHER:-bo}
 mkdir -p "$OUT"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ninja -C "$BUILD" libcutune.a >/dev/null
-LIBS="$BUILD/libcutune.a $(pkg-config --libs gsl libcjson zlib) -lm -ldl -lpthread"
-cc -O2 -std=c11 -D_GNU_SOURCE -I include -I "$BUILD" benchmarks/transfer/bench_transfer.c $LIBS \
-    -o "$tmp/bench_transfer"
+benchmarks/transfer/build.sh "$BUILD" "$tmp/bench_transfer"
 shapes="data/gemm_h.jsonl.gz $(ls data/shapes/gemm_h-*.jsonl.gz)"
 start=$(date +%s)
 n=0

@@ -36,10 +36,7 @@ gemm="GEMM_GTX_1080Ti GEMM_P100 GEMM_RTX_2070_SUPER gemm_AMD_Vega gemm_GTX_Titan
 conv="convolution_GTX_1080Ti convolution_GTX_TitanX_Maxwell convolution_P100 convolution_RTX_2070_SUPER convolution_milo_A4000"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ninja -C "$BUILD" libcutune.a >/dev/null
-LIBS="$BUILD/libcutune.a $(pkg-config --libs gsl libcjson zlib) -lm -ldl -lpthread"
-cc -O2 -std=c11 -D_GNU_SOURCE -I include -I "$BUILD" benchmarks/transfer/bench_transfer.c $LIBS \
-    -o "$tmp/bench_transfer"
+benchmarks/transfer/build.sh "$BUILD" "$tmp/bench_transfer"
 # one job per target (JOBS at a time): its cold runs, then a warm run from each source
 jobs_file=$tmp/jobs
 mkdir "$tmp/part"
