@@ -76,31 +76,13 @@ int shapes_print_summary(int common, const char *warm, int quiet, shape_run *R, 
     return any;
 }
 
-/* Configuration id of space as a JSON object. */
+/* Configuration id of space as a JSON object: the database's text of it (cutune header
+ * --sizes reads the common run's back with cutune_db_config_id). */
 static void config_json(FILE *f, const cutune_space *s, long id)
 {
-    if (id < 0) {
-        fprintf(f, "null");
-        return;
-    }
-    size_t np = cutune_space_nparams(s);
-    cutune_value *v = calloc(np + cutune_space_nconstants(s) + 1, sizeof *v);
-    if (!v) {
-        fprintf(f, "null");
-        return;
-    }
-    cutune_space_values(s, (size_t)id, v);
-    fprintf(f, "{");
-    for (size_t p = 0; p < np; p++) {
-        char t[256];
-        cutune_value_format(&v[p], t, sizeof t);
-        if (v[p].type == CUTUNE_VALUE_STRING)
-            fprintf(f, "%s\"%s\":\"%s\"", p ? "," : "", cutune_space_param(s, p)->name, t);
-        else
-            fprintf(f, "%s\"%s\":%s", p ? "," : "", cutune_space_param(s, p)->name, t);
-    }
-    fprintf(f, "}");
-    free(v);
+    char *text = id >= 0 ? cutune_db_config_text(s, (size_t)id) : NULL;
+    fprintf(f, "%s", text ? text : "null");
+    free(text);
 }
 
 static void num_json(FILE *f, double x)
