@@ -47,10 +47,23 @@ static const char *ctype_of(const cutune_param *p)
 static void value_c(FILE *f, const cutune_param *p, const cutune_value *v)
 {
     char t[256];
+    if (v->type == CUTUNE_VALUE_STRING) {
+        /* a C string literal of the whole value: quotes, backslashes and control
+         * characters escaped */
+        fputc('"', f);
+        for (const char *c = v->s; *c; c++) {
+            if (*c == '"' || *c == '\\')
+                fprintf(f, "\\%c", *c);
+            else if ((unsigned char)*c < 0x20)
+                fprintf(f, "\\%03o", (unsigned char)*c);
+            else
+                fputc(*c, f);
+        }
+        fputc('"', f);
+        return;
+    }
     cutune_value_format(v, t, sizeof t);
-    if (v->type == CUTUNE_VALUE_STRING)
-        fprintf(f, "\"%s\"", t);
-    else if (strcmp(ctype_of(p), "double") == 0 && !strpbrk(t, ".eE"))
+    if (strcmp(ctype_of(p), "double") == 0 && !strpbrk(t, ".eE"))
         fprintf(f, "%s.0", t);
     else
         fprintf(f, "%s", t);
