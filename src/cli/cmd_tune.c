@@ -51,22 +51,6 @@ static int split_name(const char *text, char *name, size_t len, const char **arg
     return 0;
 }
 
-static void print_config(FILE *f, const cutune_space *s, size_t id)
-{
-    char small[1024];
-    int n = cutune_space_format_config(s, id, small, sizeof small);
-    if (n >= 0 && (size_t)n < sizeof small) {
-        fprintf(f, "%s\n", small);
-        return;
-    }
-    char *big = n > 0 ? malloc((size_t)n + 1) : NULL; /* never a cut configuration */
-    if (big && cutune_space_format_config(s, id, big, (size_t)n + 1) >= 0)
-        fprintf(f, "%s\n", big);
-    else
-        fprintf(f, "(configuration %zu: out of memory)\n", id);
-    free(big);
-}
-
 /* Can a file be created at path? Its folder exists and is writable, and nothing is there
  * that cutune never writes over: a directory, a symbolic link (it is neither written
  * through nor replaced), a device, pipe or socket (docs/hardening.md). */
@@ -144,7 +128,7 @@ static void print_confirmed(const cli_target *t, const cutune_objective *obj,
     for (size_t i = 0; i < c->n; i++)
         tied += c->e[i].tied;
     printf("confirmed: ");
-    print_config(stdout, t->space, w->id);
+    cli_print_config(stdout, t->space, w->id);
     if (cutune_objective_is_time(obj))
         printf("  time: %.6g ms, 95%% CI [%.6g, %.6g]", w->mean, w->lo, w->hi);
     else
@@ -192,7 +176,7 @@ static int report_front(const cli_target *t, const cutune_objective *obj, const 
                 printf("%s%s %.6g", j ? ", " : "",
                        cutune_objective_text(cutune_objective_part(obj, j)), f.v[i * f.k + j]);
             printf(": ");
-            print_config(stdout, t->space, h->e[f.hist[i]].id);
+            cli_print_config(stdout, t->space, h->e[f.hist[i]].id);
         }
     }
     int plotted = 0;
@@ -220,12 +204,12 @@ static void print_summary(const cli_target *t, int kt, const cutune_objective *o
     } else {
         const cutune_history_entry *b = &h->e[h->best];
         if (quiet) { /* the configuration to use: the confirmed winner where there is one */
-            print_config(stdout, t->space,
-                         h->confirm ? h->confirm->e[h->confirm->winner].id : b->id);
+            cli_print_config(stdout, t->space,
+                             h->confirm ? h->confirm->e[h->confirm->winner].id : b->id);
             return;
         }
         printf("best: ");
-        print_config(stdout, t->space, b->id);
+        cli_print_config(stdout, t->space, b->id);
         /* kt: replayed from a Kernel Tuner cache, whose "time" is its own statistic (the
          * mean of "times"), not a median */
         printf("time: %.6g ms (", b->r.time_ms);

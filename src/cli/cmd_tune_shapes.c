@@ -173,10 +173,10 @@ double shapes_shape_time(const cutune_history_entry *e, const char *label)
 
 void shapes_print_config(const cutune_space *s, long id)
 {
-    char text[4096];
-    if (id < 0 || cutune_space_format_config(s, (size_t)id, text, sizeof text) < 0)
-        snprintf(text, sizeof text, "(none)");
-    printf("%s\n", text);
+    if (id < 0)
+        printf("(none)\n");
+    else
+        cli_print_config(stdout, s, (size_t)id);
 }
 
 /* ------------------------------------------------------------------ the modes */

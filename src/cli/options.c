@@ -368,3 +368,20 @@ int cli_spec_recording(const cutune_spec *spec, const char **out, char *err, siz
                       "in its header; give --evaluator=replay:FILE, or tune on a GPU)",
                       spec->path, spec->nrecordings + (spec->recording != NULL), sizes);
 }
+
+/* A configuration as its NAME=VALUE text and a newline, whatever its length. */
+void cli_print_config(FILE *f, const cutune_space *s, size_t id)
+{
+    char small[1024];
+    int n = cutune_space_format_config(s, id, small, sizeof small);
+    if (n >= 0 && (size_t)n < sizeof small) {
+        fprintf(f, "%s\n", small);
+        return;
+    }
+    char *big = n > 0 ? malloc((size_t)n + 1) : NULL; /* never a cut configuration */
+    if (big && cutune_space_format_config(s, id, big, (size_t)n + 1) >= 0)
+        fprintf(f, "%s\n", big);
+    else
+        fprintf(f, "(configuration %zu: out of memory)\n", id);
+    free(big);
+}

@@ -47,5 +47,7 @@ int cli_parse_size(const char *text, cutune_size_override *out, char *err, size_
 int cli_parse_ulong(const char *opt, const char *text, unsigned long *out, char *err,
                     size_t errlen);
 int cli_parse_double(const char *opt, const char *text, double *out, char *err, size_t errlen);
+/* A configuration as its NAME=VALUE text and a newline (never cut). */
+void cli_print_config(FILE *f, const cutune_space *s, size_t id);
 
 #endif
