@@ -300,11 +300,8 @@ static size_t tournament(ga_state *s)
 
 /* The configurations nearest to id (fewest parameters that differ, at least one), one of
  * them at random; prefer_free: the nearest of the unvisited ones, when there are any. The
- * move of a configuration that has no valid one-parameter neighbour: in a recorded space
- * that holds a sparse sample of its Cartesian product (the H200 GEMM recordings: 320-784
- * configurations of 16128-118098, half of them without an adjacent neighbour) a mutation
- * would otherwise leave the child as it is, and the walk would end in a uniform redraw.
- * Returns id itself in a space of one configuration. */
+ * move of a configuration that has no valid one-parameter neighbour (the top comment says
+ * why). Returns id itself in a space of one configuration. */
 static size_t nearest(ga_state *s, size_t id, int prefer_free)
 {
     const uint16_t *a = cutune_space_config(s->space, id);
