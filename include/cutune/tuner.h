@@ -94,6 +94,10 @@ typedef struct cutune_tuner_options {
     const struct cutune_objective *objective;
     const char *warm_start;      /**< the warm start's source for the header, or NULL */
     const char *warm_start_hash; /**< hash of its prior (cutune_warm_prior_hash), or NULL */
+    /** Answer from the resumed journal with its recorded metrics under the time objective
+     *  too (a multi-shape common run's per-shape times, t_LABEL; other objectives always
+     *  have them). */
+    int resume_metrics;
 } cutune_tuner_options;
 
 /**

@@ -267,8 +267,9 @@ static int submit(run *u, size_t id)
     f->rec = u->resume_map ? u->resume_map[id] : -1;
     int rc;
     if (f->rec >= 0) {
-        if ((rc = result_from_record(&u->opt->resume->records[f->rec], u->spec,
-                                     !cutune_objective_is_time(u->opt->objective), &f->r)) < 0)
+        int metrics = u->opt->resume_metrics || !cutune_objective_is_time(u->opt->objective);
+        if ((rc = result_from_record(&u->opt->resume->records[f->rec], u->spec, metrics, &f->r)) <
+            0)
             return run_oom(u);
         f->have = 1;
     } else if (u->opt->store && u->opt->store->lookup &&
