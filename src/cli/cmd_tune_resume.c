@@ -145,6 +145,14 @@ int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *
                           "--resume=%s: the run was started with --warm-start=%s: "
                           "--warm-start=none is not allowed",
                           resume_path, resume->warm_start);
+    /* a prior pooled from several shapes' journals (--sizes --shape-warm=all) has no one
+     * file to rebuild it from here: resumed cold, the run would go on differently */
+    if (!o->sizes && !resume->warm_start && resume->warm_start_hash)
+        return cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                          "--resume=%s: the run was warm-started from several shapes' journals "
+                          "(--sizes --shape-warm=all): resume the whole run with "
+                          "--resume=PREFIX --sizes=LIST",
+                          resume_path);
     if (resume->warm_start)
         o->warm_start = resume->warm_start;
     o->journal = resume_path;

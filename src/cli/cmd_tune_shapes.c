@@ -68,17 +68,21 @@ static int shape_begin(run_ctx *c, shape_run *r, cli_shape *sh, const char *jour
 
 static void shape_end(shape_run *r)
 {
+    cutune_recording_free(r->resume);
+    r->resume = NULL;
     cli_tune_db_end(&r->db);
     cutune_evaluator_free(r->ev);
     cutune_history_free(&r->hist);
     cli_target_free(&r->t);
 }
 
-/* One search over space (the common space, or one shape's) through the shapes' evaluator. */
+/* One search over space (the common space, or one shape's) through the shapes' evaluator;
+ * resume: its journal, continued (--resume=PREFIX), or NULL. */
 static int search(run_ctx *c, const cutune_space *space, const cutune_spec *spec,
                   shapes_eval_shape *es, size_t nes, const char *earg1, const char *journal,
-                  const cutune_warm_prior *prior, const char *warm_path, cutune_history *hist,
-                  cutune_stop_reason *why, char *err, size_t errlen)
+                  const cutune_recording *resume, const cutune_warm_prior *prior,
+                  const char *warm_path, cutune_history *hist, cutune_stop_reason *why, char *err,
+                  size_t errlen)
 {
     const cli_tune_options *o = c->o;
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -105,9 +109,6 @@ static int search(run_ctx *c, const cutune_space *space, const cutune_spec *spec
      * and the database's hooks in the loop; several: the multi-shape evaluator */
     if (nes > 1 && (rc = shapes_eval_alloc(space, es, nes, &ev, err, errlen)) < 0)
         goto out;
-    static char target_abs[4096];
-    if (!realpath(o->target, target_abs) && !(spec && realpath(spec->path, target_abs)))
-        snprintf(target_abs, sizeof target_abs, "%s", spec ? spec->path : o->target);
     cutune_tuner_options opt = {
         .budget = o->budget,
         .time_limit_s = o->time_limit,
@@ -115,25 +116,32 @@ static int search(run_ctx *c, const cutune_space *space, const cutune_spec *spec
         .batch = o->batch,
         .parallel = o->parallel,
         .journal_path = journal,
+        .resume = resume,
+        .resume_metrics = nes > 1, /* the shapes' times, t_LABEL, of the journaled lines */
         .progress = o->progress && !o->quiet,
         .deterministic_clock = c->replay,
         .stop = &cli_stop_requested,
         .searcher_name = c->sname,
         .searcher_args = c->sargs,
         .evaluator_name = nes > 1 ? "shapes" : c->ename,
-        /* one shape: its journal is an ordinary run's (resumable as one with --size) */
-        .evaluator_arg = nes > 1 ? c->sizes_text : earg1,
-        .target = target_abs,
+        /* one shape: its journal is an ordinary run's (resumable as one with --size); several:
+         * the evaluator the shapes are measured with and the list, which --resume checks */
+        .evaluator_arg = nes > 1 ? c->common_arg : earg1,
+        .target = c->target_abs,
         .seed = o->seed,
     };
-    /* a warm start from one shape's journal is that file's prior: --resume finds it there */
+    /* a warm start from one shape's journal is that file's prior: --resume finds it there;
+     * one pooled from several shapes (--shape-warm=all) has no one file, only its hash,
+     * which --resume=PREFIX checks the prior it pools again against */
     char hash[17], wabs[4096];
-    if (prior && warm_path) {
+    if (prior) {
         snprintf(hash, sizeof hash, "%016llx", (unsigned long long)cutune_warm_prior_hash(prior));
+        opt.warm_start_hash = hash;
+    }
+    if (prior && warm_path) {
         if (!realpath(warm_path, wabs))
             snprintf(wabs, sizeof wabs, "%s", warm_path);
         opt.warm_start = wabs;
-        opt.warm_start_hash = hash;
     }
     if (nes == 1)
         opt.store = es[0].store;
@@ -298,6 +306,15 @@ static int measure_chosen(shape_run *v, const uint16_t *idx, char *err, size_t e
     return rc;
 }
 
+/* A shape the resumed run had moved on from: its history (from its journal) counted as a
+ * search's is. */
+static int finished_search(shape_run *r)
+{
+    r->es.nevals += r->hist.n;
+    r->es.seq += r->hist.n;
+    return 0;
+}
+
 static void set_winner(shape_run *r)
 {
     r->tuned = 1;
@@ -313,20 +330,17 @@ static void set_winner(shape_run *r)
 /* What --sizes cannot be combined with, one line naming why. */
 static int refuse_options(const cli_tune_options *o, int common, char *err, size_t errlen)
 {
-    const char *bad = o->resume       ? "--resume (run the command again: every evaluation made is "
-                                        "in the database and is answered from it; or resume one "
-                                        "shape's journal with its --size options)"
-                      : o->so.nsizes  ? "--size (give every shape's sizes in --sizes)"
-                      : o->warm_start ? "--warm-start (the each mode warm-starts from the shapes "
-                                        "tuned before; --shape-warm chooses how)"
-                      : o->header     ? "--header (cutune header --sizes=LIST writes a dispatch "
-                                        "table)"
-                      : o->csv        ? "--csv"
-                      : o->kt         ? "--kt-cache"
-                      : o->t4         ? "--t4"
-                      : o->objectives ? "--objectives"
-                      : o->front      ? "--front"
-                      : o->objective  ? "--objective (the shapes are compared by time)"
+    const char *bad = o->so.nsizes      ? "--size (give every shape's sizes in --sizes)"
+                      : o->warm_start   ? "--warm-start (the each mode warm-starts from the shapes "
+                                          "tuned before; --shape-warm chooses how)"
+                      : o->header       ? "--header (cutune header --sizes=LIST writes a dispatch "
+                                          "table)"
+                      : o->csv          ? "--csv"
+                      : o->kt           ? "--kt-cache"
+                      : o->t4           ? "--t4"
+                      : o->objectives   ? "--objectives"
+                      : o->front        ? "--front"
+                      : o->objective    ? "--objective (the shapes are compared by time)"
                       : o->nsubject_to  ? "--subject-to"
                       : o->so.nrestrict ? "--restrict"
                                         : NULL;
@@ -366,7 +380,7 @@ static int journal_name(const run_ctx *c, const char *what, char *out, size_t le
 {
     snprintf(out, len, "%s-%s.jsonl", c->prefix, what);
     struct stat st;
-    if (lstat(out, &st) == 0)
+    if (!c->resuming && lstat(out, &st) == 0)
         return cutune_err(err, errlen, CUTUNE_EINVAL,
                           "%s: exists (a multi-shape run never replaces a journal: give another "
                           "--journal=PREFIX)",
@@ -374,18 +388,103 @@ static int journal_name(const run_ctx *c, const char *what, char *out, size_t le
     return 0;
 }
 
-int cli_tune_shapes(const cli_tune_options *o)
+/* --resume=PREFIX: the run's journals read, restored and checked against each other and
+ * the command line (shapes_resume.c) before any shape is loaded; *o gets what they restore.
+ * R (common: cres for the common journal) and V get their journals, in the order the run
+ * writes them; finished marks those the run had moved on from. */
+static int resume_journals(run_ctx *c, const cli_tune_options *given, cli_tune_options *o,
+                           int common, shape_run *R, size_t n, const size_t *order, shape_run *V,
+                           size_t nv, cutune_recording **cres, int *cfinished, char *err,
+                           size_t errlen)
+{
+    static const char *names[2 * SHAPES_MAX + 1], *paths[2 * SHAPES_MAX + 1];
+    static char pathbuf[2 * SHAPES_MAX + 1][4200];
+    static cutune_recording *js[2 * SHAPES_MAX + 1];
+    static int finished[2 * SHAPES_MAX + 1];
+    size_t m = 0, found = 0;
+    int rc;
+    if ((rc = shapes_resume_prefix(c, err, errlen)) < 0)
+        return rc;
+    /* the run's order: the shapes by product (common: its one journal), then validation */
+    for (size_t k = 0; k < (common ? 1 : n); k++)
+        names[m++] = common ? "common" : R[order[k]].shape->label;
+    for (size_t i = 0; i < nv; i++)
+        names[m++] = V[i].shape->label;
+    if ((rc = shapes_resume_scan(c, names, m, &found, err, errlen)) < 0)
+        return rc;
+    int first = 1;
+    for (size_t i = 0; i < m; i++) {
+        snprintf(pathbuf[i], sizeof pathbuf[i], "%s-%s.jsonl", c->prefix, names[i]);
+        paths[i] = pathbuf[i];
+        js[i] = NULL;
+        struct stat st;
+        if (lstat(paths[i], &st) != 0)
+            continue;
+        cutune_recording **slot = i < (common ? 1 : n) ? (common ? cres : &R[order[i]].resume)
+                                                       : &V[i - (common ? 1 : n)].resume;
+        rc = shapes_resume_restore(given, o, first, paths[i], slot, err, errlen);
+        js[i] = *slot;
+        if (rc < 0)
+            return rc;
+        if (first && (rc = shapes_resume_evaluator(o, *slot, common, err, errlen)) < 0)
+            return rc;
+        first = 0;
+    }
+    if ((rc = shapes_resume_sequence(o->resume, paths, js, m, o->budget, finished, err, errlen)) <
+        0)
+        return rc;
+    for (size_t i = 0; i < m; i++) {
+        if (i < (common ? 1 : n))
+            *(common ? cfinished : &R[order[i]].finished) = finished[i];
+        else
+            V[i - (common ? 1 : n)].finished = finished[i];
+    }
+    return 0;
+}
+
+/* --resume=PREFIX, each mode, once the shapes are loaded: the histories of the shapes the
+ * run had moved on from are their journals, and every journal's warm start is the one this
+ * run gives it (the prior rebuilt from the shapes before it, all finished then). */
+static int resume_histories(const char *warm, shape_run *R, size_t n, const size_t *order,
+                            shape_run *V, size_t nv, char *err, size_t errlen)
+{
+    int rc = 0;
+    for (size_t k = 0; k < n + nv && rc == 0; k++) {
+        shape_run *r = k < n ? &R[order[k]] : &V[k - n];
+        if (!r->resume)
+            continue;
+        if (r->finished &&
+            (rc = shapes_history_from_journal(r->resume, r->t.space, 0, &r->hist, err, errlen)) < 0)
+            break;
+        cutune_warm_prior *prior = NULL;
+        long from = -1;
+        if (k < n && (rc = warm_prior(warm, R, order, k, &prior, &from, err, errlen)) < 0)
+            break;
+        rc = shapes_resume_check_warm(
+            r->resume, warm, prior, prior && strcmp(warm, "nearest") == 0 ? R[from].journal : NULL,
+            err, errlen);
+        cutune_warm_prior_free(prior);
+    }
+    return rc;
+}
+
+int cli_tune_shapes(const cli_tune_options *given)
 {
     char err[1024] = "";
     static cli_shapes shapes, vshapes;
     static shape_run R[SHAPES_MAX], V[SHAPES_MAX];
     static run_ctx c;
+    static cli_tune_options ro; /* the command line, and what --resume restores */
+    const cli_tune_options *o = &ro;
     cli_target ct = {0};
     cutune_history ch = {.best = -1};
+    cutune_recording *cresume = NULL; /* --resume: the common journal */
+    int cfinished = 0;
     char cjournal[4200] = "";
     size_t n = 0, nv = 0, order[SHAPES_MAX];
     int status = 2, common = 0, rc, announce = 0;
     cutune_stop_reason why = CUTUNE_STOP_BUDGET;
+    ro = *given;
     const char *mode = o->shape_mode ? o->shape_mode : "each";
     const char *warm = o->shape_warm ? o->shape_warm : "nearest";
     memset(&c, 0, sizeof c);
@@ -430,6 +529,16 @@ int cli_tune_shapes(const cli_tune_options *o)
                 goto fail;
             }
     }
+    n = shapes.n;
+    nv = vshapes.n;
+    for (size_t i = 0; i < n; i++)
+        R[i].shape = &shapes.s[i];
+    for (size_t i = 0; i < nv; i++)
+        V[i].shape = &vshapes.s[i];
+    order_by_product(R, n, order);
+    if (o->resume && resume_journals(&c, given, &ro, common, R, n, order, V, nv, &cresume,
+                                     &cfinished, err, sizeof err) < 0)
+        goto fail;
     if (o->parallel > o->budget) {
         cutune_err(err, sizeof err, CUTUNE_EINVAL,
                    "--parallel=%lu: more evaluations in flight than the budget of %lu", o->parallel,
@@ -469,10 +578,16 @@ int cli_tune_shapes(const cli_tune_options *o)
     c.replay = strcmp(c.ename, "replay") == 0;
     if (!cutune_evaluator_find(c.ename, err, sizeof err))
         goto fail;
+    /* the common journal records what it measures with and where: --resume checks both */
+    size_t used = (size_t)snprintf(c.common_arg, sizeof c.common_arg, "%s%s%s at ", c.ename,
+                                   c.eargs ? ":" : "", c.eargs ? c.eargs : "");
+    if (used >= sizeof c.common_arg ||
+        cli_shapes_text(&shapes, c.common_arg + used, sizeof c.common_arg - used) < 0) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL, "--sizes: the list is too long to record");
+        goto fail;
+    }
 
     /* every shape loaded and its evaluator started before anything runs */
-    n = shapes.n;
-    nv = vshapes.n;
     for (size_t i = 0; i < n + nv; i++) {
         shape_run *r = i < n ? &R[i] : &V[i - n];
         cli_shape *sh = i < n ? &shapes.s[i] : &vshapes.s[i - n];
@@ -486,6 +601,11 @@ int cli_tune_shapes(const cli_tune_options *o)
             int is_rec = probe.rec != NULL;
             char name[256];
             snprintf(name, sizeof name, "%s", probe.spec ? probe.spec->name : "");
+            /* the spec by its absolute path, for the journals' headers */
+            if (!realpath(o->target, c.target_abs) &&
+                !(probe.spec && realpath(probe.spec->path, c.target_abs)))
+                snprintf(c.target_abs, sizeof c.target_abs, "%s",
+                         probe.spec ? probe.spec->path : o->target);
             cli_target_free(&probe);
             if (is_rec) {
                 cutune_err(err, sizeof err, CUTUNE_EINVAL,
@@ -494,7 +614,7 @@ int cli_tune_shapes(const cli_tune_options *o)
                            o->target);
                 goto fail;
             }
-            if (make_prefix(&c, name, err, sizeof err) < 0)
+            if (!c.resuming && make_prefix(&c, name, err, sizeof err) < 0)
                 goto fail;
         }
         char j[4200];
@@ -503,6 +623,10 @@ int cli_tune_shapes(const cli_tune_options *o)
         if (common && i < n)
             snprintf(j, sizeof j, "%s-common.jsonl", c.prefix);
         if ((rc = shape_begin(&c, r, sh, j, err, sizeof err)) < 0)
+            goto fail;
+        if (r->resume &&
+            shapes_resume_check_shape(&c, r->resume, &r->t, c.replay ? r->earg : c.eargs, err,
+                                      sizeof err) < 0)
             goto fail;
     }
     if (common && journal_name(&c, "common", cjournal, sizeof cjournal, err, sizeof err) < 0)
@@ -519,12 +643,6 @@ int cli_tune_shapes(const cli_tune_options *o)
             unlink(o->output); /* made by the probe: no partial file if the run is refused */
     }
 
-    if (announce)
-        fprintf(stderr, "cutune: no GPU here: each shape replays the kernel's recording at its "
-                        "sizes; --evaluator=cuda to measure\n");
-    cli_catch_stop_signals();
-    status = 1;
-
     if (common) {
         /* the configurations valid at every shape: shape 0's spec, filtered */
         static all_shapes all;
@@ -532,7 +650,7 @@ int cli_tune_shapes(const cli_tune_options *o)
         all.n = n;
         if ((rc = cli_shape_target(o->target, &shapes.s[0], &o->so, "none", NULL, &ct, NULL, 0, err,
                                    sizeof err)) < 0)
-            goto fail_bad;
+            goto fail;
         cutune_space_set_filter(ct.space, in_every_shape, &all);
         if ((rc = cutune_space_enumerate(ct.space, err, sizeof err)) < 0 ||
             cutune_space_size(ct.space) == 0) {
@@ -540,20 +658,50 @@ int cli_tune_shapes(const cli_tune_options *o)
                 cutune_err(err, sizeof err, CUTUNE_EEMPTY,
                            "--sizes: no configuration is valid%s at every shape",
                            c.replay ? " and recorded" : "");
-            goto fail_bad;
+            goto fail;
         }
+        if (cresume && (shapes_resume_check_common(&c, cresume, &ct, err, sizeof err) < 0 ||
+                        (cfinished && shapes_history_from_journal(cresume, ct.space, 1, &ch, err,
+                                                                  sizeof err) < 0)))
+            goto fail;
+    }
+    if (c.resuming && resume_histories(common ? "none" : warm, R, common ? 0 : n, order, V, nv, err,
+                                       sizeof err) < 0)
+        goto fail;
+
+    if (announce)
+        fprintf(stderr, "cutune: no GPU here: each shape replays the kernel's recording at its "
+                        "sizes; --evaluator=cuda to measure\n");
+    cli_catch_stop_signals();
+    status = 1;
+
+    if (common) {
         if (!o->quiet)
             fprintf(stderr,
                     "cutune: one configuration for %zu shapes: %zu configurations valid%s at "
                     "every shape; each evaluation measures all %zu (budget %lu configurations)\n",
                     n, cutune_space_size(ct.space), c.replay ? " and recorded" : "", n, o->budget);
         static shapes_eval_shape es[SHAPES_MAX];
-        for (size_t i = 0; i < n; i++)
-            es[i] = R[i].es;
-        rc = search(&c, ct.space, NULL, es, n, NULL, cjournal, NULL, NULL, &ch, &why, err,
-                    sizeof err);
         for (size_t i = 0; i < n; i++) {
-            R[i].es.nevals = es[i].nevals, R[i].es.nreused = es[i].nreused;
+            es[i] = R[i].es;
+            /* a resumed run's new evaluations follow the journaled ones in each shape's
+             * database run */
+            es[i].seq = cresume ? cresume->nrecords : 0;
+        }
+        if (cfinished) {
+            rc = 0;
+            if (!o->quiet)
+                fprintf(stderr,
+                        "cutune: the common run: finished, from its journal (%zu "
+                        "evaluations)\n",
+                        ch.n);
+        } else {
+            rc = search(&c, ct.space, NULL, es, n, NULL, cjournal, cresume, NULL, NULL, &ch, &why,
+                        err, sizeof err);
+        }
+        for (size_t i = 0; i < n; i++) {
+            /* each shape's answers: the journaled ones and those given now */
+            R[i].es.nevals = es[i].nevals + ch.resumed, R[i].es.nreused = es[i].nreused;
             R[i].tuned = 1;
             for (size_t e = 0; e < ch.n; e++) { /* each shape's best seen in the run */
                 double t = shapes_shape_time(&ch.e[e], R[i].shape->label);
@@ -577,24 +725,30 @@ int cli_tune_shapes(const cli_tune_options *o)
         if (rc < 0)
             goto fail;
     } else {
-        order_by_product(R, n, order);
         for (size_t k = 0; k < n && !cli_stop_requested; k++) {
             shape_run *r = &R[order[k]];
             cutune_warm_prior *prior = NULL;
             if ((rc = warm_prior(warm, R, order, k, &prior, &r->from, err, sizeof err)) < 0)
                 goto fail;
             if (!o->quiet)
-                fprintf(stderr, "cutune: shape %s (%zu of %zu)%s%s\n", r->shape->label, k + 1, n,
-                        prior ? ": warm start from " : "",
+                fprintf(stderr, "cutune: shape %s (%zu of %zu)%s%s%s%s\n", r->shape->label, k + 1,
+                        n, prior ? ": warm start from " : "",
                         prior ? (strcmp(warm, "all") == 0 ? "the shapes tuned before"
                                                           : R[r->from].shape->label)
-                              : "");
+                              : "",
+                        r->resume ? (prior ? "; " : ": ") : "",
+                        r->finished ? "finished, from its journal"
+                        : r->resume ? "resumed from its journal"
+                                    : "");
             if (!prior)
                 r->from = -1;
-            rc = search(&c, r->t.space, r->t.spec, &r->es, 1, c.replay ? r->earg : c.eargs,
-                        r->journal, prior,
-                        strcmp(warm, "nearest") == 0 && prior ? R[r->from].journal : NULL, &r->hist,
-                        &why, err, sizeof err);
+            if (r->finished)
+                rc = finished_search(r);
+            else
+                rc = search(&c, r->t.space, r->t.spec, &r->es, 1, c.replay ? r->earg : c.eargs,
+                            r->journal, r->resume, prior,
+                            strcmp(warm, "nearest") == 0 && prior ? R[r->from].journal : NULL,
+                            &r->hist, &why, err, sizeof err);
             cutune_warm_prior_free(prior);
             set_winner(r);
             if (rc < 0)
@@ -615,10 +769,16 @@ int cli_tune_shapes(const cli_tune_options *o)
         else if (!common && R[v->from].winner >= 0)
             idx = cutune_space_config(R[v->from].t.space, (size_t)R[v->from].winner);
         if (!o->quiet)
-            fprintf(stderr, "cutune: validation shape %s (%zu of %zu): tuned directly\n",
-                    v->shape->label, i + 1, nv);
-        rc = search(&c, v->t.space, v->t.spec, &v->es, 1, c.replay ? v->earg : c.eargs, v->journal,
-                    NULL, NULL, &v->hist, &why, err, sizeof err);
+            fprintf(stderr, "cutune: validation shape %s (%zu of %zu): tuned directly%s\n",
+                    v->shape->label, i + 1, nv,
+                    v->finished ? "; finished, from its journal"
+                    : v->resume ? "; resumed from its journal"
+                                : "");
+        if (v->finished)
+            rc = finished_search(v);
+        else
+            rc = search(&c, v->t.space, v->t.spec, &v->es, 1, c.replay ? v->earg : c.eargs,
+                        v->journal, v->resume, NULL, NULL, &v->hist, &why, err, sizeof err);
         /* then the chosen configuration, answered from the database where the direct run
          * measured it */
         if (rc == 0 && idx && !cli_stop_requested)
@@ -642,13 +802,12 @@ int cli_tune_shapes(const cli_tune_options *o)
     if (!any)
         fprintf(stderr, "cutune: no correct configuration found\n");
     goto out;
-fail_bad:
-    status = 2;
 fail:
     fprintf(stderr, "cutune: %s\n", err);
     if (status == 2 && made_runs)
         rmdir("runs"); /* only if empty */
 out:
+    cutune_recording_free(cresume);
     cutune_history_free(&ch);
     cli_target_free(&ct);
     for (size_t i = 0; i < n; i++)

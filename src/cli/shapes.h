@@ -36,6 +36,10 @@ typedef struct cli_shapes {
  */
 int cli_shapes_parse(const char *opt, const char *arg, cli_shapes *out, char *err, size_t errlen);
 
+/** The list in one canonical form, NAME=VALUE,...;NAME=VALUE,... in its order (a multi-shape
+ *  journal's record of its shapes, compared on --resume); -1 when len is too small. */
+int cli_shapes_text(const cli_shapes *l, char *out, size_t len);
+
 /** Shape s as --size overrides (names point into s). */
 size_t cli_shape_overrides(const cli_shape *s, cutune_size_override *ov, size_t max);
 

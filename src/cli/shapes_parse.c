@@ -182,6 +182,22 @@ int cli_shapes_parse(const char *opt, const char *arg, cli_shapes *out, char *er
     return rc;
 }
 
+int cli_shapes_text(const cli_shapes *l, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t k = 0; k < l->n; k++)
+        for (size_t i = 0; i < l->s[k].n; i++) {
+            int w = snprintf(out + used, used < len ? len - used : 0, "%s%s=%s",
+                             i   ? ","
+                             : k ? ";"
+                                 : "",
+                             l->s[k].names[i], l->s[k].texts[i]);
+            used += w > 0 ? (size_t)w : 0;
+        }
+    return used < len ? 0 : -1;
+}
+
 size_t cli_shape_overrides(const cli_shape *s, cutune_size_override *ov, size_t max)
 {
     size_t n = 0;

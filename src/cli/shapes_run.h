@@ -27,6 +27,9 @@ typedef struct shape_run {
     long chosen_id; /* that configuration's id here (-1: not in its space) */
     cutune_status chosen_status;
     double chosen_ms;
+    /* --resume=PREFIX (shapes_resume.c) */
+    cutune_recording *resume; /* its journal, resumed; NULL: it starts fresh */
+    int finished;             /* the run had moved on from it: its journal is its history */
 } shape_run;
 
 typedef struct run_ctx {
@@ -39,7 +42,54 @@ typedef struct run_ctx {
     int replay;
     char prefix[4096]; /* journals: PREFIX-LABEL.jsonl */
     const char *sizes_text;
+    char common_arg[8192]; /* the common journal's evaluator_arg: "EVAL[:ARGS] at LIST" */
+    char target_abs[4096]; /* the kernel's spec by its absolute path (journal headers) */
+    int resuming;          /* --resume=PREFIX */
 } run_ctx;
+
+/* ---- --resume=PREFIX with --sizes (shapes_resume.c) */
+
+/** The run's prefix from --resume=PREFIX (a trailing .jsonl dropped; a --journal beside it
+ *  names the same prefix or is refused). */
+int shapes_resume_prefix(run_ctx *c, char *err, size_t errlen);
+/** The journals PREFIX-NAME.jsonl of the run: names[0..n) the ones it writes. Another
+ *  PREFIX-LABEL.jsonl (LABEL a shape's: digits and x) or PREFIX-common.jsonl is refused,
+ *  naming it; *found gets how many of names exist. */
+int shapes_resume_scan(const run_ctx *c, const char *const *names, size_t n, size_t *found,
+                       char *err, size_t errlen);
+/** Read journal path (o->resume's checks and restores through cli_tune_resume_restore,
+ *  against the command line in given) into *j; the first one read (*o's restored values
+ *  still unset: first) fills o in, a later one must agree with it. */
+int shapes_resume_restore(const cli_tune_options *given, cli_tune_options *o, int first,
+                          const char *path, cutune_recording **j, char *err, size_t errlen);
+/** o->evaluator, when not given, as the journal j was started with (a shape's, or the
+ *  common journal's evaluator_arg "EVAL[:ARGS] at LIST"). */
+int shapes_resume_evaluator(cli_tune_options *o, const cutune_recording *j, int common, char *err,
+                            size_t errlen);
+/** Journal j of shape r (its target loaded; earg the evaluator argument the shape runs
+ *  with) is this run's: the spec, space and evaluator. */
+int shapes_resume_check_shape(const run_ctx *c, const cutune_recording *j, const cli_target *t,
+                              const char *earg, char *err, size_t errlen);
+/** The common journal j is this run's: its shapes and evaluator (c->common_arg), space. */
+int shapes_resume_check_common(const run_ctx *c, const cutune_recording *j, const cli_target *t,
+                               char *err, size_t errlen);
+/** In the order the run writes them (js[0..n), NULL: not there), the journals that exist
+ *  come first: one after an absent one is refused. Each before the last one there gets
+ *  finished[i] = 1 (the run had moved on), and the last one too when it holds budget
+ *  evaluations. */
+int shapes_resume_sequence(const char *resume, const char *const *paths,
+                           cutune_recording *const *js, size_t n, size_t budget, int *finished,
+                           char *err, size_t errlen);
+/** Journal j's warm start is the prior this run gives it (prior, NULL: cold; source the
+ *  journal of the nearest shape for --shape-warm=nearest, NULL for all). */
+int shapes_resume_check_warm(const cutune_recording *j, const char *warm,
+                             const cutune_warm_prior *prior, const char *source, char *err,
+                             size_t errlen);
+/** The history of a finished journal j over space sp, in the journal's order, as the run
+ *  that wrote it had it (with_metrics: its recorded metrics too: the common journal's
+ *  t_LABEL). */
+int shapes_history_from_journal(const cutune_recording *j, const cutune_space *sp, int with_metrics,
+                                cutune_history *h, char *err, size_t errlen);
 
 /** The fastest correct time of a history (NAN: none). */
 double shapes_best_of(const cutune_history *h);

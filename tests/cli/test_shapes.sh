@@ -44,7 +44,8 @@ expect_fail "a validation shape that is tuned" "1024x1024x1024 is tuned by --siz
     --sizes="$S3" --validate-sizes='M=N=K=1024' gemm_h
 expect_fail "bad searcher arguments, before any shape runs" "bo: unknown option 'bogus'" \
     --sizes="$S3" --searcher=bo:bogus=1 gemm_h
-expect_fail "--resume with --sizes" "not with --resume" --sizes="$S3" --resume=x.jsonl gemm_h
+expect_fail "--resume=PREFIX with --sizes and another --journal" "--journal=j.jsonl is not allowed" \
+    --sizes="$S3" --resume=x gemm_h
 expect_fail "--sizes=@ a missing file" "nope.txt" --sizes=@nope.txt gemm_h
 printf '# shapes\nM=N=K=1024\n\nM=N=K=2048  # square\nM=1000,N=5000,K=2x96\n' >shapes.txt
 expect_fail "--sizes=@FILE names the line" "shapes.txt:5 \(M=1000,N=5000,K=2x96\)" \
