@@ -2,7 +2,7 @@
  * B unique evaluations of one target recording, cold and warm-started from each source.
  *
  *   bench_transfer [--seeds N] [--seed0 S] [--budgets 10,20,40,60] [--searcher NAME[:ARGS]]
- *                  --out FILE.csv TARGET SOURCE...
+ *                  [--mode search|order] --out FILE.csv TARGET SOURCE...
  *
  * The target space is the target's recorded configurations; its failed records are
  * observed as runtime_error; re-proposals are answered again without charging the budget.
@@ -12,7 +12,11 @@
  * misleading source can be). Every budget is a run of its own, except budgets with the
  * same plan (cutune_searcher_type.plan), read off the run of the largest of them.
  * Writes FILE.csv: target,source,method,seed,budget,fraction (method cold or warm; a cold
- * row's source is "-"). */
+ * row's source is "-").
+ * --mode order runs no searcher: for each source it evaluates the target's configurations
+ * in the prior's order (cutune_warm_prior.order, the source's best first) and writes the
+ * fraction after the first B of them (method "order", seed 0): what the source's ranking
+ * alone is worth, the ceiling of a warm start that only proposes the source's best. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +75,19 @@ static int run_one(const cutune_space *sp, const double *table, double topt,
     return rc < 0 ? rc : 0;
 }
 
+/* The fraction of the optimum after evaluating the prior's first budgets[b] configurations. */
+static void source_order(const cutune_warm_prior *w, const double *table, double topt,
+                         const size_t *budgets, size_t nb, double *frac)
+{
+    double best = INFINITY;
+    for (size_t i = 0, b = 0; b < nb; i++) {
+        while (b < nb && (i == budgets[b] || i == w->size))
+            frac[b++] = isfinite(best) ? topt / best : 0.0;
+        if (i < w->size && isfinite(table[w->order[i]]) && table[w->order[i]] < best)
+            best = table[w->order[i]];
+    }
+}
+
 static const char *short_name(const char *p, char *buf, size_t len)
 {
     const char *s = strrchr(p, '/');
@@ -108,7 +125,7 @@ int main(int argc, char **argv)
 {
     size_t seeds = 10, nb = 4, budgets[MAXB] = {10, 20, 40, 60};
     unsigned long seed0 = 1000;
-    const char *searcher = "bo", *outp = NULL;
+    const char *searcher = "bo", *outp = NULL, *mode = "search";
     int a = 1;
     for (; a < argc && argv[a][0] == '-' && argv[a][1] == '-'; a++) {
         if (a + 1 >= argc) {
@@ -121,6 +138,8 @@ int main(int argc, char **argv)
             seed0 = strtoul(argv[++a], NULL, 10);
         else if (strcmp(argv[a], "--searcher") == 0)
             searcher = argv[++a];
+        else if (strcmp(argv[a], "--mode") == 0)
+            mode = argv[++a];
         else if (strcmp(argv[a], "--out") == 0)
             outp = argv[++a];
         else if (strcmp(argv[a], "--budgets") == 0) {
@@ -132,9 +151,20 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    int order_only = strcmp(mode, "order") == 0;
+    if (!order_only && strcmp(mode, "search") != 0) {
+        fprintf(stderr, "--mode %s: not search or order\n", mode);
+        return 2;
+    }
+    for (size_t b = 1; b < nb; b++)
+        if (budgets[b] <= budgets[b - 1]) {
+            fprintf(stderr, "--budgets: not increasing\n");
+            return 2;
+        }
     if (!outp || a + 2 > argc || nb == 0 || seeds == 0) {
         fprintf(stderr, "usage: bench_transfer [--seeds N] [--seed0 S] [--budgets B,...] "
-                        "[--searcher NAME[:ARGS]] --out FILE.csv TARGET SOURCE...\n");
+                        "[--searcher NAME[:ARGS]] [--mode search|order] --out FILE.csv TARGET "
+                        "SOURCE...\n");
         return 2;
     }
     char err[1024], sname[64], tname[256], srcname[256];
@@ -171,7 +201,7 @@ int main(int argc, char **argv)
         return 1;
     }
     short_name(argv[a], tname, sizeof tname);
-    for (int k = a; k < argc; k++) { /* k == a: the cold runs */
+    for (int k = a + order_only; k < argc; k++) { /* k == a: the cold runs */
         cutune_warm_prior *prior = NULL;
         if (k > a) {
             cutune_warm_source *src = NULL;
@@ -190,6 +220,14 @@ int main(int argc, char **argv)
                     N);
         }
         const char *src_label = k > a ? short_name(argv[k], srcname, sizeof srcname) : "-";
+        if (order_only) {
+            double fr[MAXB];
+            source_order(prior, table, topt, budgets, nb, fr);
+            for (size_t b = 0; b < nb; b++)
+                fprintf(f, "%s,%s,order,0,%zu,%.6f\n", tname, src_label, budgets[b], fr[b]);
+            cutune_warm_prior_free(prior);
+            continue;
+        }
         for (size_t sd = 0; sd < seeds; sd++) {
             double fr[MAXB];
             for (size_t b = 0; b < nb; b++) {
