@@ -54,7 +54,7 @@ static int split_name(const char *text, char *name, size_t len, const char **arg
 /* Can a file be created at path? Its folder exists and is writable, and nothing is there
  * that cutune never writes over: a directory, a symbolic link (it is neither written
  * through nor replaced), a device, pipe or socket (docs/hardening.md). */
-static int check_writable(const char *opt, const char *path, char *err, size_t errlen)
+int cli_check_writable(const char *opt, const char *path, char *err, size_t errlen)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", path);
@@ -510,7 +510,7 @@ int cutune_cmd_tune(int argc, char **argv)
                 goto bad_input;
             }
         }
-        if (check_writable(outs[i][0], outs[i][1], err, sizeof err) < 0)
+        if (cli_check_writable(outs[i][0], outs[i][1], err, sizeof err) < 0)
             goto bad_input;
         /* a journal is the record of a run: never truncated nor replaced */
         struct stat js;

@@ -171,8 +171,9 @@ double shapes_best_of(const cutune_history *h)
 /* The metric t_LABEL of history entry e (a common run's time at one shape), or NAN. */
 double shapes_shape_time(const cutune_history_entry *e, const char *label)
 {
-    char name[32];
-    snprintf(name, sizeof name, "t_%s", label);
+    char name[sizeof(((cutune_metric *)0)->name)]; /* labels that fit: checked at the start */
+    if (snprintf(name, sizeof name, "t_%s", label) >= (int)sizeof name)
+        return NAN;
     for (size_t m = 0; m < e->r.nmetrics; m++)
         if (strcmp(e->r.metrics[m].name, name) == 0)
             return e->r.metrics[m].value;
@@ -385,7 +386,8 @@ static int journal_name(const run_ctx *c, const char *what, char *out, size_t le
                           "%s: exists (a multi-shape run never replaces a journal: give another "
                           "--journal=PREFIX)",
                           out);
-    return 0;
+    /* before anything runs: a missing folder would otherwise stop the run at this shape */
+    return c->resuming ? 0 : cli_check_writable("journal", out, err, errlen);
 }
 
 /* --resume=PREFIX: the run's journals read, restored and checked against each other and
@@ -507,7 +509,8 @@ int cli_tune_shapes(const cli_tune_options *given)
         goto fail;
     }
     if (refuse_options(o, common, err, sizeof err) < 0 ||
-        cli_shapes_parse("--sizes", o->sizes, &shapes, err, sizeof err) < 0)
+        cli_shapes_parse("--sizes", o->sizes, &shapes, err, sizeof err) < 0 ||
+        (o->output && cli_check_writable("output", o->output, err, sizeof err) < 0))
         goto fail;
     if (o->validate_sizes &&
         cli_shapes_parse("--validate-sizes", o->validate_sizes, &vshapes, err, sizeof err) < 0)
@@ -531,6 +534,22 @@ int cli_tune_shapes(const cli_tune_options *given)
     }
     n = shapes.n;
     nv = vshapes.n;
+    /* the common journal's lines carry each shape's time as the metric t_LABEL */
+    if (common && n > CUTUNE_MAX_METRICS) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                   "--sizes: %zu shapes: the common mode takes at most %d (each shape's time "
+                   "is a metric of the common journal)",
+                   n, CUTUNE_MAX_METRICS);
+        goto fail;
+    }
+    for (size_t i = 0; common && i < n; i++)
+        if (strlen(shapes.s[i].label) + 3 > sizeof(((cutune_metric *)0)->name)) {
+            cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                       "--sizes: shape %s: the common mode names each shape's time t_LABEL, at "
+                       "most %zu characters",
+                       shapes.s[i].label, sizeof(((cutune_metric *)0)->name) - 1);
+            goto fail;
+        }
     for (size_t i = 0; i < n; i++)
         R[i].shape = &shapes.s[i];
     for (size_t i = 0; i < nv; i++)
@@ -631,18 +650,6 @@ int cli_tune_shapes(const cli_tune_options *given)
     }
     if (common && journal_name(&c, "common", cjournal, sizeof cjournal, err, sizeof err) < 0)
         goto fail;
-    if (o->output) {
-        FILE *probe = fopen(o->output, "a"); /* the path is usable before the run */
-        if (!probe) {
-            cutune_err(err, sizeof err, CUTUNE_EIO, "--output=%s: %s", o->output, strerror(errno));
-            goto fail;
-        }
-        fclose(probe);
-        struct stat st;
-        if (stat(o->output, &st) == 0 && st.st_size == 0)
-            unlink(o->output); /* made by the probe: no partial file if the run is refused */
-    }
-
     if (common) {
         /* the configurations valid at every shape: shape 0's spec, filtered */
         static all_shapes all;

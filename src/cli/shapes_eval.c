@@ -157,9 +157,9 @@ static int se_evaluate(void *st, const size_t *ids, size_t k, cutune_eval_result
                 r->compile_ms += per[i].compile_ms;
             if (per[i].bench_ms > 0)
                 r->bench_ms += per[i].bench_ms;
-            char name[32];
-            snprintf(name, sizeof name, "t_%s", sh->label);
-            if (per[i].status == CUTUNE_STATUS_OK &&
+            char name[sizeof(((cutune_metric *)0)->name)]; /* the label fits: checked at start */
+            int fits = snprintf(name, sizeof name, "t_%s", sh->label) < (int)sizeof name;
+            if (per[i].status == CUTUNE_STATUS_OK && fits &&
                 cutune_eval_result_add_metric(r, name, per[i].time_ms) < 0)
                 rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "too many shapes for the metrics");
             cutune_eval_result_clear(&per[i]);

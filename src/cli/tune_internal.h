@@ -65,6 +65,10 @@ typedef struct cli_tune_resume {
  */
 int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o);
 
+/** Can a file be created at path (its folder exists and is writable; nothing is there that
+ *  cutune never writes over)? Else one line naming --OPT=path. */
+int cli_check_writable(const char *opt, const char *path, char *err, size_t errlen);
+
 /**
  * With --resume: read the journal into r->journal (also on a later failure: the caller
  * frees it), refuse what the command line gives that differs from how the run was started,

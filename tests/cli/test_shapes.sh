@@ -50,6 +50,24 @@ expect_fail "--sizes=@ a missing file" "nope.txt" --sizes=@nope.txt gemm_h
 printf '# shapes\nM=N=K=1024\n\nM=N=K=2048  # square\nM=1000,N=5000,K=2x96\n' >shapes.txt
 expect_fail "--sizes=@FILE names the line" "shapes.txt:5 \(M=1000,N=5000,K=2x96\)" \
     --sizes=@shapes.txt gemm_h
+# (expect_fail gives --journal and --output of its own: these name theirs)
+refuse_path() { # NAME PATTERN ARGS...: exit 2, one line matching PATTERN
+    local name=$1 pat=$2 out rc
+    shift 2
+    out=$("$exe" "$@" 2>&1 >/dev/null)
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -qE -- "$pat" <<<"$out" \
+        && ok "$name" || bad "$name (exit $rc)" "$out"
+}
+refuse_path "a journal folder that does not exist, before any shape runs" \
+    "^cutune: --journal=nodir/g-1024x1024x1024.jsonl: cannot write in nodir" \
+    --sizes="$S3" --journal=nodir/g gemm_h
+refuse_path "an --output folder that does not exist, before any shape runs" \
+    "^cutune: --output=nodir/o.json: cannot write in nodir" --sizes="$S3" --output=nodir/o.json gemm_h
+expect_fail "a label too long for the common journal's metric names" \
+    "shape 1234567896x1234567896x1234567896: the common mode names each shape's time t_LABEL, at most 31" \
+    --sizes='M=N=K=1234567896;M=N=K=2048' --shape-mode=common gemm_h
+[ ! -e nodir ] && [ ! -e runs ] && ok "refused runs make no folder" || bad "a refused run made a folder"
 [ ! -e "$CUTUNE_DB" ] && ok "refused runs leave no database" || bad "refused runs leave no database"
 
 # ---- common: one configuration for all shapes
