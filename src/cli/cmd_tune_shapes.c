@@ -23,6 +23,7 @@
 
 #include "shapes.h"
 #include "shapes_eval.h"
+#include "shapes_model.h"
 #include "shapes_run.h"
 #include "stop_signal.h"
 
@@ -209,9 +210,12 @@ static int in_every_shape(void *ctx, const uint16_t *idx)
 /* A warm start for shape k from the shapes tuned before it (order[0..k)): "nearest" the
  * tuned shape nearest by the dispatch rule, its times as they are; "all" every tuned
  * shape, each time replaced by its rank fraction within its shape (times of two shapes
- * share no scale). *from gets the nearest shape. NULL prior: none tuned yet, or "none". */
+ * share no scale); "model" the prediction of a model over configuration and size fitted on
+ * every tuned shape (shapes_model.c; seed: the run's). *from gets the nearest shape. NULL
+ * prior: none tuned yet, or "none". */
 static int warm_prior(const char *how, shape_run *R, const size_t *order, size_t k,
-                      cutune_warm_prior **prior, long *from, char *err, size_t errlen)
+                      unsigned long seed, cutune_warm_prior **prior, long *from, char *err,
+                      size_t errlen)
 {
     *prior = NULL;
     *from = -1;
@@ -222,6 +226,8 @@ static int warm_prior(const char *how, shape_run *R, const size_t *order, size_t
         tuned[i] = *R[order[i]].shape;
     long near = cli_shape_nearest(R[order[k]].shape, tuned, k);
     *from = (long)order[near];
+    if (strcmp(how, "model") == 0)
+        return shapes_model_prior(R, order, k, seed, prior, err, errlen);
     const cutune_space *sp = R[order[k]].t.space;
     size_t np = cutune_space_nparams(sp);
     const char *names[256];
@@ -447,8 +453,8 @@ static int resume_journals(run_ctx *c, const cli_tune_options *given, cli_tune_o
 /* --resume=PREFIX, each mode, once the shapes are loaded: the histories of the shapes the
  * run had moved on from are their journals, and every journal's warm start is the one this
  * run gives it (the prior rebuilt from the shapes before it, all finished then). */
-static int resume_histories(const char *warm, shape_run *R, size_t n, const size_t *order,
-                            shape_run *V, size_t nv, char *err, size_t errlen)
+static int resume_histories(const char *warm, unsigned long seed, shape_run *R, size_t n,
+                            const size_t *order, shape_run *V, size_t nv, char *err, size_t errlen)
 {
     int rc = 0;
     for (size_t k = 0; k < n + nv && rc == 0; k++) {
@@ -460,7 +466,7 @@ static int resume_histories(const char *warm, shape_run *R, size_t n, const size
             break;
         cutune_warm_prior *prior = NULL;
         long from = -1;
-        if (k < n && (rc = warm_prior(warm, R, order, k, &prior, &from, err, errlen)) < 0)
+        if (k < n && (rc = warm_prior(warm, R, order, k, seed, &prior, &from, err, errlen)) < 0)
             break;
         rc = shapes_resume_check_warm(
             r->resume, warm, prior, prior && strcmp(warm, "nearest") == 0 ? R[from].journal : NULL,
@@ -503,9 +509,10 @@ int cli_tune_shapes(const cli_tune_options *given)
                    mode);
         goto fail;
     }
-    if (strcmp(warm, "nearest") && strcmp(warm, "all") && strcmp(warm, "none")) {
-        cutune_err(err, sizeof err, CUTUNE_EINVAL, "--shape-warm=%s: expected nearest, all or none",
-                   warm);
+    if (strcmp(warm, "nearest") && strcmp(warm, "all") && strcmp(warm, "model") &&
+        strcmp(warm, "none")) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                   "--shape-warm=%s: expected nearest, all, model or none", warm);
         goto fail;
     }
     if (refuse_options(o, common, err, sizeof err) < 0 ||
@@ -672,8 +679,8 @@ int cli_tune_shapes(const cli_tune_options *given)
                                                                   sizeof err) < 0)))
             goto fail;
     }
-    if (c.resuming && resume_histories(common ? "none" : warm, R, common ? 0 : n, order, V, nv, err,
-                                       sizeof err) < 0)
+    if (c.resuming && resume_histories(common ? "none" : warm, o->seed, R, common ? 0 : n, order, V,
+                                       nv, err, sizeof err) < 0)
         goto fail;
 
     if (announce)
@@ -735,13 +742,15 @@ int cli_tune_shapes(const cli_tune_options *given)
         for (size_t k = 0; k < n && !cli_stop_requested; k++) {
             shape_run *r = &R[order[k]];
             cutune_warm_prior *prior = NULL;
-            if ((rc = warm_prior(warm, R, order, k, &prior, &r->from, err, sizeof err)) < 0)
+            if ((rc = warm_prior(warm, R, order, k, o->seed, &prior, &r->from, err, sizeof err)) <
+                0)
                 goto fail;
             if (!o->quiet)
                 fprintf(stderr, "cutune: shape %s (%zu of %zu)%s%s%s%s\n", r->shape->label, k + 1,
                         n, prior ? ": warm start from " : "",
-                        prior ? (strcmp(warm, "all") == 0 ? "the shapes tuned before"
-                                                          : R[r->from].shape->label)
+                        prior ? (strcmp(warm, "all") == 0     ? "the shapes tuned before"
+                                 : strcmp(warm, "model") == 0 ? "a model of the shapes tuned before"
+                                                              : R[r->from].shape->label)
                               : "",
                         r->resume ? (prior ? "; " : ": ") : "",
                         r->finished ? "finished, from its journal"

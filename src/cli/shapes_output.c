@@ -42,6 +42,8 @@ int shapes_print_summary(int common, const char *warm, int quiet, shape_run *R, 
         char from[300] = "cold";
         if (r->from >= 0 && strcmp(warm, "all") == 0)
             snprintf(from, sizeof from, "warm from the shapes tuned before");
+        else if (r->from >= 0 && strcmp(warm, "model") == 0)
+            snprintf(from, sizeof from, "warm from a model of the shapes tuned before");
         else if (r->from >= 0)
             snprintf(from, sizeof from, "warm from %s", R[r->from].shape->label);
         printf("  time: %.6g ms (%zu evaluations, %zu from the database; %s; journal %s)\n",
@@ -171,11 +173,12 @@ int shapes_write_output(const char *path, const run_ctx *c, int common, shape_ru
         if (!common) {
             fprintf(f, ",\"journal\":");
             str_json(f, r->journal);
-            /* --shape-warm=all: every shape tuned before, not one */
-            int all = c->o->shape_warm && strcmp(c->o->shape_warm, "all") == 0;
+            /* --shape-warm=all or model: every shape tuned before, not one */
+            const char *sw = c->o->shape_warm ? c->o->shape_warm : "nearest";
+            int pooled = strcmp(sw, "all") == 0 || strcmp(sw, "model") == 0;
             fprintf(f, ",\"warm_from\":%s%s%s", r->from >= 0 ? "\"" : "",
                     r->from < 0 ? "null"
-                    : all       ? "all"
+                    : pooled    ? sw
                                 : R[r->from].shape->label,
                     r->from >= 0 ? "\"" : "");
         }

@@ -296,7 +296,7 @@ int shapes_resume_check_warm(const cutune_recording *j, const char *warm,
 {
     const char *how = j->warm_start ? "warm-started from one shape (--shape-warm=nearest)"
                       : j->warm_start_hash
-                          ? "warm-started from the shapes tuned before (--shape-warm=all)"
+                          ? "warm-started from the shapes tuned before (--shape-warm=all or model)"
                           : "started cold";
     if (!prior) {
         if (j->warm_start || j->warm_start_hash)
@@ -327,8 +327,8 @@ int shapes_resume_check_warm(const cutune_recording *j, const char *warm,
     if (j->warm_start_hash && strcmp(j->warm_start_hash, hash) != 0)
         return cutune_err(err, errlen, CUTUNE_EMISMATCH,
                           "--resume=%s: the warm start maps onto the space differently from "
-                          "when the shape was started (prior hash %s, now %s): the journals it "
-                          "was built from have changed",
+                          "when the shape was started (prior hash %s, now %s): another "
+                          "--shape-warm, or the journals it was built from have changed",
                           j->path, j->warm_start_hash, hash);
     return 0;
 }

@@ -55,7 +55,7 @@ same() {
 }
 
 # ---- each mode, every --shape-warm: cut in the middle of the second shape, resumed
-for w in nearest all none; do
+for w in nearest all model none; do
     full u-$w --sizes="$S3" --budget=12 --shape-warm=$w
     rm -rf run && mkdir run
     cp u-$w/g-$L1.jsonl run/
@@ -80,6 +80,17 @@ PY
 )
 [ "$out" = ok ] && ok "a --shape-warm=all journal records its pooled prior's hash, no source file" \
     || bad "warm_start fields of the shape journals" "$out"
+# a model run's cut journal resumed with the pooled ranks instead: another prior, refused
+rm -rf run && mkdir run
+cp u-model/g-$L1.jsonl run/
+cut_journal u-model/g-$L2.jsonl 5 >run/g-$L2.jsonl
+before=$(md5sum run/g-*.jsonl)
+resume --sizes="$S3" --shape-warm=all
+rc=$?
+[ $rc -eq 2 ] && grep -q "g-$L2.jsonl: the warm start maps onto the space differently .*another --shape-warm" run/err.txt \
+    && [ "$(md5sum run/g-*.jsonl)" = "$before" ] \
+    && ok "a --shape-warm=model run resumed with --shape-warm=all is refused, journals untouched" \
+    || bad "model resumed as all (exit $rc)" "$(cat run/err.txt)"
 
 # cut at other places: inside the first shape, between two shapes (the next not begun)
 rm -rf run && mkdir run
