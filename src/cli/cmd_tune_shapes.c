@@ -23,7 +23,7 @@
 
 #include "shapes.h"
 #include "shapes_eval.h"
-#include "shapes_model.h"
+#include "shapes_warm.h"
 #include "shapes_run.h"
 #include "stop_signal.h"
 
@@ -205,70 +205,6 @@ static int in_every_shape(void *ctx, const uint16_t *idx)
         if (cutune_space_find(a->R[j].t.space, idx) < 0)
             return 0;
     return 1;
-}
-
-/* A warm start for shape k from the shapes tuned before it (order[0..k)): "nearest" the
- * tuned shape nearest by the dispatch rule, its times as they are; "all" every tuned
- * shape, each time replaced by its rank fraction within its shape (times of two shapes
- * share no scale); "model" the prediction of a model over configuration and size fitted on
- * every tuned shape (shapes_model.c; seed: the run's). *from gets the nearest shape. NULL
- * prior: none tuned yet, or "none". */
-static int warm_prior(const char *how, shape_run *R, const size_t *order, size_t k,
-                      unsigned long seed, cutune_warm_prior **prior, long *from, char *err,
-                      size_t errlen)
-{
-    *prior = NULL;
-    *from = -1;
-    if (k == 0 || strcmp(how, "none") == 0)
-        return 0;
-    static cli_shape tuned[SHAPES_MAX];
-    for (size_t i = 0; i < k; i++)
-        tuned[i] = *R[order[i]].shape;
-    long near = cli_shape_nearest(R[order[k]].shape, tuned, k);
-    *from = (long)order[near];
-    if (strcmp(how, "model") == 0)
-        return shapes_model_prior(R, order, k, seed, prior, err, errlen);
-    const cutune_space *sp = R[order[k]].t.space;
-    size_t np = cutune_space_nparams(sp);
-    const char *names[256];
-    for (size_t p = 0; p < np && p < 256; p++)
-        names[p] = cutune_space_param(sp, p)->name;
-    cutune_warm_source *src = cutune_warm_source_alloc("the shapes tuned before", np, names);
-    if (!src)
-        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
-    int rc = 0, all = strcmp(how, "all") == 0;
-    static char texts[256][128];
-    const char *vals[256];
-    cutune_value v[512];
-    for (size_t i = 0; i < k && rc == 0; i++) {
-        shape_run *s = &R[order[i]];
-        if (!all && (long)order[i] != *from)
-            continue;
-        const cutune_history *h = &s->hist;
-        size_t nok = 0;
-        for (size_t e = 0; e < h->n; e++)
-            nok += h->e[e].r.status == CUTUNE_STATUS_OK;
-        for (size_t e = 0; e < h->n && rc == 0; e++) {
-            const cutune_history_entry *x = &h->e[e];
-            cutune_space_values(s->t.space, x->id, v);
-            for (size_t p = 0; p < np; p++) {
-                cutune_value_format(&v[p], texts[p], sizeof texts[p]);
-                vals[p] = texts[p];
-            }
-            double t = x->r.time_ms;
-            if (all && x->r.status == CUTUNE_STATUS_OK) {
-                size_t faster = 0;
-                for (size_t g = 0; g < h->n; g++)
-                    faster += h->e[g].r.status == CUTUNE_STATUS_OK && h->e[g].r.time_ms < t;
-                t = ((double)faster + 0.5) / (double)nok;
-            }
-            rc = cutune_warm_source_add(src, vals, x->r.status, t);
-        }
-    }
-    if (rc == 0 && cutune_warm_source_size(src))
-        rc = cutune_warm_prior_build(src, sp, prior, err, errlen);
-    cutune_warm_source_free(src);
-    return rc;
 }
 
 /* Order of the each mode: by the product of the sizes, smallest first (a small shape's
@@ -466,7 +402,8 @@ static int resume_histories(const char *warm, unsigned long seed, shape_run *R, 
             break;
         cutune_warm_prior *prior = NULL;
         long from = -1;
-        if (k < n && (rc = warm_prior(warm, R, order, k, seed, &prior, &from, err, errlen)) < 0)
+        if (k < n &&
+            (rc = shapes_warm_prior(warm, R, order, k, seed, &prior, &from, err, errlen)) < 0)
             break;
         rc = shapes_resume_check_warm(
             r->resume, warm, prior, prior && strcmp(warm, "nearest") == 0 ? R[from].journal : NULL,
@@ -742,8 +679,8 @@ int cli_tune_shapes(const cli_tune_options *given)
         for (size_t k = 0; k < n && !cli_stop_requested; k++) {
             shape_run *r = &R[order[k]];
             cutune_warm_prior *prior = NULL;
-            if ((rc = warm_prior(warm, R, order, k, o->seed, &prior, &r->from, err, sizeof err)) <
-                0)
+            if ((rc = shapes_warm_prior(warm, R, order, k, o->seed, &prior, &r->from, err,
+                                        sizeof err)) < 0)
                 goto fail;
             if (!o->quiet)
                 fprintf(stderr, "cutune: shape %s (%zu of %zu)%s%s%s%s\n", r->shape->label, k + 1,

@@ -25,7 +25,7 @@
 
 #include "cutune/gp.h"
 #include "cutune/warm.h"
-#include "shapes_model.h"
+#include "shapes_warm.h"
 
 /* Do spaces a and b list the same values for every parameter (so an index vector of one
  * is the same configuration in the other)? */
