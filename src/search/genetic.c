@@ -54,11 +54,13 @@
  * immigrants and the 40% of "any value" moves keep exploration alive. All
  * draws come from ctx->rng.
  *
- * Warm start (ctx->warm, docs/transfer.md): half of the seeding draws (the first
- * ceil(init / 2) proposals) are the source's best configurations, each at least two
- * parameters from the ones before (cutune_warm_prior_design); the other half stay uniform,
- * so a source that misleads costs at most those evaluations: selection replaces them as
- * soon as the population holds better ones.
+ * Warm start (ctx->warm, docs/transfer.md): ceil(init / 2) of the init seeding places, the
+ * first and then every other one, go to the source's best configurations, each at least
+ * two parameters from the ones before (cutune_warm_prior_design), guarded by bo's
+ * sequential test: a place goes to the source only while its fastest pick observed is at
+ * least as fast as the fastest uniform draw (source_place). The other places stay uniform
+ * draws, and selection replaces the source's picks as soon as the population holds better
+ * ones.
  *
  * Arguments (ctx->args): "pop=N,init=N,cx=P,mut=P,tour=N,adj=P,stall=N".
  *
@@ -113,8 +115,10 @@ typedef struct {
     size_t *rank;  /* the population's ranks ... */
     double *crowd; /* ... and crowding distances, for the tournaments */
     /* warm start */
-    size_t *wdesign; /* the source's diversified best configurations */
-    size_t nwdesign; /* their count */
+    size_t *wdesign;               /* the source's diversified best configurations */
+    size_t nwdesign;               /* their count */
+    double wbest_src, wbest_other; /* the sequential test: fastest source pick and other */
+    size_t nwsrc, nwother;         /* observations of each kind */
 } ga_state;
 
 static int taken(const ga_state *s, size_t id)
@@ -245,6 +249,7 @@ static int ga_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->f = calloc((s->pop_max + 1) * GA_MAX_OBJ, sizeof *s->f);
     s->rank = calloc(s->pop_max + 1, sizeof *s->rank);
     s->crowd = calloc(s->pop_max + 1, sizeof *s->crowd);
+    s->wbest_src = s->wbest_other = INFINITY;
     if (ctx->warm && ctx->warm->size == s->n) {
         size_t k = (s->init + 1) / 2;
         if ((s->wdesign = malloc(k * sizeof *s->wdesign)))
@@ -410,6 +415,19 @@ static int offspring(ga_state *s, size_t *out)
     return 1;
 }
 
+/* The warm start's seeding places, as bo's design places them (bo_warm.c): the k source
+ * picks spread evenly over the init seeding places, the first one first; a place goes to
+ * the source only while its fastest pick observed is at least as fast as the fastest other
+ * configuration (a failure is slowest; until both kinds are observed the source holds), so
+ * a source that ranks the target backwards loses its places after its first pick. */
+static int source_place(const ga_state *s, size_t at)
+{
+    size_t k = s->nwdesign, n = s->init;
+    if (!k || at >= n || ((at + 1) * k + n - 1) / n == (at * k + n - 1) / n)
+        return 0;
+    return !s->nwsrc || !s->nwother || s->wbest_src <= s->wbest_other;
+}
+
 static int make_child(ga_state *s, size_t *out)
 {
     int seeding = s->nproposed < s->init || s->nok < 2;
@@ -419,7 +437,7 @@ static int make_child(ga_state *s, size_t *out)
         s->since_best = s->stall / 2;
         seeding = 1;
     }
-    if (seeding && s->nproposed < s->nwdesign) /* the warm start's design, unless taken */
+    if (seeding && source_place(s, s->nproposed)) /* the warm start's design, unless taken */
         for (size_t i = 0; i < s->nwdesign; i++)
             if (!taken(s, s->wdesign[i])) {
                 *out = s->wdesign[i];
@@ -519,6 +537,14 @@ static int ga_observe(void *state, const cutune_observation *obs, size_t n, char
             s->since_best = 0;
         } else {
             s->since_best++;
+        }
+        if (s->nwdesign) { /* the warm start's sequential test (source_place) */
+            int src = 0;
+            for (size_t j = 0; j < s->nwdesign && !src; j++)
+                src = s->wdesign[j] == obs[i].id;
+            double *b = src ? &s->wbest_src : &s->wbest_other;
+            *b = fit < *b ? fit : *b;
+            *(src ? &s->nwsrc : &s->nwother) += 1;
         }
         size_t k = s->nobj;
         if (k > 1 && obs[i].nobjectives == k && obs[i].objectives) {

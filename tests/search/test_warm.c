@@ -210,6 +210,61 @@ static void test_searchers(void **st)
     cutune_space_free(sp);
 }
 
+/* A source over the target's own parameters timed t(a, b, c) by the objective that
+ * proposals() answers with (inverse: 1 / t, a source that ranks the target backwards). */
+static cutune_warm_prior *own_prior(int inverse)
+{
+    char err[256];
+    static const char *const names[] = {"a", "b", "c"};
+    cutune_warm_source *src = cutune_warm_source_alloc("own", 3, names);
+    assert_non_null(src);
+    static const char *const as[] = {"1", "2", "3", "4", "5", "6", "7", "8"};
+    static const char *const bs[] = {"x", "y"}, *const cs[] = {"10", "20"};
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 2; j++)
+            for (int k = 0; k < 2; k++) {
+                const char *v[3] = {as[i], bs[j], cs[k]};
+                double t = 1.0 + (i - 5.0) * (i - 5.0) + j + 0.1 * k;
+                assert_int_equal(
+                    cutune_warm_source_add(src, v, CUTUNE_STATUS_OK, inverse ? 1.0 / t : t), 0);
+            }
+    cutune_space *sp = target_space();
+    cutune_warm_prior *p = NULL;
+    assert_int_equal(cutune_warm_prior_build(src, sp, &p, err, sizeof err), 0);
+    cutune_warm_source_free(src);
+    cutune_space_free(sp);
+    return p;
+}
+
+/* genetic's seeding under the sequential test (bo's): the source's picks take every other
+ * seeding place (init = 6 at a budget of 20: places 0, 2, 4) while the fastest of them is
+ * at least as fast as the fastest uniform draw; a backwards source loses its places after
+ * its first pick loses to the first draw. */
+static void test_genetic_sequential(void **st)
+{
+    (void)st;
+    cutune_space *sp = target_space();
+    size_t w[6];
+    cutune_warm_prior *good = own_prior(0), *inv = own_prior(1);
+    proposals("genetic", NULL, good, 7, 6, w);
+    assert_true(w[0] == (size_t)find(sp, 6, 0, 0)); /* the source's best, the target's best */
+    for (int i = 2; i <= 4; i += 2) { /* two more of the source's, two parameters away */
+        size_t rank = 0;
+        while (good->order[rank] != w[i])
+            rank++;
+        print_message("place %d: the source's %zu-th best\n", i, rank + 1);
+        assert_true(rank < good->size / 4);
+    }
+    proposals("genetic", NULL, inv, 7, 6, w);
+    long long first = find(sp, 1, 1, 1), second = find(sp, 1, 0, 0), third = find(sp, 2, 1, 0);
+    assert_true(w[0] == (size_t)first); /* the backwards source's best: the target's slowest */
+    for (int i = 1; i < 6; i++)         /* and none of its other design picks */
+        assert_true(w[i] != (size_t)second && w[i] != (size_t)third);
+    cutune_warm_prior_free(good);
+    cutune_warm_prior_free(inv);
+    cutune_space_free(sp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_weight),
         cmocka_unit_test(test_searchers),
+        cmocka_unit_test(test_genetic_sequential),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
