@@ -581,10 +581,11 @@ int cli_tune_shapes(const cli_tune_options *given)
                 goto fail;
         }
         char j[4200];
-        if (journal_name(&c, sh->label, j, sizeof j, err, sizeof err) < 0)
-            goto fail;
+        /* the common mode's shapes write the common journal (checked below), not their own */
         if (common && i < n)
             snprintf(j, sizeof j, "%s-common.jsonl", c.prefix);
+        else if (journal_name(&c, sh->label, j, sizeof j, err, sizeof err) < 0)
+            goto fail;
         if ((rc = shape_begin(&c, r, sh, j, err, sizeof err)) < 0)
             goto fail;
         if (r->resume &&
