@@ -27,7 +27,7 @@ pairs() { # GROUP-FILE OUT.csv: one target per member, the others its sources
         for s in $(cat "$1"); do [ "$s" = "$t" ] || srcs="$srcs $s"; done
         # shellcheck disable=SC2086
         "$tmp/bench_transfer" --mode order --budgets "$BUDGETS" --out "$tmp/$n.part" "$t" $srcs \
-            2>>"$tmp/log"
+            2>>"$tmp/log" || { cat "$tmp/log" >&2; exit 1; }
     done
     { echo "target,source,method,seed,budget,fraction"; cat "$tmp"/[0-9]*.part; } >"$2"
     rm -f "$tmp"/[0-9]*.part

@@ -35,7 +35,10 @@ for name, order_csv, res_csv in groups:
         if r["kind"] == "pair":
             bo[(r["source"], r["target"])][int(r["budget"])] = (float(r["warm"]), float(r["cold"]))
     keys = sorted(k for k in order if k in bo)
-    budgets = sorted({b for k in keys for b in order[k] if b in bo[k]})
+    # the budgets every pair has in both files (a mean over fewer pairs is not shown)
+    budgets = sorted(set.intersection(*[set(order[k]) & set(bo[k]) for k in keys])) if keys else []
+    if not keys or not budgets:
+        sys.exit(f"order_table.py: {name}: no pair and budget in both {order_csv} and {res_csv}")
     summ = {b: {"order": mean([order[k][b] for k in keys]),
                 "warm": mean([bo[k][b][0] for k in keys]),
                 "cold": mean([bo[k][b][1] for k in keys])} for b in budgets}
@@ -45,9 +48,9 @@ for name, order_csv, res_csv in groups:
     L.append("|---|" + "---:|" * len(budgets))
     for what, label in (("order", "source's order, no search"), ("warm", "bo, warm"), ("cold", "bo, cold")):
         L.append(f"| {label} | " + " | ".join(f"{summ[b][what]:.3f}" for b in budgets) + " |")
-    if 20 in budgets:
+    if 20 in budgets and 60 in budgets:
         L.append("")
-        reach = [k for k in keys if order[k][20] >= bo[k].get(60, (0, 1))[1]]
+        reach = [k for k in keys if order[k][20] >= bo[k][60][1]]
         L.append(f"Pairs where the source's first 20 reach cold bo at 60: {len(reach)} of {len(keys)}.\n")
     L.append("| source -> target | " + " | ".join(f"B={b} order | warm | cold" for b in budgets) + " |")
     L.append("|---|" + "---:|---:|---:|" * len(budgets))

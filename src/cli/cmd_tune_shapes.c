@@ -71,6 +71,8 @@ static void shape_end(shape_run *r)
 {
     cutune_recording_free(r->resume);
     r->resume = NULL;
+    cutune_warm_prior_free(r->prior);
+    r->prior = NULL;
     cli_tune_db_end(&r->db);
     cutune_evaluator_free(r->ev);
     cutune_history_free(&r->hist);
@@ -356,13 +358,27 @@ static int resume_journals(run_ctx *c, const cli_tune_options *given, cli_tune_o
         names[m++] = V[i].shape->label;
     if ((rc = shapes_resume_scan(c, names, m, &found, err, errlen)) < 0)
         return rc;
-    int first = 1;
+    /* the order first: a journal after an absent one is not read as the run's first (a
+     * validation journal's evaluator is not the common journal's) */
+    static int there[2 * SHAPES_MAX + 1];
     for (size_t i = 0; i < m; i++) {
         snprintf(pathbuf[i], sizeof pathbuf[i], "%s-%s.jsonl", c->prefix, names[i]);
         paths[i] = pathbuf[i];
         js[i] = NULL;
         struct stat st;
-        if (lstat(paths[i], &st) != 0)
+        there[i] = lstat(paths[i], &st) == 0;
+        if (there[i] && i > 0 && !there[i - 1])
+            for (size_t k = 0; k < i; k++)
+                if (!there[k])
+                    return cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                                      "--resume=%s: %s exists, but %s, which the run writes "
+                                      "before it, does not (give --sizes, --validate-sizes and "
+                                      "--shape-mode as the run was started)",
+                                      o->resume, paths[i], paths[k]);
+    }
+    int first = 1;
+    for (size_t i = 0; i < m; i++) {
+        if (!there[i])
             continue;
         cutune_recording **slot = i < (common ? 1 : n) ? (common ? cres : &R[order[i]].resume)
                                                        : &V[i - (common ? 1 : n)].resume;
@@ -408,9 +424,44 @@ static int resume_histories(const char *warm, unsigned long seed, shape_run *R, 
         rc = shapes_resume_check_warm(
             r->resume, warm, prior, prior && strcmp(warm, "nearest") == 0 ? R[from].journal : NULL,
             err, errlen);
-        cutune_warm_prior_free(prior);
+        if (rc == 0 && k < n) { /* kept for the shape's run: a model is fitted once */
+            r->has_prior = 1;
+            r->prior = prior;
+            r->prior_from = from;
+        } else
+            cutune_warm_prior_free(prior);
     }
     return rc;
+}
+
+/* --output is checked against every file the run reads or writes once the shapes are
+ * loaded (their journals, spec, kernel source and recordings are known only then): the
+ * summary written last must not replace what the run was made from or has recorded. */
+static int check_output(const char *output, const run_ctx *c, shape_run *R, size_t n, shape_run *V,
+                        size_t nv, const char *cjournal, char *err, size_t errlen)
+{
+    if (!output)
+        return 0;
+    const char *what = NULL, *path = NULL;
+    if (*cjournal && cutune_path_same(output, cjournal))
+        what = "the common journal", path = cjournal;
+    else if (cutune_path_same(output, c->o->target) ||
+             (*c->target_abs && cutune_path_same(output, c->target_abs)))
+        what = "the kernel being tuned", path = c->o->target;
+    for (size_t i = 0; !what && i < n + nv; i++) {
+        const shape_run *r = i < n ? &R[i] : &V[i - n];
+        if (*r->journal && cutune_path_same(output, r->journal))
+            what = "a shape's journal", path = r->journal;
+        else if (r->t.spec && r->t.spec->source_path &&
+                 cutune_path_same(output, r->t.spec->source_path))
+            what = "the kernel's source", path = r->t.spec->source_path;
+        else if (*r->recording && cutune_path_same(output, r->recording))
+            what = "a recording being replayed", path = r->recording;
+    }
+    if (what)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "--output=%s: is %s (%s); choose another path", output, what, path);
+    return 0;
 }
 
 int cli_tune_shapes(const cli_tune_options *given)
@@ -617,6 +668,8 @@ int cli_tune_shapes(const cli_tune_options *given)
                                                                   sizeof err) < 0)))
             goto fail;
     }
+    if (check_output(o->output, &c, R, n, V, nv, cjournal, err, sizeof err) < 0)
+        goto fail;
     if (c.resuming && resume_histories(common ? "none" : warm, o->seed, R, common ? 0 : n, order, V,
                                        nv, err, sizeof err) < 0)
         goto fail;
@@ -680,8 +733,12 @@ int cli_tune_shapes(const cli_tune_options *given)
         for (size_t k = 0; k < n && !cli_stop_requested; k++) {
             shape_run *r = &R[order[k]];
             cutune_warm_prior *prior = NULL;
-            if ((rc = shapes_warm_prior(warm, R, order, k, o->seed, &prior, &r->from, err,
-                                        sizeof err)) < 0)
+            if (r->has_prior) { /* rebuilt by resume_histories */
+                prior = r->prior;
+                r->prior = NULL;
+                r->from = r->prior_from;
+            } else if ((rc = shapes_warm_prior(warm, R, order, k, o->seed, &prior, &r->from, err,
+                                               sizeof err)) < 0)
                 goto fail;
             if (!o->quiet)
                 fprintf(stderr, "cutune: shape %s (%zu of %zu)%s%s%s%s\n", r->shape->label, k + 1,

@@ -15,8 +15,11 @@
  *
  * Failed evaluations are left out (the model is of times); configurations of a shape
  * whose parameter values differ from the new shape's (a value list that depends on the
- * sizes) are dropped. Deterministic: the fit's random starts draw from a generator seeded
- * by the run's seed and the shape's place in the order. */
+ * sizes) are dropped. The model holds at most MODEL_MAX_ROWS evaluations, the nearest
+ * shapes' first (a shape that does not fit whole gives its first evaluations, in the
+ * order they were made): the fit's cost grows with the cube of its rows, and a shape far
+ * away says least about this one. Deterministic: the fit's random starts draw from a
+ * generator seeded by the run's seed and the shape's place in the order. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,10 @@
 #include "cutune/gp.h"
 #include "cutune/warm.h"
 #include "shapes_warm.h"
+
+/* 256 rows fit in about a second (the fit is O(rows^3) per restart); four shapes tuned
+ * with 60 evaluations each fit whole */
+#define MODEL_MAX_ROWS 256
 
 /* Do spaces a and b list the same values for every parameter (so an index vector of one
  * is the same configuration in the other)? */
@@ -116,6 +123,18 @@ int shapes_model_prior(shape_run *R, const size_t *order, size_t k, unsigned lon
     size_t nrows = 0, cap = 0;
     for (size_t i = 0; i < k; i++)
         cap += R[order[i]].hist.n;
+    cap = cap < MODEL_MAX_ROWS ? cap : MODEL_MAX_ROWS;
+    /* the shapes tuned before, nearest first (ties: the order they were tuned in) */
+    size_t near[SHAPES_MAX];
+    for (size_t i = 0; i < k; i++) {
+        size_t j = i;
+        double di = cli_shape_distance(tgt->shape, R[order[i]].shape);
+        while (j > 0 && cli_shape_distance(tgt->shape, R[order[near[j - 1]]].shape) > di) {
+            near[j] = near[j - 1];
+            j--;
+        }
+        near[j] = i;
+    }
     double *X = malloc((cap ? cap : 1) * d * sizeof *X), *y = malloc((cap ? cap : 1) * sizeof *y);
     double *Xs = malloc((N ? N : 1) * d * sizeof *Xs), *mu = malloc((N ? N : 1) * sizeof *mu);
     cutune_warm_prior *p = calloc(1, sizeof *p);
@@ -134,8 +153,8 @@ int shapes_model_prior(shape_run *R, const size_t *order, size_t k, unsigned lon
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory (the shapes' model)");
         goto out;
     }
-    for (size_t i = 0; i < k; i++) {
-        const shape_run *s = &R[order[i]];
+    for (size_t q = 0; q < k && nrows < cap; q++) {
+        const shape_run *s = &R[order[near[q]]];
         const cutune_history *h = &s->hist;
         size_t nok = 0;
         double sum = 0, sum2 = 0;
@@ -155,7 +174,7 @@ int shapes_model_prior(shape_run *R, const size_t *order, size_t k, unsigned lon
         }
         double sd = sqrt(var), ssz[SHAPE_MAX_SIZES];
         size_inputs(s->shape, lo, hi, ssz);
-        for (size_t e = 0; e < h->n; e++) {
+        for (size_t e = 0; e < h->n && nrows < cap; e++) {
             const cutune_history_entry *x = &h->e[e];
             if (x->r.status != CUTUNE_STATUS_OK || !(x->r.time_ms > 0))
                 continue;

@@ -43,8 +43,9 @@ int shapes_resume_prefix(run_ctx *c, char *err, size_t errlen)
     return 0;
 }
 
-/* A name the run gives a journal after its prefix: a shape's label (its values joined by
- * x) or "common". Others (another prefix that begins with this one) are not the run's. */
+/* A name the run could give a journal after its prefix: a shape's label (its values as
+ * written, numbers such as 1024, 2.5 or 1e3, joined by x) or "common". Others (another
+ * prefix that begins with this one, e.g. PREFIX-old) are not a multi-shape run's. */
 static int run_journal_name(const char *mid)
 {
     if (strcmp(mid, "common") == 0)
@@ -52,7 +53,7 @@ static int run_journal_name(const char *mid)
     if (!*mid)
         return 0;
     for (const char *p = mid; *p; p++)
-        if (!(*p >= '0' && *p <= '9') && *p != 'x' && *p != '.')
+        if (!strchr("0123456789x.eE+-", *p))
             return 0;
     return 1;
 }
@@ -82,13 +83,13 @@ int shapes_resume_scan(const run_ctx *c, const char *const *names, size_t n, siz
             continue;
         char mid[512];
         snprintf(mid, sizeof mid, "%.*s", (int)(len - blen - 7), e->d_name + blen + 1);
-        if (!run_journal_name(mid))
-            continue;
-        int ours = 0;
+        int ours = 0; /* this run's names first: a label is found whatever it holds */
         for (size_t i = 0; i < n && !ours; i++)
             ours = strcmp(names[i], mid) == 0;
         if (ours)
             (*found)++;
+        else if (!run_journal_name(mid))
+            continue;
         else if (strcmp(mid, "common") == 0)
             rc = cutune_err(err, errlen, CUTUNE_EINVAL,
                             "--resume=%s: %s-common.jsonl is the journal of a --shape-mode=common "
@@ -164,8 +165,8 @@ int shapes_resume_restore(const cli_tune_options *given, cli_tune_options *o, in
         snprintf(what, sizeof what, "parallel %lu, %s parallel %lu", oj.parallel, first_path,
                  o->parallel);
     else if (strcmp(oj.searcher ? oj.searcher : "bo", o->searcher) != 0)
-        snprintf(what, sizeof what, "searcher %s, %s searcher %s", oj.searcher, first_path,
-                 o->searcher);
+        snprintf(what, sizeof what, "searcher %s, %s searcher %s", oj.searcher ? oj.searcher : "bo",
+                 first_path, o->searcher);
     else if (oj.so.cartesian != o->so.cartesian)
         snprintf(what, sizeof what, "%s--cartesian, %s %s", oj.so.cartesian ? "" : "no ",
                  first_path, o->so.cartesian ? "--cartesian" : "none");
@@ -371,7 +372,11 @@ int shapes_history_from_journal(const cutune_recording *j, const cutune_space *s
         e->r.time_ms = x->time_ms;
         e->r.compile_ms = x->compile_ms;
         e->r.bench_ms = x->bench_ms;
-        if (x->ntimes && (e->r.times_ms = malloc(x->ntimes * sizeof *e->r.times_ms))) {
+        if (x->ntimes) {
+            if (!(e->r.times_ms = malloc(x->ntimes * sizeof *e->r.times_ms))) {
+                rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+                break;
+            }
             memcpy(e->r.times_ms, x->times_ms, x->ntimes * sizeof *e->r.times_ms);
             e->r.ntimes = x->ntimes;
         }

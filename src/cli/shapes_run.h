@@ -30,6 +30,9 @@ typedef struct shape_run {
     /* --resume=PREFIX (shapes_resume.c) */
     cutune_recording *resume; /* its journal, resumed; NULL: it starts fresh */
     int finished;             /* the run had moved on from it: its journal is its history */
+    int has_prior;            /* resume: its warm start, rebuilt once to check its journal */
+    cutune_warm_prior *prior; /* (NULL: cold) and the shape it came from (nearest) */
+    long prior_from;
 } shape_run;
 
 typedef struct run_ctx {

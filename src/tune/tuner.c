@@ -158,8 +158,9 @@ static int result_from_record(const cutune_record *rec, const cutune_spec *spec,
         int derived = 0;
         for (size_t k = 0; spec && k < spec->nmetrics && !derived; k++)
             derived = !strcmp(spec->metrics[k].name, rec->metrics[m].name);
-        if (!derived)
-            cutune_eval_result_add_metric(r, rec->metrics[m].name, rec->metrics[m].value);
+        if (!derived &&
+            cutune_eval_result_add_metric(r, rec->metrics[m].name, rec->metrics[m].value) < 0)
+            return CUTUNE_ENOMEM;
     }
     return 0;
 }

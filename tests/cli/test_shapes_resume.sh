@@ -17,11 +17,7 @@ export CUTUNE_DB=none
 S3='M=N=K=1024;M=N=K=2048;M=1000,N=5000,K=296'
 # the each mode's order: by the product of the sizes
 L1=1024x1024x1024 L2=1000x5000x296 L3=2048x2048x2048
-nevals() {
-    local c
-    c=$(grep -c '"kind":"eval"' "$1" 2>/dev/null)
-    echo "${c:-0}"
-}
+. "$here/../journal_lib.sh"
 
 # Journals record absolute paths (the warm start's source): every run compared runs in run/.
 # full DIR ARGS...: the uninterrupted run, its files then moved to DIR (run/ left empty)
@@ -280,6 +276,40 @@ cut_journal u-all/g-$L2.jsonl 5 >run/g-$L2.jsonl
 refuse "a --shape-warm=all shape's journal resumed alone" \
     "warm-started from several shapes' journals .*--resume=PREFIX --sizes=LIST" \
     --resume=g-$L2.jsonl --size M=1000 --size N=5000 --size K=296 gemm_h
+# the common journal gone, a validation journal left: the order is refused first (the
+# validation journal is not read as the run's first journal)
+rm -rf run && mkdir run
+cp ucv/g-4096x4096x4096.jsonl run/
+refuse "common: a validation journal without the common journal" \
+    "g-4096x4096x4096.jsonl exists, but g-common.jsonl, which the run writes before it, does not" \
+    --resume=g --sizes="$S3" --shape-mode=common --validate-sizes='M=N=K=4096' gemm_h
+# --output onto a file the run records or reads: refused, fresh or resumed
+rm -rf run && mkdir run
+cp u-nearest/g-$L1.jsonl run/
+cut_journal u-nearest/g-$L2.jsonl 5 >run/g-$L2.jsonl
+before=$(cd run && md5sum g-*.jsonl)
+out=$(cd run && "$exe" --resume=g --sizes="$S3" --no-progress --output=g-$L1.jsonl gemm_h 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 2 ] && grep -q -- "--output=g-$L1.jsonl: is a shape's journal" <<<"$out" \
+    && [ "$(cd run && md5sum g-*.jsonl)" = "$before" ] \
+    && ok "resume: --output onto a shape's journal is refused, the journals untouched" \
+    || bad "resume: --output onto a journal (exit $rc)" "$out"
+rm -rf run && mkdir run
+out=$(cd run && "$exe" --journal=g --sizes="$S3" --shape-mode=common --no-progress \
+    --output=g-common.jsonl gemm_h 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 2 ] && grep -q -- "--output=g-common.jsonl: is the common journal" <<<"$out" \
+    && [ -z "$(ls run)" ] && ok "--output onto the common journal is refused, nothing written" \
+    || bad "--output onto the common journal (exit $rc)" "$out"
+
+# labels are the sizes as written (1.024e3): their journals are found on resume
+SE='M=N=K=1.024e3;M=1000,N=5000,K=296'
+full ue --sizes="$SE" --budget=8
+rm -rf run && mkdir run
+cp ue/g-1.024e3x1.024e3x1.024e3.jsonl run/
+cut_journal ue/g-$L2.jsonl 3 >run/g-$L2.jsonl
+resume --sizes="$SE" && same "a label written 1.024e3: cut in the second shape, resumed == uninterrupted" ue \
+    || bad "a label written 1.024e3: resume (exit $?)" "$(cat run/err.txt)"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

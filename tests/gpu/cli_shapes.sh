@@ -16,10 +16,7 @@ S='M=N=K=1024;M=1000,N=5000,K=296'
 L1=1024x1024x1024 L2=1000x5000x296 # tuned in this order (by the product of the sizes)
 B=6
 fail=0
-nevals() { # grep -c prints 0 itself where nothing matches (exit 1) or nothing is there
-    n=$(grep -c '"kind" *: *"eval"' "$1" 2>/dev/null)
-    echo "${n:-0}"
-}
+. "$(dirname "$0")/../journal_lib.sh"
 skip_if_no_gpu() {
     if grep -qi -e "no CUDA driver" -e "no CUDA device" "$1"; then
         cat "$1" >&2
