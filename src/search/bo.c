@@ -112,6 +112,24 @@ static int parego_retarget(bo_state *s, char *err, size_t errlen)
     return bo_rewarp(s, err, errlen);
 }
 
+/* Whether this model-based proposal (s->nmodel counts it) is a local step. The share of
+ * local steps is local_frac; under local=auto it is the larger of local_frac and the
+ * share of the global model-based picks that failed (Laplace's estimate, (fail + 1) /
+ * (n + 2)): where the model's picks across the space keep failing, the neighbourhood of
+ * the best, which ran, gets the proposals instead. Without failures it is local_frac. */
+static int local_due(bo_state *s)
+{
+    double f = s->local_frac;
+    if (s->local_auto) {
+        double fail = ((double)(s->gtot - s->gok) + 1.0) / ((double)s->gtot + 2.0);
+        f = fail > f ? fail : f;
+    }
+    if (!(f > 0.0) || (double)s->nlocal_due >= floor((double)s->nmodel * f))
+        return 0;
+    s->nlocal_due++;
+    return 1;
+}
+
 /* Whether the exhaustive tail starts now (see the top comment): allowed by the budget,
  * BO_TAIL_AFTER observations made, and a model to rank by. */
 static int tail_due(const bo_state *s)
@@ -174,8 +192,7 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
                 base = cutune_gp_n(s->gp);
             }
             s->nmodel++;
-            int local = s->local_frac > 0.0 &&
-                        floor(s->nmodel * s->local_frac) > floor((s->nmodel - 1) * s->local_frac);
+            int local = local_due(s);
             id = bo_ehvi_pick(s, local, j + 1 == k, err, errlen, &rc);
             if (rc < 0)
                 goto out_truncate;
@@ -206,8 +223,8 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
             size_t nids = 0;
             /* every 1/local_frac-th model-based proposal: the neighbourhood of the best */
             s->nmodel++;
-            if (s->local_frac > 0.0 &&
-                floor(s->nmodel * s->local_frac) > floor((s->nmodel - 1) * s->local_frac)) {
+            int local = local_due(s);
+            if (local) {
                 if ((rc = bo_build_local(s)) < 0) {
                     rc = cutune_err(err, errlen, rc, "bo: out of memory");
                     goto out_truncate; /* the batch's fantasies so far are dropped too */
@@ -239,6 +256,13 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
                 if (rc < 0)
                     goto out_truncate;
             }
+            if (id >= 0 && !ids && s->local_auto &&
+                (rc = bo_reserve_ids(&s->gpicks, &s->capgpicks, s->ngpicks + 1)) < 0) {
+                rc = cutune_err(err, errlen, rc, "bo: out of memory");
+                goto out_truncate;
+            }
+            if (id >= 0 && !ids && s->local_auto)
+                s->gpicks[s->ngpicks++] = (size_t)id; /* its outcome feeds local_due */
             if (id < 0 && s->pooled)
                 id = bo_random_available(s); /* the whole pool is visited */
         }
@@ -320,6 +344,12 @@ static int bo_observe(void *state, const cutune_observation *obs, size_t n, char
             }
         if (bo_hash_has(s, id))
             continue; /* a duplicate answer: nothing new */
+        int global = 0;
+        for (size_t p = 0; p < s->ngpicks && !global; p++)
+            if (s->gpicks[p] == id) {
+                s->gpicks[p] = s->gpicks[--s->ngpicks];
+                global = 1;
+            }
         if (grow_obs(s) < 0 || bo_hash_put(s, id) < 0)
             return cutune_err(err, errlen, CUTUNE_ENOMEM, "bo: out of memory");
         int ok =
@@ -336,6 +366,8 @@ static int bo_observe(void *state, const cutune_observation *obs, size_t n, char
             if (!have && s->mo != BO_MO_GEOMEAN)
                 ok = 0;
         }
+        s->gtot += (size_t)global;
+        s->gok += (size_t)(global && ok);
         s->obs_id[s->nobs] = id;
         s->obs_ok[s->nobs] = (uint8_t)ok;
         s->obs_t[s->nobs] = ok ? obs[i].time_ms : NAN;
@@ -397,6 +429,7 @@ static void bo_free(void *state)
     free(s->p2v);
     free(s->perm);
     free(s->local);
+    free(s->gpicks);
     free(s->obs_t);
     free(s->tail);
     free(s->wdesign);
@@ -425,6 +458,7 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->beta = 2.0;
     s->kernel = CUTUNE_GP_MATERN52;
     s->local_frac = 1.0 / 3.0;
+    s->local_auto = 1;
     s->lweak_max = BO_LOCAL_WEAK;
     s->warm_gain = BO_MIN_GAIN;
     s->exact_m = BO_EXACT;
@@ -618,7 +652,7 @@ static const cutune_searcher_type bo_type = {
     .name = "bo",
     .help = "Bayesian optimisation: GP (Matern 5/2, ARD) on Box-Cox-warped time, EI x P(success) "
             "(args: acq=ei|pi|lcb, xi=X, beta=B, kernel=matern52|matern32|se, init=N, starts=N, "
-            "local=F, pool=N, pow2=0|1, pairs=0|1, warp=boxcox|copula|none, "
+            "local=F|auto, pool=N, pow2=0|1, pairs=0|1, warp=boxcox|copula|none, "
             "design=maximin|lhs|random, lprior=auto|dim|weak, add=fit|W, lin=fit|W, lweak=N, "
             "early=auto|safe|edge, refit=gain|always, feas=0|1, preset=plain, "
             "transfer=both|design|prior|off, wdesign=N)",

@@ -144,8 +144,13 @@ typedef struct bo_state {
     size_t nlocal, caplocal;
     double *obs_t;     /**< capobs: time of each evaluation (NAN when failed) */
     double local_frac; /**< share of model-based proposals restricted to local */
-    int early;         /**< early=: BO_EARLY_AUTO, _SAFE or _EDGE */
-    int edge;          /**< the edge phase is in force */
+    int local_auto;    /**< local=auto: the share follows the global picks' failures */
+    size_t nlocal_due; /**< model-based proposals that were due to be local */
+    size_t *gpicks;    /**< global model-based picks not yet observed (local=auto) */
+    size_t ngpicks, capgpicks;
+    size_t gtot, gok; /**< global model-based picks observed, and those that succeeded */
+    int early;        /**< early=: BO_EARLY_AUTO, _SAFE or _EDGE */
+    int edge;         /**< the edge phase is in force */
     int set_lin, set_lprior, set_lweak, set_refit,
         set_pairs;    /**< given explicitly (early= leaves them) */
     double warm_gain; /**< refit=: nats a warm refit must gain to replace the model (0: always) */

@@ -2,7 +2,8 @@
  *
  * Options (--searcher=bo:key=value,...): acq=ei|pi|lcb, xi= (default 0.01), beta= (LCB,
  * default 2), kernel=matern52|matern32|se, init= (design size), starts= (random starts
- * of the multi-start fits, default 3), local= (share of local steps, default 1/3),
+ * of the multi-start fits, default 3), local=auto|F (share of local steps; default auto:
+ * the larger of 1/3 and the failed share of the global model-based picks; F: fixed),
  * pool= (exhaustive up to / pool size above, default 32768 / 4096), pow2=0|1 (power-of-two
  * inputs, default 0), pairs=0|1 (local steps also try moving two parameters of the best
  * configuration one value each; default: 1 in the edge phase, 0 in the safe one),
@@ -91,6 +92,7 @@ static void preset_plain(bo_state *s)
     s->warm_gain = 0.0;
     s->set_refit = 1;
     s->local_frac = 0.0;
+    s->local_auto = 0;
     s->feas_model = 0;
     s->warp_kind = CUTUNE_GP_WARP_NONE;
     s->xi = 0.0;
@@ -187,7 +189,11 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
             s->set_lprior = 1;
             if ((rc = parse_choice(key, val, names, &s->lprior_mode, err, errlen)) < 0)
                 return rc;
+        } else if (strcmp(key, "local") == 0 && strcmp(val, "auto") == 0) {
+            s->local_auto = 1;
+            s->local_frac = 1.0 / 3.0;
         } else if (strcmp(key, "local") == 0) {
+            s->local_auto = 0;
             double v = strtod(val, &end);
             if (end == val || *end || !(v >= 0.0 && v <= 1.0))
                 return cutune_err(err, errlen, CUTUNE_EINVAL,
@@ -274,12 +280,15 @@ int bo_write_options(const void *state, char *buf, size_t len)
     char mos[32] = ""; /* one objective: absent, so that those journals stay as they were */
     if (s->nobj > 1)
         snprintf(mos, sizeof mos, ",mo=%s", mo[s->mo]);
+    char local[40] = "auto";
+    if (!s->local_auto)
+        snprintf(local, sizeof local, "%.17g", s->local_frac);
     return snprintf(buf, len,
-                    "acq=%s,xi=%.17g,beta=%.17g,kernel=%s,init=%zu,starts=%zu,local=%.17g,"
+                    "acq=%s,xi=%.17g,beta=%.17g,kernel=%s,init=%zu,starts=%zu,local=%s,"
                     "pool=%zu/%zu,pow2=%d,pairs=%d,warp=%s,design=%s,lprior=%s,add=%s,lin=%s,"
                     "lweak=%zu,early=%s(%s),refit=%s,score_bits=%d%s",
                     acq[s->acq], s->xi, s->beta, cutune_gp_kernel_name(s->kernel), s->n_init,
-                    s->fit.nstarts, s->local_frac, s->exact_m, s->pool_m, s->pow2, s->pairs,
+                    s->fit.nstarts, local, s->exact_m, s->pool_m, s->pow2, s->pairs,
                     (unsigned)s->warp_kind < 3 ? warp[s->warp_kind] : "?",
                     s->design_lhs ? "lhs" : "maximin", lprior[s->lprior_mode], add, lin,
                     s->lweak_max, early[s->early], s->edge ? "edge" : "safe",

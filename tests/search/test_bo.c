@@ -415,6 +415,72 @@ static void test_failures(void **state)
     cutune_space_free(s);
 }
 
+/* Proposals (after the first 10) one parameter away from an earlier successful one, of a
+ * run of budget on f (run_all holds them). */
+static size_t near_success(const cutune_space *s, objective_fn f, const size_t *all, size_t n)
+{
+    size_t near = 0, np = cutune_space_nparams(s);
+    for (size_t i = 10; i < n; i++) {
+        const uint16_t *x = cutune_space_config(s, all[i]);
+        int hit = 0;
+        for (size_t j = 0; j < i && !hit; j++) {
+            if (isnan(f(s, all[j])))
+                continue;
+            const uint16_t *y = cutune_space_config(s, all[j]);
+            size_t diff = 0;
+            for (size_t p = 0; p < np; p++)
+                diff += x[p] != y[p];
+            hit = diff == 1;
+        }
+        near += (size_t)hit;
+    }
+    return near;
+}
+
+/* local=auto (the default): the share of local steps is the larger of 1/3 and the failed
+ * share of the global model-based picks. Without failures that is 1/3: a fixed local=1/3's
+ * proposals. Where most of the space fails it takes more local steps: more proposals one
+ * parameter from a configuration that ran. */
+static void test_local_auto(void **state)
+{
+    (void)state;
+    cutune_space *s = grid_space(3, 10);
+    const char *third = "local=0.3333333333333333";
+    run_result d, a;
+    run(s, bowl, 64, 1, 3, third, &d);
+    run(s, bowl, 64, 1, 3, NULL, &a);
+    assert_memory_equal(d.seq, a.seq, sizeof d.seq);
+    run(s, bowl, 64, 1, 3, "local=auto", &d);
+    assert_memory_equal(d.seq, a.seq, sizeof d.seq);
+    size_t all[60], near_d = 0, near_a = 0, fail_d = 0, fail_a = 0;
+    run_all = all;
+    for (unsigned long seed = 1; seed <= 5; seed++) {
+        run(s, bowl_mostly_failing, 60, 1, seed, third, &d);
+        near_d += near_success(s, bowl_mostly_failing, all, 60);
+        fail_d += d.failures;
+        run(s, bowl_mostly_failing, 60, 1, seed, NULL, &a);
+        near_a += near_success(s, bowl_mostly_failing, all, 60);
+        fail_a += a.failures;
+    }
+    run_all = NULL;
+    print_message("local=auto: %zu of 250 proposals next to a success (local=1/3: %zu); "
+                  "failures %zu (local=1/3: %zu)\n",
+                  near_a, near_d, fail_a, fail_d);
+    assert_true(near_a > near_d);
+    char err[256], buf[512];
+    uint8_t visited[1000] = {0};
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    cutune_searcher_ctx ctx = {
+        .space = s, .budget = 20, .rng = rng, .visited = visited, .args = NULL};
+    cutune_searcher *sr = NULL;
+    assert_int_equal(cutune_searcher_alloc(cutune_searcher_bo, &ctx, &sr, err, sizeof err), 0);
+    assert_true(cutune_searcher_bo->options(sr->state, buf, sizeof buf) > 0);
+    assert_non_null(strstr(buf, ",local=auto,"));
+    cutune_searcher_free(sr);
+    gsl_rng_free(rng);
+    cutune_space_free(s);
+}
+
 static double all_fail(const cutune_space *s, size_t id)
 {
     return NAN;
@@ -694,6 +760,7 @@ int main(void)
         cmocka_unit_test(test_early_phase),
         cmocka_unit_test(test_plain),
         cmocka_unit_test(test_failures),
+        cmocka_unit_test(test_local_auto),
         cmocka_unit_test(test_bowl),
         cmocka_unit_test(test_branin),
         cmocka_unit_test(test_pool),
