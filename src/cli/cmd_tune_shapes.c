@@ -445,9 +445,8 @@ static int check_output(const char *output, const run_ctx *c, shape_run *R, size
     const char *what = NULL, *path = NULL;
     if (*cjournal && cutune_path_same(output, cjournal))
         what = "the common journal", path = cjournal;
-    else if (cutune_path_same(output, c->o->target) ||
-             (*c->target_abs && cutune_path_same(output, c->target_abs)))
-        what = "the kernel being tuned", path = c->o->target;
+    else if (*c->target_abs && cutune_path_same(output, c->target_abs))
+        what = "the kernel's spec", path = c->target_abs;
     for (size_t i = 0; !what && i < n + nv; i++) {
         const shape_run *r = i < n ? &R[i] : &V[i - n];
         if (*r->journal && cutune_path_same(output, r->journal))

@@ -43,19 +43,53 @@ int shapes_resume_prefix(run_ctx *c, char *err, size_t errlen)
     return 0;
 }
 
+/* A positive number as a size is written: digits[.digits][(e|E)[+|-]digits]; its end in
+ * *end. */
+static int size_number(const char *p, const char **end)
+{
+    const char *q = p;
+    while (*q >= '0' && *q <= '9')
+        q++;
+    if (q == p)
+        return 0;
+    if (*q == '.') {
+        const char *r = ++q;
+        while (*q >= '0' && *q <= '9')
+            q++;
+        if (q == r)
+            return 0;
+    }
+    if (*q == 'e' || *q == 'E') {
+        q++;
+        if (*q == '+' || *q == '-')
+            q++;
+        const char *r = q;
+        while (*q >= '0' && *q <= '9')
+            q++;
+        if (q == r)
+            return 0;
+    }
+    *end = q;
+    return 1;
+}
+
 /* A name the run could give a journal after its prefix: a shape's label (its values as
  * written, numbers such as 1024, 2.5 or 1e3, joined by x) or "common". Others (another
- * prefix that begins with this one, e.g. PREFIX-old) are not a multi-shape run's. */
+ * prefix that begins with this one, e.g. PREFIX-old or PREFIX-2-1024x1024) are not a
+ * multi-shape run's. */
 static int run_journal_name(const char *mid)
 {
     if (strcmp(mid, "common") == 0)
         return 1;
-    if (!*mid)
-        return 0;
-    for (const char *p = mid; *p; p++)
-        if (!strchr("0123456789x.eE+-", *p))
+    const char *p = mid;
+    for (;;) {
+        if (!size_number(p, &p))
             return 0;
-    return 1;
+        if (!*p)
+            return 1;
+        if (*p++ != 'x')
+            return 0;
+    }
 }
 
 int shapes_resume_scan(const run_ctx *c, const char *const *names, size_t n, size_t *found,

@@ -113,14 +113,16 @@ static int parego_retarget(bo_state *s, char *err, size_t errlen)
 }
 
 /* Whether this model-based proposal (s->nmodel counts it) is a local step. The share of
- * local steps is local_frac; under local=auto it is the larger of local_frac and the
- * share of the global model-based picks that failed (Laplace's estimate, (fail + 1) /
- * (n + 2)): where the model's picks across the space keep failing, the neighbourhood of
- * the best, which ran, gets the proposals instead. Without failures it is local_frac. */
+ * local steps is local_frac; under local=auto, once a global model-based pick has been
+ * observed, it is the larger of local_frac and the share of those picks that failed
+ * (Laplace's estimate, (fail + 1) / (n + 2)): where the model's picks across the space
+ * keep failing, the neighbourhood of the best, which ran, gets the proposals instead.
+ * Without failures (fail + 1) / (n + 2) <= 1/3 from the first observed pick on, so the
+ * run is a fixed local_frac's, batches and pending proposals included. */
 static int local_due(bo_state *s)
 {
     double f = s->local_frac;
-    if (s->local_auto) {
+    if (s->local_auto && s->gtot > 0) {
         double fail = ((double)(s->gtot - s->gok) + 1.0) / ((double)s->gtot + 2.0);
         f = fail > f ? fail : f;
     }
@@ -128,6 +130,19 @@ static int local_due(bo_state *s)
         return 0;
     s->nlocal_due++;
     return 1;
+}
+
+/* local=auto: model-based pick id (-1: none) was a global one; its outcome, when
+ * observed, feeds local_due. */
+static void note_global_pick(bo_state *s, long long id, char *err, size_t errlen, int *rc)
+{
+    if (id < 0 || !s->local_auto)
+        return;
+    if (bo_reserve_ids(&s->gpicks, &s->capgpicks, s->ngpicks + 1) < 0) {
+        *rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "bo: out of memory");
+        return;
+    }
+    s->gpicks[s->ngpicks++] = (size_t)id;
 }
 
 /* Whether the exhaustive tail starts now (see the top comment): allowed by the budget,
@@ -194,6 +209,8 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
             s->nmodel++;
             int local = local_due(s);
             id = bo_ehvi_pick(s, local, j + 1 == k, err, errlen, &rc);
+            if (rc == 0 && !local)
+                note_global_pick(s, id, err, errlen, &rc);
             if (rc < 0)
                 goto out_truncate;
             if (id < 0 && s->pooled)
@@ -221,7 +238,7 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
             best_pick bp;
             const size_t *ids = NULL;
             size_t nids = 0;
-            /* every 1/local_frac-th model-based proposal: the neighbourhood of the best */
+            /* local steps (local_due): the neighbourhood of the best */
             s->nmodel++;
             int local = local_due(s);
             if (local) {
@@ -256,13 +273,8 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
                 if (rc < 0)
                     goto out_truncate;
             }
-            if (id >= 0 && !ids && s->local_auto &&
-                (rc = bo_reserve_ids(&s->gpicks, &s->capgpicks, s->ngpicks + 1)) < 0) {
-                rc = cutune_err(err, errlen, rc, "bo: out of memory");
+            if (!ids && (note_global_pick(s, id, err, errlen, &rc), rc < 0))
                 goto out_truncate;
-            }
-            if (id >= 0 && !ids && s->local_auto)
-                s->gpicks[s->ngpicks++] = (size_t)id; /* its outcome feeds local_due */
             if (id < 0 && s->pooled)
                 id = bo_random_available(s); /* the whole pool is visited */
         }

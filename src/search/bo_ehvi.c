@@ -29,8 +29,8 @@
  *
  * Batches: a batch's later picks (and proposals still pending from earlier calls) join the
  * front at both models' posterior means (the Kriging believer, as in one objective) and are
- * excluded. Local steps as in one objective: every 1/local_frac-th model-based proposal
- * (local=) scores only the neighbours (one parameter changed) of the observed front's
+ * excluded. Local steps as in one objective (local=, the share bo.c's local_due sets): a
+ * local step scores only the neighbours (one parameter changed) of the observed front's
  * configurations. The initial design, the failures and the exhaustive tail are bo's. */
 #include "bo_internal.h"
 

@@ -306,9 +306,11 @@ rc=$?
 SE='M=N=K=1.024e3;M=1000,N=5000,K=296'
 full ue --sizes="$SE" --budget=8
 rm -rf run && mkdir run
-cp ue/g-1.024e3x1.024e3x1.024e3.jsonl run/
-cut_journal ue/g-$L2.jsonl 3 >run/g-$L2.jsonl
-resume --sizes="$SE" && same "a label written 1.024e3: cut in the second shape, resumed == uninterrupted" ue \
+cut_journal ue/g-1.024e3x1.024e3x1.024e3.jsonl 3 >run/g-1.024e3x1.024e3x1.024e3.jsonl
+# a sibling run's journal (PREFIX-2-LABEL) is not this run's: ignored
+cp ue/g-$L2.jsonl run/g-2-$L2.jsonl
+resume --sizes="$SE" && rm run/g-2-$L2.jsonl \
+    && same "a label written 1.024e3: cut in its own shape, resumed == uninterrupted" ue \
     || bad "a label written 1.024e3: resume (exit $?)" "$(cat run/err.txt)"
 
 echo "$pass passed, $fail failed"

@@ -452,6 +452,9 @@ static void test_local_auto(void **state)
     assert_memory_equal(d.seq, a.seq, sizeof d.seq);
     run(s, bowl, 64, 1, 3, "local=auto", &d);
     assert_memory_equal(d.seq, a.seq, sizeof d.seq);
+    run(s, bowl, 64, 4, 3, third, &d); /* batches: proposals made before any is observed */
+    run(s, bowl, 64, 4, 3, NULL, &a);
+    assert_memory_equal(d.seq, a.seq, sizeof d.seq);
     size_t all[60], near_d = 0, near_a = 0, fail_d = 0, fail_a = 0;
     run_all = all;
     for (unsigned long seed = 1; seed <= 5; seed++) {
