@@ -33,9 +33,9 @@ static int gpu_here(void)
     return cutune_db_gpu_probe(0, &g, NULL, 0) == 0;
 }
 
-/* Set a shape up: target, evaluator, database run. */
-static int shape_begin(run_ctx *c, shape_run *r, cli_shape *sh, const char *journal, char *err,
-                       size_t errlen)
+/* Load a shape: its target and the recording it replays. Nothing is started. */
+static int shape_load(run_ctx *c, shape_run *r, cli_shape *sh, const char *journal, char *err,
+                      size_t errlen)
 {
     r->shape = sh;
     r->winner = r->from = r->chosen_id = -1;
@@ -48,6 +48,15 @@ static int shape_begin(run_ctx *c, shape_run *r, cli_shape *sh, const char *jour
         return rc;
     if (c->replay && !realpath(r->recording, r->earg))
         snprintf(r->earg, sizeof r->earg, "%s", r->recording);
+    return 0;
+}
+
+/* Start a loaded shape, once every check has passed: its evaluator and database run. */
+static int shape_start(run_ctx *c, shape_run *r, char *err, size_t errlen)
+{
+    cli_shape *sh = r->shape;
+    const char *journal = r->journal;
+    int rc;
     const char *arg = c->replay ? r->earg : c->eargs;
     cutune_evaluator_ctx ectx = {
         .space = r->t.space, .spec = r->t.spec, .arg = arg, .seed = c->o->seed};
@@ -443,7 +452,13 @@ static int check_output(const char *output, const run_ctx *c, shape_run *R, size
     if (!output)
         return 0;
     const char *what = NULL, *path = NULL;
-    if (*cjournal && cutune_path_same(output, cjournal))
+    static char dbfile[4096];
+    char dberr[256];
+    if (cli_db_path(c->o->db, c->o->no_db, dbfile, sizeof dbfile, dberr, sizeof dberr) < 0)
+        dbfile[0] = '\0';
+    if (*dbfile && strcmp(dbfile, "none") != 0 && cutune_path_same(output, dbfile))
+        what = "the tuning database", path = dbfile;
+    else if (*cjournal && cutune_path_same(output, cjournal))
         what = "the common journal", path = cjournal;
     else if (*c->target_abs && cutune_path_same(output, c->target_abs))
         what = "the kernel's spec", path = c->target_abs;
@@ -600,7 +615,7 @@ int cli_tune_shapes(const cli_tune_options *given)
         goto fail;
     }
 
-    /* every shape loaded and its evaluator started before anything runs */
+    /* every shape loaded and checked before anything starts */
     for (size_t i = 0; i < n + nv; i++) {
         shape_run *r = i < n ? &R[i] : &V[i - n];
         cli_shape *sh = i < n ? &shapes.s[i] : &vshapes.s[i - n];
@@ -636,7 +651,7 @@ int cli_tune_shapes(const cli_tune_options *given)
             snprintf(j, sizeof j, "%s-common.jsonl", c.prefix);
         else if (journal_name(&c, sh->label, j, sizeof j, err, sizeof err) < 0)
             goto fail;
-        if ((rc = shape_begin(&c, r, sh, j, err, sizeof err)) < 0)
+        if ((rc = shape_load(&c, r, sh, j, err, sizeof err)) < 0)
             goto fail;
         if (r->resume &&
             shapes_resume_check_shape(&c, r->resume, &r->t, c.replay ? r->earg : c.eargs, err,
@@ -672,6 +687,10 @@ int cli_tune_shapes(const cli_tune_options *given)
     if (c.resuming && resume_histories(common ? "none" : warm, o->seed, R, common ? 0 : n, order, V,
                                        nv, err, sizeof err) < 0)
         goto fail;
+    /* every check passed: the evaluators (CUDA workers) and database runs start now */
+    for (size_t i = 0; i < n + nv; i++)
+        if ((rc = shape_start(&c, i < n ? &R[i] : &V[i - n], err, sizeof err)) < 0)
+            goto fail;
 
     if (announce)
         fprintf(stderr, "cutune: no GPU here: each shape replays the kernel's recording at its "

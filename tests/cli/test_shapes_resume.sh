@@ -301,6 +301,19 @@ rc=$?
 [ $rc -eq 2 ] && grep -q -- "--output=g-common.jsonl: is the common journal" <<<"$out" \
     && [ -z "$(ls run)" ] && ok "--output onto the common journal is refused, nothing written" \
     || bad "--output onto the common journal (exit $rc)" "$out"
+# --output (or a journal) onto the tuning database: refused before the database is opened
+rm -rf run && mkdir run
+out=$(cd run && CUTUNE_DB=$tmp/run/t.db "$exe" --journal=g --sizes="$S3" --no-progress \
+    --output=t.db gemm_h 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 2 ] && grep -q -- "--output=t.db: is the tuning database" <<<"$out" && [ -z "$(ls run)" ] \
+    && ok "--sizes: --output onto the tuning database is refused, nothing created" \
+    || bad "--sizes: --output onto the database (exit $rc)" "$out"
+out=$(cd run && "$exe" --db=t.db --journal=t.db --budget=3 --no-progress gemm_h 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 2 ] && grep -q -- "--journal=t.db: is the tuning database" <<<"$out" && [ -z "$(ls run)" ] \
+    && ok "a single run's journal onto the tuning database is refused, nothing created" \
+    || bad "a single run's journal onto the database (exit $rc)" "$out"
 
 # labels are the sizes as written (1.024e3): their journals are found on resume
 SE='M=N=K=1.024e3;M=1000,N=5000,K=296'
