@@ -30,8 +30,8 @@
 #include "cutune/warm.h"
 #include "shapes_warm.h"
 
-/* 256 rows fit in about a second (the fit is O(rows^3) per restart); four shapes tuned
- * with 60 evaluations each fit whole */
+/* 256 rows fit in about 1.5 s (release build, 2 cores; the fit is O(rows^3) per restart); four
+ * shapes tuned with 60 evaluations each fit whole */
 #define MODEL_MAX_ROWS 256
 
 /* Do spaces a and b list the same values for every parameter (so an index vector of one
