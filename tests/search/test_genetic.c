@@ -274,6 +274,46 @@ static void run_parity(const cutune_space *s, unsigned long seed, size_t *ids)
     free(visited);
 }
 
+/* The smallest squared distance (in grid units) between two of ids[0..n). */
+static double min_gap(const cutune_space *s, const size_t *ids, size_t n)
+{
+    double m = INFINITY;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++) {
+            const uint16_t *a = cutune_space_config(s, ids[i]), *b = cutune_space_config(s, ids[j]);
+            double dx = (double)a[0] - b[0], dy = (double)a[1] - b[1], d = dx * dx + dy * dy;
+            m = d < m ? d : m;
+        }
+    return m;
+}
+
+/* spread=1 (the default): the seeding places are maximin draws, farther apart than
+ * uniform draws (spread=0) on every seed's average: the closest pair of the first init =
+ * 10 places (budget 100). */
+static void test_spread_seeding(void **state)
+{
+    (void)state;
+    cutune_space *s = make_space();
+    size_t ids[100];
+    double best, gap_spread = 0, gap_uniform = 0;
+    int wider = 0;
+    for (unsigned long seed = 1; seed <= 10; seed++) {
+        run(s, seed, 100, NULL, ids, &best);
+        double a = min_gap(s, ids, 10);
+        run(s, seed, 100, "spread=0", ids, &best);
+        double b = min_gap(s, ids, 10);
+        gap_spread += a;
+        gap_uniform += b;
+        wider += a > b;
+    }
+    print_message("closest pair of the 10 seeding places: spread %.1f, uniform %.1f (mean "
+                  "squared grid distance); spread wider on %d of 10 seeds\n",
+                  gap_spread / 10, gap_uniform / 10, wider);
+    assert_true(gap_spread > 2 * gap_uniform);
+    assert_true(wider >= 8);
+    cutune_space_free(s);
+}
+
 static void test_nearest_without_neighbours(void **state)
 {
     cutune_space *s = make_parity();
@@ -297,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_args),
         cmocka_unit_test(test_batch_distinct),
         cmocka_unit_test(test_nearest_without_neighbours),
+        cmocka_unit_test(test_spread_seeding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,8 +18,10 @@ exe=$root/$build/src/cli/cutune
 [ -x "$exe" ] || exe=$root/$build/cutune
 [ -x "$exe" ] || { echo "sweep.sh: no cutune binary under $root/$build" >&2; exit 2; }
 cd "$root"
-[ $# -gt 0 ] || set -- genetic genetic:cx=0.3 genetic:cx=0.9 genetic:pop=6 genetic:pop=12 \
-  genetic:init=4 genetic:tour=2 genetic:tour=64 genetic:stall=1000
+# (uniform seeding, spread=0: the variants of sweep.csv)
+[ $# -gt 0 ] || set -- genetic:spread=0 genetic:cx=0.3,spread=0 genetic:cx=0.9,spread=0 \
+  genetic:pop=6,spread=0 genetic:pop=12,spread=0 genetic:init=4,spread=0 \
+  genetic:tour=2,spread=0 genetic:tour=64,spread=0 genetic:stall=1000,spread=0
 kt=${CUTUNE_SHARED_DATA:-$root/../shared/data}/kt-caches
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
