@@ -62,7 +62,8 @@
  * draws, and selection replaces the source's picks as soon as the population holds better
  * ones.
  *
- * Seeding places are spread (spread=1, the default): each is the best of GA_SPREAD_TRIES
+ * Seeding places are spread (spread=1, the default; one objective: NSGA-II's seeding stays
+ * uniform, as measured in docs/objectives.md): each is the best of GA_SPREAD_TRIES
  * free uniform draws, the farthest over the encoded values from the places filled before
  * (Mitchell's best-candidate sampling, as bo's maximin design). A uniform population
  * leaves regions of a small seeding (6-14 places) empty by chance, and a steady-state GA
@@ -464,7 +465,7 @@ static int make_child(ga_state *s, size_t *out)
                 return 1;
             }
     size_t id;
-    if (seeding && s->spread && s->nproposed < s->init && s->nseeds < s->init) {
+    if (seeding && s->spread && s->nobj <= 1 && s->nproposed < s->init && s->nseeds < s->init) {
         /* the best candidate of GA_SPREAD_TRIES free draws: the farthest, over the encoded
          * values, from the seeding places before it (Mitchell's best-candidate sampling,
          * as bo's maximin design) */
