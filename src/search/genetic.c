@@ -58,9 +58,9 @@
  * first and then every other one, go to the source's best configurations, each at least
  * two parameters from the ones before (cutune_warm_prior_design), guarded by bo's
  * sequential test: a place goes to the source only while its fastest pick observed is at
- * least as fast as the fastest uniform draw (source_place). The other places stay uniform
- * draws, and selection replaces the source's picks as soon as the population holds better
- * ones.
+ * least as fast as the fastest of the other seeding draws (source_place). The other places
+ * are the seeding's own draws (spread or uniform), and selection replaces the source's
+ * picks as soon as the population holds better ones.
  *
  * Seeding places are spread (spread=1, the default; one objective: NSGA-II's seeding stays
  * uniform, as measured in docs/objectives.md): each is the best of GA_SPREAD_TRIES
