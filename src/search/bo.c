@@ -134,15 +134,14 @@ static int local_due(bo_state *s)
 
 /* local=auto: model-based pick id (-1: none) was a global one; its outcome, when
  * observed, feeds local_due. */
-static void note_global_pick(bo_state *s, long long id, char *err, size_t errlen, int *rc)
+static int note_global_pick(bo_state *s, long long id, char *err, size_t errlen)
 {
     if (id < 0 || !s->local_auto)
-        return;
-    if (bo_reserve_ids(&s->gpicks, &s->capgpicks, s->ngpicks + 1) < 0) {
-        *rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "bo: out of memory");
-        return;
-    }
+        return 0;
+    if (bo_reserve_ids(&s->gpicks, &s->capgpicks, s->ngpicks + 1) < 0)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "bo: out of memory");
     s->gpicks[s->ngpicks++] = (size_t)id;
+    return 0;
 }
 
 /* Whether the exhaustive tail starts now (see the top comment): allowed by the budget,
@@ -210,7 +209,7 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
             int local = local_due(s);
             id = bo_ehvi_pick(s, local, j + 1 == k, err, errlen, &rc);
             if (rc == 0 && !local)
-                note_global_pick(s, id, err, errlen, &rc);
+                rc = note_global_pick(s, id, err, errlen);
             if (rc < 0)
                 goto out_truncate;
             if (id < 0 && s->pooled)
@@ -273,7 +272,7 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
                 if (rc < 0)
                     goto out_truncate;
             }
-            if (!ids && (note_global_pick(s, id, err, errlen, &rc), rc < 0))
+            if (!ids && (rc = note_global_pick(s, id, err, errlen)) < 0)
                 goto out_truncate;
             if (id < 0 && s->pooled)
                 id = bo_random_available(s); /* the whole pool is visited */

@@ -447,6 +447,48 @@ static int source_place(const ga_state *s, size_t at)
     return !s->nwsrc || !s->nwother || s->wbest_src <= s->wbest_other;
 }
 
+/* Squared distance over the encoded values (index / (n - 1)) from configuration c to the
+ * nearest seeding place so far (INFINITY: none yet). */
+static double seed_gap(const ga_state *s, size_t c)
+{
+    const uint16_t *x = cutune_space_config(s->space, c);
+    double md = INFINITY;
+    for (size_t j = 0; j < s->nseeds; j++) {
+        const uint16_t *y = cutune_space_config(s->space, s->seeds[j]);
+        double d = 0;
+        for (size_t p = 0; p < s->nparams; p++) {
+            size_t nv = cutune_space_param(s->space, p)->nvalues;
+            double u = nv > 1 ? ((double)x[p] - (double)y[p]) / (double)(nv - 1) : 0;
+            d += u * u;
+        }
+        md = d < md ? d : md;
+    }
+    return md;
+}
+
+/* A spread seeding place: the best candidate of GA_SPREAD_TRIES free draws, the farthest
+ * from the seeding places before it (Mitchell's best-candidate sampling, as bo's maximin
+ * design); 0 when nothing is free. */
+static int spread_draw(ga_state *s, size_t *out)
+{
+    double bestd = -1;
+    int any = 0;
+    for (int t = 0; t < GA_SPREAD_TRIES; t++) {
+        size_t c;
+        if (!draw_free(s, &c))
+            break;
+        double md = seed_gap(s, c);
+        if (md > bestd) {
+            bestd = md;
+            *out = c;
+            any = 1;
+        }
+    }
+    if (any)
+        s->seeds[s->nseeds++] = *out;
+    return any;
+}
+
 static int make_child(ga_state *s, size_t *out)
 {
     int seeding = s->nproposed < s->init || s->nok < 2;
@@ -465,40 +507,8 @@ static int make_child(ga_state *s, size_t *out)
                 return 1;
             }
     size_t id;
-    if (seeding && s->spread && s->nobj <= 1 && s->nproposed < s->init && s->nseeds < s->init) {
-        /* the best candidate of GA_SPREAD_TRIES free draws: the farthest, over the encoded
-         * values, from the seeding places before it (Mitchell's best-candidate sampling,
-         * as bo's maximin design) */
-        double bestd = -1;
-        int any = 0;
-        for (int t = 0; t < GA_SPREAD_TRIES; t++) {
-            size_t c;
-            if (!draw_free(s, &c))
-                break;
-            const uint16_t *x = cutune_space_config(s->space, c);
-            double md = INFINITY;
-            for (size_t j = 0; j < s->nseeds; j++) {
-                const uint16_t *y = cutune_space_config(s->space, s->seeds[j]);
-                double d = 0;
-                for (size_t p = 0; p < s->nparams; p++) {
-                    size_t nv = cutune_space_param(s->space, p)->nvalues;
-                    double u = nv > 1 ? ((double)x[p] - (double)y[p]) / (double)(nv - 1) : 0;
-                    d += u * u;
-                }
-                md = d < md ? d : md;
-            }
-            if (md > bestd) {
-                bestd = md;
-                id = c;
-                any = 1;
-            }
-        }
-        if (!any)
-            return 0;
-        s->seeds[s->nseeds++] = id;
-        *out = id;
-        return 1;
-    }
+    if (seeding && s->spread && s->nobj <= 1 && s->nproposed < s->init && s->nseeds < s->init)
+        return spread_draw(s, out);
     if (seeding || !offspring(s, &id))
         return draw_free(s, out);
     *out = id;
