@@ -487,12 +487,6 @@ int cutune_cmd_tune(int argc, char **argv)
                              {"header", o.header},
                              {"t4", o.t4},
                              {"front", o.front ? front_json : NULL}};
-    /* the tuning database is no output's either ("" where none or not resolvable here:
-     * the database's own open reports that) */
-    static char dbfile[4096];
-    char dberr[256];
-    if (cli_db_path(o.db, o.no_db, dbfile, sizeof dbfile, dberr, sizeof dberr) < 0)
-        dbfile[0] = '\0';
     for (size_t i = 0; mpi_rank == 0 && i < sizeof outs / sizeof outs[0]; i++) {
         if (!outs[i][1])
             continue;
@@ -500,7 +494,8 @@ int cutune_cmd_tune(int argc, char **argv)
             cutune_err(err, sizeof err, CUTUNE_EINVAL, "--%s=: empty path", outs[i][0]);
             goto bad_input;
         }
-        if (*dbfile && strcmp(dbfile, "none") != 0 && cutune_path_same(outs[i][1], dbfile)) {
+        char dbfile[4096];
+        if (cli_is_tuning_db(&o, outs[i][1], dbfile, sizeof dbfile)) {
             cutune_err(err, sizeof err, CUTUNE_EINVAL,
                        "--%s=%s: is the tuning database; choose another path", outs[i][0],
                        outs[i][1]);

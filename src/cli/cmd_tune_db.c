@@ -24,6 +24,15 @@ int cli_db_path(const char *given, int no_db, char *path, size_t len, char *err,
     return cutune_db_default_path(path, len, err, errlen);
 }
 
+int cli_is_tuning_db(const cli_tune_options *o, const char *path, char *db, size_t len)
+{
+    char why[256];
+    if (cli_db_path(o->db, o->no_db, db, len, why, sizeof why) < 0 || !*db ||
+        strcmp(db, "none") == 0)
+        return 0;
+    return cutune_path_same(path, db);
+}
+
 /* The device a cuda run measures on first: --devices' first number, else
  * $CUTUNE_CUDA_DEVICE, else 0 (a run on several GPUs of one model: the model is the key). */
 static int first_device(const char *devices)

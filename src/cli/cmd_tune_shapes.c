@@ -376,15 +376,9 @@ static int resume_journals(run_ctx *c, const cli_tune_options *given, cli_tune_o
         js[i] = NULL;
         struct stat st;
         there[i] = lstat(paths[i], &st) == 0;
-        if (there[i] && i > 0 && !there[i - 1])
-            for (size_t k = 0; k < i; k++)
-                if (!there[k])
-                    return cutune_err(err, errlen, CUTUNE_EMISMATCH,
-                                      "--resume=%s: %s exists, but %s, which the run writes "
-                                      "before it, does not (give --sizes, --validate-sizes and "
-                                      "--shape-mode as the run was started)",
-                                      o->resume, paths[i], paths[k]);
     }
+    if ((rc = shapes_resume_order(o->resume, paths, there, m, err, errlen)) < 0)
+        return rc;
     int first = 1;
     for (size_t i = 0; i < m; i++) {
         if (!there[i])
@@ -399,9 +393,7 @@ static int resume_journals(run_ctx *c, const cli_tune_options *given, cli_tune_o
             return rc;
         first = 0;
     }
-    if ((rc = shapes_resume_sequence(o->resume, paths, js, m, o->budget, finished, err, errlen)) <
-        0)
-        return rc;
+    shapes_resume_finished(js, m, o->budget, finished);
     for (size_t i = 0; i < m; i++) {
         if (i < (common ? 1 : n))
             *(common ? cfinished : &R[order[i]].finished) = finished[i];
@@ -453,10 +445,7 @@ static int check_output(const char *output, const run_ctx *c, shape_run *R, size
         return 0;
     const char *what = NULL, *path = NULL;
     static char dbfile[4096];
-    char dberr[256];
-    if (cli_db_path(c->o->db, c->o->no_db, dbfile, sizeof dbfile, dberr, sizeof dberr) < 0)
-        dbfile[0] = '\0';
-    if (*dbfile && strcmp(dbfile, "none") != 0 && cutune_path_same(output, dbfile))
+    if (cli_is_tuning_db(c->o, output, dbfile, sizeof dbfile))
         what = "the tuning database", path = dbfile;
     else if (*cjournal && cutune_path_same(output, cjournal))
         what = "the common journal", path = cjournal;

@@ -300,29 +300,36 @@ int shapes_resume_check_common(const run_ctx *c, const cutune_recording *j, cons
     return rc < 0 ? rc : cli_tune_resume_check_space(oj, &r, t, err, errlen);
 }
 
-int shapes_resume_sequence(const char *resume, const char *const *paths,
-                           cutune_recording *const *js, size_t n, size_t budget, int *finished,
-                           char *err, size_t errlen)
+int shapes_resume_order(const char *resume, const char *const *paths, const int *there, size_t n,
+                        char *err, size_t errlen)
 {
-    long last = -1;
+    size_t absent = n; /* the first one not there */
     for (size_t i = 0; i < n; i++) {
-        finished[i] = 0;
-        if (!js[i])
-            continue;
-        if (last != (long)i - 1)
+        if (!there[i] && absent == n)
+            absent = i;
+        else if (there[i] && absent < i)
             return cutune_err(
                 err, errlen, CUTUNE_EMISMATCH,
                 "--resume=%s: %s exists, but %s, which the run writes before it, does "
                 "not (give --sizes, --validate-sizes and --shape-mode as the run "
                 "was started)",
-                resume, paths[i], paths[last + 1]);
-        last = (long)i;
+                resume, paths[i], paths[absent]);
+    }
+    return 0;
+}
+
+void shapes_resume_finished(cutune_recording *const *js, size_t n, size_t budget, int *finished)
+{
+    long last = -1;
+    for (size_t i = 0; i < n; i++) {
+        finished[i] = 0;
+        if (js[i])
+            last = (long)i;
     }
     for (long i = 0; i < last; i++)
         finished[i] = 1;
     if (last >= 0)
         finished[last] = js[last]->nrecords >= budget;
-    return 0;
 }
 
 int shapes_resume_check_warm(const cutune_recording *j, const char *warm,

@@ -76,13 +76,14 @@ int shapes_resume_check_shape(const run_ctx *c, const cutune_recording *j, const
 /** The common journal j is this run's: its shapes and evaluator (c->common_arg), space. */
 int shapes_resume_check_common(const run_ctx *c, const cutune_recording *j, const cli_target *t,
                                char *err, size_t errlen);
-/** In the order the run writes them (js[0..n), NULL: not there), the journals that exist
- *  come first: one after an absent one is refused. Each before the last one there gets
- *  finished[i] = 1 (the run had moved on), and the last one too when it holds budget
- *  evaluations. */
-int shapes_resume_sequence(const char *resume, const char *const *paths,
-                           cutune_recording *const *js, size_t n, size_t budget, int *finished,
-                           char *err, size_t errlen);
+/** In the order the run writes them (paths[0..n), there[i]: the file exists), the journals
+ *  that exist come first: one after an absent one is refused, naming both. */
+int shapes_resume_order(const char *resume, const char *const *paths, const int *there, size_t n,
+                        char *err, size_t errlen);
+/** The journals js[0..n) in the run's order (NULL: not there; those there come first):
+ *  each before the last one there gets finished[i] = 1 (the run had moved on), and the
+ *  last one too when it holds budget evaluations. */
+void shapes_resume_finished(cutune_recording *const *js, size_t n, size_t budget, int *finished);
 /** Journal j's warm start is the prior this run gives it (prior, NULL: cold; source the
  *  journal of the nearest shape for --shape-warm=nearest, NULL for all). */
 int shapes_resume_check_warm(const cutune_recording *j, const char *warm,

@@ -114,6 +114,9 @@ int cli_tune_db_begin(const cli_tune_options *o, const cli_target *t, const char
 /** The database of a run or command: --no-db (NULL path), --db, else the default. 0 and
  *  path "" when there is none. */
 int cli_db_path(const char *given, int no_db, char *path, size_t len, char *err, size_t errlen);
+/** Whether path is the tuning database o would open, whose path db[len] gets (no when it
+ *  opens none, or its path cannot be resolved here: the database's own open reports that). */
+int cli_is_tuning_db(const cli_tune_options *o, const char *path, char *db, size_t len);
 /** The GPU fingerprint a command would measure on: the CUDA device (ename "cuda"), the
  *  recording's device name (ename "replay", recording the file), else ev's device. */
 int cli_db_fingerprint(const char *ename, const char *recording, const cli_target *t,
