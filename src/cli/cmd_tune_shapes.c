@@ -343,98 +343,6 @@ static int journal_name(const run_ctx *c, const char *what, char *out, size_t le
     return c->resuming ? 0 : cli_check_writable("journal", out, err, errlen);
 }
 
-/* --resume=PREFIX: the run's journals read, restored and checked against each other and
- * the command line (shapes_resume.c) before any shape is loaded; *o gets what they restore.
- * R (common: cres for the common journal) and V get their journals, in the order the run
- * writes them; finished marks those the run had moved on from. */
-static int resume_journals(run_ctx *c, const cli_tune_options *given, cli_tune_options *o,
-                           int common, shape_run *R, size_t n, const size_t *order, shape_run *V,
-                           size_t nv, cutune_recording **cres, int *cfinished, char *err,
-                           size_t errlen)
-{
-    static const char *names[2 * SHAPES_MAX + 1], *paths[2 * SHAPES_MAX + 1];
-    static char pathbuf[2 * SHAPES_MAX + 1][4200];
-    static cutune_recording *js[2 * SHAPES_MAX + 1];
-    static int finished[2 * SHAPES_MAX + 1];
-    size_t m = 0, found = 0;
-    int rc;
-    if ((rc = shapes_resume_prefix(c, err, errlen)) < 0)
-        return rc;
-    /* the run's order: the shapes by product (common: its one journal), then validation */
-    for (size_t k = 0; k < (common ? 1 : n); k++)
-        names[m++] = common ? "common" : R[order[k]].shape->label;
-    for (size_t i = 0; i < nv; i++)
-        names[m++] = V[i].shape->label;
-    if ((rc = shapes_resume_scan(c, names, m, &found, err, errlen)) < 0)
-        return rc;
-    /* the order first: a journal after an absent one is not read as the run's first (a
-     * validation journal's evaluator is not the common journal's) */
-    static int there[2 * SHAPES_MAX + 1];
-    for (size_t i = 0; i < m; i++) {
-        snprintf(pathbuf[i], sizeof pathbuf[i], "%s-%s.jsonl", c->prefix, names[i]);
-        paths[i] = pathbuf[i];
-        js[i] = NULL;
-        struct stat st;
-        there[i] = lstat(paths[i], &st) == 0;
-    }
-    if ((rc = shapes_resume_order(o->resume, paths, there, m, err, errlen)) < 0)
-        return rc;
-    int first = 1;
-    for (size_t i = 0; i < m; i++) {
-        if (!there[i])
-            continue;
-        cutune_recording **slot = i < (common ? 1 : n) ? (common ? cres : &R[order[i]].resume)
-                                                       : &V[i - (common ? 1 : n)].resume;
-        rc = shapes_resume_restore(given, o, first, paths[i], slot, err, errlen);
-        js[i] = *slot;
-        if (rc < 0)
-            return rc;
-        if (first && (rc = shapes_resume_evaluator(o, *slot, common, err, errlen)) < 0)
-            return rc;
-        first = 0;
-    }
-    shapes_resume_finished(js, m, o->budget, finished);
-    for (size_t i = 0; i < m; i++) {
-        if (i < (common ? 1 : n))
-            *(common ? cfinished : &R[order[i]].finished) = finished[i];
-        else
-            V[i - (common ? 1 : n)].finished = finished[i];
-    }
-    return 0;
-}
-
-/* --resume=PREFIX, each mode, once the shapes are loaded: the histories of the shapes the
- * run had moved on from are their journals, and every journal's warm start is the one this
- * run gives it (the prior rebuilt from the shapes before it, all finished then). */
-static int resume_histories(const char *warm, unsigned long seed, shape_run *R, size_t n,
-                            const size_t *order, shape_run *V, size_t nv, char *err, size_t errlen)
-{
-    int rc = 0;
-    for (size_t k = 0; k < n + nv && rc == 0; k++) {
-        shape_run *r = k < n ? &R[order[k]] : &V[k - n];
-        if (!r->resume)
-            continue;
-        if (r->finished &&
-            (rc = shapes_history_from_journal(r->resume, r->t.space, 0, &r->hist, err, errlen)) < 0)
-            break;
-        cutune_warm_prior *prior = NULL;
-        long from = -1;
-        if (k < n &&
-            (rc = shapes_warm_prior(warm, R, order, k, seed, &prior, &from, err, errlen)) < 0)
-            break;
-        rc = shapes_resume_check_warm(
-            r->resume, warm, prior, prior && strcmp(warm, "nearest") == 0 ? R[from].journal : NULL,
-            err, errlen);
-        if (rc == 0 && k < n) { /* kept for the shape's run: a model is fitted once */
-            r->has_prior = 1;
-            r->prior = prior;
-            r->prior_from = from;
-        } else
-            cutune_warm_prior_free(prior);
-    }
-    return rc;
-}
-
 /* --output is checked against every file the run reads or writes once the shapes are
  * loaded (their journals, spec, kernel source and recordings are known only then): the
  * summary written last must not replace what the run was made from or has recorded. */
@@ -553,8 +461,8 @@ int cli_tune_shapes(const cli_tune_options *given)
     for (size_t i = 0; i < nv; i++)
         V[i].shape = &vshapes.s[i];
     order_by_product(R, n, order);
-    if (o->resume && resume_journals(&c, given, &ro, common, R, n, order, V, nv, &cresume,
-                                     &cfinished, err, sizeof err) < 0)
+    if (o->resume && shapes_resume_journals(&c, given, &ro, common, R, n, order, V, nv, &cresume,
+                                            &cfinished, err, sizeof err) < 0)
         goto fail;
     if (o->parallel > o->budget) {
         cutune_err(err, sizeof err, CUTUNE_EINVAL,
@@ -673,8 +581,8 @@ int cli_tune_shapes(const cli_tune_options *given)
     }
     if (check_output(o->output, &c, R, n, V, nv, cjournal, err, sizeof err) < 0)
         goto fail;
-    if (c.resuming && resume_histories(common ? "none" : warm, o->seed, R, common ? 0 : n, order, V,
-                                       nv, err, sizeof err) < 0)
+    if (c.resuming && shapes_resume_histories(common ? "none" : warm, o->seed, R, common ? 0 : n,
+                                              order, V, nv, err, sizeof err) < 0)
         goto fail;
     /* every check passed: the evaluators (CUDA workers) and database runs start now */
     for (size_t i = 0; i < n + nv; i++)

@@ -89,6 +89,19 @@ void shapes_resume_finished(cutune_recording *const *js, size_t n, size_t budget
 int shapes_resume_check_warm(const cutune_recording *j, const char *warm,
                              const cutune_warm_prior *prior, const char *source, char *err,
                              size_t errlen);
+/** --resume=PREFIX: the run's journals read, restored and checked against each other and
+ *  the command line (given) before any shape is loaded; *o gets what they restore. R
+ *  (common: *cres for the common journal) and V get their journals, in the order the run
+ *  writes them (order: the tuned shapes' order); finished marks those it had moved on from. */
+int shapes_resume_journals(run_ctx *c, const cli_tune_options *given, cli_tune_options *o,
+                           int common, shape_run *R, size_t n, const size_t *order, shape_run *V,
+                           size_t nv, cutune_recording **cres, int *cfinished, char *err,
+                           size_t errlen);
+/** --resume=PREFIX, once the shapes are loaded: the finished shapes' histories from their
+ *  journals, and each journal's warm start checked against the one this run gives it
+ *  (--shape-warm=warm; kept in the shape for its run, so a model is fitted once). */
+int shapes_resume_histories(const char *warm, unsigned long seed, shape_run *R, size_t n,
+                            const size_t *order, shape_run *V, size_t nv, char *err, size_t errlen);
 /** The history of a finished journal j over space sp, in the journal's order, as the run
  *  that wrote it had it (with_metrics: its recorded metrics too: the common journal's
  *  t_LABEL). */
