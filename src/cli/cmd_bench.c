@@ -564,9 +564,10 @@ int cutune_cmd_bench(int argc, char **argv)
                            .nseeds = seeds,
                            .out_dir = out_dir,
                            .quiet = quiet};
-        if (cli_bench_objectives(&mo, err, sizeof err) < 0) {
+        int mrc = cli_bench_objectives(&mo, err, sizeof err);
+        if (mrc < 0) {
             fprintf(stderr, "cutune bench: %s\n", err);
-            status = 1;
+            status = mrc == CUTUNE_ENOMEM || mrc == CUTUNE_EIO ? 1 : 2; /* else: bad input */
         } else {
             status = 0;
         }

@@ -278,15 +278,20 @@ int cutune_cmd_header(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = NULL;
-#define HAS(opt) (strncmp(a, opt "=", sizeof opt) == 0 ? (v = a + sizeof opt, 1) : 0)
+        int sep = 0; /* the value is the next argument (--opt VALUE), as getopt takes it */
+#define HAS(opt)                                                                                   \
+    (strncmp(a, opt "=", sizeof opt) == 0  ? (v = a + sizeof opt, 1)                               \
+     : strcmp(a, opt) == 0 && i + 1 < argc ? (v = argv[i + 1], sep = 1)                            \
+                                           : 0)
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             header_usage(stdout);
             free(targv);
             return 0;
-        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--header") == 0) && i + 1 < argc) {
+        } else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
             out = argv[++i];
         } else if (HAS("--header")) {
             out = v;
+            i += sep;
         } else if (strcmp(a, "--retune") == 0) {
             retune = 1;
         } else if (HAS("--budget")) {
@@ -295,6 +300,7 @@ int cutune_cmd_header(int argc, char **argv)
                 free(targv);
                 return 2;
             }
+            i += sep;
         } else {
             if (HAS("--db"))
                 db = v;
@@ -304,18 +310,16 @@ int cutune_cmd_header(int argc, char **argv)
                 evaluator = v;
             else if (HAS("--devices"))
                 devices = v;
-            else if ((strcmp(a, "--size") == 0 && i + 1 < argc) || HAS("--size")) {
-                const char *sv = v ? v : argv[i + 1];
-                if (so.nsizes >= CLI_MAX_LIST ||
-                    cli_parse_size(sv, &so.sizes[so.nsizes++], err, sizeof err) < 0) {
-                    fprintf(stderr, "cutune: %s\n", err[0] ? err : "too many --size options");
-                    free(targv);
-                    return 2;
-                }
-                if (!v)
-                    targv[targc++] = argv[i++];
+            else if (HAS("--size") &&
+                     (so.nsizes >= CLI_MAX_LIST ||
+                      cli_parse_size(v, &so.sizes[so.nsizes++], err, sizeof err) < 0)) {
+                fprintf(stderr, "cutune: %s\n", err[0] ? err : "too many --size options");
+                free(targv);
+                return 2;
             }
-            targv[targc++] = argv[i];
+            targv[targc++] = argv[i]; /* to tune as given, with its value */
+            if (sep)
+                targv[targc++] = argv[++i];
         }
 #undef HAS
     }
@@ -334,7 +338,8 @@ int cutune_cmd_header(int argc, char **argv)
     if ((rc = cli_db_path(db, no_db, dbpath, sizeof dbpath, err, sizeof err)) < 0)
         goto fail;
     if (!retune && dbpath[0]) {
-        if ((rc = cli_target_load(target, &so, &t, err, sizeof err)) < 0)
+        if ((rc = cli_target_load(target, &so, &t, err, sizeof err)) < 0 ||
+            (rc = cli_refuse_onto_input("--header", out, &t, dbpath, err, sizeof err)) < 0)
             goto fail;
         size_t measured = 0;
         rc = lookup_best(dbpath, &t, evaluator, devices, &key, &best, &measured, err, sizeof err);

@@ -33,9 +33,11 @@ static void db_usage(FILE *f)
             "  import [--kernel=KERNEL|SPEC] [--size NAME=VALUE]... FILE...\n"
             "        Kernel Tuner caches and cutune journals, keyed by the recording's device\n"
             "        name; with --kernel, onto that kernel's space (else a journal's own spec, or\n"
-            "        the recording as its own space). Importing a file again adds nothing.\n"
-            "  prune [--kernel=NAME] [--gpu=TEXT] [--before=YYYY-MM-DD] [--failed] [--all]\n"
-            "        remove the measurements that match every filter given\n"
+            "        the recording as its own space). The same records imported again (the\n"
+            "        file, a copy, gzipped) add nothing.\n"
+            "  prune [--kernel=NAME] [--gpu=TEXT] [--before=DATE] [--failed] [--all]\n"
+            "        remove the measurements that match every filter given; DATE is\n"
+            "        YYYY-MM-DD or a UTC time YYYY-MM-DDTHH:MM:SS[Z]\n"
             "\n"
             "Exit status: 0 done, 1 failed, 2 bad input.\n");
 }
@@ -187,14 +189,47 @@ out_target:
 
 /* ------------------------------------------------------------------ prune */
 
+/* The n digits at t as a number, or -1 when they are not n digits. */
+static int digits(const char *t, int n)
+{
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        if (t[i] < '0' || t[i] > '9')
+            return -1;
+        v = 10 * v + (t[i] - '0');
+    }
+    return v;
+}
+
+/* A real date YYYY-MM-DD, or a time YYYY-MM-DDTHH:MM:SS with an optional Z (UTC, as the
+ * database stores them): the filter compares text, so a malformed bound (a month 99, a
+ * trailing typo) would silently select rows it was never meant to. */
+static int valid_before(const char *b)
+{
+    static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    size_t n = strlen(b);
+    if (n != 10 && n != 19 && !(n == 20 && b[19] == 'Z'))
+        return 0;
+    int y = digits(b, 4), m = b[4] == '-' ? digits(b + 5, 2) : -1,
+        d = b[7] == '-' ? digits(b + 8, 2) : -1;
+    if (y < 0 || m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+        return 0;
+    if (m == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
+        return 0;
+    if (n == 10)
+        return 1;
+    int hh = b[10] == 'T' ? digits(b + 11, 2) : -1, mm = b[13] == ':' ? digits(b + 14, 2) : -1,
+        ss = b[16] == ':' ? digits(b + 17, 2) : -1;
+    return hh >= 0 && hh <= 23 && mm >= 0 && mm <= 59 && ss >= 0 && ss <= 60;
+}
+
 static int cmd_prune(const db_opts *o, char *err, size_t errlen)
 {
-    if (o->before) { /* a date or an ISO 8601 time, compared as text with the stored ones */
-        const char *b = o->before;
-        if (strlen(b) < 10 || b[4] != '-' || b[7] != '-' || strspn(b, "0123456789") != 4)
-            return cutune_err(err, errlen, CUTUNE_EINVAL,
-                              "--before=%s: expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS", b);
-    }
+    if (o->before && !valid_before(o->before))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "--before=%s: expected a date YYYY-MM-DD or a UTC time "
+                          "YYYY-MM-DDTHH:MM:SS[Z]",
+                          o->before);
     cutune_db *db;
     char path[4096];
     int rc = cli_db_open(o, 0, &db, path, sizeof path, err, errlen);

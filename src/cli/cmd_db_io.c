@@ -138,6 +138,9 @@ int cli_db_export(const db_opts *o, const char *target, char *err, size_t errlen
     if (rc >= 0)
         rc = cli_db_open(o, CUTUNE_DB_READONLY, &db, path, sizeof path, err, errlen);
     if (rc >= 0)
+        rc = cli_refuse_onto_input(o->kt ? "--kt-cache" : "--journal", o->kt ? o->kt : o->journal,
+                                   &t, path, err, errlen);
+    if (rc >= 0)
         rc = export_key(db, &want, o->gpu, &key, err, errlen);
     export_ctx x = {.space = t.space, .spec = t.spec, .h = &h};
     if (rc >= 0)
@@ -174,6 +177,42 @@ int cli_db_export(const db_opts *o, const char *target, char *err, size_t errlen
 }
 
 /* ------------------------------------------------------------------ import */
+
+/* "import:" and the SHA-256 of what an import stores: the key, and for each mapped
+ * configuration its text, status and times (%.17g: every bit). */
+static int import_ident(const cutune_recording *rec, const cutune_space *space, const long *map,
+                        const cutune_db_key *key, char *out, size_t len, char *err, size_t errlen)
+{
+    cutune_sha256 h;
+    cutune_sha256_init(&h);
+    const char *parts[] = {key->kernel, key->gpu.fingerprint, key->sizes};
+    for (size_t i = 0; i < 3; i++)
+        cutune_sha256_update(&h, parts[i] ? parts[i] : "", strlen(parts[i] ? parts[i] : "") + 1);
+    size_t n = cutune_space_size(space);
+    for (size_t id = 0; id < n; id++) {
+        if (map[id] < 0)
+            continue;
+        const cutune_record *r = &rec->records[map[id]];
+        char *config = cutune_db_config_text(space, id);
+        if (!config)
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        char num[64];
+        cutune_sha256_update(&h, config, strlen(config) + 1);
+        free(config);
+        int w = snprintf(num, sizeof num, "%ld %d %.17g", map[id], (int)r->status, r->time_ms);
+        cutune_sha256_update(&h, num, (size_t)w + 1);
+        for (size_t t = 0; t < r->ntimes; t++) {
+            w = snprintf(num, sizeof num, "%.17g", r->times_ms[t]);
+            cutune_sha256_update(&h, num, (size_t)w + 1);
+        }
+    }
+    unsigned char d[32];
+    cutune_sha256_final(&h, d);
+    int w = snprintf(out, len, "import:");
+    for (size_t i = 0; i < 32 && (size_t)w + 2 < len; i++)
+        w += snprintf(out + w, len - (size_t)w, "%02x", d[i]);
+    return 0;
+}
 
 /* The kernel or recording a journal was made on (its header's target), as it is loaded
  * for tuning: a spec must still hash as it did. 1 loaded into *t, 0 not a journal or no
@@ -265,11 +304,15 @@ static int import_file(cutune_db *db, const db_opts *o, const char *file, char *
         rc = cutune_err(err, errlen, rc, "%s: %s", file, why);
         goto out;
     }
-    char abs[PATH_MAX], source[PATH_MAX + 16];
+    char abs[PATH_MAX], source[PATH_MAX + 16], ident[128];
     if (!realpath(file, abs))
         snprintf(abs, sizeof abs, "%s", file);
     snprintf(source, sizeof source, "import:%s", abs);
-    cutune_db_run_info info = {.evaluator = rec->format, .journal = abs, .source = source};
+    /* The run is named by what it holds, not by the file's path: the same records imported
+     * again (from a copy, or gzipped) continue that run and store nothing twice. */
+    if ((rc = import_ident(rec, space, map, &key, ident, sizeof ident, err, errlen)) < 0)
+        goto out;
+    cutune_db_run_info info = {.evaluator = rec->format, .journal = ident, .source = source};
     if ((rc = cutune_db_run_begin(db, &key, &info, &run, err, errlen)) < 0)
         goto out;
     size_t stored = 0;

@@ -143,6 +143,13 @@ int cutune_cmd_report(int argc, char **argv)
             goto out;
         }
     }
+    for (size_t i = 0; html && i < npaths; i++)
+        if (cutune_path_same(html, paths[i])) {
+            fprintf(stderr,
+                    "cutune report: --html=%s: is a journal being reported; choose another path\n",
+                    html);
+            goto out;
+        }
     for (size_t i = 0; i < npaths; i++) {
         if (cutune_report_run_load(paths[i], &runs[nruns], err, sizeof err) < 0) {
             fprintf(stderr, "cutune report: %s\n", err);
@@ -178,6 +185,15 @@ int cutune_cmd_report(int argc, char **argv)
                 goto out;
             }
             html = def;
+            for (size_t i = 0; i < npaths; i++)
+                if (cutune_path_same(html, paths[i])) {
+                    fprintf(stderr,
+                            "cutune report: %s (the default page) is a journal being reported; "
+                            "give --html=FILE\n",
+                            html);
+                    status = 2;
+                    goto out;
+                }
         }
         cutune_outfile *o = NULL;
         if (cutune_outfile_open(html, 0, 0644, &o, err, sizeof err) < 0) {

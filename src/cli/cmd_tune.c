@@ -469,7 +469,12 @@ int cutune_cmd_tune(int argc, char **argv)
     else if (o.journal)
         snprintf(journal, sizeof journal, "%s", o.journal);
     else if (default_journal(t.spec ? t.spec->name : t.path, o.seed, journal, sizeof journal) < 0) {
-        cutune_err(err, sizeof err, CUTUNE_EIO, "runs/: %s", strerror(errno));
+        int e = errno;
+        cutune_err(err, sizeof err, CUTUNE_EIO,
+                   "runs/: cannot make the default journal folder here (%s); give --journal=FILE",
+                   strerror(e));
+        if (e == EACCES || e == EROFS || e == ENOTDIR || e == EPERM)
+            goto bad_input; /* where the run was started: the user's to change, as --journal's */
         status = 1;
         goto fail;
     }

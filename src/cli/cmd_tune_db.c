@@ -165,6 +165,8 @@ int cli_db_target_key(const cli_target *t, const char *evaluator, const char *de
         memcpy(ename, evaluator, n);
         ename[n] = '\0';
         arg = colon ? colon + 1 : NULL;
+        if (!cutune_evaluator_find(ename, err, errlen))
+            return CUTUNE_EINVAL; /* an unknown name is a typo, not a kernel never measured */
     } else if (t->rec) {
         snprintf(ename, sizeof ename, "replay");
     } else if (gpu_here()) {

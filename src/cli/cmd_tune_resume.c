@@ -104,6 +104,12 @@ int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *
         return rc;
     if (o->journal && strcmp(o->journal, resume_path) != 0)
         r->journal_conflict = o->journal;
+    if (resume->seed == 0 || resume->seed > 4294967295UL) /* --seed's range, and why */
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s:1: header.seed: %lu is not 1..4294967295 (the generator takes "
+                          "32-bit seeds and treats 0 as 4357: the run it names cannot be "
+                          "continued)",
+                          resume_path, resume->seed);
     o->seed = resume->seed;
     if (!o->target)
         o->target = resume->target;

@@ -134,6 +134,27 @@ void cli_target_free(cli_target *t)
     memset(t, 0, sizeof *t);
 }
 
+int cli_refuse_onto_input(const char *opt, const char *out, const cli_target *t, const char *db,
+                          char *err, size_t errlen)
+{
+    if (db && *db && cutune_path_same(out, db))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s=%s: is the tuning database; choose another path", opt, out);
+    int hit = *t->path && cutune_path_same(out, t->path);
+    if (t->spec) {
+        hit = hit || (t->spec->source_path && cutune_path_same(out, t->spec->source_path)) ||
+              (t->spec->recording && cutune_path_same(out, t->spec->recording));
+        for (size_t i = 0; !hit && i < t->spec->nrecordings; i++)
+            hit = t->spec->recordings[i] && cutune_path_same(out, t->spec->recordings[i]);
+    }
+    if (hit)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s=%s: is an input of %s (its spec, kernel source or recording); "
+                          "choose another path",
+                          opt, out, t->path);
+    return 0;
+}
+
 /* A decimal number as the spec's JSON writes one: [-+]digits[.digits][e[-+]digits], at
  * least one digit before the exponent. Not hexadecimal (0x10), inf, nan, nor spaces, all
  * of which strtod takes. */

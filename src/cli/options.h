@@ -33,6 +33,12 @@ int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, cha
                     size_t errlen);
 void cli_target_free(cli_target *t);
 
+/** Refuses (CUTUNE_EINVAL, exit 2) an output path out, given as option opt, that names the
+ *  tuning database db (NULL or "": none) or an input of t: its file, and a spec's kernel
+ *  source and recordings. Writing there would destroy what the command reads. */
+int cli_refuse_onto_input(const char *opt, const char *out, const cli_target *t, const char *db,
+                          char *err, size_t errlen);
+
 /** Restrict a kernel's space to the configurations a recording holds (re-enumerates). */
 int cli_restrict_to_recording(cli_target *t, const char *recording, char *err, size_t errlen);
 

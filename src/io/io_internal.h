@@ -147,8 +147,11 @@ int recording_check_json(const char *text, size_t len, const cJSON *root, const 
 int recording_mark_member_floats(const char *text, size_t len, cJSON *root, const char *member);
 /* A malloc'd copy of string member key of o; NULL when absent, not a string, or OOM. */
 char *recording_json_strdup(const cJSON *o, const char *key);
-/* A JSON scalar as a value (strings are views into the node); CUTUNE_EINVAL otherwise. */
+/* A JSON scalar as a value (strings are views into the node); CUTUNE_EUNSUPPORTED for an
+ * integer of 2^53 or more (not held exactly), CUTUNE_EINVAL for anything else. */
 int recording_json_value(const cJSON *it, cutune_value *v);
+/* Why recording_json_value refused it, for the caller's message. */
+const char *recording_value_expected(const cJSON *it);
 /* Allocate the per-parameter arrays for np parameters. */
 int recording_alloc_params(recording_impl *ri, size_t np);
 /* Parameter p from a JSON array of scalars; path names it in messages. */

@@ -201,9 +201,8 @@ static int journal_eval(recording_impl *ri, const cJSON *j, cutune_record *rec, 
             return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: config.%s: missing", file,
                               lineno, r->param_names[p]);
         if (recording_json_value(it, &v) < 0)
-            return cutune_err(err, errlen, CUTUNE_EPARSE,
-                              "%s:%zu: config.%s: expected a number, string or boolean", file,
-                              lineno, r->param_names[p]);
+            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: config.%s: %s", file, lineno,
+                              r->param_names[p], recording_value_expected(it));
         long k = recording_find_value(ri, p, &v);
         if (k < 0) {
             char text[64];

@@ -161,9 +161,8 @@ static int kt_record(recording_impl *ri, const cJSON *entry, cutune_record *rec,
         if (it) {
             cutune_value v;
             if (recording_json_value(it, &v) < 0)
-                return cutune_err(err, errlen, CUTUNE_EPARSE,
-                                  "%s.%s: expected a number, string or boolean", where,
-                                  r->param_names[p]);
+                return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.%s: %s", where, r->param_names[p],
+                                  recording_value_expected(it));
             k = recording_find_value(ri, p, &v);
             if (k < 0) {
                 char text[64];

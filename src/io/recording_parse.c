@@ -138,7 +138,11 @@ int recording_json_value(const cJSON *it, cutune_value *v)
     memset(v, 0, sizeof *v);
     if (cJSON_IsNumber(it)) {
         double d = it->valuedouble;
-        if (!(it->type & FLOAT_LEXEME_MARK) && d == floor(d) && fabs(d) < 9.2e18) {
+        /* an integer from 2^53 on may have lost digits in the double: refused, never
+         * rounded (a parameter value must be the kernel's literal) */
+        if (!(it->type & FLOAT_LEXEME_MARK) && d == floor(d) && fabs(d) >= 9007199254740992.0)
+            return CUTUNE_EUNSUPPORTED;
+        if (!(it->type & FLOAT_LEXEME_MARK) && d == floor(d)) {
             v->type = CUTUNE_VALUE_INT;
             v->i = (long long)d;
         } else {
@@ -159,6 +163,12 @@ int recording_json_value(const cJSON *it, cutune_value *v)
         return 0;
     }
     return CUTUNE_EINVAL;
+}
+
+const char *recording_value_expected(const cJSON *it)
+{
+    return cJSON_IsNumber(it) ? "an integer of 2^53 or more, which cutune cannot hold exactly"
+                              : "expected a number, string or boolean";
 }
 
 /* Allocate the per-parameter arrays for np parameters. */
@@ -206,9 +216,8 @@ int recording_set_param(recording_impl *ri, size_t p, const char *pname, const c
         cutune_value val;
         char text[64];
         if (recording_json_value(it, &val) < 0)
-            return cutune_err(err, errlen, CUTUNE_EPARSE,
-                              "%s: %s[\"%s\"][%zu]: expected a number, string or boolean", file,
-                              path, pname, v);
+            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s: %s[\"%s\"][%zu]: %s", file, path,
+                              pname, v, recording_value_expected(it));
         if (val.type == CUTUNE_VALUE_STRING) {
             r->texts[p][v] = strdup(val.s);
         } else {

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Outputs never destroy inputs, and what is malformed is refused (exit 2, one line, the
+# inputs byte for byte as they were): db export onto the database or the recording,
+# header -o onto them (also when the database answers and nothing is tuned), report
+# --html onto a journal; prune --before with a date that is none; a journal's seed out of
+# --seed's range on --resume; an integer parameter value a double cannot hold; an unknown
+# evaluator for best; and the option forms header passes on (--budget N, --db FILE).
+# Importing the same records twice (from a copy, gzipped) stores them once. No GPU, no
+# shared data. Prints "ok"/"not ok" lines and "N passed, N failed".
+set -u
+exe=${CUTUNE_EXE:?CUTUNE_EXE not set}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+. "$here/lib.sh"
+export CUTUNE_DB=none
+
+# refused NAME PATTERN FILE CMD... : exit 2, a one-line error matching PATTERN, and FILE
+# (an input the command was pointed at) unchanged
+refused() {
+    local name=$1 pat=$2 file=$3
+    shift 3
+    cp -- "$file" before.bin
+    local out rc
+    out=$(timeout 60 "$@" 2>&1 >/dev/null)
+    rc=$?
+    if [ $rc -ne 2 ]; then bad "$name: exit $rc, want 2" "$out"; return; fi
+    if [ "$(wc -l <<<"$out")" -ne 1 ]; then bad "$name: error is not one line" "$out"; return; fi
+    if ! grep -qE -- "$pat" <<<"$out"; then bad "$name: message lacks /$pat/" "$out"; return; fi
+    if ! cmp -s before.bin "$file"; then bad "$name: $file was changed"; return; fi
+    ok "$name"
+}
+
+python3 "$here/mkcache.py" bowl.json 4 4 2
+gzip -k bowl.json
+"$exe" -q --searcher=random --budget=6 --db=t.db --journal=j.jsonl bowl.json >/dev/null 2>&1 ||
+    bad "setup: a run into t.db"
+
+# ---- outputs onto inputs
+refused "db export --kt-cache onto the database" "is the tuning database" t.db \
+    "$exe" db export --db=t.db --kt-cache=t.db bowl.json
+refused "db export --journal onto the recording" "is an input of" bowl.json \
+    "$exe" db export --db=t.db --journal=bowl.json bowl.json
+refused "header -o onto the database, answered from it" "is the tuning database" t.db \
+    "$exe" header -o t.db --db=t.db --budget=3 bowl.json
+refused "header -o onto the recording, answered from the database" "is an input of" bowl.json \
+    "$exe" header -o bowl.json --db=t.db --budget=3 bowl.json
+refused "report --html onto the journal it reports" "is a journal being reported" j.jsonl \
+    "$exe" report --html=j.jsonl j.jsonl
+if "$exe" db export --db=t.db --kt-cache=out.json bowl.json >/dev/null 2>&1 && [ -s out.json ]; then
+    ok "db export to another path still writes"
+else
+    bad "db export to another path still writes"
+fi
+
+# ---- header passes --opt VALUE on as tune reads it
+out=$("$exe" header -o h1.h --db t.db --budget 3 bowl.json 2>&1)
+if [ $? -eq 0 ] && grep -q "nothing tuned" <<<"$out"; then
+    ok "header --db FILE --budget N: answered from that database"
+else
+    bad "header --db FILE --budget N: answered from that database" "$out"
+fi
+out=$("$exe" header -o h2.h --db t.db --budget 8 bowl.json 2>&1)
+if [ $? -eq 0 ] && grep -q "^evaluations: 8 " <<<"$out"; then
+    ok "header --budget 8: a run of 8 evaluations, not the default 60"
+else
+    bad "header --budget 8: a run of 8 evaluations, not the default 60" "$out"
+fi
+
+# ---- malformed values
+"$exe" -q --searcher=random --budget=6 --db=t.db --journal=p.jsonl bowl.json >/dev/null 2>&1
+for d in 2026-99-99 1999-12-31junk 2001-02-29 2026-12-01T25:00:00; do
+    refused "db prune --before=$d" "--before=$d: expected a date" t.db \
+        "$exe" db prune --before="$d" --db=t.db
+done
+if "$exe" db prune --before=2000-02-29T00:00:00Z --db=t.db | grep -q "removed 0 evaluations"; then
+    ok "db prune --before with a real UTC time: accepted, nothing that old"
+else
+    bad "db prune --before with a real UTC time: accepted, nothing that old"
+fi
+"$exe" -q --searcher=random --budget=6 --journal=s.jsonl bowl.json >/dev/null 2>&1
+for seed in 4294967297 0; do
+    sed "1s/\"seed\":1,/\"seed\":$seed,/" s.jsonl | head -3 > "rs$seed.jsonl"
+    refused "--resume of a journal with seed $seed" "header.seed: $seed is not 1..4294967295" \
+        "rs$seed.jsonl" "$exe" -q --resume="rs$seed.jsonl"
+done
+python3 - <<'EOF'
+import json
+big = 9007199254740993  # 2^53 + 1: the nearest double is 2^53
+json.dump({"device_name": "X", "kernel_name": "k", "tune_params_keys": ["a", "b"],
+           "tune_params": {"a": [big, 2], "b": [4]}, "objective": "time",
+           "cache": {f"{big},4": {"a": big, "b": 4, "time": 1.0}}}, open("big.json", "w"))
+EOF
+refused "an integer parameter value of 2^53 + 1" 'tune_params\["a"\]\[0\]: an integer of 2\^53' \
+    big.json "$exe" -q --searcher=random --budget=2 --journal=big.jsonl --header=big.h big.json
+[ ! -e big.jsonl ] && [ ! -e big.h ] && ok "... and no journal or header left" ||
+    bad "... and no journal or header left"
+refused "best --evaluator=bogus" "unknown evaluator 'bogus'" t.db \
+    "$exe" best --db=t.db --evaluator=bogus bowl.json
+
+# ---- the same records imported twice are stored once
+cp bowl.json copy.json
+"$exe" db import --db=i.db bowl.json >/dev/null 2>&1
+"$exe" db import --db=i.db bowl.json.gz >/dev/null 2>&1
+"$exe" db import --db=i.db copy.json >/dev/null 2>&1
+n=$("$exe" db list --db=i.db | awk -F'\t' 'NR == 2 { print $5 }')
+want=$(python3 -c 'import json; print(len(json.load(open("bowl.json"))["cache"]))')
+if [ "$n" = "$want" ]; then
+    ok "one recording imported as .json, .json.gz and a copy: $n measurements, once"
+else
+    bad "one recording imported as .json, .json.gz and a copy: $n measurements, want $want"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
