@@ -109,6 +109,11 @@ int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, cha
         return cutune_err(err, errlen, CUTUNE_EINVAL,
                           "%s: --restrict applies to recordings; put restrictions in the spec",
                           t->path);
+    for (size_t i = 0; i < o->nsizes; i++) /* the later would silently win */
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(o->sizes[i].name, o->sizes[j].name) == 0)
+                return cutune_err(err, errlen, CUTUNE_EINVAL, "--size %s: given twice",
+                                  o->sizes[i].name);
     rc = cutune_spec_load(t->path, o->sizes, o->nsizes, &t->spec, err, errlen);
     if (rc < 0)
         return rc;

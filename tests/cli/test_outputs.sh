@@ -4,7 +4,7 @@
 # header -o onto them (also when the database answers and nothing is tuned), report
 # --html onto a journal; prune --before with a date that is none; a journal's seed out of
 # --seed's range on --resume; an integer parameter value a double cannot hold; an unknown
-# evaluator for best; and the option forms header passes on (--budget N, --db FILE).
+# evaluator for best; --size twice for one name; and the option forms header passes on (--budget N, --db FILE).
 # Importing the same records twice (from a copy, gzipped) stores them once. No GPU, no
 # shared data. Prints "ok"/"not ok" lines and "N passed, N failed".
 set -u
@@ -96,6 +96,8 @@ refused "an integer parameter value of 2^53 + 1" 'tune_params\["a"\]\[0\]: an in
     big.json "$exe" -q --searcher=random --budget=2 --journal=big.jsonl --header=big.h big.json
 [ ! -e big.jsonl ] && [ ! -e big.h ] && ok "... and no journal or header left" ||
     bad "... and no journal or header left"
+refused "--size given twice for one name" "--size N: given twice" bowl.json \
+    "$exe" --size N=1024 --size N=2048 --budget=2 --journal=twice.jsonl "$here/../../kernels/vector_add.json"
 refused "best --evaluator=bogus" "unknown evaluator 'bogus'" t.db \
     "$exe" best --db=t.db --evaluator=bogus bowl.json
 
