@@ -12,28 +12,30 @@
  *      (unvisited); the population then grows with children up to `pop`;
  *   2. p1 = tournament; with probability cx, p2 = tournament and the child is a
  *      uniform crossover of p1 and p2, else a copy of p1;
- *   3. repair: a crossover child outside the valid set gets genes reverted to
- *      p1's, one at a time in random order, until it is valid (p1 is valid, so
- *      this ends) - the nearest valid configuration on the way back to p1;
+ *   3. repair: a crossover child outside the valid set becomes the valid
+ *      configuration nearest to it (ties at random);
  *   4. mutation: neighbour moves (cutune_space_neighbours; adjacent value with
  *      probability adj, any other value otherwise); a copy gets at least one,
  *      then each further move happens with probability mut. A configuration with
- *      no valid one-parameter neighbour moves to a nearest valid one instead (the
- *      fewest parameters changed, ties at random): one distance for every space,
- *      which is the neighbour move wherever a neighbour exists;
+ *      no valid one-parameter neighbour moves to the nearest valid one instead;
  *   5. de-duplication: a child visited (or already proposed and pending) moves to
- *      an unvisited neighbour, else to a nearest unvisited configuration by the
- *      same distance. Nothing is proposed twice.
+ *      an unvisited neighbour, else to the nearest unvisited configuration.
+ *      Nothing is proposed twice.
+ * "Nearest" is one distance throughout: the Euclidean distance over the encoded
+ * values (value index / (number of values - 1) per parameter), the one the spread
+ * seeding and bo's design use, so a move off the valid set changes the parameters
+ * by as little as their value lists allow.
  *   6. stagnation: after `stall` evaluations without a new best, the next
  *      proposal is a random immigrant, so a converged population still explores.
  *
  * Why the nearest configuration: recordings that hold a sparse sample of their
- * Cartesian product (the H200 GEMM recordings in data/: 320-784 configurations of
+ * Cartesian product (the H200 GEMM recordings in data/: 320-1232 configurations of
  * 16128-118098, 46-65% of them without a valid adjacent neighbour) leave a neighbour
- * move nothing to move to; the child then stayed its parent and, visited, was
- * redrawn uniformly, so genetic was random search with extra steps there. With the
- * nearest move the H200 cells not above random fell from 41 to 21 of 91 (50 seeds;
- * docs/searchers.md), and the Kernel Tuner recordings' counts stay 7 and 7 of 92.
+ * move nothing to move to, and a crossover child is almost never in the sample:
+ * reverting its genes to p1's until it is valid ends at p1, so without the nearest
+ * configuration genetic is random search with extra steps there. docs/searchers.md
+ * has the measurements; on the dense Kernel Tuner recordings the moves are neighbour
+ * moves and little changes.
  *
  * Failed evaluations (status != ok) never enter the population: a failure is no
  * parent, and while the population fills (the seeding draws of a space where a
@@ -118,9 +120,8 @@ typedef struct {
     size_t since_best; /* observations since the last new best */
     double best;
     /* scratch */
-    uint16_t *child, *pa;
+    uint16_t *child;
     size_t *nbuf, nbuf_cap;
-    size_t *genes;
     /* several objectives (NSGA-II) */
     size_t nobj;   /* objectives of the run (ctx->nobjectives; 0 or 1: one) */
     double *f;     /* (pop_max + 1) x nobj scratch */
@@ -213,9 +214,7 @@ static void ga_free(void *state)
     free(s->pending);
     free(s->seeds);
     free(s->child);
-    free(s->pa);
     free(s->nbuf);
-    free(s->genes);
     free(s->f);
     free(s->rank);
     free(s->crowd);
@@ -262,8 +261,6 @@ static int ga_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->pending = calloc(s->n, 1);
     s->seeds = calloc(s->init ? s->init : 1, sizeof *s->seeds);
     s->child = calloc(s->nparams ? s->nparams : 1, sizeof *s->child);
-    s->pa = calloc(s->nparams ? s->nparams : 1, sizeof *s->pa);
-    s->genes = calloc(s->nparams ? s->nparams : 1, sizeof *s->genes);
     s->nbuf = calloc(cap, sizeof *s->nbuf);
     s->f = calloc((s->pop_max + 1) * GA_MAX_OBJ, sizeof *s->f);
     s->rank = calloc(s->pop_max + 1, sizeof *s->rank);
@@ -275,8 +272,8 @@ static int ga_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
             s->nwdesign =
                 cutune_warm_prior_design(ctx->warm, s->space, k, NULL, s->rng, s->wdesign);
     }
-    if (!s->pop || !s->pending || !s->child || !s->pa || !s->genes || !s->nbuf || !s->f ||
-        !s->rank || !s->crowd || (ctx->warm && ctx->warm->size == s->n && !s->wdesign)) {
+    if (!s->pop || !s->pending || !s->child || !s->nbuf || !s->f || !s->rank || !s->crowd ||
+        (ctx->warm && ctx->warm->size == s->n && !s->wdesign)) {
         ga_free(s);
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "genetic: out of memory");
     }
@@ -322,26 +319,36 @@ static size_t tournament(ga_state *s)
     return w;
 }
 
-/* The configurations nearest to id (fewest parameters that differ, at least one), one of
- * them at random; prefer_free: the nearest of the unvisited ones, when there are any. The
- * move of a configuration that has no valid one-parameter neighbour (the top comment says
- * why). Returns id itself in a space of one configuration. */
-static size_t nearest(ga_state *s, size_t id, int prefer_free)
+/* Squared Euclidean distance between two configurations over the encoded values
+ * (index / (nvalues - 1)): the one distance of "nearest" (the top comment). */
+static double enc_dist2(const ga_state *s, const uint16_t *x, const uint16_t *y)
 {
-    const uint16_t *a = cutune_space_config(s->space, id);
-    size_t best_d = SIZE_MAX, ties = 0, pick = id;
+    double d = 0;
+    for (size_t p = 0; p < s->nparams; p++) {
+        size_t nv = cutune_space_param(s->space, p)->nvalues;
+        double u = nv > 1 ? ((double)x[p] - (double)y[p]) / (double)(nv - 1) : 0;
+        d += u * u;
+    }
+    return d;
+}
+
+/* The valid configuration nearest to the values x (enc_dist2), one of the nearest at
+ * random, other than skip (SIZE_MAX: none); prefer_free: the nearest of the unvisited
+ * ones, when there are any. Returns fallback when nothing but skip exists. */
+static size_t nearest_to(ga_state *s, const uint16_t *x, size_t skip, int prefer_free,
+                         size_t fallback)
+{
+    size_t ties = 0, pick = fallback;
+    double best_d = INFINITY;
     int best_free = 0;
     for (size_t c = 0; c < s->n; c++) {
-        if (c == id)
+        if (c == skip)
             continue;
         /* free ones first when preferred, then the distance; ties by reservoir sampling */
         int fr = prefer_free && !taken(s, c);
         if (fr < best_free)
             continue;
-        const uint16_t *b = cutune_space_config(s->space, c);
-        size_t d = 0, lim = fr > best_free ? SIZE_MAX : best_d; /* past lim it cannot win */
-        for (size_t i = 0; i < s->nparams && d <= lim; i++)
-            d += a[i] != b[i];
+        double d = enc_dist2(s, x, cutune_space_config(s->space, c));
         if (fr == best_free && d > best_d)
             continue;
         if (fr > best_free || d < best_d) {
@@ -353,6 +360,14 @@ static size_t nearest(ga_state *s, size_t id, int prefer_free)
             pick = c;
     }
     return pick;
+}
+
+/* The configuration nearest to id other than itself: the move of a configuration that
+ * has no valid one-parameter neighbour (the top comment says why). Returns id itself in
+ * a space of one configuration. */
+static size_t nearest(ga_state *s, size_t id, int prefer_free)
+{
+    return nearest_to(s, cutune_space_config(s->space, id), id, prefer_free, id);
 }
 
 /* One neighbour move from id; prefer_free: choose among unvisited neighbours
@@ -379,31 +394,16 @@ static size_t neighbour_move(ga_state *s, size_t id, int prefer_free)
     return s->nbuf[cutune_searcher_uniform(s->rng, m)];
 }
 
-/* Uniform crossover of members a and b, repaired towards a. */
+/* Uniform crossover of members a and b; a child outside the valid set becomes the valid
+ * configuration nearest to it. */
 static size_t crossover(ga_state *s, size_t a, size_t b)
 {
     const uint16_t *ia = cutune_space_config(s->space, a);
     const uint16_t *ib = cutune_space_config(s->space, b);
-    size_t ndiff = 0;
-    for (size_t i = 0; i < s->nparams; i++) {
-        s->pa[i] = ia[i];
-        s->child[i] = ia[i];
-        if (ia[i] != ib[i] && gsl_rng_uniform(s->rng) < 0.5) {
-            s->child[i] = ib[i];
-            s->genes[ndiff++] = i;
-        }
-    }
-    for (;;) {
-        long long id = cutune_space_find(s->space, s->child);
-        if (id >= 0)
-            return (size_t)id;
-        if (ndiff == 0)
-            return a; /* cannot happen: the child is p1 again */
-        size_t j = cutune_searcher_uniform(s->rng, ndiff);
-        size_t g = s->genes[j];
-        s->child[g] = s->pa[g];
-        s->genes[j] = s->genes[--ndiff];
-    }
+    for (size_t i = 0; i < s->nparams; i++)
+        s->child[i] = ia[i] != ib[i] && gsl_rng_uniform(s->rng) < 0.5 ? ib[i] : ia[i];
+    long long id = cutune_space_find(s->space, s->child);
+    return id >= 0 ? (size_t)id : nearest_to(s, s->child, SIZE_MAX, 0, a);
 }
 
 /* One offspring: selection, crossover, mutation, de-duplication. Returns 1 with a child
@@ -454,13 +454,7 @@ static double seed_gap(const ga_state *s, size_t c)
     const uint16_t *x = cutune_space_config(s->space, c);
     double md = INFINITY;
     for (size_t j = 0; j < s->nseeds; j++) {
-        const uint16_t *y = cutune_space_config(s->space, s->seeds[j]);
-        double d = 0;
-        for (size_t p = 0; p < s->nparams; p++) {
-            size_t nv = cutune_space_param(s->space, p)->nvalues;
-            double u = nv > 1 ? ((double)x[p] - (double)y[p]) / (double)(nv - 1) : 0;
-            d += u * u;
-        }
+        double d = enc_dist2(s, x, cutune_space_config(s->space, s->seeds[j]));
         md = d < md ? d : md;
     }
     return md;

@@ -1,7 +1,8 @@
 /* Tests of the genetic searcher: never proposes a visited or invalid
  * configuration, is deterministic per seed, finds the optimum of a bowl,
- * survives failures, rejects bad arguments with the list of keys, and moves to a
- * nearest configuration where no one-parameter neighbour exists. */
+ * survives failures, rejects bad arguments with the list of keys, moves to a
+ * nearest configuration where no one-parameter neighbour exists, and repairs a
+ * crossover child to the valid configuration nearest to it. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -314,6 +315,66 @@ static void test_spread_seeding(void **state)
     cutune_space_free(s);
 }
 
+/* The diagonal x == y of a DIAG x DIAG grid: a sparse sample where every mixed crossover
+ * child is invalid. Its repair is the valid configuration nearest to it, a midpoint of
+ * the parents on the diagonal; a child equal to a parent makes a neighbour move instead,
+ * to a diagonal point next to it. So the first child of two seeding places i and j lies
+ * within one step of i, of j or of (i + j) / 2. Reverting the child's genes to p1's ends
+ * at p1, whose move then lands anywhere on the diagonal (every other point differs in
+ * both parameters): the check would hold on fewer than half of the seeds. */
+enum { DIAG = 16 };
+
+static void test_crossover_repair_nearest(void **state)
+{
+    (void)state;
+    char err[256];
+    cutune_value v[DIAG];
+    for (int i = 0; i < DIAG; i++)
+        v[i] = (cutune_value){.type = CUTUNE_VALUE_INT, .i = i};
+    cutune_space *s = cutune_space_alloc();
+    assert_non_null(s);
+    assert_int_equal(cutune_space_add_param(s, "x", v, DIAG, err, sizeof err), 0);
+    assert_int_equal(cutune_space_add_param(s, "y", v, DIAG, err, sizeof err), 0);
+    assert_int_equal(cutune_space_add_restriction(s, "x == y", err, sizeof err), 0);
+    assert_int_equal(cutune_space_enumerate(s, err, sizeof err), 0);
+    assert_int_equal(cutune_space_size(s), DIAG);
+    int mixed = 0;
+    for (unsigned long seed = 1; seed <= 20; seed++) {
+        uint8_t visited[DIAG] = {0};
+        gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+        gsl_rng_set(rng, seed);
+        cutune_searcher_ctx ctx = {.space = s,
+                                   .budget = 10,
+                                   .rng = rng,
+                                   .visited = visited,
+                                   .args = "pop=2,init=2,cx=1,mut=0,tour=1,stall=1000"};
+        cutune_searcher *g = NULL;
+        assert_int_equal(cutune_searcher_alloc(cutune_searcher_genetic, &ctx, &g, err, sizeof err),
+                         0);
+        double at[3];
+        for (int t = 0; t < 3; t++) {
+            size_t id, got;
+            assert_int_equal(cutune_searcher_propose(g, 1, &id, &got, err, sizeof err), 0);
+            assert_int_equal(got, 1);
+            visited[id] = 1;
+            at[t] = cutune_space_config(s, id)[0];
+            cutune_observation o = {.id = id, .status = CUTUNE_STATUS_OK, .time_ms = 1.0 + at[t]};
+            assert_int_equal(cutune_searcher_observe(g, &o, 1, err, sizeof err), 0);
+        }
+        double mid = (at[0] + at[1]) / 2;
+        int near_parent = fabs(at[2] - at[0]) <= 1 || fabs(at[2] - at[1]) <= 1;
+        int near_mid = fabs(at[2] - mid) <= 1;
+        assert_true(near_parent || near_mid);
+        mixed += near_mid && !near_parent;
+        cutune_searcher_free(g);
+        gsl_rng_free(rng);
+    }
+    print_message("first child at the parents' midpoint, away from both, on %d of 20 seeds\n",
+                  mixed);
+    assert_true(mixed >= 3); /* the mixed children (half of them) do reach the midpoint */
+    cutune_space_free(s);
+}
+
 static void test_nearest_without_neighbours(void **state)
 {
     cutune_space *s = make_parity();
@@ -337,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_args),
         cmocka_unit_test(test_batch_distinct),
         cmocka_unit_test(test_nearest_without_neighbours),
+        cmocka_unit_test(test_crossover_repair_nearest),
         cmocka_unit_test(test_spread_seeding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
