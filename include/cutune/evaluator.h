@@ -89,6 +89,10 @@ typedef struct cutune_evaluator_type {
  *  recorded compile + benchmark time on a virtual clock with N simulated workers, so a
  *  parallel run's schedule is reproducible (same seed and N: the same journal). */
 #define CUTUNE_EVALUATOR_SIMULATED 2u
+/** Stores each answer elsewhere as it makes it (the tuning database of a multi-shape
+ *  run): a stopping run finishes and journals what is in flight even when simulated, so
+ *  that the journal and that store agree. */
+#define CUTUNE_EVALUATOR_RECORDS 4u
 
 typedef struct cutune_evaluator {
     const cutune_evaluator_type *type;

@@ -199,7 +199,7 @@ static cutune_evaluator_type shapes_type = {
 int shapes_eval_alloc(const cutune_space *common, shapes_eval_shape *sh, size_t n,
                       cutune_evaluator **out, char *err, size_t errlen)
 {
-    unsigned flags = CUTUNE_EVALUATOR_SIMULATED;
+    unsigned flags = CUTUNE_EVALUATOR_SIMULATED | CUTUNE_EVALUATOR_RECORDS;
     for (size_t j = 0; j < n; j++)
         if (!(sh[j].ev->type->flags & CUTUNE_EVALUATOR_SIMULATED))
             flags = 0; /* one shape measured on a GPU: the run's clock is the wall's */

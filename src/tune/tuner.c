@@ -18,6 +18,15 @@
  * given the seed and the answers, so an interrupted and resumed run ends with exactly
  * the evaluations of an uninterrupted one; what was in flight at the interruption is
  * proposed again and evaluated, and nothing journaled is measured twice.
+ *
+ * A stop (a signal, the time limit) drains what is in flight: a measured result is never
+ * thrown away. Under a simulated evaluator it is dropped instead (drop_unjournaled):
+ * there the drained evaluations would be journaled before the ones an uninterrupted run
+ * submits after the stop and completes earlier on the virtual clock, so the journal would
+ * not be a prefix of the uninterrupted one and a resumed run would observe them in
+ * another order. Replaying them costs nothing when the run is resumed. An evaluator that
+ * stores its answers elsewhere as it makes them (CUTUNE_EVALUATOR_RECORDS) is drained, so
+ * that the journal and that store agree.
  */
 #include <math.h>
 #include <stdio.h>
@@ -303,6 +312,20 @@ static long flying(const run *u, size_t id)
         if (u->fl[i].busy && u->fl[i].id == id)
             return (long)i;
     return -1;
+}
+
+/* A stopping simulated run: its in-flight evaluations that the resumed journal does not
+ * hold leave unobserved and unjournaled (the top comment says why). */
+static void drop_unjournaled(run *u)
+{
+    for (size_t i = 0; i < u->nslots; i++) {
+        flight *f = &u->fl[i];
+        if (f->busy && f->rec < 0) {
+            cutune_eval_result_clear(&f->r);
+            f->busy = 0;
+            u->inflight--;
+        }
+    }
 }
 
 /* Which in-flight evaluation completes next; its result is in u->fl[*w].r. */
@@ -610,6 +633,8 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
                 continue; /* fill the remaining slots before waiting */
             }
         }
+        if (stopping && u.simulated && !(ev->type->flags & CUTUNE_EVALUATOR_RECORDS))
+            drop_unjournaled(&u);
         if (u.inflight == 0) {
             if (dry && hist->n < opt->budget && !stopping)
                 *reason = CUTUNE_STOP_EXHAUSTED;
