@@ -97,7 +97,8 @@ static int measure(cutune_evaluator *ev, int simulated, gsl_rng *rng, const cutu
                 draws[i] = h->r.times_ms[gsl_rng_uniform_int(rng, h->r.ntimes)];
             qsort(draws, h->r.ntimes, sizeof *draws, cmp_double);
             size_t n = h->r.ntimes;
-            m.r.time_ms = n % 2 ? draws[n / 2] : 0.5 * (draws[n / 2 - 1] + draws[n / 2]);
+            /* the middle two halved first: their sum may overflow near DBL_MAX */
+            m.r.time_ms = n % 2 ? draws[n / 2] : 0.5 * draws[n / 2 - 1] + 0.5 * draws[n / 2];
         }
     } else {
         size_t id;
@@ -185,16 +186,29 @@ int cutune_confirm_run(cutune_evaluator *ev, const cutune_space *space, const cu
     for (size_t c = 0; c < out->n; c++) {
         cutune_confirm_entry *e = &out->e[c];
         const double *x = vals + c * rounds;
-        double sum = 0, ss = 0, esum = 0;
+        /* m scales the values when their sum would overflow (times near DBL_MAX): x / m,
+         * m the largest |x|; 1 otherwise, which keeps every other result bit for bit */
+        double sum = 0, ss = 0, esum = 0, m = 1;
         for (size_t i = 0; i < e->n; i++)
             sum += x[i];
-        e->mean = e->n ? sum / (double)e->n : NAN;
+        if (!isfinite(sum)) {
+            m = 0;
+            for (size_t i = 0; i < e->n; i++)
+                m = fabs(x[i]) > m ? fabs(x[i]) : m;
+            if (!(m > 0) || !isfinite(m))
+                m = 1; /* an infinite value: nothing to scale */
+            sum = 0;
+            for (size_t i = 0; i < e->n; i++)
+                sum += x[i] / m;
+        }
+        double mean = e->n ? sum / (double)e->n : NAN;
+        e->mean = mean * m;
         for (size_t i = 0; i < e->n; i++)
-            ss += (x[i] - e->mean) * (x[i] - e->mean);
+            ss += (x[i] / m - mean) * (x[i] / m - mean);
         double half = 0;
         if (e->n > 1)
             half = gsl_cdf_tdist_Pinv(0.975, (double)(e->n - 1)) * sqrt(ss / (double)(e->n - 1)) /
-                   sqrt((double)e->n);
+                   sqrt((double)e->n) * m;
         e->lo = e->mean - half;
         e->hi = e->mean + half;
         for (size_t i = 0; i < nen[c]; i++)

@@ -258,6 +258,41 @@ static void test_simulated(void **state)
         cutune_eval_result_clear(&e[i].r);
 }
 
+/* Times near DBL_MAX: the mean and interval stay finite (a plain sum of 5 such values is
+ * inf, and its variance NaN). */
+static void test_huge_times_finite(void **state)
+{
+    (void)state;
+    cutune_evaluator *ev = NULL;
+    cutune_evaluator_ctx ctx = {0};
+    char err[256];
+    assert_int_equal(cutune_evaluator_alloc(&simulated_type, &ctx, &ev, err, sizeof err), 0);
+    static const double first[NCONF] = {1.7e308, 1.6e308, 1.5e308, 1.4e308};
+    cutune_history h;
+    cutune_history_entry e[NCONF];
+    history(&h, e, first, NULL);
+    double *held[NCONF];
+    for (size_t i = 0; i < NCONF; i++) {
+        held[i] = malloc(8 * sizeof **held);
+        for (size_t k = 0; k < 8; k++)
+            held[i][k] = first[i] * (k % 2 ? 0.999 : 1.0);
+        e[i].r.times_ms = held[i];
+        e[i].r.ntimes = 8;
+    }
+    cutune_confirm_result c;
+    assert_int_equal(
+        cutune_confirm_run(ev, NULL, NULL, NULL, &h, 4, NROUND, 3, NULL, &c, err, sizeof err), 0);
+    for (size_t i = 0; i < c.n; i++) {
+        assert_true(isfinite(c.e[i].mean) && isfinite(c.e[i].lo) && isfinite(c.e[i].hi));
+        assert_true(c.e[i].lo <= c.e[i].mean && c.e[i].mean <= c.e[i].hi);
+        assert_true(c.e[i].mean >= 0.999 * first[c.e[i].id] && c.e[i].mean <= first[c.e[i].id]);
+    }
+    assert_int_equal(c.e[c.winner].id, 3); /* the fastest, 1.4e308 */
+    cutune_evaluator_free(ev);
+    for (size_t i = 0; i < NCONF; i++)
+        cutune_eval_result_clear(&e[i].r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_no_overlap_best_wins),
         cmocka_unit_test(test_scripted),
         cmocka_unit_test(test_simulated),
+        cmocka_unit_test(test_huge_times_finite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
