@@ -22,6 +22,8 @@ void cutune_sha256_init(cutune_sha256 *s);
 void cutune_sha256_update(cutune_sha256 *s, const void *data, size_t n);
 /** Finish: the 32-byte digest into out; s must be initialised again before reuse. */
 void cutune_sha256_final(cutune_sha256 *s, unsigned char out[32]);
+/** Finish as cutune_sha256_final, the digest as 64 lower-case hex digits and a NUL. */
+void cutune_sha256_final_hex(cutune_sha256 *s, char hex[65]);
 /** The digest of data[0..n) as 64 lower-case hex digits and a NUL into hex. */
 void cutune_sha256_hex(const void *data, size_t n, char hex[65]);
 /**

@@ -186,8 +186,10 @@ static int import_ident(const cutune_recording *rec, const cutune_space *space, 
     cutune_sha256 h;
     cutune_sha256_init(&h);
     const char *parts[] = {key->kernel, key->gpu.fingerprint, key->sizes};
-    for (size_t i = 0; i < 3; i++)
-        cutune_sha256_update(&h, parts[i] ? parts[i] : "", strlen(parts[i] ? parts[i] : "") + 1);
+    for (size_t i = 0; i < 3; i++) {
+        const char *p = parts[i] ? parts[i] : "";
+        cutune_sha256_update(&h, p, strlen(p) + 1);
+    }
     size_t n = cutune_space_size(space);
     for (size_t id = 0; id < n; id++) {
         if (map[id] < 0)
@@ -206,11 +208,9 @@ static int import_ident(const cutune_recording *rec, const cutune_space *space, 
             cutune_sha256_update(&h, num, (size_t)w + 1);
         }
     }
-    unsigned char d[32];
-    cutune_sha256_final(&h, d);
-    int w = snprintf(out, len, "import:");
-    for (size_t i = 0; i < 32 && (size_t)w + 2 < len; i++)
-        w += snprintf(out + w, len - (size_t)w, "%02x", d[i]);
+    char hex[65];
+    cutune_sha256_final_hex(&h, hex);
+    snprintf(out, len, "import:%s", hex);
     return 0;
 }
 

@@ -143,11 +143,34 @@ int cutune_cmd_report(int argc, char **argv)
             goto out;
         }
     }
+    /* the page: --html, or without --text one named after the first argument (a journal's
+     * stem, or a folder's name); never one of the journals it reports */
+    char def[4096];
+    const int given = html != NULL;
+    if (!text && !html) {
+        char first[4096];
+        snprintf(first, sizeof first, "%s", argv[optind]);
+        size_t fl = strlen(first);
+        while (fl > 1 && first[fl - 1] == '/')
+            first[--fl] = '\0';
+        if (default_html(first, def, sizeof def) < 0) {
+            fprintf(stderr, "cutune report: %s: name too long\n", first);
+            goto out;
+        }
+        html = def;
+    }
     for (size_t i = 0; html && i < npaths; i++)
         if (cutune_path_same(html, paths[i])) {
-            fprintf(stderr,
-                    "cutune report: --html=%s: is a journal being reported; choose another path\n",
-                    html);
+            if (given)
+                fprintf(stderr,
+                        "cutune report: --html=%s: is a journal being reported; choose another "
+                        "path\n",
+                        html);
+            else
+                fprintf(stderr,
+                        "cutune report: %s (the default page) is a journal being reported; "
+                        "give --html=FILE\n",
+                        html);
             goto out;
         }
     for (size_t i = 0; i < npaths; i++) {
@@ -170,31 +193,7 @@ int cutune_cmd_report(int argc, char **argv)
         fprintf(stderr, "cutune report: %s\n", err);
         goto out;
     }
-    if (!text || html) {
-        char def[4096];
-        if (!html) {
-            /* named after the first argument: a journal's stem, or a folder's name */
-            char first[4096];
-            snprintf(first, sizeof first, "%s", argv[optind]);
-            size_t fl = strlen(first);
-            while (fl > 1 && first[fl - 1] == '/')
-                first[--fl] = '\0';
-            if (default_html(first, def, sizeof def) < 0) {
-                fprintf(stderr, "cutune report: %s: name too long\n", first);
-                status = 2;
-                goto out;
-            }
-            html = def;
-            for (size_t i = 0; i < npaths; i++)
-                if (cutune_path_same(html, paths[i])) {
-                    fprintf(stderr,
-                            "cutune report: %s (the default page) is a journal being reported; "
-                            "give --html=FILE\n",
-                            html);
-                    status = 2;
-                    goto out;
-                }
-        }
+    if (html) {
         cutune_outfile *o = NULL;
         if (cutune_outfile_open(html, 0, 0644, &o, err, sizeof err) < 0) {
             fprintf(stderr, "cutune report: --html=%s: %s\n", html, err);

@@ -117,14 +117,19 @@ static void to_hex(const unsigned char d[32], char hex[65])
     hex[64] = '\0';
 }
 
+void cutune_sha256_final_hex(cutune_sha256 *s, char hex[65])
+{
+    unsigned char d[32];
+    cutune_sha256_final(s, d);
+    to_hex(d, hex);
+}
+
 void cutune_sha256_hex(const void *data, size_t n, char hex[65])
 {
     cutune_sha256 s;
-    unsigned char d[32];
     cutune_sha256_init(&s);
     cutune_sha256_update(&s, data, n);
-    cutune_sha256_final(&s, d);
-    to_hex(d, hex);
+    cutune_sha256_final_hex(&s, hex);
 }
 
 int cutune_sha256_file(const char *path, char hex[65], uint64_t *size, char *err, size_t errlen)
@@ -142,10 +147,8 @@ int cutune_sha256_file(const char *path, char hex[65], uint64_t *size, char *err
     fclose(f);
     if (bad)
         return cutune_err(err, errlen, CUTUNE_EIO, "%s: read error", path);
-    unsigned char d[32];
     if (size)
         *size = s.bytes;
-    cutune_sha256_final(&s, d);
-    to_hex(d, hex);
+    cutune_sha256_final_hex(&s, hex);
     return 0;
 }

@@ -138,11 +138,12 @@ int recording_json_value(const cJSON *it, cutune_value *v)
     memset(v, 0, sizeof *v);
     if (cJSON_IsNumber(it)) {
         double d = it->valuedouble;
+        int integer = !(it->type & FLOAT_LEXEME_MARK) && d == floor(d);
         /* an integer from 2^53 on may have lost digits in the double: refused, never
          * rounded (a parameter value must be the kernel's literal) */
-        if (!(it->type & FLOAT_LEXEME_MARK) && d == floor(d) && fabs(d) >= 9007199254740992.0)
+        if (integer && fabs(d) >= 9007199254740992.0)
             return CUTUNE_EUNSUPPORTED;
-        if (!(it->type & FLOAT_LEXEME_MARK) && d == floor(d)) {
+        if (integer) {
             v->type = CUTUNE_VALUE_INT;
             v->i = (long long)d;
         } else {

@@ -21,12 +21,12 @@
  *   5. de-duplication: a child visited (or already proposed and pending) moves to
  *      an unvisited neighbour, else to the nearest unvisited configuration.
  *      Nothing is proposed twice.
+ *   6. stagnation: after `stall` evaluations without a new best, the next
+ *      proposal is a random immigrant, so a converged population still explores.
  * "Nearest" is one distance throughout: the Euclidean distance over the encoded
  * values (value index / (number of values - 1) per parameter), the one the spread
  * seeding and bo's design use, so a move off the valid set changes the parameters
  * by as little as their value lists allow.
- *   6. stagnation: after `stall` evaluations without a new best, the next
- *      proposal is a random immigrant, so a converged population still explores.
  *
  * Why the nearest configuration: recordings that hold a sparse sample of their
  * Cartesian product (the H200 GEMM recordings in data/: 320-1232 configurations of
