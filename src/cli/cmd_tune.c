@@ -198,7 +198,14 @@ static int report_front(const cli_target *t, const cutune_objective *obj, const 
 static void print_summary(const cli_target *t, int kt, const cutune_objective *obj,
                           const cutune_history *h, const char *why, const char *journal, int quiet)
 {
-    if (h->best < 0) { /* -q: stdout stays empty (it is the best configuration alone) */
+    if (h->best < 0 && h->counts[CUTUNE_STATUS_OK] && !cutune_objective_is_time(obj)) {
+        /* they ran correctly, but the objective or a constraint ruled every one out */
+        fprintf(quiet ? stderr : stdout,
+                "no feasible configuration found in %zu evaluations: %zu ran correctly, but on "
+                "none was the objective a positive number%s\n",
+                h->n, h->counts[CUTUNE_STATUS_OK],
+                cutune_objective_nconstraints(obj) ? " with its constraints true" : "");
+    } else if (h->best < 0) { /* -q: stdout stays empty (it is the best configuration alone) */
         fprintf(quiet ? stderr : stdout, "no correct configuration found in %zu evaluations\n",
                 h->n);
     } else {

@@ -245,6 +245,32 @@ static int parse(cutune_objective *o, const char *text, const char *opt, cutune_
     return rc;
 }
 
+/* An objective or constraint that reads no name has one value for every configuration. Where
+ * that value makes every configuration infeasible (an objective that is not a positive
+ * finite number, such as 1 / 0; a constraint that is false or NaN), the run could only
+ * spend its budget to find nothing: refused before it starts. */
+static int refuse_constant(const cutune_expr *e, const char *text, const char *opt, int constraint,
+                           char *err, size_t errlen)
+{
+    if (cutune_expr_max_slot(e) >= 0)
+        return 0;
+    double v = NAN;
+    char why[256] = "";
+    if (cutune_expr_eval_double(e, NULL, &v, why, sizeof why) < 0)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s '%s' reads no name and cannot be computed (%s): every "
+                          "configuration would be infeasible",
+                          opt, text, why);
+    if (constraint ? (v != 0 && !isnan(v)) : (isfinite(v) && v > 0))
+        return 0;
+    return cutune_err(err, errlen, CUTUNE_EINVAL,
+                      constraint ? "%s '%s' is false (%g) whatever the configuration: every "
+                                   "configuration would be infeasible"
+                                 : "%s '%s' is %g whatever the configuration, not a positive "
+                                   "number: every configuration would be infeasible",
+                      opt, text, v);
+}
+
 int cutune_objective_alloc(const char *text, const char *const *constraints, size_t ncons,
                            const cutune_space *space, const cutune_spec *spec,
                            cutune_objective **out, char *err, size_t errlen)
@@ -310,9 +336,13 @@ int cutune_objective_alloc(const char *text, const char *const *constraints, siz
     else if (!strcmp(body, "edp"))
         expr = "energy_j * time_s";
     /* a text without spaces, parentheses or other operators that holds a '/' names one
-     * metric ("GFLOP/s", as Kernel Tuner spells them): as if between backquotes */
+     * metric ("GFLOP/s", as Kernel Tuner spells them): as if between backquotes. Not when
+     * it starts with a number or a name it can read ("1/0", "time_ms/2", "BM/4"): that is
+     * a division. */
     char *quoted = NULL;
+    size_t head = strcspn(body, "/");
     if (strchr(body, '/') && !body[strcspn(body, " \t()*+-<>=!%?:&|,`\"'")] &&
+        is_ident_start((unsigned char)body[0]) && name_index(o, body, head) < 0 &&
         spec_metric_index(o, body, strlen(body)) < 0 && strlen(body) < 32) {
         quoted = malloc(bl + 3);
         if (!quoted) {
@@ -327,7 +357,7 @@ int cutune_objective_alloc(const char *text, const char *const *constraints, siz
     o->is_time = !strcmp(expr, "time_ms") && !o->maximize && ncons == 0;
     free(quoted);
     free(body);
-    if (rc < 0)
+    if (rc < 0 || (rc = refuse_constant(o->expr, o->text, "--objective", 0, err, errlen)) < 0)
         goto out_fail;
     for (size_t i = 0; i < ncons; i++) {
         if (!(o->cons_text[i] = strdup(constraints[i]))) {
@@ -335,7 +365,8 @@ int cutune_objective_alloc(const char *text, const char *const *constraints, siz
             goto out_fail;
         }
         o->ncons++;
-        if ((rc = parse(o, constraints[i], "--subject-to", &o->cons[i], err, errlen)) < 0)
+        if ((rc = parse(o, constraints[i], "--subject-to", &o->cons[i], err, errlen)) < 0 ||
+            (rc = refuse_constant(o->cons[i], constraints[i], "--subject-to", 1, err, errlen)) < 0)
             goto out_fail;
     }
     *out = o;

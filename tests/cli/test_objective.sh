@@ -244,6 +244,16 @@ expect_fail "bo: an unknown mo=" "mo=hv unknown \(valid: parego, geomean, ehvi\)
     --objectives=time,energy energy.json
 expect_fail "--objective with --objectives" "give one of them" --objective=time --objectives=time,energy energy.json
 expect_fail "one objective in --objectives" "two or more" --objectives=time energy.json
+# a constant that rules out every configuration is refused; '1/0' divides (not a metric name)
+expect_fail "a constant objective that cannot be computed" \
+    "--objective '1/0' reads no name and cannot be computed \(division by zero" --objective=1/0 energy.json
+expect_fail "a constant false constraint" "--subject-to '0' is false" --subject-to=0 energy.json
+# correct runs that the objective rules out: said so, not 'no correct configuration'
+out=$("$exe" --searcher=grid --budget=4 --objective='power_w - 1000' --journal=nf.jsonl energy.json 2>&1)
+rc=$?
+[ $rc -eq 1 ] && grep -q "no feasible configuration found in 4 evaluations: 4 ran correctly" <<<"$out" \
+    && ! grep -q "no correct configuration" <<<"$out" \
+    && ok "no feasible configuration: named as such" || bad "no feasible configuration: named as such (rc $rc)" "$out"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -126,6 +126,18 @@ static void test_expression(void **state)
     cutune_objective_eval(o, &e, &v, &ok);
     assert_true(ok && v == 80.0);
     cutune_objective_free(o);
+    /* a '/' after a name the objective reads, or a number, divides */
+    o = make(f, "BS/4", NULL, 0);
+    assert_int_equal(cutune_objective_nneeds(o), 0);
+    cutune_objective_eval(o, &e, &v, &ok);
+    assert_true(ok && v == 32.0);
+    cutune_objective_free(o);
+    o = make(f, "time_ms/2", NULL, 0);
+    cutune_objective_eval(o, &e, &v, &ok);
+    assert_true(ok && v == 2.0);
+    cutune_objective_free(o);
+    o = make(f, "2", NULL, 0); /* a positive constant is allowed: every configuration ties */
+    cutune_objective_free(o);
     o = make(f, "BS * time_s + 1e-3", NULL, 0); /* a number's exponent is no name */
     assert_int_equal(cutune_objective_nneeds(o), 0);
     cutune_objective_eval(o, &e, &v, &ok);
@@ -194,6 +206,12 @@ static void test_bad(void **state)
         {"``", NULL, "a `name` holds 1 to 31 bytes"},
         {"time", "power_w <=", "--subject-to 'power_w <=': syntax error"},
         {"a_metric_name_longer_than_thirty_one", NULL, "longer than a metric name"},
+        /* constants that rule out every configuration, refused before a run spends on them */
+        {"1/0", NULL, "--objective '1/0' reads no name and cannot be computed (division by zero"},
+        {"log2(0)", NULL, "cannot be computed (log2() of a value <= 0"},
+        {"0", NULL, "--objective '0' is 0 whatever the configuration, not a positive number"},
+        {"-1:max", NULL, "is -1 whatever the configuration"},
+        {"time", "1 > 2", "--subject-to '1 > 2' is false (0) whatever the configuration"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cutune_objective *o = NULL;
