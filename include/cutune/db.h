@@ -34,6 +34,7 @@ typedef struct cutune_db cutune_db;
 /** cutune_db_open flags. */
 enum cutune_db_open_flags {
     CUTUNE_DB_READONLY = 1u, /**< read only: never created, migrated or written */
+    CUTUNE_DB_EXISTING = 2u, /**< written, but never created: CUTUNE_ENOTFOUND if absent */
 };
 
 /** Where the GPU that measures is, in the terms the database keys it by. */

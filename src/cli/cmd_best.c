@@ -189,8 +189,8 @@ int cutune_cmd_best(int argc, char **argv)
         printf("%s\n", shown);
     } else {
         printf("best: %s\n", shown);
-        printf("time: %.6g ms (fastest of %zu measurements; evaluation %lld, %s)\n", best.time_ms,
-               measured, best.id, best.recorded);
+        printf("time: %.6g ms (fastest of %zu measurements; database row %lld, stored %s)\n",
+               best.time_ms, measured, best.id, best.recorded);
         printf("gpu: %s\n", key.gpu.fingerprint);
         printf("sizes: %s\n", key.sizes);
         printf("database: %s\n", dbpath);
@@ -257,7 +257,7 @@ static int header_from_db(const char *path, const cli_target *t, const cutune_db
 int cutune_cmd_header(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) /* several shapes: a dispatch table (header_dispatch.c) */
-        if (strncmp(argv[i], "--sizes=", 8) == 0)
+        if (strncmp(argv[i], "--sizes=", 8) == 0 || strcmp(argv[i], "--sizes") == 0)
             return cli_header_dispatch(argc, argv);
     const char *out = NULL, *db = NULL, *evaluator = NULL, *devices = NULL;
     unsigned long budget = 60;
@@ -337,10 +337,13 @@ int cutune_cmd_header(int argc, char **argv)
     /* enough measurements already: the header is the database's best */
     if ((rc = cli_db_path(db, no_db, dbpath, sizeof dbpath, err, sizeof err)) < 0)
         goto fail;
+    if (dbpath[0] &&
+        ((rc = cli_target_load(target, &so, &t, err, sizeof err)) < 0 ||
+         (rc = cli_refuse_onto_input("--header", out, &t, dbpath, err, sizeof err)) < 0 ||
+         (rc = cutune_export_header_check(out, t.space, t.spec, t.rec ? t.rec->kernel_name : NULL,
+                                          err, sizeof err)) < 0))
+        goto fail;
     if (!retune && dbpath[0]) {
-        if ((rc = cli_target_load(target, &so, &t, err, sizeof err)) < 0 ||
-            (rc = cli_refuse_onto_input("--header", out, &t, dbpath, err, sizeof err)) < 0)
-            goto fail;
         size_t measured = 0;
         rc = lookup_best(dbpath, &t, evaluator, devices, &key, &best, &measured, err, sizeof err);
         if (rc < 0)
@@ -358,14 +361,18 @@ int cutune_cmd_header(int argc, char **argv)
             goto done;
         }
     }
+    /* Without a database the header is the run's best (tune writes it); with one, it is
+     * the database's best after the run, which may be another run's: written below. */
     static char header_arg[4200];
     snprintf(header_arg, sizeof header_arg, "--header=%s", out);
     snprintf(budget_arg, sizeof budget_arg, "--budget=%lu", budget);
     /* KERNEL stays last */
-    targv[targc] = targv[targc - 1];
-    targv[targc - 1] = header_arg;
-    targv[targc + 1] = NULL;
-    targc++;
+    if (!dbpath[0]) {
+        targv[targc] = targv[targc - 1];
+        targv[targc - 1] = header_arg;
+        targv[targc + 1] = NULL;
+        targc++;
+    }
     targv[targc] = targv[targc - 1];
     targv[targc - 1] = budget_arg;
     targc++;
@@ -377,6 +384,24 @@ int cutune_cmd_header(int argc, char **argv)
     targc++;
     targv[targc] = NULL;
     status = cutune_cmd_tune(targc, targv);
+    if (status != 0 || !dbpath[0])
+        goto done;
+    size_t measured = 0;
+    status = 1;
+    cutune_db_row_clear(&best);
+    if ((rc = lookup_best(dbpath, &t, evaluator, devices, &key, &best, &measured, err,
+                          sizeof err)) < 0)
+        goto fail;
+    if (rc == 0) {
+        cutune_err(err, sizeof err, CUTUNE_ENOTFOUND,
+                   "%s holds no correct measurement of it: no header written", dbpath);
+        goto fail;
+    }
+    if ((rc = header_from_db(out, &t, &best, err, sizeof err)) < 0)
+        goto fail;
+    fprintf(stderr, "cutune: %s: the best of %zu measurements in %s (%.6g ms on %s)\n", out,
+            measured, dbpath, best.time_ms, key.gpu.fingerprint);
+    status = 0;
     goto done;
 fail:
     fprintf(stderr, "cutune: %s\n", err);

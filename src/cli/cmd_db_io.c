@@ -2,11 +2,13 @@
  * Both go through src/io/: exports through the journal and Kernel Tuner cache writers,
  * imports through the recording loaders, so whatever cutune replays it can import, and
  * what it exports replays (docs/database.md). */
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd_db_internal.h"
 
@@ -248,7 +250,10 @@ static int journal_target(const cutune_recording *rec, cli_target *t, char *err,
     return 1;
 }
 
-static int import_file(cutune_db *db, const db_opts *o, const char *file, char *err, size_t errlen)
+/* Import file into db; dry: check it all (it loads, maps onto its kernel's space, names
+ * its run) and store nothing. */
+static int import_file(cutune_db *db, const db_opts *o, const char *file, int dry, char *err,
+                       size_t errlen)
 {
     cutune_recording *rec = NULL;
     cli_target t = {0};
@@ -258,6 +263,14 @@ static int import_file(cutune_db *db, const db_opts *o, const char *file, char *
     int rc = cutune_recording_load(file, &rec, err, errlen);
     if (rc < 0)
         return rc;
+    if (rec->evaluator && strcmp(rec->evaluator, "shapes") == 0) {
+        rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                        "%s: a --shape-mode=common journal: its times are geometric means over "
+                        "shapes, not measurements of one (the run stored each shape's in its "
+                        "database; import a --shape-mode=each run's journals instead)",
+                        file);
+        goto out;
+    }
     cutune_db_gpu gpu;
     cutune_db_gpu_from_name(rec->device_name, &gpu);
     cutune_recording *replayed = NULL;
@@ -312,6 +325,8 @@ static int import_file(cutune_db *db, const db_opts *o, const char *file, char *
      * again (from a copy, or gzipped) continue that run and store nothing twice. */
     if ((rc = import_ident(rec, space, map, &key, ident, sizeof ident, err, errlen)) < 0)
         goto out;
+    if (dry)
+        goto out;
     cutune_db_run_info info = {.evaluator = rec->format, .journal = ident, .source = source};
     if ((rc = cutune_db_run_begin(db, &key, &info, &run, err, errlen)) < 0)
         goto out;
@@ -352,11 +367,25 @@ int cli_db_import(const db_opts *o, int nfiles, char **files, char *err, size_t 
 {
     if (nfiles == 0)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "db import: no FILE given");
+    if (o->so.nsizes && !o->kernel)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "db import: --size goes with --kernel=KERNEL (a recording's or "
+                          "journal's sizes are its own)");
+    /* every file checked before any is stored: a bad one among several stores nothing */
+    int rc = 0;
+    for (int i = 0; rc >= 0 && i < nfiles; i++) {
+        struct stat st;
+        if (stat(files[i], &st) != 0)
+            return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: %s", files[i], strerror(errno));
+        rc = import_file(NULL, o, files[i], 1, err, errlen);
+    }
+    if (rc < 0)
+        return rc;
     cutune_db *db;
     char path[4096];
-    int rc = cli_db_open(o, 0, &db, path, sizeof path, err, errlen);
+    rc = cli_db_open(o, 0, &db, path, sizeof path, err, errlen);
     for (int i = 0; rc >= 0 && i < nfiles; i++)
-        rc = import_file(db, o, files[i], err, errlen);
+        rc = import_file(db, o, files[i], 0, err, errlen);
     cutune_db_close(db);
     return rc;
 }

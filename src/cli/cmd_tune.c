@@ -700,8 +700,8 @@ int cutune_cmd_tune(int argc, char **argv)
         goto export_fail;
     goto out;
 
-export_fail:
-    status = 1;
+export_fail: /* a stopped run keeps 130: what failed (no best to export) is the stop's doing */
+    status = why == CUTUNE_STOP_SIGNAL ? 130 : 1;
     goto fail;
 bad_input:
     status = 2;

@@ -69,6 +69,15 @@ static void value_c(FILE *f, const cutune_param *p, const cutune_value *v)
         fprintf(f, "%s", t);
 }
 
+/* A size as a C constant: its value, not its text ("01000" would be octal in C). */
+static void size_c(FILE *f, double v, int real)
+{
+    if (real)
+        fprintf(f, "%.17g%s", v, v == floor(v) && fabs(v) < 1e16 ? ".0" : "");
+    else
+        fprintf(f, "%.0f", v);
+}
+
 static int write_header(const char *path, const char *kname, const char *gpu, entry *E, size_t n,
                         size_t dflt, const cli_shape *dshape, long common_id, double common_ms,
                         char *err, size_t errlen)
@@ -156,9 +165,10 @@ static int write_header(const char *path, const char *kname, const char *gpu, en
     fprintf(f, "_tuned_entry table[%zu] = {\n", n);
     for (size_t i = 0; i < n; i++) {
         fprintf(f, "        {");
-        for (size_t k = 0; k < s0->n; k++)
-            fprintf(f, "%s%s%s", k ? ", " : "", E[i].shape->texts[k],
-                    real_sizes && !strpbrk(E[i].shape->texts[k], ".eE") ? ".0" : "");
+        for (size_t k = 0; k < s0->n; k++) {
+            fprintf(f, "%s", k ? ", " : "");
+            size_c(f, E[i].shape->values[k], real_sizes);
+        }
         cutune_space_values(E[i].t.space, (size_t)E[i].id, v);
         for (size_t p = 0; p < np; p++) {
             fprintf(f, ", ");
@@ -168,18 +178,24 @@ static int write_header(const char *path, const char *kname, const char *gpu, en
     }
     free(v);
     fprintf(f, "    };\n    *n = %zu;\n    return table;\n}\n\n", n);
-    fprintf(f, "/* log2 without libm: x = m 2^e, m in [1, 2), log2 m = 2 atanh((m-1)/(m+1)) / ln 2 "
-               "*/\nstatic inline double ");
+    /* the same code as cli_shape_dlog2 (shapes_parse.c), which cutune's own choices use */
+    fprintf(f, "/* log2 a - log2 b without libm: x = m 2^e, m in [1, 2), the exponents' difference "
+               "exact,\n * log2 m = 2 atanh((m-1)/(m+1)) / ln 2 */\nstatic inline double ");
     ident(f, kname, 0);
-    fprintf(f, "_tuned_log2(double x)\n{\n"
-               "    double e = 0, y, y2, t, s = 0;\n"
-               "    int k;\n"
-               "    if (!(x > 0))\n        return -1074.0;\n"
-               "    while (x >= 2.0) {\n        x /= 2.0;\n        e += 1.0;\n    }\n"
-               "    while (x < 1.0) {\n        x *= 2.0;\n        e -= 1.0;\n    }\n"
-               "    y = (x - 1.0) / (x + 1.0);\n    y2 = y * y;\n    t = y;\n"
-               "    for (k = 1; k < 41; k += 2) {\n        s += t / k;\n        t *= y2;\n    }\n"
-               "    return e + 2.0 * s / 0.69314718055994530942;\n}\n\n");
+    fprintf(f, "_tuned_dlog2(double a, double b)\n{\n"
+               "    double e[2] = {0, 0}, s[2] = {0, 0};\n"
+               "    int j, k;\n"
+               "    for (j = 0; j < 2; j++) {\n"
+               "        double x = j ? b : a, y, y2, t;\n"
+               "        if (!(x > 0))\n            return j ? 2000.0 : -2000.0;\n"
+               "        while (x >= 2.0) {\n            x /= 2.0;\n            e[j] += 1.0;\n"
+               "        }\n"
+               "        while (x < 1.0) {\n            x *= 2.0;\n            e[j] -= 1.0;\n"
+               "        }\n"
+               "        y = (x - 1.0) / (x + 1.0);\n        y2 = y * y;\n        t = y;\n"
+               "        for (k = 1; k < 41; k += 2) {\n            s[j] += t / k;\n"
+               "            t *= y2;\n        }\n    }\n"
+               "    return (e[0] - e[1]) + 2.0 * (s[0] - s[1]) / 0.69314718055994530942;\n}\n\n");
     fprintf(f, "static inline const ");
     ident(f, kname, 0);
     fprintf(f, "_tuned_entry *");
@@ -199,9 +215,8 @@ static int write_header(const char *path, const char *kname, const char *gpu, en
     for (size_t k = 0; k < s0->n; k++) {
         fprintf(f, "        l = ");
         ident(f, kname, 0);
-        fprintf(f, "_tuned_log2((double)%s) - ", s0->names[k]);
-        ident(f, kname, 0);
-        fprintf(f, "_tuned_log2((double)t[i].%s);\n        d += l * l;\n", s0->names[k]);
+        fprintf(f, "_tuned_dlog2((double)%s, (double)t[i].%s);\n        d += l * l;\n",
+                s0->names[k], s0->names[k]);
     }
     fprintf(f, "        if (bd < 0.0 || d < bd) {\n            bd = d;\n            best = i;\n"
                "        }\n    }\n    return &t[best];\n}\n\n#endif\n");
@@ -233,11 +248,20 @@ static int common_config(const char *path, const cutune_space *sp, long *id, dou
     return 0;
 }
 
-static int has_opt(const char *a, const char *opt, const char **v)
+/* Whether argv[*i] is option opt with a value, as getopt takes it: "--opt=VALUE", or
+ * "--opt VALUE" (then *sep = 1: the value is the next argument; last is KERNEL's index). */
+static int has_opt(char **argv, int i, int last, const char *opt, const char **v, int *sep)
 {
+    const char *a = argv[i];
     size_t n = strlen(opt);
+    *sep = 0;
     if (strncmp(a, opt, n) == 0 && a[n] == '=') {
         *v = a + n + 1;
+        return 1;
+    }
+    if (strcmp(a, opt) == 0 && i + 1 < last) {
+        *v = argv[i + 1];
+        *sep = 1;
         return 1;
     }
     return 0;
@@ -261,34 +285,42 @@ int cli_header_dispatch(int argc, char **argv)
         return 1;
     }
     pass[npass++] = argv[0];
-    for (int i = 1; i < argc - 1; i++) {
+    int last = argc - 1, sep;
+    for (int i = 1; i < last; i++) {
         const char *a = argv[i];
-        if ((strcmp(a, "-o") == 0 || strcmp(a, "--header") == 0) && i + 1 < argc - 1)
+#define HAS(opt) has_opt(argv, i, last, opt, &v, &sep)
+        if (strcmp(a, "-o") == 0 && i + 1 < last)
             out = argv[++i];
-        else if (has_opt(a, "--header", &v))
-            out = v;
-        else if (has_opt(a, "--sizes", &v))
-            sizes = v;
-        else if (has_opt(a, "--shape-mode", &v))
-            shape_mode = v;
-        else if (strcmp(a, "--size") == 0 || has_opt(a, "--size", &v) ||
-                 has_opt(a, "--journal", &v) || has_opt(a, "--validate-sizes", &v)) {
+        else if (HAS("--header"))
+            out = v, i += sep;
+        else if (HAS("--sizes"))
+            sizes = v, i += sep;
+        else if (HAS("--shape-mode"))
+            shape_mode = v, i += sep;
+        else if (strcmp(a, "--size") == 0 || HAS("--size") || HAS("--journal") ||
+                 HAS("--validate-sizes") || strcmp(a, "--journal") == 0 ||
+                 strcmp(a, "--validate-sizes") == 0) {
             cutune_err(err, sizeof err, CUTUNE_EINVAL,
                        "header --sizes: not with %s (each shape's sizes come from --sizes, its "
                        "journal is its own)",
                        a);
             goto fail;
         } else {
-            if (has_opt(a, "--db", &v))
+            if (HAS("--db"))
                 db = v;
             else if (strcmp(a, "--no-db") == 0)
                 no_db = 1;
-            else if (has_opt(a, "--evaluator", &v))
+            else if (HAS("--evaluator"))
                 evaluator = v;
-            else if (has_opt(a, "--devices", &v))
+            else if (HAS("--devices"))
                 devices = v;
+            else
+                sep = 0; /* passed through as given; a value in the next argument follows it */
             pass[npass++] = argv[i];
+            if (sep)
+                pass[npass++] = argv[++i];
         }
+#undef HAS
     }
     const char *kernel = argc > 1 ? argv[argc - 1] : NULL;
     if (!out || !sizes || !kernel || kernel[0] == '-') {
@@ -330,7 +362,8 @@ int cli_header_dispatch(int argc, char **argv)
         E[i].shape = &shapes.s[i];
         E[i].id = -1;
         if ((rc = cli_shape_target(kernel, &shapes.s[i], &so, "none", NULL, &E[i].t, NULL, 0, err,
-                                   sizeof err)) < 0)
+                                   sizeof err)) < 0 ||
+            (rc = cli_refuse_onto_input("--header", out, &E[i].t, dbpath, err, sizeof err)) < 0)
             goto fail;
     }
     struct stat st;

@@ -43,6 +43,8 @@ int cli_shapes_text(const cli_shapes *l, char *out, size_t len);
 /** Shape s as --size overrides (names point into s). */
 size_t cli_shape_overrides(const cli_shape *s, cutune_size_override *ov, size_t max);
 
+/** log2 a - log2 b, computed as the dispatch header does (the same code). */
+double cli_shape_dlog2(double a, double b);
 /** The dispatch rule's distance: the sum over the sizes of (log2 a - log2 b)^2. */
 double cli_shape_distance(const cli_shape *a, const cli_shape *b);
 

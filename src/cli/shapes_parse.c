@@ -211,11 +211,41 @@ size_t cli_shape_overrides(const cli_shape *s, cutune_size_override *ov, size_t 
     return n;
 }
 
+/* log2 a - log2 b as the dispatch header computes it (header_dispatch.c writes the same
+ * code into every header, so that cutune and the lookup agree on every tie): each x = m 2^e
+ * with m in [1, 2), the exponents' difference exact, log2 m by its atanh series. Sizes
+ * whose mantissas are equal (7 and 28) differ by an exact whole number. */
+double cli_shape_dlog2(double a, double b)
+{
+    double e[2] = {0, 0}, s[2] = {0, 0};
+    for (int j = 0; j < 2; j++) {
+        double x = j ? b : a, y, y2, t;
+        if (!(x > 0))
+            return j ? 2000.0 : -2000.0;
+        while (x >= 2.0) {
+            x /= 2.0;
+            e[j] += 1.0;
+        }
+        while (x < 1.0) {
+            x *= 2.0;
+            e[j] -= 1.0;
+        }
+        y = (x - 1.0) / (x + 1.0);
+        y2 = y * y;
+        t = y;
+        for (int k = 1; k < 41; k += 2) {
+            s[j] += t / k;
+            t *= y2;
+        }
+    }
+    return (e[0] - e[1]) + 2.0 * (s[0] - s[1]) / 0.69314718055994530942;
+}
+
 double cli_shape_distance(const cli_shape *a, const cli_shape *b)
 {
     double d = 0;
     for (size_t i = 0; i < a->n && i < b->n; i++) {
-        double l = log2(a->values[i]) - log2(b->values[i]);
+        double l = cli_shape_dlog2(a->values[i], b->values[i]);
         d += l * l;
     }
     return d;

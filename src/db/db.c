@@ -136,7 +136,8 @@ static int make_parent(const char *path, char *err, size_t errlen)
 /* What open refuses before SQLite sees the path: a directory, a link, a special file,
  * and (to write) a file or folder without write permission; WAL needs its -wal and -shm
  * files beside the database. */
-static int check_path(const char *path, int readonly, int *exists, char *err, size_t errlen)
+static int check_path(const char *path, int readonly, int must_exist, int *exists, char *err,
+                      size_t errlen)
 {
     struct stat st;
     *exists = lstat(path, &st) == 0;
@@ -152,7 +153,7 @@ static int check_path(const char *path, int readonly, int *exists, char *err, si
                           "%s: is not a regular file (a device, pipe or socket is never a "
                           "database)",
                           path);
-    if (!*exists && readonly)
+    if (!*exists && (readonly || must_exist))
         return cutune_err(err, errlen, CUTUNE_ENOTFOUND, "%s: no such database", path);
     if (readonly)
         return access(path, R_OK) == 0 ? 0
@@ -241,9 +242,10 @@ int cutune_db_open(const char *path, unsigned flags, cutune_db **out, char *err,
     db->timeout_s = timeout_seconds(err, errlen, &rc);
     if (rc < 0)
         goto out_free;
-    if (!readonly && (rc = make_parent(path, err, errlen)) < 0)
+    int must_exist = (flags & CUTUNE_DB_EXISTING) != 0;
+    if (!readonly && !must_exist && (rc = make_parent(path, err, errlen)) < 0)
         goto out_free;
-    if ((rc = check_path(path, readonly, &exists, err, errlen)) < 0)
+    if ((rc = check_path(path, readonly, must_exist, &exists, err, errlen)) < 0)
         goto out_free;
     int oflags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     src = sqlite3_open_v2(path, &db->h, oflags | SQLITE_OPEN_NOFOLLOW, NULL);

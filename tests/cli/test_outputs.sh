@@ -5,6 +5,10 @@
 # --html onto a journal; prune --before with a date that is none; a journal's seed out of
 # --seed's range on --resume; an integer parameter value a double cannot hold; an unknown
 # evaluator for best; --size twice for one name; and the option forms header passes on (--budget N, --db FILE).
+# header writes the database's best when it tunes too; header --sizes reads --db FILE,
+# writes sizes as values, and refuses -o onto the database; prune --before with a Z,
+# prune of no database, and imports of a broken, missing or common-mode file or a
+# --size without --kernel.
 # Importing the same records twice (from a copy, gzipped) stores them once. No GPU, no
 # shared data. Prints "ok"/"not ok" lines and "N passed, N failed".
 set -u
@@ -113,6 +117,67 @@ if [ "$n" = "$want" ]; then
 else
     bad "one recording imported as .json, .json.gz and a copy: $n measurements, want $want"
 fi
+
+# ---- header: the database's best whichever path; the dispatch table's inputs and sizes
+hdr_ms() { sed -n 's/.* found by cutune [^:]*: \([0-9.e+-]*\) ms.*/\1/p' "$1" | head -1; }
+"$exe" -q --searcher=random --budget=6 --db=u.db --journal=u6.jsonl bowl.json >/dev/null 2>&1
+"$exe" header -o tuned.h --searcher=random --seed=99 --budget=9 --db=u.db --journal=h9.jsonl \
+    bowl.json >/dev/null 2>&1
+best_ms=$("$exe" best --db=u.db bowl.json | sed -n 's/^time: \([0-9.e+-]*\) ms.*/\1/p')
+# the run's own best is not the database's (the check could fail), the header is the latter
+run_ms=$(python3 -c "import json; print(min(d['time_ms'] for d in map(json.loads, open('h9.jsonl')) if d.get('kind') == 'eval' and d['status'] == 'ok'))")
+[ -n "$best_ms" ] && [ "$run_ms" != "$best_ms" ] &&
+    python3 -c "import sys; a, b = map(float, sys.argv[1:]); sys.exit(abs(a - b) > 1e-9 * b)" \
+    "$(hdr_ms tuned.h)" "$best_ms" && ok "header that tunes writes the database's best ($best_ms ms, the run's $run_ms)" \
+    || bad "header that tunes writes the database's best" "$(head -2 tuned.h; echo best $best_ms)"
+S2='M=N=K=1024;M=01000,N=05000,K=0296'
+"$exe" header --sizes "$S2" --budget=4 -o tbl.h --db s.db --no-progress gemm_h >tbl.txt 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q "in s.db" tbl.txt && grep -q '^        {1000, 5000, 296,' tbl.h \
+    && ok "header --sizes: '--db FILE' read for the table; sizes written as values (01000 is 1000, not octal)" \
+    || bad "header --sizes with --db FILE and leading zeros (exit $rc)" "$(cat tbl.txt; grep '^        {' tbl.h)"
+printf '#include "tbl.h"\nint main(void) { return gemm_h_tuned_lookup(1000, 5000, 296)->M != 1000; }\n' >tl.c
+cc -std=c11 -Wall -Wextra -pedantic -Werror tl.c -o tl 2>cc.txt && ./tl \
+    && ok "the table compiles and finds 1000x5000x296" || bad "the table with leading-zero sizes" "$(cat cc.txt)"
+# sizes whose mantissas are equal differ by a whole number exactly (a tie stays a tie)
+cat >td.c <<'C'
+#include "tbl.h"
+int main(void)
+{
+    return !(gemm_h_tuned_dlog2(14, 7) == 1.0 && gemm_h_tuned_dlog2(28, 14) == 1.0 &&
+             gemm_h_tuned_dlog2(3, 12) == -2.0 && gemm_h_tuned_dlog2(1000, 1000) == 0.0);
+}
+C
+cc -std=c11 -Wall -Wextra -pedantic -Werror td.c -o td 2>cc.txt && ./td \
+    && ok "the header's log2 difference is exact where the mantissas are equal (7, 14, 28)" \
+    || bad "the header's log2 difference at ties" "$(cat cc.txt)"
+refused "header --sizes -o onto the database" "is the tuning database" s.db \
+    "$exe" header --sizes "$S2" --budget=4 -o s.db --db=s.db gemm_h
+
+# ---- prune and import refuse what would lose or invent data
+cp t.db p1.db
+cp t.db p2.db
+T=$(python3 -c "import sqlite3; print(sqlite3.connect('t.db').execute('select min(recorded) from evaluations').fetchone()[0][:19])")
+a=$("$exe" db prune --db=p1.db --before="$T" 2>&1)
+b=$("$exe" db prune --db=p2.db --before="${T}Z" 2>&1)
+[ "${a##* removed }" = "${b##* removed }" ] && ok "prune --before=T and T+Z remove the same ($b)" \
+    || bad "prune --before with and without Z" "$a / $b"
+out=$("$exe" db prune --all --db=nodir/x.db 2>&1)
+rc=$?
+[ $rc -eq 2 ] && [ ! -e nodir ] && grep -q "no such database" <<<"$out" \
+    && ok "prune of a database that does not exist: exit 2, nothing created" || bad "prune creates a database (exit $rc)" "$out"
+echo '{' >broken.json
+cp t.db imp.db
+refused "import of several files, one broken: nothing stored" "broken.json: malformed JSON" imp.db \
+    "$exe" db import --db=imp.db copy.json broken.json
+refused "import of a file that does not exist" "nosuch.json: No such file" imp.db \
+    "$exe" db import --db=imp.db nosuch.json
+refused "import --size without --kernel" "--size goes with --kernel" imp.db \
+    "$exe" db import --db=imp.db --size N=8 copy.json
+"$exe" --sizes='M=N=K=1024;M=N=K=2048' --shape-mode=common --budget=3 --db=imp2.db --journal=sc \
+    --no-progress gemm_h >/dev/null 2>&1
+refused "import of a --shape-mode=common journal" "a --shape-mode=common journal" imp.db \
+    "$exe" db import --db=imp.db sc-common.jsonl
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -59,7 +59,7 @@ static cutune_objective *make(fixture *f, const char *text, const char *const *c
     cutune_objective *o = NULL;
     char err[256] = "";
     if (cutune_objective_alloc(text, cons, n, f->space, NULL, &o, err, sizeof err) < 0)
-        fail_msg("'%s': %s", text, err);
+        fail_msg("'%s': %s", text ? text : "(none)", err);
     return o;
 }
 
