@@ -355,7 +355,7 @@ int cutune_cmd_bench(int argc, char **argv)
     size_t nrfiles = 0;
     cutune_bench_space_def defs[BENCH_MAX];
     cutune_manifest_space spaces[BENCH_MAX]; /* the same, with the file, for the manifest */
-    int status = 2;
+    int status = 2, made_out = 0;
 
     const cutune_searcher_type *types[BENCH_MAX];
     const char *sargs[BENCH_MAX];
@@ -546,6 +546,8 @@ int cutune_cmd_bench(int argc, char **argv)
     }
     /* the output folder is checked (and made) before the benchmark runs, not after, and
      * only once every other argument is known to be good */
+    struct stat out_st;
+    made_out = stat(out_dir, &out_st) != 0; /* a failed run removes it again (if empty) */
     if (cutune_bench_prepare_dir(out_dir, err, sizeof err) < 0) {
         fprintf(stderr, "cutune bench: --out=%s: %s\n", out_dir, err);
         goto out;
@@ -692,6 +694,8 @@ int cutune_cmd_bench(int argc, char **argv)
             res->identity);
     status = 0;
 out:
+    if (status != 0 && made_out)
+        rmdir(out_dir); /* only if empty: what a failure wrote stays */
     free(cmdline);
     cutune_bench_result_free(res);
     free(command);

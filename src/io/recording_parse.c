@@ -274,6 +274,12 @@ int recording_parse_times(const cJSON *arr, cutune_record *rec, const char *loc,
         if (!cJSON_IsNumber(it))
             return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.%s[%zu]: expected a number", loc,
                               field, i);
+        /* as a record's time is checked (kt_load.c, journal_load.c): a repetition that is not
+         * a finite time above 0 would be averaged, confirmed and exported as one */
+        if (!(it->valuedouble > 0) || !isfinite(it->valuedouble))
+            return cutune_err(err, errlen, CUTUNE_EPARSE,
+                              "%s.%s[%zu]: %g is not a time (a measured time is above 0)", loc,
+                              field, i, it->valuedouble);
         rec->times_ms[i] = it->valuedouble;
     }
     rec->ntimes = n;

@@ -50,7 +50,7 @@ static int build_table(bench_ctx *b, const cutune_recording *r, size_t ci, size_
         if (def && def->known)
             return cutune_err(err, errlen, rc, "%s: the restrictions of %s: %s", r->path,
                               def->source ? def->source : "the space", msg);
-        return cutune_err(err, errlen, rc, "%s", msg);
+        return cutune_err(err, errlen, rc, "%s: %s", r->path, msg);
     }
     info->restricted = restricted;
     if (def && def->known && def->source && !(info->source = bench_strdup(def->source)))

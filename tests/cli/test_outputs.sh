@@ -179,5 +179,21 @@ refused "import --size without --kernel" "--size goes with --kernel" imp.db \
 refused "import of a --shape-mode=common journal" "a --shape-mode=common journal" imp.db \
     "$exe" db import --db=imp.db sc-common.jsonl
 
+# a repetition that is not a time is refused as a record's time is
+python3 - <<'PY'
+import json
+head = {"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}}
+cache = {"1": {"a": 1, "time": 1.0, "times": [-1e308, -1e308]}, "2": {"a": 2, "time": 0.9, "times": [0.9]}}
+json.dump(dict(head, cache=cache), open("negtimes.json", "w"))
+PY
+refused "a negative repetition time in a cache" 'cache\["1"\].times\[0\]: -1e\+308 is not a time' negtimes.json \
+    "$exe" --searcher=grid --journal=neg.jsonl negtimes.json
+echo '{"tune_params_keys":["a"],"tune_params":{"a":[1,2]},"cache":{}}' >empty.json
+out=$("$exe" bench --quiet --seeds=1 --budgets=2 --out=bench-empty empty.json 2>&1)
+rc=$?
+[ $rc -eq 2 ] && tail -1 <<<"$out" | grep -q "^cutune bench: empty.json: the recording holds no configurations" \
+    && [ ! -e bench-empty ] && ok "bench names the recording that holds no configurations" \
+    || bad "bench on an empty recording (exit $rc)" "$out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
