@@ -244,7 +244,7 @@ void cutune_db_groups_free(cutune_db_groups *g);
 typedef struct cutune_db_prune_filter {
     const char *kernel; /**< kernel name, or NULL */
     const char *gpu;    /**< substring of the fingerprint, or NULL */
-    const char *before; /**< ISO 8601 UTC: stored before it, or NULL */
+    const char *before; /**< ISO 8601 UTC (a final Z optional): stored before it, or NULL */
     int failed;         /**< only evaluations that are not OK */
     int all;            /**< no filter: everything */
 } cutune_db_prune_filter;

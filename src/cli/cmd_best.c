@@ -254,6 +254,14 @@ static int header_from_db(const char *path, const cli_target *t, const cutune_db
                                 err, errlen);
 }
 
+/* The line that says which of the database's measurements a header holds. */
+static void say_db_best(const char *out, size_t measured, const char *dbpath,
+                        const cutune_db_row *best, const cutune_db_key *key, const char *tail)
+{
+    fprintf(stderr, "cutune: %s: the best of %zu measurements in %s (%.6g ms on %s)%s\n", out,
+            measured, dbpath, best->time_ms, key->gpu.fingerprint, tail);
+}
+
 int cutune_cmd_header(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) /* several shapes: a dispatch table (header_dispatch.c) */
@@ -353,10 +361,7 @@ int cutune_cmd_header(int argc, char **argv)
                 status = 1;
                 goto fail;
             }
-            fprintf(stderr,
-                    "cutune: %s: the best of %zu measurements in %s (%.6g ms on %s); nothing "
-                    "tuned\n",
-                    out, measured, dbpath, best.time_ms, key.gpu.fingerprint);
+            say_db_best(out, measured, dbpath, &best, &key, "; nothing tuned");
             status = 0;
             goto done;
         }
@@ -399,8 +404,7 @@ int cutune_cmd_header(int argc, char **argv)
     }
     if ((rc = header_from_db(out, &t, &best, err, sizeof err)) < 0)
         goto fail;
-    fprintf(stderr, "cutune: %s: the best of %zu measurements in %s (%.6g ms on %s)\n", out,
-            measured, dbpath, best.time_ms, key.gpu.fingerprint);
+    say_db_best(out, measured, dbpath, &best, &key, "");
     status = 0;
     goto done;
 fail:

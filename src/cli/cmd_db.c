@@ -231,18 +231,14 @@ static int cmd_prune(const db_opts *o, char *err, size_t errlen)
                           "YYYY-MM-DDTHH:MM:SS[Z]",
                           o->before);
     cutune_db *db;
-    char path[4096], before[32] = "";
-    /* stored times read 2026-12-02T21:00:02.895Z: compared as text, a bound's 'Z' would
-     * sort after the fraction of its own second */
-    if (o->before)
-        snprintf(before, sizeof before, "%.19s", o->before);
+    char path[4096];
     int rc = cli_db_open(o, CUTUNE_DB_EXISTING, &db, path, sizeof path, err, errlen);
     if (rc < 0)
         return rc;
     size_t removed = 0;
     cutune_db_prune_filter f = {.kernel = o->kernel,
                                 .gpu = o->gpu,
-                                .before = o->before ? before : NULL,
+                                .before = o->before,
                                 .failed = o->failed,
                                 .all = o->all};
     rc = cutune_db_prune(db, &f, &removed, err, errlen);

@@ -248,6 +248,13 @@ static int common_config(const char *path, const cutune_space *sp, long *id, dou
     return 0;
 }
 
+/* Whether a is option opt, in either form ("--opt" or "--opt=VALUE"). */
+static int names_opt(const char *a, const char *opt)
+{
+    size_t n = strlen(opt);
+    return strncmp(a, opt, n) == 0 && (a[n] == '\0' || a[n] == '=');
+}
+
 /* Whether argv[*i] is option opt with a value, as getopt takes it: "--opt=VALUE", or
  * "--opt VALUE" (then *sep = 1: the value is the next argument; last is KERNEL's index). */
 static int has_opt(char **argv, int i, int last, const char *opt, const char **v, int *sep)
@@ -297,9 +304,8 @@ int cli_header_dispatch(int argc, char **argv)
             sizes = v, i += sep;
         else if (HAS("--shape-mode"))
             shape_mode = v, i += sep;
-        else if (strcmp(a, "--size") == 0 || HAS("--size") || HAS("--journal") ||
-                 HAS("--validate-sizes") || strcmp(a, "--journal") == 0 ||
-                 strcmp(a, "--validate-sizes") == 0) {
+        else if (names_opt(a, "--size") || names_opt(a, "--journal") ||
+                 names_opt(a, "--validate-sizes")) {
             cutune_err(err, sizeof err, CUTUNE_EINVAL,
                        "header --sizes: not with %s (each shape's sizes come from --sizes, its "
                        "journal is its own)",

@@ -284,8 +284,10 @@ int cutune_db_prune(cutune_db *db, const cutune_db_prune_filter *f, size_t *remo
             sqlite3_bind_text(st, 1, f->kernel, -1, SQLITE_TRANSIENT);
         if (f->gpu)
             sqlite3_bind_text(st, 2, f->gpu, -1, SQLITE_TRANSIENT);
+        /* stored times read 2026-12-02T21:00:02.895Z: compared as text, a bound's 'Z'
+         * would sort after the fraction of its own second, so it is left out */
         if (f->before)
-            sqlite3_bind_text(st, 3, f->before, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(st, 3, f->before, (int)strcspn(f->before, "Z"), SQLITE_TRANSIENT);
         sqlite3_bind_int(st, 4, f->failed != 0);
         src = sqlite3_step(st);
         src = src == SQLITE_DONE ? SQLITE_OK : src;
