@@ -40,7 +40,7 @@ enum cutune_db_open_flags {
 /** Where the GPU that measures is, in the terms the database keys it by. */
 typedef struct cutune_db_gpu {
     char fingerprint[512]; /**< the key: "NAME|N SMs|M MiB|driver D|CUDA C", or under
-                                replay the recording's device name */
+                                replay "NAME|recording HASH" (cutune_db_gpu_from_recording) */
     char name[160];        /**< device name */
     int sm_count;          /**< 0: unknown */
     long long memory_mib;  /**< 0: unknown */
@@ -87,11 +87,16 @@ int cutune_db_schema_version(const cutune_db *db);
  * created). CUTUNE_ENODEV when there is no driver or no such device.
  */
 int cutune_db_gpu_probe(int ordinal, cutune_db_gpu *g, char *err, size_t errlen);
-/** A fingerprint that is a recorded device name (replay; imports). */
+/** A fingerprint that is a recorded device name (a journal's GPU on import). */
 void cutune_db_gpu_from_name(const char *device_name, cutune_db_gpu *g);
+struct cutune_recording;
+/** The fingerprint of a recording's measurements (replay; imports of recordings):
+ *  "DEVICE|recording HASH", HASH over its records (configuration, status, time), so two
+ *  recordings that share a device name (Kernel Tuner writes "x86_64" for some) are two
+ *  GPUs to the database, and a replay answers only from rows of its own recording. */
+void cutune_db_gpu_from_recording(const struct cutune_recording *rec, cutune_db_gpu *g);
 
 struct cutune_spec;
-struct cutune_recording;
 struct cutune_space;
 
 /**

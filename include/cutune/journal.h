@@ -83,7 +83,17 @@ int cutune_export_summary(const char *path, const cutune_space *s, const struct 
 /** One row per evaluation: n, each parameter, status, time_ms, metrics. */
 int cutune_export_csv(const char *path, const cutune_space *s, const struct cutune_spec *spec,
                       const cutune_history *h, char *err, size_t errlen);
-/** Kernel Tuner cache JSON (readable by Kernel Tuner and by cutune's replay). */
+/** The columns cutune_export_csv would write, checked before a run: CUTUNE_EINVAL when a
+ *  parameter or spec metric is named n, status or time_ms, or a metric as another column.
+ *  (An evaluator metric named as another column is written as "metric:NAME".) */
+int cutune_export_csv_check(const char *path, const cutune_space *s, const struct cutune_spec *spec,
+                            char *err, size_t errlen);
+/** Whether a Kernel Tuner cache can hold s, checked before a run: CUTUNE_EINVAL when a
+ *  parameter has the name of an entry's field (time, times, compile_time ...), or a value
+ *  holds a ',' (the cache's key joins values with ','). */
+int cutune_export_kt_cache_check(const char *path, const cutune_space *s, char *err, size_t errlen);
+/** Kernel Tuner cache JSON (readable by Kernel Tuner and by cutune's replay); refused
+ *  (nothing written) where cutune_export_kt_cache_check refuses. */
 int cutune_export_kt_cache(const char *path, const cutune_space *s, const struct cutune_spec *spec,
                            const char *device_name, const cutune_history *h, char *err,
                            size_t errlen);

@@ -161,10 +161,14 @@ int cli_db_export(const db_opts *o, const char *target, char *err, size_t errlen
                 (h.best < 0 || h.e[i].r.time_ms < h.e[h.best].r.time_ms))
                 h.best = (long)i;
         }
+        /* a Kernel Tuner cache names its device as Kernel Tuner does: the name before the
+         * fingerprint's other fields (an imported cache is keyed by its measurements) */
+        char device[sizeof key.gpu.fingerprint];
+        snprintf(device, sizeof device, "%s", key.gpu.fingerprint);
+        device[strcspn(device, "|")] = '\0';
         if (o->kt)
-            rc = cutune_export_kt_cache_named(o->kt, t.space, t.spec,
-                                              t.rec ? t.rec->kernel_name : NULL,
-                                              key.gpu.fingerprint, &h, err, errlen);
+            rc = cutune_export_kt_cache_named(
+                o->kt, t.space, t.spec, t.rec ? t.rec->kernel_name : NULL, device, &h, err, errlen);
         else
             rc = write_journal(o->journal, &t, path, key.gpu.fingerprint, &h, err, errlen);
     }
@@ -271,13 +275,19 @@ static int import_file(cutune_db *db, const db_opts *o, const char *file, int dr
                         file);
         goto out;
     }
+    /* A journal of a live run measured on its GPU; a Kernel Tuner cache, and a journal of
+     * a replay run (which measured nothing itself), are keyed as replaying the recording
+     * keys them, so a later replay of it reuses what was imported and no other. */
     cutune_db_gpu gpu;
-    cutune_db_gpu_from_name(rec->device_name, &gpu);
     cutune_recording *replayed = NULL;
-    /* a journal of a replay run measured nothing itself: its GPU is the replayed one's */
-    if (rec->evaluator && strcmp(rec->evaluator, "replay") == 0 && rec->evaluator_arg &&
-        cutune_recording_load(rec->evaluator_arg, &replayed, NULL, 0) == 0)
-        cutune_db_gpu_from_name(replayed->device_name, &gpu);
+    int live = rec->evaluator && strcmp(rec->evaluator, "replay") != 0;
+    if (live)
+        cutune_db_gpu_from_name(rec->device_name, &gpu);
+    else if (rec->evaluator && rec->evaluator_arg &&
+             cutune_recording_load(rec->evaluator_arg, &replayed, NULL, 0) == 0)
+        cutune_db_gpu_from_recording(replayed, &gpu);
+    else
+        cutune_db_gpu_from_recording(rec, &gpu);
     cutune_recording_free(replayed);
     cutune_db_key key;
     const cutune_space *space;

@@ -545,6 +545,10 @@ int cutune_cmd_tune(int argc, char **argv)
         cutune_export_header_check(o.header, t.space, t.spec, t.rec ? t.rec->kernel_name : NULL,
                                    err, sizeof err) < 0)
         goto bad_input;
+    if (o.csv && cutune_export_csv_check(o.csv, t.space, t.spec, err, sizeof err) < 0)
+        goto bad_input;
+    if (o.kt && cutune_export_kt_cache_check(o.kt, t.space, err, sizeof err) < 0)
+        goto bad_input;
 
     rng = gsl_rng_alloc(gsl_rng_mt19937);
     size_t n = cutune_space_size(t.space);

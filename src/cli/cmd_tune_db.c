@@ -59,7 +59,7 @@ int cli_db_fingerprint(const char *ename, const char *recording, const cli_targe
     }
     if (strcmp(ename, "replay") == 0) {
         if (t->rec && (!recording || cutune_path_same(recording, t->path))) {
-            cutune_db_gpu_from_name(t->rec->device_name, g);
+            cutune_db_gpu_from_recording(t->rec, g);
             return 0;
         }
         if (!recording)
@@ -68,7 +68,7 @@ int cli_db_fingerprint(const char *ename, const char *recording, const cli_targe
         int rc = cutune_recording_load(recording, &rec, err, errlen);
         if (rc < 0)
             return rc;
-        cutune_db_gpu_from_name(rec->device_name, g);
+        cutune_db_gpu_from_recording(rec, g);
         cutune_recording_free(rec);
         return 0;
     }

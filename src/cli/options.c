@@ -37,6 +37,63 @@ static int has_journal_header(const char *buf)
     return strstr(buf, "\"kind\":\"header\"") || strstr(buf, "\"kind\": \"header\"");
 }
 
+/* Does the JSON object in path (gzip or plain) hold a top-level key "tune_params" or
+ * "tune_params_keys"? One streamed pass that tracks strings and nesting, stopping at the
+ * first such key: Kernel Tuner writes them first, but a cache written with sorted keys
+ * has them after its "cache", which may be many megabytes. */
+static int has_kt_key(const char *path)
+{
+    int fd;
+    if (cutune_open_input(path, &fd, NULL, 0) < 0)
+        return 0;
+    gzFile f = gzdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return 0;
+    }
+    static char buf[65536];
+    char key[24];
+    size_t kl = 0;
+    long depth = 0;
+    int object = -1, in_str = 0, esc = 0, want_key = 0, is_key = 0, found = 0, got;
+    while (!found && object != 0 && (got = gzread(f, buf, sizeof buf)) > 0)
+        for (int i = 0; i < got && !found; i++) {
+            char c = buf[i];
+            if (in_str) {
+                if (esc)
+                    esc = 0, kl = sizeof key; /* an escaped key is none of those */
+                else if (c == '\\')
+                    esc = 1;
+                else if (c == '"') {
+                    in_str = 0;
+                    found = is_key && kl < sizeof key &&
+                            ((kl == 11 && memcmp(key, "tune_params", 11) == 0) ||
+                             (kl == 16 && memcmp(key, "tune_params_keys", 16) == 0));
+                } else if (is_key && kl < sizeof key)
+                    key[kl++] = c;
+                continue;
+            }
+            if (object < 0 && c != ' ' && c != '\t' && c != '\n' && c != '\r')
+                object = c == '{';
+            if (!object)
+                break;
+            if (c == '"') {
+                in_str = 1;
+                is_key = depth == 1 && want_key;
+                want_key = 0;
+                kl = 0;
+            } else if (c == '{' || c == '[') {
+                want_key = ++depth == 1;
+            } else if (c == '}' || c == ']') {
+                depth--;
+            } else if (c == ',' && depth == 1) {
+                want_key = 1;
+            }
+        }
+    gzclose(f);
+    return found;
+}
+
 int cli_is_recording(const char *path)
 {
     size_t n = strlen(path);
@@ -53,8 +110,7 @@ int cli_is_recording(const char *path)
     /* a Kernel Tuner cache (also one that lacks tune_params: the loader then says so,
      * instead of the spec loader calling its fields unknown) or a journal; not the word
      * "cache", which a spec may use as a name */
-    return strstr(buf, "\"tune_params\"") || strstr(buf, "\"tune_params_keys\"") ||
-           has_journal_header(buf);
+    return has_journal_header(buf) || has_kt_key(path);
 }
 
 int cli_is_kt_cache(const char *path)
@@ -63,7 +119,7 @@ int cli_is_kt_cache(const char *path)
     int gz;
     if (read_head(path, buf, sizeof buf, &gz) <= 0)
         return 0;
-    return strstr(buf, "\"tune_params") && !has_journal_header(buf);
+    return !has_journal_header(buf) && has_kt_key(path);
 }
 
 int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, char *err,

@@ -19,6 +19,30 @@ void cutune_db_gpu_from_name(const char *device_name, cutune_db_gpu *g)
     snprintf(g->name, sizeof g->name, "%s", n);
 }
 
+void cutune_db_gpu_from_recording(const cutune_recording *rec, cutune_db_gpu *g)
+{
+    cutune_db_gpu_from_name(rec->device_name, g);
+    /* A recorded device name does not tell recordings apart (Kernel Tuner writes the host's
+     * architecture, "x86_64", for some): the measurements themselves do, so that replaying
+     * one recording never answers from another's rows. */
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t r = 0; r < rec->nrecords; r++) {
+        const cutune_record *x = &rec->records[r];
+        for (size_t p = 0; p < rec->nparams; p++) {
+            const char *t = rec->texts[p][x->idx[p]];
+            h = cutune_fnv1a(h, t, strlen(t) + 1);
+        }
+        char m[40];
+        int n = snprintf(m, sizeof m, "%d %.17g\n", (int)x->status,
+                         x->status == CUTUNE_STATUS_OK ? x->time_ms : 0.0);
+        h = cutune_fnv1a(h, m, (size_t)n);
+    }
+    char n[sizeof g->name];
+    snprintf(n, sizeof n, "%s", g->name);
+    snprintf(g->fingerprint, sizeof g->fingerprint, "%s|recording %016llx", n,
+             (unsigned long long)h);
+}
+
 /* Print a cJSON tree into buf (len bytes); CUTUNE_EINVAL when it does not fit. */
 static int print_into(cJSON *o, char *buf, size_t len, const char *what, char *err, size_t errlen)
 {

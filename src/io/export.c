@@ -212,10 +212,54 @@ int cutune_io_commit_memstream(FILE **f, char **buf, size_t *len, const char *pa
     return cutune_io_write_atomic(path, *buf, *len, err, errlen);
 }
 
+/* The CSV's fixed columns; a parameter or spec metric of one of these names would make two
+ * columns one name. */
+static const char *const csv_fixed[] = {"n", "status", "time_ms"};
+
+int cutune_export_csv_check(const char *path, const cutune_space *s, const struct cutune_spec *spec,
+                            char *err, size_t errlen)
+{
+    size_t np = cutune_space_nparams(s), nspec = spec ? spec->nmetrics : 0;
+    for (size_t c = 0; c < np + nspec; c++) {
+        const char *name = c < np ? cutune_space_param(s, c)->name : spec->metrics[c - np].name;
+        for (size_t k = 0; k < sizeof csv_fixed / sizeof csv_fixed[0]; k++)
+            if (strcmp(name, csv_fixed[k]) == 0)
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "%s: %s '%s' has the name of a CSV column of its own (n, "
+                                  "status, time_ms): rename it, or write --journal or --t4",
+                                  path, c < np ? "parameter" : "metric", name);
+        for (size_t d = np; d < c; d++)
+            if (strcmp(name, spec->metrics[d - np].name) == 0)
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "%s: metric '%s' has the name of another column", path, name);
+        if (c >= np)
+            for (size_t p = 0; p < np; p++)
+                if (strcmp(name, cutune_space_param(s, p)->name) == 0)
+                    return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                      "%s: metric '%s' has the name of a parameter: rename it",
+                                      path, name);
+    }
+    return 0;
+}
+
+/* Is name one of the CSV's fixed or parameter columns? */
+static int csv_taken(const cutune_space *s, const char *name)
+{
+    for (size_t k = 0; k < sizeof csv_fixed / sizeof csv_fixed[0]; k++)
+        if (strcmp(name, csv_fixed[k]) == 0)
+            return 1;
+    for (size_t p = 0; p < cutune_space_nparams(s); p++)
+        if (strcmp(name, cutune_space_param(s, p)->name) == 0)
+            return 1;
+    return 0;
+}
+
 int cutune_export_csv(const char *path, const cutune_space *s, const struct cutune_spec *spec,
                       const cutune_history *h, char *err, size_t errlen)
 {
     int rc = check_args(path, s, h, err, errlen);
+    if (rc >= 0)
+        rc = cutune_export_csv_check(path, s, spec, err, errlen);
     char *buf = NULL;
     size_t len = 0;
     const char **names = NULL; /* evaluator metric columns, in order of first appearance */
@@ -245,8 +289,19 @@ int cutune_export_csv(const char *path, const cutune_space *s, const struct cutu
         csv_field(f, cutune_space_param(s, p)->name, 0);
     csv_field(f, "status", 0);
     csv_field(f, "time_ms", 0);
-    for (size_t k = 0; k < nnames; k++)
-        csv_field(f, names[k], 0);
+    /* an evaluator metric named as an earlier column, or as a spec metric, is written as
+     * "metric:NAME": one name per column, and nothing left out */
+    for (size_t k = 0; k < nnames; k++) {
+        int taken = csv_taken(s, names[k]);
+        for (size_t m = 0; !taken && m < nspec; m++)
+            taken = strcmp(names[k], spec->metrics[m].name) == 0;
+        if (taken) {
+            char col[64];
+            snprintf(col, sizeof col, "metric:%s", names[k]);
+            csv_field(f, col, 0);
+        } else
+            csv_field(f, names[k], 0);
+    }
     for (size_t m = 0; m < nspec; m++)
         csv_field(f, spec->metrics[m].name, 0);
     fputc('\n', f);
@@ -437,6 +492,33 @@ out_free:
     return rc;
 }
 
+/* The fields kt_entry writes beside a configuration's parameters. */
+static const char *const kt_fields[] = {
+    "time",           "times",         "compile_time",   "verification_time",
+    "benchmark_time", "strategy_time", "framework_time", "timestamp"};
+
+int cutune_export_kt_cache_check(const char *path, const cutune_space *s, char *err, size_t errlen)
+{
+    for (size_t p = 0; p < cutune_space_nparams(s); p++) {
+        const cutune_param *par = cutune_space_param(s, p);
+        for (size_t k = 0; k < sizeof kt_fields / sizeof kt_fields[0]; k++)
+            if (strcmp(par->name, kt_fields[k]) == 0)
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "%s: parameter '%s' has the name of a field of a Kernel Tuner "
+                                  "cache entry, which holds parameters and fields side by side: "
+                                  "rename it, or write --journal, --csv or --t4",
+                                  path, par->name);
+        for (size_t v = 0; v < par->nvalues; v++)
+            if (strchr(par->texts[v], ','))
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "%s: parameter '%s' value '%s' holds a ',': a Kernel Tuner "
+                                  "cache keys a configuration by its values joined with ',', so "
+                                  "two could share a key; write --journal, --csv or --t4",
+                                  path, par->name, par->texts[v]);
+    }
+    return 0;
+}
+
 int cutune_export_kt_cache(const char *path, const cutune_space *s, const struct cutune_spec *spec,
                            const char *device_name, const cutune_history *h, char *err,
                            size_t errlen)
@@ -450,6 +532,8 @@ int cutune_export_kt_cache_named(const char *path, const cutune_space *s,
                                  size_t errlen)
 {
     int rc = check_args(path, s, h, err, errlen);
+    if (rc >= 0)
+        rc = cutune_export_kt_cache_check(path, s, err, errlen);
     long *last = NULL; /* per id: the last entry that evaluated it (-1 none) */
     cJSON *doc = NULL, *keys = NULL, *params = NULL, *cache = NULL, *psize = NULL;
     char now[32];

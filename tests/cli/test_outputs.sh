@@ -9,6 +9,7 @@
 # writes sizes as values, and refuses -o onto the database; prune --before with a Z,
 # prune of no database, and imports of a broken, missing or common-mode file or a
 # --size without --kernel.
+# --kt-cache and --csv that cannot hold the space are refused before the run.
 # Importing the same records twice (from a copy, gzipped) stores them once. No GPU, no
 # shared data. Prints "ok"/"not ok" lines and "N passed, N failed".
 set -u
@@ -194,6 +195,34 @@ rc=$?
 [ $rc -eq 2 ] && tail -1 <<<"$out" | grep -q "^cutune bench: empty.json: the recording holds no configurations" \
     && [ ! -e bench-empty ] && ok "bench names the recording that holds no configurations" \
     || bad "bench on an empty recording (exit $rc)" "$out"
+
+# --- an output that cannot hold the space is refused before the run, nothing written:
+# a Kernel Tuner cache with a parameter named as an entry's field, or a value holding the
+# ',' its keys join values with; a CSV with a parameter named as one of its columns
+python3 - <<'EOF'
+import json
+def cache(path, params, key):
+    c = {}
+    for x in params[key]:
+        for t in params["t"]:
+            c[f"{x},{t}"] = {key: x, "t": t, "time": 1.0 + t, "times": [1.0 + t]}
+    json.dump({"device_name": "X", "kernel_name": "k", "tune_params_keys": [key, "t"],
+               "tune_params": params, "objective": "time", "cache": c}, open(path, "w"))
+cache("comma.json", {"s": ["a,b", "c"], "t": [1, 2]}, "s")
+cache("field.json", {"timestamp": [1, 2], "t": [1, 2]}, "timestamp")
+cache("column.json", {"n": [1, 2], "t": [1, 2]}, "n")
+EOF
+refused "--kt-cache of a value holding a ','" "value 'a,b' holds a ','" comma.json \
+    "$exe" --no-db --budget=4 --no-progress --journal=jc.jsonl --kt-cache=oc.json comma.json
+refused "--kt-cache of a parameter named as an entry's field" "parameter 'timestamp' has the name of a field" field.json \
+    "$exe" --no-db --budget=4 --no-progress --journal=jf.jsonl --kt-cache=of.json field.json
+refused "--csv of a parameter named as a column" "parameter 'n' has the name of a CSV column" column.json \
+    "$exe" --no-db --budget=4 --no-progress --journal=jn.jsonl --csv=on.csv column.json
+[ ! -e jc.jsonl ] && [ ! -e oc.json ] && [ ! -e jf.jsonl ] && [ ! -e jn.jsonl ] && [ ! -e on.csv ] \
+    && ok "refused outputs: no journal, no file" || bad "refused outputs: no journal, no file" "$(ls)"
+"$exe" --no-db --budget=4 --no-progress --journal=jc2.jsonl --csv=oc.csv comma.json >/dev/null 2>&1 \
+    && python3 -c "import csv; r = list(csv.DictReader(open('oc.csv'))); assert sorted(x['s'] for x in r) == ['a,b', 'a,b', 'c', 'c'], r" \
+    && ok "--csv holds a value with a ','" || bad "--csv holds a value with a ','" "$(cat oc.csv)"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

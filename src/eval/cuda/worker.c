@@ -364,7 +364,12 @@ static int setup_take(worker *w, cutune_cuda_buf *msg, char *err, size_t errlen)
 
 int cutune_cuda_worker_main(int fd, const cutune_cuda_drv *drv)
 {
-    worker *w = calloc(1, sizeof *w);
+    /* aligned as its members ask: calloc gives 16 bytes, and a CUtensorMap (w->tmaps) must
+     * sit on 64 (cuTensorMapEncodeTiled refuses, or a kernel reads a torn map) */
+    size_t wsize = (sizeof(worker) + _Alignof(worker) - 1) / _Alignof(worker) * _Alignof(worker);
+    worker *w = aligned_alloc(_Alignof(worker), wsize);
+    if (w)
+        memset(w, 0, wsize);
     cutune_cuda_buf msg = {0}, out = {0};
     cutune_cuda_hello h = {.proto = CUTUNE_CUDA_PROTO_VERSION};
     char err[256];
