@@ -25,6 +25,7 @@ struct cutune_history;
 /** One evaluation line of a journal. */
 typedef struct cutune_report_eval {
     size_t n;         /**< the journal's "n" (completion order) */
+    size_t n_line;    /**< the journal line that gave n; 0: it had none (n is its place) */
     int status;       /**< cutune_status */
     double time_ms;   /**< median time; NAN unless status is ok */
     double elapsed_s; /**< seconds since the run started; NAN when the line lacks it */

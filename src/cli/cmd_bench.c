@@ -13,6 +13,7 @@
 
 #include "bench_mo.h"
 #include "commands.h"
+#include "options.h"
 #include "cutune/bench.h"
 #include "cutune/manifest.h"
 #include "cutune/searcher.h"
@@ -379,7 +380,7 @@ int cutune_cmd_bench(int argc, char **argv)
     optind = 1;
     opterr = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "h", longopts)) != -1) {
         switch (c) {
         case OPT_SEARCHERS: searchers_list = optarg; break;
         case OPT_SEARCHER:

@@ -81,6 +81,19 @@ static int one_run(const cutune_recording *r, cutune_space *space, const cutune_
 
 int cli_bench_objectives(const cli_bench_mo *m, char *err, size_t errlen)
 {
+    /* two objectives, before anything is written (a comma inside brackets is an
+     * objective's own) */
+    size_t parts = 1;
+    long depth = 0;
+    for (const char *p = m->objectives; *p; p++) {
+        depth += (*p == '(' || *p == '[') - (*p == ')' || *p == ']');
+        parts += *p == ',' && depth == 0;
+    }
+    if (parts != 2)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "--objectives=%s: two objectives, A,B (the hypervolume is computed for "
+                          "two; without --objectives bench compares by time)",
+                          m->objectives);
     int rc = 0;
     char path[4200];
     snprintf(path, sizeof path, "%s/objectives.csv", m->out_dir);
@@ -107,12 +120,6 @@ int cli_bench_objectives(const cli_bench_mo *m, char *err, size_t errlen)
             (rc = cutune_objective_multi_alloc(m->objectives, NULL, 0, space, NULL, &o, err,
                                                errlen)) < 0)
             goto next;
-        if (cutune_objective_count(o) != 2) {
-            rc = cutune_err(err, errlen, CUTUNE_EINVAL,
-                            "--objectives=%s: the hypervolume is computed for two objectives",
-                            m->objectives);
-            goto next;
-        }
         /* the recording's whole front: every configuration, by grid */
         if ((rc = one_run(r, space, o, cutune_searcher_grid, NULL, cutune_space_size(space), 1,
                           &all, err, errlen)) < 0)

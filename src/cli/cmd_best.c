@@ -128,7 +128,7 @@ int cutune_cmd_best(int argc, char **argv)
     cutune_db_key key;
     cutune_db_row best = {0};
     optind = 1;
-    while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "qh", longopts)) != -1) {
         switch (c) {
         case 's':
             if (so.nsizes >= CLI_MAX_LIST) {

@@ -56,7 +56,7 @@ static int parse(int argc, char **argv, db_opts *o, char *err, size_t errlen)
     memset(o, 0, sizeof *o);
     o->top = 5;
     optind = 1;
-    while (rc == 0 && (c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while (rc == 0 && (c = cli_getopt(argc, argv, "h", longopts)) != -1) {
         switch (c) {
         case 'd': o->db = optarg; break;
         case 'k': o->kernel = optarg; break;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "options.h"
 #include "cutune/cutune.h"
 #include "cutune/report.h"
 
@@ -351,7 +352,7 @@ int cutune_cmd_profile(int argc, char **argv)
     int have_launch = 0, c;
     const char *ncu_opt = NULL, *dir_opt = NULL;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "h", longopts)) != -1) {
         switch (c) {
         case 't':
             if (parse_count("top", optarg, &top) < 0)

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "options.h"
 #include "cutune/report.h"
 
 #define MAX_RUNS 256
@@ -107,7 +108,7 @@ int cutune_cmd_report(int argc, char **argv)
     const char *html = NULL, *title = NULL;
     int text = 0, c, status = 2;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "h", longopts)) != -1) {
         switch (c) {
         case 'o': html = optarg; break;
         case 't': text = 1; break;

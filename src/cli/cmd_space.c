@@ -28,7 +28,7 @@ int cutune_cmd_space(int argc, char **argv)
     cli_space_opts so = {0};
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "h", longopts)) != -1) {
         switch (c) {
         case 's':
             if (so.nsizes >= CLI_MAX_LIST ||

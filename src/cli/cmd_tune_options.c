@@ -185,7 +185,7 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
                             .confirm_rounds = 5};
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "qh", longopts)) != -1) {
         rc = 0;
         switch (c) {
         case OPT_SEARCHER: o->searcher = optarg; break;

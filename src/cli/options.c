@@ -1,6 +1,7 @@
 /* Shared helpers of the subcommands (see options.h). */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,27 @@ static int has_kt_key(const char *path)
         }
     gzclose(f);
     return found;
+}
+
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+    int idx = -1;
+    int c = getopt_long(argc, argv, shortopts, longopts, &idx);
+    if (c == -1 || c == '?' || idx < 0)
+        return c;
+    /* the word given: before its value when that was the next word */
+    const char *word =
+        optarg && optind >= 2 && optarg == argv[optind - 1] ? argv[optind - 2] : argv[optind - 1];
+    size_t n = strncmp(word, "--", 2) == 0 ? strcspn(word + 2, "=") : 0;
+    if (n && n < strlen(longopts[idx].name)) {
+        /* getopt takes an unambiguous prefix; cutune does not: an option of a command
+         * would otherwise answer for another command's of that prefix (bench --objective
+         * was bench --objectives), and a later option could make it ambiguous */
+        fprintf(stderr, "cutune: option '--%.*s' is not spelled out: did you mean '--%s'?\n",
+                (int)n, word + 2, longopts[idx].name);
+        return '?';
+    }
+    return c;
 }
 
 int cli_is_recording(const char *path)

@@ -27,6 +27,10 @@ typedef struct cli_space_opts {
 
 /** 1 when path is a recording (gzip, journal, or JSON holding "tune_params"). */
 int cli_is_recording(const char *path);
+struct option;
+/** getopt_long that takes long options only as spelled out in full: a prefix getopt_long
+ *  would expand is refused with a message naming the option meant ('?'). */
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
 /** Is path (plain or gzip) a Kernel Tuner cache (not a cutune journal)? */
 int cli_is_kt_cache(const char *path);
 int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, char *err,

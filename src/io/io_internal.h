@@ -150,6 +150,10 @@ char *recording_json_strdup(const cJSON *o, const char *key);
 /* A JSON scalar as a value (strings are views into the node); CUTUNE_EUNSUPPORTED for an
  * integer of 2^53 or more (not held exactly), CUTUNE_EINVAL for anything else. */
 int recording_json_value(const cJSON *it, cutune_value *v);
+/* A value to find in a parameter's list (a cache entry's, a journal config's): as
+ * recording_json_value, but a number from 2^53 is a real (the list's 1e+20), never refused;
+ * CUTUNE_EINVAL for what is not a scalar. */
+int recording_json_lookup(const cJSON *it, cutune_value *v);
 /* Why recording_json_value refused it, for the caller's message. */
 const char *recording_value_expected(const cJSON *it);
 /* Allocate the per-parameter arrays for np parameters. */

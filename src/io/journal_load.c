@@ -200,7 +200,7 @@ static int journal_eval(recording_impl *ri, const cJSON *j, cutune_record *rec, 
         if (!it)
             return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: config.%s: missing", file,
                               lineno, r->param_names[p]);
-        if (recording_json_value(it, &v) < 0)
+        if (recording_json_lookup(it, &v) < 0)
             return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: config.%s: %s", file, lineno,
                               r->param_names[p], recording_value_expected(it));
         long k = recording_find_value(ri, p, &v);
@@ -213,6 +213,18 @@ static int journal_eval(recording_impl *ri, const cJSON *j, cutune_record *rec, 
         }
         rec->idx[p] = (uint16_t)k;
     }
+    /* every parameter was found, and keys are distinct (recording_check_json): one more
+     * is a name the header does not have, a run of another space */
+    if ((size_t)cJSON_GetArraySize(config) != r->nparams)
+        for (const cJSON *c = config->child; c; c = c->next) {
+            size_t p = 0;
+            while (p < r->nparams && strcmp(c->string, r->param_names[p]) != 0)
+                p++;
+            if (p == r->nparams)
+                return cutune_err(err, errlen, CUTUNE_EPARSE,
+                                  "%s:%zu: config.%s: not a parameter of the header's params", file,
+                                  lineno, c->string);
+        }
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "status");
     int s = cJSON_IsString(st) ? cutune_status_from_name(st->valuestring) : -1;
     if (s < 0)

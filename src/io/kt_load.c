@@ -160,7 +160,7 @@ static int kt_record(recording_impl *ri, const cJSON *entry, cutune_record *rec,
         long k;
         if (it) {
             cutune_value v;
-            if (recording_json_value(it, &v) < 0)
+            if (recording_json_lookup(it, &v) < 0)
                 return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.%s: %s", where, r->param_names[p],
                                   recording_value_expected(it));
             k = recording_find_value(ri, p, &v);

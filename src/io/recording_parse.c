@@ -166,6 +166,19 @@ int recording_json_value(const cJSON *it, cutune_value *v)
     return CUTUNE_EINVAL;
 }
 
+int recording_json_lookup(const cJSON *it, cutune_value *v)
+{
+    int rc = recording_json_value(it, v);
+    /* here the lexeme is unmarked, and a parameter list holds no integer from 2^53 (it was
+     * refused there): such a number can only be one of its reals (1e+20) */
+    if (rc == CUTUNE_EUNSUPPORTED) {
+        v->type = CUTUNE_VALUE_REAL;
+        v->r = it->valuedouble;
+        rc = 0;
+    }
+    return rc;
+}
+
 const char *recording_value_expected(const cJSON *it)
 {
     return cJSON_IsNumber(it) ? "an integer of 2^53 or more, which cutune cannot hold exactly"

@@ -203,6 +203,8 @@ static int parse_eval(cutune_report_run *r, const cJSON *j, size_t line, char *e
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
     if (!cJSON_IsString(kind))
         return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: kind: missing", f, line);
+    if (strcmp(kind->valuestring, "header") == 0)
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: a second header", f, line);
     if (strcmp(kind->valuestring, "eval") != 0)
         return 0; /* lines of kinds a later cutune adds are not evaluations */
     if (r->nevals == r->capevals) {
@@ -230,6 +232,7 @@ static int parse_eval(cutune_report_run *r, const cJSON *j, size_t line, char *e
     e->n = cJSON_IsNumber(n) && n->valuedouble >= 0 && n->valuedouble < 1e18
                ? (size_t)n->valuedouble
                : r->nevals - 1;
+    e->n_line = cJSON_IsNumber(n) ? line : 0;
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "status");
     int s = cJSON_IsString(st) ? cutune_status_from_name(st->valuestring) : -1;
     if (s < 0)
@@ -293,6 +296,43 @@ static int parse_eval(cutune_report_run *r, const cJSON *j, size_t line, char *e
     return 0;
 }
 
+static int cmp_n(const void *a, const void *b)
+{
+    const cutune_report_eval *x = *(const cutune_report_eval *const *)a,
+                             *y = *(const cutune_report_eval *const *)b;
+    if (x->n != y->n)
+        return x->n < y->n ? -1 : 1;
+    return x->n_line < y->n_line ? -1 : x->n_line > y->n_line;
+}
+
+/* Every evaluation number once, as the journal loader asks: a repeat is two runs written
+ * into one journal, whose report would pass for one run's. */
+static int check_numbers(const cutune_report_run *r, char *err, size_t errlen)
+{
+    const cutune_report_eval **by = malloc((r->nevals ? r->nevals : 1) * sizeof *by);
+    if (!by)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    size_t nby = 0;
+    for (size_t i = 0; i < r->nevals; i++)
+        if (r->evals[i].n_line)
+            by[nby++] = &r->evals[i];
+    qsort(by, nby, sizeof *by, cmp_n);
+    size_t later = 0, earlier = 0, n = 0;
+    for (size_t i = 1; i < nby; i++)
+        if (by[i]->n == by[i - 1]->n && (!later || by[i]->n_line < later)) {
+            later = by[i]->n_line;
+            earlier = by[i - 1]->n_line;
+            n = by[i]->n;
+        }
+    free(by);
+    if (later)
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s:%zu: n: evaluation %zu is also on line %zu (an evaluation number "
+                          "repeats: two runs wrote this journal?)",
+                          r->path, later, n, earlier);
+    return 0;
+}
+
 static int parse_lines(cutune_report_run *r, const char *text, size_t len, char *err, size_t errlen)
 {
     const char *p = text, *end = text + len;
@@ -322,7 +362,7 @@ static int parse_lines(cutune_report_run *r, const char *text, size_t len, char 
     }
     if (!have_header)
         return cutune_err(err, errlen, CUTUNE_EPARSE, "%s: empty: not a cutune journal", r->path);
-    return 0;
+    return check_numbers(r, err, errlen);
 }
 
 int cutune_report_run_load_buffer(const char *name, const char *data, size_t len,

@@ -533,5 +533,17 @@ else
     echo "ok - # SKIP bench plots injection: gnuplot not installed"
 fi
 
+# long options only as spelled out: getopt's prefixes would let one command's option answer
+# for another's (bench --objective was --objectives), refused naming the option meant
+for args in "tune --budg=3 bowl.json.gz" "bench --objective=energy,time --out=ab_out" "db list --d=x.db" "space --cart bowl.json.gz"; do
+    out=$("$exe" $args 2>&1)
+    rc=$?
+    [ $rc -eq 2 ] && grep -q "^cutune: option '--[a-z]*' is not spelled out: did you mean '--[a-z]*'?" <<<"$out" \
+        && [ ! -e ab_out ] && [ ! -e x.db ] && ok "abbreviated option refused: $args" \
+        || bad "abbreviated option refused: $args" "exit $rc: $(head -2 <<<"$out")"
+done
+out=$("$exe" --budget 3 --no-progress --no-db --journal=ab.jsonl bowl.json.gz 2>&1) \
+    && ok "an option spelled out, its value the next word" || bad "an option spelled out, its value the next word" "$out"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -253,6 +253,34 @@ static void test_kt_bool_and_key_fallback(void **state)
     cutune_recording_free(r);
 }
 
+/* A real of 2^53 or more written with an exponent (1e+20) is a real in tune_params and a
+ * journal's params; in a cache entry and a journal config, where the lexeme is not kept, it
+ * is found among those reals, never refused as an integer cutune cannot hold. */
+static void test_large_reals(void **state)
+{
+    (void)state;
+    static const char kt[] = "{\"tune_params_keys\": [\"r\"], \"tune_params\": {\"r\": "
+                             "[1e+20, 2.5]}, \"cache\": {\"1e+20\": {\"r\": 1e+20, \"time\": 3},"
+                             " \"2.5\": {\"r\": 2.5, \"time\": 4}}}";
+    static const char journal[] =
+        "{\"kind\":\"header\",\"params\":{\"r\":[1e+20,2.5]}}\n"
+        "{\"kind\":\"eval\",\"n\":0,\"config\":{\"r\":1e+20},\"status\":\"ok\",\"time_ms\":3}\n";
+    const char *texts[] = {kt, journal};
+    for (size_t t = 0; t < 2; t++) {
+        char err[512] = "";
+        cutune_recording *r = NULL;
+        assert_int_equal(cutune_recording_load_buffer(t ? "j.jsonl" : "b.json", texts[t],
+                                                      strlen(texts[t]), &r, err, sizeof err),
+                         0);
+        assert_int_equal(r->values[0][0].type, CUTUNE_VALUE_REAL);
+        assert_true(r->values[0][0].r == 1e20);
+        assert_int_equal(r->nrecords, t ? 1 : 2);
+        assert_int_equal(r->records[0].idx[0], 0);
+        assert_true(r->records[0].time_ms == 3);
+        cutune_recording_free(r);
+    }
+}
+
 typedef struct bad_case {
     const char *json;
     int code;
@@ -336,6 +364,9 @@ static void test_kt_errors(void **state)
          "t.json:2: expected an object with \"kind\""},
         {"{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n{\"kind\":\"header\"}\n", CUTUNE_EPARSE,
          "t.json:2: a second header"},
+        {"{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n{\"kind\":\"eval\",\"config\":{\"x\":1,"
+         "\"y\":2},\"status\":\"ok\",\"time_ms\":1}\n",
+         CUTUNE_EPARSE, "t.json:2: config.y: not a parameter of the header's params"},
         {"{\"kind\":\"header\",\"params\":[1]}\n", CUTUNE_EPARSE,
          "t.json:1: params: expected an object of value lists"},
         {"{\"kind\":\"header\"}\n", CUTUNE_EPARSE, "t.json:1: params: missing"},
@@ -833,6 +864,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_kt_gzip_members, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kt_gzip_truncated, setup, teardown),
         cmocka_unit_test(test_kt_bool_and_key_fallback),
+        cmocka_unit_test(test_large_reals),
         cmocka_unit_test(test_kt_errors),
         cmocka_unit_test(test_kt_misreadings),
         cmocka_unit_test_setup_teardown(test_input_limits, setup, teardown),

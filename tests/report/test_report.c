@@ -215,7 +215,7 @@ static void test_load_journal(void **state)
     free(path);
 }
 
-static void expect_load_error(const char *body, const char *want)
+static void expect_load_error_at(int line, const char *body, const char *want)
 {
     char text[4096];
     snprintf(text, sizeof text, "%s%s", header, body);
@@ -225,11 +225,16 @@ static void expect_load_error(const char *body, const char *want)
     assert_int_equal(cutune_report_run_load(path, &r, err, sizeof err), CUTUNE_EPARSE);
     assert_null(r);
     char where[4200];
-    snprintf(where, sizeof where, "%s:2: %s", path, want);
+    snprintf(where, sizeof where, "%s:%d: %s", path, line, want);
     if (strncmp(err, where, strlen(where)) != 0)
         fail_msg("error '%s' does not start with '%s'", err, where);
     unlink(path);
     free(path);
+}
+
+static void expect_load_error(const char *body, const char *want)
+{
+    expect_load_error_at(2, body, want);
 }
 
 static void test_load_errors(void **state)
@@ -247,6 +252,16 @@ static void test_load_errors(void **state)
                       "\"ok\",\"time_ms\":0}\n",
                       "time_ms: an ok evaluation needs a positive time");
     expect_load_error("not json\n{}\n", "not a JSON object");
+    /* two runs' lines in one file, as the journal loader refuses them */
+    expect_load_error(header, "a second header");
+    expect_load_error_at(4,
+                         "{\"kind\":\"eval\",\"n\":0,\"config\":{\"A\":1,\"MODE\":\"fast\"},"
+                         "\"status\":\"ok\",\"time_ms\":1}\n"
+                         "{\"kind\":\"eval\",\"n\":1,\"config\":{\"A\":2,\"MODE\":\"fast\"},"
+                         "\"status\":\"ok\",\"time_ms\":1}\n"
+                         "{\"kind\":\"eval\",\"n\":0,\"config\":{\"A\":4,\"MODE\":\"fast\"},"
+                         "\"status\":\"ok\",\"time_ms\":1}\n",
+                         "n: evaluation 0 is also on line 2");
 }
 
 static char *read_sample(const char *name, size_t *len)
