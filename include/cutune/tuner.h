@@ -86,6 +86,9 @@ typedef struct cutune_tuner_options {
     /* header fields for the journal */
     const char *searcher_name, *searcher_args, *evaluator_name, *evaluator_arg;
     const char *target; /**< the kernel spec or recording the run was started on (path) */
+    const char *spec_name, *spec_hash; /**< the journal header's spec when the run has no
+                                            spec of its own (one over several shapes: the
+                                            kernel's); NULL: the evaluator's argument */
     unsigned long seed;
     int cartesian; /**< the space is a recording's Cartesian product (--cartesian) */
     const cutune_tuner_store *store; /**< results across runs, or NULL */

@@ -88,13 +88,15 @@ static void shape_end(shape_run *r)
     cli_target_free(&r->t);
 }
 
-/* One search over space (the common space, or one shape's) through the shapes' evaluator;
- * resume: its journal, continued (--resume=PREFIX), or NULL. */
+/* One search over space: common, the common space through the shapes' evaluator over the
+ * nes shapes es (one shape included: its times are then the shapes' evaluator's too), else
+ * one shape's (nes 1) through its own; resume: its journal, continued (--resume=PREFIX),
+ * or NULL. */
 static int search(run_ctx *c, const cutune_space *space, const cutune_spec *spec,
-                  shapes_eval_shape *es, size_t nes, const char *earg1, const char *journal,
-                  const cutune_recording *resume, const cutune_warm_prior *prior,
-                  const char *warm_path, cutune_history *hist, cutune_stop_reason *why, char *err,
-                  size_t errlen)
+                  shapes_eval_shape *es, size_t nes, int common, const char *earg1,
+                  const char *journal, const cutune_recording *resume,
+                  const cutune_warm_prior *prior, const char *warm_path, cutune_history *hist,
+                  cutune_stop_reason *why, char *err, size_t errlen)
 {
     const cli_tune_options *o = c->o;
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -117,9 +119,10 @@ static int search(run_ctx *c, const cutune_space *space, const cutune_spec *spec
                                 .warm = prior};
     if ((rc = cutune_searcher_alloc(c->st, &sctx, &searcher, err, errlen)) < 0)
         goto out;
-    /* one shape: the ordinary run, its evaluator pipelined (compiles beside measurements)
-     * and the database's hooks in the loop; several: the multi-shape evaluator */
-    if (nes > 1 && (rc = shapes_eval_alloc(space, es, nes, &ev, err, errlen)) < 0)
+    /* one shape's run: the ordinary run, its evaluator pipelined (compiles beside
+     * measurements) and the database's hooks in the loop; common: the multi-shape
+     * evaluator */
+    if (common && (rc = shapes_eval_alloc(space, es, nes, &ev, err, errlen)) < 0)
         goto out;
     cutune_tuner_options opt = {
         .budget = o->budget,
@@ -129,17 +132,21 @@ static int search(run_ctx *c, const cutune_space *space, const cutune_spec *spec
         .parallel = o->parallel,
         .journal_path = journal,
         .resume = resume,
-        .resume_metrics = nes > 1, /* the shapes' times, t_LABEL, of the journaled lines */
+        .resume_metrics = common, /* the shapes' times, t_LABEL, of the journaled lines */
         .progress = o->progress && !o->quiet,
         .deterministic_clock = c->replay,
         .stop = &cli_stop_requested,
         .searcher_name = c->sname,
         .searcher_args = c->sargs,
-        .evaluator_name = nes > 1 ? "shapes" : c->ename,
+        .evaluator_name = common ? "shapes" : c->ename,
         /* one shape: its journal is an ordinary run's (resumable as one with --size); several:
          * the evaluator the shapes are measured with and the list, which --resume checks */
-        .evaluator_arg = nes > 1 ? c->common_arg : earg1,
+        .evaluator_arg = common ? c->common_arg : earg1,
         .target = c->target_abs,
+        /* several shapes: the run has no one spec (its times are over all shapes), but
+         * the journal names the kernel's */
+        .spec_name = common && spec ? spec->name : NULL,
+        .spec_hash = common && spec ? spec->hash : NULL,
         .seed = o->seed,
     };
     /* a warm start from one shape's journal is that file's prior: --resume finds it there;
@@ -155,11 +162,11 @@ static int search(run_ctx *c, const cutune_space *space, const cutune_spec *spec
             snprintf(wabs, sizeof wabs, "%s", warm_path);
         opt.warm_start = wabs;
     }
-    if (nes == 1)
+    if (!common)
         opt.store = es[0].store;
-    rc = cutune_tune(space, spec, searcher, visited, nes > 1 ? ev : es[0].ev, &opt, hist, why, err,
-                     errlen);
-    if (nes == 1) {
+    rc = cutune_tune(space, common ? NULL : spec, searcher, visited, common ? ev : es[0].ev, &opt,
+                     hist, why, err, errlen);
+    if (!common) {
         es[0].nevals += hist->n;
         es[0].nreused += hist->reused;
         es[0].seq += hist->n; /* the database run's next evaluation number */
@@ -616,8 +623,8 @@ int cli_tune_shapes(const cli_tune_options *given)
                         "evaluations)\n",
                         ch.n);
         } else {
-            rc = search(&c, ct.space, NULL, es, n, NULL, cjournal, cresume, NULL, NULL, &ch, &why,
-                        err, sizeof err);
+            rc = search(&c, ct.space, ct.spec, es, n, 1, NULL, cjournal, cresume, NULL, NULL, &ch,
+                        &why, err, sizeof err);
         }
         for (size_t i = 0; i < n; i++) {
             /* each shape's answers: the journaled ones and those given now */
@@ -671,7 +678,7 @@ int cli_tune_shapes(const cli_tune_options *given)
             if (r->finished)
                 rc = finished_search(r);
             else
-                rc = search(&c, r->t.space, r->t.spec, &r->es, 1, c.replay ? r->earg : c.eargs,
+                rc = search(&c, r->t.space, r->t.spec, &r->es, 1, 0, c.replay ? r->earg : c.eargs,
                             r->journal, r->resume, prior,
                             strcmp(warm, "nearest") == 0 && prior ? R[r->from].journal : NULL,
                             &r->hist, &why, err, sizeof err);
@@ -703,7 +710,7 @@ int cli_tune_shapes(const cli_tune_options *given)
         if (v->finished)
             rc = finished_search(v);
         else
-            rc = search(&c, v->t.space, v->t.spec, &v->es, 1, c.replay ? v->earg : c.eargs,
+            rc = search(&c, v->t.space, v->t.spec, &v->es, 1, 0, c.replay ? v->earg : c.eargs,
                         v->journal, v->resume, NULL, NULL, &v->hist, &why, err, sizeof err);
         /* then the chosen configuration, answered from the database where the direct run
          * measured it */

@@ -137,8 +137,13 @@ static int se_evaluate(void *st, const size_t *ids, size_t k, cutune_eval_result
             break;
         for (size_t i = 0; i < k; i++) {
             cutune_eval_result *r = &results[i];
-            if (s->n == 1) { /* one shape: its answer as it is */
+            char name[sizeof(((cutune_metric *)0)->name)]; /* the label fits: checked at start */
+            int fits = snprintf(name, sizeof name, "t_%s", sh->label) < (int)sizeof name;
+            if (s->n == 1) { /* one shape: its answer as it is, its time also as t_LABEL */
                 move_result(r, &per[i]);
+                if (r->status == CUTUNE_STATUS_OK && fits &&
+                    cutune_eval_result_add_metric(r, name, r->time_ms) < 0)
+                    rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "too many metrics");
                 continue;
             }
             /* a failure at any shape is the configuration's failure (the first one's) */
@@ -157,8 +162,6 @@ static int se_evaluate(void *st, const size_t *ids, size_t k, cutune_eval_result
                 r->compile_ms += per[i].compile_ms;
             if (per[i].bench_ms > 0)
                 r->bench_ms += per[i].bench_ms;
-            char name[sizeof(((cutune_metric *)0)->name)]; /* the label fits: checked at start */
-            int fits = snprintf(name, sizeof name, "t_%s", sh->label) < (int)sizeof name;
             if (per[i].status == CUTUNE_STATUS_OK && fits &&
                 cutune_eval_result_add_metric(r, name, per[i].time_ms) < 0)
                 rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "too many shapes for the metrics");

@@ -514,8 +514,10 @@ static int open_journal(run *u, size_t batch)
            (workers[nworkers] = cutune_evaluator_worker_name(u->ev, (int)nworkers)))
         nworkers++;
     cutune_journal_header jh = {
-        .spec_name = u->spec ? u->spec->name : opt->evaluator_arg,
-        .spec_hash = u->spec ? u->spec->hash : NULL,
+        .spec_name = u->spec          ? u->spec->name
+                     : opt->spec_name ? opt->spec_name
+                                      : opt->evaluator_arg,
+        .spec_hash = u->spec ? u->spec->hash : opt->spec_hash,
         .searcher = opt->searcher_name,
         .searcher_args = opt->searcher_args,
         .seed = opt->seed,

@@ -140,6 +140,21 @@ grep -q "^common: BM=" c.txt && grep -q "x its best seen" c.txt \
     && ok "common: the summary names the configuration and each shape's ratio" \
     || bad "common: the summary" "$(cat c.txt)"
 
+# the common journal names the kernel's spec (its times are the shapes', not the spec's)
+python3 -c "
+import json; h = json.loads(open('c-common.jsonl').readline())
+assert h['spec'] == 'gemm_h' and h['spec_hash'] and h['evaluator'] == 'shapes', h" 2>/dev/null \
+    && ok "common: the journal header names the kernel's spec" \
+    || bad "common: the journal header names the kernel's spec" "$(head -c 300 c-common.jsonl)"
+# one shape in common mode: its own times, as a shape of several has them
+"$exe" --sizes='M=N=K=1024' --shape-mode=common --budget=4 --journal=c1 --output=c1.json \
+    --no-progress gemm_h >c1.txt 2>&1
+python3 -c "
+import json; s = json.load(open('c1.json')); sh = s['shapes'][0]
+assert sh['time_ms'] == s['common']['geomean_ms'] and sh['relative'] == 1, s" 2>/dev/null \
+    && ! grep -q nan c1.txt && ok "common with one shape: its time, not nan" \
+    || bad "common with one shape: its time, not nan" "$(cat c1.txt)"
+
 # the same run again answers everything from the database and chooses the same
 "$exe" --sizes=@s3.txt --shape-mode=common --budget=15 --journal=c2 --output=c2.json \
     --no-progress gemm_h >/dev/null 2>&1
