@@ -42,7 +42,21 @@ static void db_usage(FILE *f)
             "Exit status: 0 done, 1 failed, 2 bad input.\n");
 }
 
-static int parse(int argc, char **argv, db_opts *o, char *err, size_t errlen)
+/* The options each command reads (as parse's letters): one it does not read is refused,
+ * never dropped (prune --size would have pruned every size). */
+static const char *command_options(const char *cmd)
+{
+    static const char *const table[][2] = {
+        {"list", "dkg"},   {"show", "dgt"},     {"export", "dsgKj"},
+        {"import", "dks"}, {"prune", "dkgbfa"},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(cmd, table[i][0]) == 0)
+            return table[i][1];
+    return NULL; /* an unknown command: refused by its name later */
+}
+
+static int parse(const char *cmd, int argc, char **argv, db_opts *o, char *err, size_t errlen)
 {
     static const struct option longopts[] = {
         {"db", required_argument, NULL, 'd'},       {"kernel", required_argument, NULL, 'k'},
@@ -56,7 +70,19 @@ static int parse(int argc, char **argv, db_opts *o, char *err, size_t errlen)
     memset(o, 0, sizeof *o);
     o->top = 5;
     optind = 1;
+    const char *allowed = command_options(cmd);
     while (rc == 0 && (c = cli_getopt(argc, argv, "h", longopts)) != -1) {
+        if (allowed && c != 'h' && c != '?' && !strchr(allowed, c)) {
+            size_t i = 0;
+            while (longopts[i].name && longopts[i].val != c)
+                i++;
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "db %s: --%s does not apply to it (cutune db --help)", cmd,
+                              longopts[i].name);
+        }
+        if ((c == 'k' || c == 'g') && !*optarg)
+            return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=: empty (it would match every %s)",
+                              c == 'k' ? "kernel" : "gpu", c == 'k' ? "kernel" : "GPU");
         switch (c) {
         case 'd': o->db = optarg; break;
         case 'k': o->kernel = optarg; break;
@@ -257,7 +283,7 @@ int cutune_cmd_db(int argc, char **argv)
     }
     const char *cmd = argv[1];
     db_opts o;
-    int rc = parse(argc - 1, argv + 1, &o, err, sizeof err);
+    int rc = parse(cmd, argc - 1, argv + 1, &o, err, sizeof err);
     if (rc == 1)
         return 0; /* --help */
     if (rc == 0) {

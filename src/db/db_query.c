@@ -260,6 +260,10 @@ int cutune_db_prune(cutune_db *db, const cutune_db_prune_filter *f, size_t *remo
                     size_t errlen)
 {
     *removed = 0;
+    /* an empty kernel or GPU text would match every row: it is a filter of nothing */
+    if ((f->kernel && !*f->kernel) || (f->gpu && !*f->gpu))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "prune: an empty --kernel or --gpu would match everything");
     if (!f->all && !f->kernel && !f->gpu && !f->before && !f->failed)
         return cutune_err(err, errlen, CUTUNE_EINVAL,
                           "prune: no filter given (--kernel, --gpu, --before, --failed; --all "

@@ -7,7 +7,7 @@
 # evaluator for best; --size twice for one name; and the option forms header passes on (--budget N, --db FILE).
 # header writes the database's best when it tunes too; header --sizes reads --db FILE,
 # writes sizes as values, and refuses -o onto the database; prune --before with a Z,
-# prune of no database, and imports of a broken, missing or common-mode file or a
+# prune of no database, db options a command does not read, an empty --gpu, and imports of a broken, missing or common-mode file or a
 # --size without --kernel.
 # --kt-cache and --csv that cannot hold the space are refused before the run.
 # Importing the same records twice (from a copy, gzipped) stores them once. No GPU, no
@@ -79,6 +79,14 @@ for d in 2026-99-99 1999-12-31junk 2001-02-29 2026-12-01T25:00:00; do
     refused "db prune --before=$d" "--before=$d: expected a date" t.db \
         "$exe" db prune --before="$d" --db=t.db
 done
+# an option a db command does not read is refused, never dropped (prune --size pruned every
+# size), and an empty --gpu or --kernel matches nothing rather than everything
+refused "db prune --size" "db prune: --size does not apply" t.db \
+    "$exe" db prune --kernel=bowl --size N=1 --db=t.db
+refused "db list --before" "db list: --before does not apply" t.db \
+    "$exe" db list --before=2020-01-01 --db=t.db
+refused "db prune --gpu=" "--gpu=: empty" t.db "$exe" db prune --gpu= --db=t.db
+refused "db prune --kernel=" "--kernel=: empty" t.db "$exe" db prune --kernel= --db=t.db
 if "$exe" db prune --before=2000-02-29T00:00:00Z --db=t.db | grep -q "removed 0 evaluations"; then
     ok "db prune --before with a real UTC time: accepted, nothing that old"
 else
