@@ -227,7 +227,10 @@ static void header_usage(FILE *f)
             "                       a dispatch table and a nearest-shape lookup (docs/shapes.md)\n"
             "  --shape-mode=common  with --sizes: the default entry is one configuration for all\n"
             "  other options        passed to `cutune tune` (--searcher, --seed, --evaluator,\n"
-            "                       --journal, --db, --no-progress, ...)\n"
+            "                       --journal, --db, --no-progress, ...); not --objective,\n"
+            "                       --objectives, --subject-to, --front (the header is the\n"
+            "                       fastest: `cutune --objective=X --header=FILE.h` writes\n"
+            "                       the best by X)\n"
             "\n"
             "Exit status: 0 written, 1 failed while tuning or nothing correct, 2 bad input.\n");
 }
@@ -264,6 +267,21 @@ static void say_db_best(const char *out, size_t measured, const char *dbpath,
 
 int cutune_cmd_header(int argc, char **argv)
 {
+    /* The header is the database's fastest correct configuration (what `cutune best`
+     * prints): an option that ranks by something else would be tuned by and then ignored. */
+    static const char *const ranking[] = {"--objective", "--objectives", "--subject-to", "--front"};
+    for (int i = 1; i < argc; i++)
+        for (size_t k = 0; k < sizeof ranking / sizeof ranking[0]; k++) {
+            size_t n = strlen(ranking[k]);
+            if (strncmp(argv[i], ranking[k], n) == 0 && (argv[i][n] == '=' || !argv[i][n])) {
+                fprintf(stderr,
+                        "cutune header: %s: the header holds the fastest correct configuration "
+                        "the database knows; for the best by another objective or under a "
+                        "constraint, tune with it and --header=FILE.h\n",
+                        ranking[k]);
+                return 2;
+            }
+        }
     for (int i = 1; i < argc; i++) /* several shapes: a dispatch table (header_dispatch.c) */
         if (strncmp(argv[i], "--sizes=", 8) == 0 || strcmp(argv[i], "--sizes") == 0)
             return cli_header_dispatch(argc, argv);

@@ -86,6 +86,14 @@ refused "db prune --size" "db prune: --size does not apply" t.db \
 refused "db list --before" "db list: --before does not apply" t.db \
     "$exe" db list --before=2020-01-01 --db=t.db
 refused "db prune --gpu=" "--gpu=: empty" t.db "$exe" db prune --gpu= --db=t.db
+# header writes the fastest: an option that ranks by something else is refused, not ignored
+for opt in "--subject-to=time_ms<1" "--objective=time_ms" "--objectives=time_ms,time_ms"; do
+    refused "header $opt" "header holds the fastest correct configuration" t.db \
+        "$exe" header --db=t.db "$opt" -o h.h bowl.json
+    refused "header --sizes $opt" "header holds the fastest correct configuration" t.db \
+        "$exe" header --db=t.db --sizes='N=1;N=2' "$opt" -o h.h vector_add
+done
+[ ! -e h.h ] && ok "refused headers: no file" || bad "refused headers: no file"
 refused "db prune --kernel=" "--kernel=: empty" t.db "$exe" db prune --kernel= --db=t.db
 if "$exe" db prune --before=2000-02-29T00:00:00Z --db=t.db | grep -q "removed 0 evaluations"; then
     ok "db prune --before with a real UTC time: accepted, nothing that old"
