@@ -425,17 +425,12 @@ int cli_tune_shapes(const cli_tune_options *given)
         cli_shapes_parse("--sizes", o->sizes, &shapes, err, sizeof err) < 0 ||
         (o->output && cli_check_writable("output", o->output, err, sizeof err) < 0))
         goto fail;
+    /* the validation shapes in --sizes's size order: compared, and labelled, as its own */
     if (o->validate_sizes &&
-        cli_shapes_parse("--validate-sizes", o->validate_sizes, &vshapes, err, sizeof err) < 0)
+        (cli_shapes_parse("--validate-sizes", o->validate_sizes, &vshapes, err, sizeof err) < 0 ||
+         cli_shapes_reorder("--validate-sizes", &shapes.s[0], &vshapes, err, sizeof err) < 0))
         goto fail;
     for (size_t i = 0; i < vshapes.n; i++) {
-        if (vshapes.s[i].n != shapes.s[0].n ||
-            strcmp(vshapes.s[i].names[0], shapes.s[0].names[0]) != 0) {
-            cutune_err(err, sizeof err, CUTUNE_EINVAL,
-                       "--validate-sizes: %s: names other sizes than --sizes's shapes",
-                       vshapes.s[i].label);
-            goto fail;
-        }
         for (size_t k = 0; k < shapes.n; k++)
             if (cli_shape_distance(&vshapes.s[i], &shapes.s[k]) == 0) {
                 cutune_err(err, sizeof err, CUTUNE_EINVAL,

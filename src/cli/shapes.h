@@ -35,6 +35,10 @@ typedef struct cli_shapes {
  * FILE:LINE), the size and the reason.
  */
 int cli_shapes_parse(const char *opt, const char *arg, cli_shapes *out, char *err, size_t errlen);
+/** Every shape of l in the size order of ref, its label made again: CUTUNE_EINVAL (opt
+ *  and the shape named) when one names other sizes than ref. */
+int cli_shapes_reorder(const char *opt, const cli_shape *ref, cli_shapes *l, char *err,
+                       size_t errlen);
 
 /** The list in one canonical form, NAME=VALUE,...;NAME=VALUE,... in its order (a multi-shape
  *  journal's record of its shapes, compared on --resume); -1 when len is too small. */

@@ -103,6 +103,32 @@ static int same_names(const char *opt, const char *where, const cli_shape *ref, 
     return 0;
 }
 
+/* The values joined by 'x', in the shape's size order. */
+static void set_label(cli_shape *sh)
+{
+    size_t used = 0;
+    sh->label[0] = '\0';
+    for (size_t i = 0; i < sh->n && used < sizeof sh->label; i++) {
+        int w =
+            snprintf(sh->label + used, sizeof sh->label - used, "%s%s", i ? "x" : "", sh->texts[i]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
+int cli_shapes_reorder(const char *opt, const cli_shape *ref, cli_shapes *l, char *err,
+                       size_t errlen)
+{
+    for (size_t k = 0; k < l->n; k++) {
+        char where[32];
+        snprintf(where, sizeof where, "shape %zu", k + 1);
+        int rc = same_names(opt, where, ref, &l->s[k], err, errlen);
+        if (rc < 0)
+            return rc;
+        set_label(&l->s[k]);
+    }
+    return 0;
+}
+
 static int add_shape(const char *opt, const char *where, char *text, cli_shapes *out, char *err,
                      size_t errlen)
 {
@@ -114,12 +140,7 @@ static int add_shape(const char *opt, const char *where, char *text, cli_shapes 
         rc = same_names(opt, where, &out->s[0], sh, err, errlen);
     if (rc < 0)
         return rc;
-    size_t used = 0;
-    for (size_t i = 0; i < sh->n && used < sizeof sh->label; i++) {
-        int w =
-            snprintf(sh->label + used, sizeof sh->label - used, "%s%s", i ? "x" : "", sh->texts[i]);
-        used += w > 0 ? (size_t)w : 0;
-    }
+    set_label(sh);
     for (size_t k = 0; k < out->n; k++)
         if (cli_shape_distance(&out->s[k], sh) == 0)
             return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: %s (%s) is shape %zu again", opt,
@@ -141,6 +162,13 @@ static int parse_file(const char *opt, const char *path, cli_shapes *out, char *
     }
     char line[4096], where[4200];
     for (unsigned long no = 1; rc == 0 && fgets(line, sizeof line, f); no++) {
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(f)) {
+            /* never read as two lines: the rest of a comment would become a shape */
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL, "%s=@%s:%lu: longer than %zu bytes", opt,
+                            path, no, sizeof line - 2);
+            break;
+        }
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';

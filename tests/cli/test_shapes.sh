@@ -42,6 +42,13 @@ expect_fail "--validate-sizes without --sizes" "--validate-sizes needs --sizes" 
     --validate-sizes='M=N=K=4096' gemm_h
 expect_fail "a validation shape that is tuned" "1024x1024x1024 is tuned by --sizes already" \
     --sizes="$S3" --validate-sizes='M=N=K=1024' gemm_h
+expect_fail "a validation shape that is tuned, its sizes in another order" \
+    "1000x5000x296 is tuned by --sizes already" --sizes="$S3" --validate-sizes='K=296,M=1000,N=5000' gemm_h
+expect_fail "a validation shape that names another size" "shape 1 does not name K" \
+    --sizes="$S3" --validate-sizes='M=2048,N=2048,SMS=132' gemm_h
+python3 -c "print('M=N=K=1024  # M=N=K=2048 left out:' + ' ' * 4100 + 'M=N=K=2048')" >long.txt
+expect_fail "--sizes=@FILE with a line too long: refused, never split" "long.txt:1: longer than" \
+    --sizes=@long.txt gemm_h
 expect_fail "bad searcher arguments, before any shape runs" "bo: unknown option 'bogus'" \
     --sizes="$S3" --searcher=bo:bogus=1 gemm_h
 expect_fail "--resume=PREFIX with --sizes and another --journal" "--journal=j.jsonl is not allowed" \
