@@ -442,7 +442,7 @@ int cutune_cmd_tune(int argc, char **argv)
     const char *objtext = o.objective;
     if (!objtext && t.spec && t.spec->objective && strcmp(t.spec->objective, "time") != 0)
         objtext = t.spec->objective;
-    if (!objtext && !o.objectives && t.rec && t.rec->objective && !resume) {
+    if (!objtext && !o.objectives && t.rec && t.rec->objective) {
         snprintf(rec_objective, sizeof rec_objective, "%s%s", t.rec->objective,
                  t.rec->objective_max ? ":max" : "");
         objtext = rec_objective;

@@ -240,12 +240,19 @@ int cli_tune_check_objective(const cutune_recording *journal, const cutune_objec
         n += (size_t)snprintf(cons + n, n < sizeof cons ? sizeof cons - n : 0, "%s%s",
                               i ? "\n" : "", cutune_objective_constraint(obj, i));
     const char *had_cons = journal->subject_to ? journal->subject_to : "";
-    if (strcmp(had, cutune_objective_is_time(obj) ? "time" : cutune_objective_text(obj)) != 0 ||
+    /* the journal's text has lost its :max/:min to objective_max: compared the same way */
+    char now[1024];
+    snprintf(now, sizeof now, "%s",
+             cutune_objective_is_time(obj) ? "time" : cutune_objective_text(obj));
+    size_t nl = strlen(now);
+    if (nl > 4 && (!strcmp(now + nl - 4, ":max") || !strcmp(now + nl - 4, ":min")))
+        now[nl - 4] = '\0';
+    if (strcmp(had, now) != 0 || !journal->objective_max != !cutune_objective_maximize(obj) ||
         strcmp(had_cons, cons) != 0)
         return cutune_err(err, errlen, CUTUNE_EINVAL,
-                          "--resume=%s: the run was started with --objective=%s%s%s; give the "
+                          "--resume=%s: the run was started with --objective=%s%s%s%s; give the "
                           "same objective and --subject-to again (they are not restored)",
-                          journal->path, had, *had_cons ? " and --subject-to " : "",
-                          *had_cons ? had_cons : "");
+                          journal->path, had, journal->objective_max ? ":max" : "",
+                          *had_cons ? " and --subject-to " : "", *had_cons ? had_cons : "");
     return 0;
 }

@@ -150,6 +150,22 @@ out=$("$exe" --resume=r.jsonl --budget=6 2>&1 >/dev/null)
 "$exe" --resume=r.jsonl --budget=6 --objective=energy >/dev/null 2>&1 \
     && [ "$(grep -c '"kind":"eval"' r.jsonl)" -eq 6 ] && ok "resume with the same objective" \
     || bad "resume with the same objective"
+# a maximised objective resumes as given, and only so; a cache's own objective (GFLOP/s,
+# maximised) resumes without --objective, as the run was started
+"$exe" --searcher=random --budget=10 --objective='1/time_ms:max' --journal=mx.jsonl energy.json >/dev/null 2>&1
+head -5 mx.jsonl >m2.jsonl
+cp m2.jsonl m3.jsonl
+"$exe" --resume=m2.jsonl --objective='1/time_ms:max' >/dev/null 2>&1 && cmp -s mx.jsonl m2.jsonl \
+    && ok "resume with the same :max objective: the journal an uninterrupted run writes" \
+    || bad "resume with the same :max objective" "$(diff mx.jsonl m2.jsonl | head -3)"
+out=$("$exe" --resume=m3.jsonl --objective='1/time_ms' 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "started with --objective=1/time_ms:max" <<<"$out" \
+    && ok "resume minimising a maximised run is refused" || bad "resume minimising a maximised run is refused" "$out"
+"$exe" --searcher=random --budget=10 --journal=gm.jsonl gflops.json >/dev/null 2>&1
+head -5 gm.jsonl >gm2.jsonl
+"$exe" --resume=gm2.jsonl >/dev/null 2>&1 && cmp -s gm.jsonl gm2.jsonl \
+    && ok "a cache's maximised objective: resumed without --objective, the same journal" \
+    || bad "a cache's maximised objective: resumed without --objective" "$(diff gm.jsonl gm2.jsonl | head -3)"
 
 # --confirm: the best few measured again (under replay: drawn from the recorded repetitions
 # with the run's seed); a and b are one distribution apart by nothing, c is slower
