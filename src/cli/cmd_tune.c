@@ -521,6 +521,13 @@ int cutune_cmd_tune(int argc, char **argv)
                        outs[i][0], outs[i][1]);
             goto bad_input;
         }
+        if (o.warm_start && strcmp(o.warm_start, "auto") != 0 &&
+            strcmp(o.warm_start, "none") != 0 && cutune_path_same(outs[i][1], o.warm_start)) {
+            cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                       "--%s=%s: is the --warm-start source; choose another path", outs[i][0],
+                       outs[i][1]);
+            goto bad_input;
+        }
         for (size_t j = 0; j < i; j++) { /* two outputs to one file: the later would clobber */
             if (outs[j][1] && cutune_path_same(outs[i][1], outs[j][1])) {
                 cutune_err(err, sizeof err, CUTUNE_EINVAL,

@@ -43,6 +43,11 @@ expect_fail "warm start that is not a recording" "nonesuch.json" \
 expect_fail "warm start auto without a database" "--warm-start=auto" \
     --warm-start=auto --budget=10 bowl.json.gz
 
+cp src.json src.keep
+expect_fail "an output onto the warm start's source" "--kt-cache=src.json: is the --warm-start source" \
+    --warm-start=src.json --kt-cache=src.json --budget=10 bowl.json.gz
+cmp -s src.json src.keep && ok "... which is left as it was" || bad "... which is left as it was"
+
 run() { "$exe" --no-progress --searcher="$1" --budget=20 --seed=5 --journal="$2" "${@:3}" bowl.json.gz >"$2.txt" 2>&1; }
 for s in bo genetic; do
     run $s w1-$s.jsonl --warm-start=src.json
