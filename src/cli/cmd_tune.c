@@ -658,7 +658,7 @@ int cutune_cmd_tune(int argc, char **argv)
         .warm_start = warm.prior ? warm.path : NULL,
         .warm_start_hash = warm.prior ? warm.hash : NULL,
     };
-    if (r.searcher_budget)
+    if (r.searcher_budget && resume && resume->nrecords < o.budget) /* more to evaluate */
         fprintf(stderr,
                 "cutune: extending %s from a budget of %lu to %lu evaluations (give --budget=%lu "
                 "again to resume it later)\n",

@@ -113,6 +113,19 @@ int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *
     o->seed = resume->seed;
     if (!o->target)
         o->target = resume->target;
+    /* a run extended past its budget (--resume --budget=N) holds more evaluations than its
+     * header's budget: resumed, it goes on to what it holds at least, never dropping any */
+    size_t held = resume->nrecords;
+    if (resume->budget && held > resume->budget && o->have_budget && o->budget < held)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "--resume=%s: --budget=%lu is below the %zu evaluations the journal "
+                          "holds (its run was extended past its budget %zu): --budget=%zu or "
+                          "more continues it",
+                          resume_path, o->budget, held, resume->budget, held);
+    if (resume->budget && held > resume->budget && !o->have_budget) {
+        o->budget = held;
+        o->have_budget = 1;
+    }
     if (resume->budget && o->have_budget && o->budget > resume->budget) {
         /* the searcher keeps the plan it was started with and goes on past it */
         r->searcher_budget = resume->budget;

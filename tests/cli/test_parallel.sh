@@ -83,6 +83,17 @@ if [ $rc -eq 0 ] && grep -q "evaluations: 50 (ok 50), 30 of them from the journa
     grep -q "extending ext.jsonl from a budget of 30 to 50" ext.txt && check ext.jsonl 50 4 >/dev/null 2>&1; then
     ok "--resume=J --budget=50 (no kernel given) extends a finished run of 30"
 else bad "--resume=J --budget=50 extends a finished run of 30" "$(cat ext.txt; check ext.jsonl 50 4 2>&1)"; fi
+# the extended run resumed again without --budget keeps all 50 (its header says 30); a
+# --budget below what it holds is refused, never a cut
+cp ext.jsonl ext.keep
+"$exe" --resume=ext.jsonl --no-progress --output=ext.json >ext2.txt 2>&1 \
+    && grep -q "evaluations: 50 (ok 50), 50 of them from the journal" ext2.txt && cmp -s ext.jsonl ext.keep \
+    && python3 -c "import json; assert json.load(open('ext.json'))['evaluations'] == 50" \
+    && ok "an extended run resumed without --budget: all it holds" \
+    || bad "an extended run resumed without --budget: all it holds" "$(cat ext2.txt)"
+out=$("$exe" --resume=ext.jsonl --budget=40 --no-progress 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "budget=40 is below the 50 evaluations the journal holds" <<<"$out" && cmp -s ext.jsonl ext.keep \
+    && ok "--budget below what an extended journal holds: refused" || bad "--budget below what an extended journal holds: refused" "$out"
 
 # A real SIGKILL in the middle of a long parallel run.
 "$exe" --searcher=random --seed=3 --budget=700 --parallel=8 --no-progress --journal=full.jsonl "$gemm" >/dev/null 2>&1
