@@ -152,8 +152,16 @@ int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *
                  resume->evaluator_arg ? resume->evaluator_arg : "");
         o->evaluator = resume_evaluator;
     }
-    /* the warm start: restored like the searcher; another one given is refused */
-    if (resume->warm_start && o->warm_start && strcmp(o->warm_start, "none") != 0 &&
+    /* the warm start: restored like the searcher; another one given is refused. One taken
+     * from the database (--warm-start=auto) is named "database: GPU, sizes ..." in the
+     * header: it is built again from the database, and its prior hash checked */
+    int from_db = resume->warm_start && strncmp(resume->warm_start, "database: ", 10) == 0;
+    if (from_db && o->warm_start && strcmp(o->warm_start, "auto") != 0)
+        return cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                          "--resume=%s: --warm-start=%s differs from the journal's warm start, "
+                          "--warm-start=auto (%s)",
+                          resume_path, o->warm_start, resume->warm_start);
+    if (!from_db && resume->warm_start && o->warm_start && strcmp(o->warm_start, "none") != 0 &&
         !cutune_path_same(o->warm_start, resume->warm_start))
         return cutune_err(err, errlen, CUTUNE_EMISMATCH,
                           "--resume=%s: --warm-start=%s differs from the journal's warm start %s "
@@ -173,7 +181,7 @@ int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *
                           "--resume=PREFIX --sizes=LIST",
                           resume_path);
     if (resume->warm_start)
-        o->warm_start = resume->warm_start;
+        o->warm_start = from_db ? "auto" : resume->warm_start;
     o->journal = resume_path;
     return 0;
 }

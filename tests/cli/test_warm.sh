@@ -143,6 +143,18 @@ grep -q "warm start from database: Other GPU" auto1.txt \
     && grep -q '"warm_start":"database: Other GPU' auto1.jsonl \
     && ok "auto: warm from the database's rows of the kernel on another GPU" \
     || bad "auto: warm from the database's rows of the kernel on another GPU" "$(cat auto1.txt)"
+# an auto run resumes from the database again (as the run was started, and with auto
+# given), its prior hash checked: the journal an uninterrupted run writes
+for how in "" "--warm-start=auto"; do
+    head -6 auto1.jsonl >auto1c.jsonl
+    CUTUNE_DB=auto.db "$exe" --no-progress --resume=auto1c.jsonl $how >auto1c.txt 2>&1 \
+        && cmp -s auto1.jsonl auto1c.jsonl && ok "auto: resumed ${how:-as started}, the same journal" \
+        || bad "auto: resumed ${how:-as started}, the same journal" "$(cat auto1c.txt)"
+done
+head -6 auto1.jsonl >auto1c.jsonl
+out=$(CUTUNE_DB=auto.db "$exe" --no-progress --resume=auto1c.jsonl --warm-start=src.json 2>&1)
+[ $? -eq 2 ] && grep -q "differs from the journal's warm start, --warm-start=auto" <<<"$out" \
+    && ok "auto: resumed with another source, refused" || bad "auto: resumed with another source, refused" "$out"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
