@@ -220,6 +220,20 @@ static int import_ident(const cutune_recording *rec, const cutune_space *space, 
     return 0;
 }
 
+/* The sizes a journal records, as --size options. */
+static void recorded_sizes(const cutune_recording *rec, cli_space_opts *so)
+{
+    for (size_t i = 0; i < rec->nsizes && so->nsizes < CLI_MAX_LIST; i++) {
+        double v = rec->size_values[i];
+        so->sizes[so->nsizes].name = rec->size_names[i];
+        so->sizes[so->nsizes].value =
+            v == floor(v) && fabs(v) < 9e15
+                ? (cutune_value){.type = CUTUNE_VALUE_INT, .i = (long long)v}
+                : (cutune_value){.type = CUTUNE_VALUE_REAL, .r = v};
+        so->nsizes++;
+    }
+}
+
 /* The kernel or recording a journal was made on (its header's target), as it is loaded
  * for tuning: a spec must still hash as it did. 1 loaded into *t, 0 not a journal or no
  * target. */
@@ -228,16 +242,8 @@ static int journal_target(const cutune_recording *rec, cli_target *t, char *err,
     if (!rec->format || strcmp(rec->format, "cutune_journal") != 0 || !rec->target)
         return 0;
     cli_space_opts so = {0};
-    int is_rec = cli_is_recording(rec->target);
-    for (size_t i = 0; !is_rec && i < rec->nsizes && i < CLI_MAX_LIST; i++) {
-        double v = rec->size_values[i];
-        so.sizes[so.nsizes].name = rec->size_names[i];
-        so.sizes[so.nsizes].value =
-            v == floor(v) && fabs(v) < 9e15
-                ? (cutune_value){.type = CUTUNE_VALUE_INT, .i = (long long)v}
-                : (cutune_value){.type = CUTUNE_VALUE_REAL, .r = v};
-        so.nsizes++;
-    }
+    if (!cli_is_recording(rec->target))
+        recorded_sizes(rec, &so);
     char why[1024];
     if (cli_target_load(rec->target, &so, t, why, sizeof why) < 0)
         return cutune_err(err, errlen, CUTUNE_EMISMATCH,
@@ -292,7 +298,12 @@ static int import_file(cutune_db *db, const db_opts *o, const char *file, int dr
     cutune_db_key key;
     const cutune_space *space;
     if (o->kernel) {
-        if ((rc = cli_target_load(o->kernel, &o->so, &t, err, errlen)) < 0)
+        /* without --size, a journal's measurements are at the sizes its header records,
+         * not at the spec's defaults */
+        cli_space_opts so = o->so;
+        if (!so.nsizes)
+            recorded_sizes(rec, &so);
+        if ((rc = cli_target_load(o->kernel, &so, &t, err, errlen)) < 0)
             goto out;
         if (!t.spec) {
             rc =

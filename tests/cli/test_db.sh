@@ -134,6 +134,10 @@ out=$("$exe" best --db=r.db --size N=1000 vector_add 2>&1)
     && [ "$(grep '^best:' rx.txt)" = "$best_run" ] && ok "the exported journal replays" || bad "the exported journal replays" "$(cat rx.txt)"
 "$exe" db import --db=i3.db a.jsonl >imp3.txt 2>&1 && "$exe" best --db=i3.db bowl.json.gz >i3.txt 2>&1 \
     && ok "a replay run's journal imports under its recording's GPU" || bad "a replay run's journal imports under its recording's GPU" "$(cat imp3.txt i3.txt)"
+# a journal imported onto --kernel without --size: at the sizes its header records
+"$exe" --no-db --no-progress -q --budget=5 --size M=1024 --size N=1024 --size K=1024 --journal=gh.jsonl gemm_h >/dev/null 2>&1
+"$exe" db import --db=gh.db --kernel=gemm_h gh.jsonl >gh.txt 2>&1 && grep -q '(sizes {"M":1024,"N":1024,"K":1024' gh.txt \
+    && ok "db import --kernel: a journal's own sizes" || bad "db import --kernel: a journal's own sizes" "$(cat gh.txt)"
 out=$("$exe" db prune --db=r.db 2>&1)
 [ $? -eq 2 ] && grep -q "no filter" <<<"$out" && ok "db prune without a filter refused" || bad "db prune without a filter refused" "$out"
 n_failed=$(count r.db "select count(*) from evaluations where status != 'ok'")
