@@ -289,7 +289,7 @@ static void set_winner(shape_run *r)
 /* ------------------------------------------------------------------ the command */
 
 /* What --sizes cannot be combined with, one line naming why. */
-static int refuse_options(const cli_tune_options *o, int common, char *err, size_t errlen)
+int cli_tune_shapes_refuse(const cli_tune_options *o, char *err, size_t errlen)
 {
     const char *bad = o->so.nsizes      ? "--size (give every shape's sizes in --sizes)"
                       : o->warm_start   ? "--warm-start (the each mode warm-starts from the shapes "
@@ -305,7 +305,6 @@ static int refuse_options(const cli_tune_options *o, int common, char *err, size
                       : o->nsubject_to  ? "--subject-to"
                       : o->so.nrestrict ? "--restrict"
                                         : NULL;
-    (void)common;
     if (bad)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "--sizes: not with %s", bad);
     return 0;
@@ -421,7 +420,7 @@ int cli_tune_shapes(const cli_tune_options *given)
                    "--shape-warm=%s: expected nearest, all, model or none", warm);
         goto fail;
     }
-    if (refuse_options(o, common, err, sizeof err) < 0 ||
+    if (cli_tune_shapes_refuse(o, err, sizeof err) < 0 ||
         cli_shapes_parse("--sizes", o->sizes, &shapes, err, sizeof err) < 0 ||
         (o->output && cli_check_writable("output", o->output, err, sizeof err) < 0))
         goto fail;

@@ -78,6 +78,21 @@ static void size_c(FILE *f, double v, int real)
         fprintf(f, "%.0f", v);
 }
 
+/* Names the lookup function would clash with: its locals (which end in '_') and the
+ * entry's time_ms. */
+static int dispatch_names_ok(const cli_shape *s0, char *err, size_t errlen)
+{
+    static const char *const taken[] = {"n_", "i_", "best_", "bd_", "t_", "d_", "l_", "time_ms"};
+    for (size_t k = 0; k < s0->n; k++)
+        for (size_t j = 0; j < sizeof taken / sizeof taken[0]; j++)
+            if (strcmp(s0->names[k], taken[j]) == 0)
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "--sizes: a size named %s: the dispatch table's lookup uses "
+                                  "that name itself",
+                                  s0->names[k]);
+    return 0;
+}
+
 static int write_header(const char *path, const char *kname, const char *gpu, entry *E, size_t n,
                         size_t dflt, const cli_shape *dshape, long common_id, double common_ms,
                         char *err, size_t errlen)
@@ -203,23 +218,25 @@ static int write_header(const char *path, const char *kname, const char *gpu, en
     fprintf(f, "_tuned_lookup(");
     for (size_t k = 0; k < s0->n; k++)
         fprintf(f, "%s%s %s", k ? ", " : "", st, s0->names[k]);
-    fprintf(f, ")\n{\n    size_t n, i, best = 0;\n    double bd = -1.0;\n    const ");
+    /* the locals end in '_': the function's parameters are the sizes' names (n, i, t ...) */
+    fprintf(f, ")\n{\n    size_t n_, i_, best_ = 0;\n    double bd_ = -1.0;\n    const ");
     ident(f, kname, 0);
-    fprintf(f, "_tuned_entry *t = ");
+    fprintf(f, "_tuned_entry *t_ = ");
     ident(f, kname, 0);
-    fprintf(f, "_tuned_table(&n);\n    for (i = 0; i < n; i++)\n        if (");
+    fprintf(f, "_tuned_table(&n_);\n    for (i_ = 0; i_ < n_; i_++)\n        if (");
     for (size_t k = 0; k < s0->n; k++)
-        fprintf(f, "%st[i].%s == %s", k ? " && " : "", s0->names[k], s0->names[k]);
-    fprintf(f, ")\n            return &t[i];\n    for (i = 0; i < n; i++) {\n"
-               "        double d = 0.0, l;\n");
+        fprintf(f, "%st_[i_].%s == %s", k ? " && " : "", s0->names[k], s0->names[k]);
+    fprintf(f, ")\n            return &t_[i_];\n    for (i_ = 0; i_ < n_; i_++) {\n"
+               "        double d_ = 0.0, l_;\n");
     for (size_t k = 0; k < s0->n; k++) {
-        fprintf(f, "        l = ");
+        fprintf(f, "        l_ = ");
         ident(f, kname, 0);
-        fprintf(f, "_tuned_dlog2((double)%s, (double)t[i].%s);\n        d += l * l;\n",
+        fprintf(f, "_tuned_dlog2((double)%s, (double)t_[i_].%s);\n        d_ += l_ * l_;\n",
                 s0->names[k], s0->names[k]);
     }
-    fprintf(f, "        if (bd < 0.0 || d < bd) {\n            bd = d;\n            best = i;\n"
-               "        }\n    }\n    return &t[best];\n}\n\n#endif\n");
+    fprintf(f,
+            "        if (bd_ < 0.0 || d_ < bd_) {\n            bd_ = d_;\n            best_ = i_;\n"
+            "        }\n    }\n    return &t_[best_];\n}\n\n#endif\n");
     return cutune_outfile_commit(o, NULL, err, errlen);
 }
 
@@ -355,6 +372,34 @@ int cli_header_dispatch(int argc, char **argv)
     int common = shape_mode && strcmp(shape_mode, "common") == 0;
     if ((rc = cli_shapes_parse("--sizes", sizes, &shapes, err, sizeof err)) < 0)
         goto fail;
+    if ((rc = dispatch_names_ok(&shapes.s[0], err, sizeof err)) < 0)
+        goto fail;
+    /* the tune options given are ones a --sizes run takes: checked before any shape runs,
+     * as `cutune --sizes=LIST` would check them (--retune is header's own) */
+    {
+        static char sz[4200];
+        static cli_tune_options to;
+        char **check = calloc((size_t)npass + 3, sizeof *check);
+        int m = 0;
+        if (!check) {
+            cutune_err(err, sizeof err, CUTUNE_ENOMEM, "out of memory");
+            goto fail;
+        }
+        for (int i = 0; i < npass; i++)
+            if (strcmp(pass[i], "--retune") != 0)
+                check[m++] = pass[i];
+        snprintf(sz, sizeof sz, "--sizes=%s", sizes);
+        check[m++] = sz;
+        check[m++] = (char *)kernel;
+        int parsed = cli_tune_parse_options(m, check, &to);
+        free(check);
+        if (parsed >= 0) { /* said on stderr */
+            status = parsed ? parsed : 2;
+            goto out;
+        }
+        if (cli_tune_shapes_refuse(&to, err, sizeof err) < 0)
+            goto fail;
+    }
     if ((rc = cli_db_path(db, 0, dbpath, sizeof dbpath, err, sizeof err)) < 0)
         goto fail;
     if (!dbpath[0]) {
@@ -413,7 +458,10 @@ int cli_header_dispatch(int argc, char **argv)
         static char sz[4200], mode[] = "--shape-mode=common", cout[4300];
         snprintf(sz, sizeof sz, "--sizes=%s", sizes);
         snprintf(cout, sizeof cout, "--output=%s/common.json", tmpdir);
-        int m = npass;
+        int m = 0; /* the options given, less header's own --retune */
+        for (int i = 0; i < npass; i++)
+            if (strcmp(pass[i], "--retune") != 0)
+                pass[m++] = pass[i];
         pass[m++] = sz;
         pass[m++] = mode;
         pass[m++] = cout;

@@ -66,6 +66,9 @@ int cli_shape_target(const char *kernel, const cli_shape *s, const cli_space_opt
 /** `cutune tune --sizes=...`: the whole multi-shape run (cmd_tune_shapes.c); the exit
  *  status. */
 int cli_tune_shapes(const cli_tune_options *o);
+/** The options a --sizes run does not take (--size, --warm-start, --csv, --objective ...):
+ *  CUTUNE_EINVAL naming the first given, else 0. */
+int cli_tune_shapes_refuse(const cli_tune_options *o, char *err, size_t errlen);
 
 /** `cutune header --sizes=...`: a dispatch-table header (header_dispatch.c). */
 int cli_header_dispatch(int argc, char **argv);

@@ -433,5 +433,33 @@ cc -std=c11 -Wall -Wextra -pedantic -Werror -c -x c cm.h -o cm.o 2>cc2.txt \
 expect_fail "header --sizes with --size" "not with --size" header --sizes="$S3" --size M=1 -o x.h gemm_h
 [ ! -e x.h ] && ok "a refused header writes nothing" || bad "a refused header wrote x.h"
 
+refuse_path "header --sizes with an option a --sizes run refuses: before any shape runs" "--sizes: not with --csv" \
+    header --sizes="$S3" --csv=x.csv -o x.h gemm_h
+[ ! -e x.csv ] && ok "... nothing tuned, no csv" || bad "... nothing tuned, no csv"
+"$exe" header --sizes="$S3" --shape-mode=common --retune --budget=4 --no-progress -o cr.h gemm_h >cr.txt 2>&1 \
+    && ok "header --sizes --shape-mode=common --retune" || bad "header --sizes --shape-mode=common --retune" "$(tail -3 cr.txt)"
+# a size named as the lookup's locals were (t, i, n): the table still compiles
+cp "$root/kernels/vector_add.cu" .
+python3 - "$root" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1] + "/kernels/vector_add.json"))
+d["name"] = "vadd_t"
+d["sizes"] = {"t": 16777216}
+d["launch"]["grid"] = ["(t + block_size_x * items_per_thread * vector_width - 1) / (block_size_x * items_per_thread * vector_width)", 1, 1]
+for a in d["args"][:3]:
+    a["size"] = "t"
+d["args"][3]["value"] = "t"
+d["reference"]["grid"] = ["(t + 255) / 256"]
+d["metrics"] = {}
+d["recording"] = sys.argv[1] + "/data/vector_add.jsonl.gz"
+json.dump(d, open("vadd_t.json", "w"))
+PY
+"$exe" --no-db --no-progress -q --budget=6 --journal=va.jsonl vector_add >/dev/null 2>&1
+"$exe" db import --kernel=vadd_t.json --size t=1024 va.jsonl >/dev/null 2>&1
+"$exe" db import --kernel=vadd_t.json --size t=4096 va.jsonl >/dev/null 2>&1
+"$exe" header --sizes='t=1024;t=4096' --budget=6 --no-progress -o vt.h vadd_t.json >vt.txt 2>&1 \
+    && cc -std=c11 -Wall -Wextra -pedantic -Werror -c -x c vt.h -o vt.o 2>cc3.txt \
+    && ok "a dispatch table over a size named t compiles" || bad "a dispatch table over a size named t compiles" "$(cat vt.txt cc3.txt | tail -5)"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
