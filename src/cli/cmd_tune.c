@@ -673,6 +673,17 @@ int cutune_cmd_tune(int argc, char **argv)
                                 o.seed, &cli_stop_requested, &confirm, err, sizeof err);
         if (rc == 0 && confirm.winner >= 0)
             hist.confirm = &confirm;
+        /* stopped during the confirmation: the run was stopped (exit 130, "signal"), and
+         * its best is the unconfirmed one; said, not passed off as a finished run */
+        if (rc == 0 && cli_stop_requested) {
+            why = CUTUNE_STOP_SIGNAL;
+            hist.confirm = NULL;
+            if (!o.quiet)
+                fprintf(stderr,
+                        "cutune: stopped during the confirmation of the best %lu: "
+                        "the best is the run's, unconfirmed\n",
+                        o.confirm);
+        }
     }
     if (rc < 0) {
         status = rc == CUTUNE_EBUSY ? 2 : 1; /* the journal is another run's: refused */

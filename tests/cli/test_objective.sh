@@ -167,6 +167,19 @@ head -5 gm.jsonl >gm2.jsonl
     && ok "a cache's maximised objective: resumed without --objective, the same journal" \
     || bad "a cache's maximised objective: resumed without --objective" "$(diff gm.jsonl gm2.jsonl | head -3)"
 
+# a stop (SIGINT) during the confirmation is a stopped run: exit 130, "signal", said; the
+# signal is landed inside the confirmation by gdb (where there is one)
+if command -v gdb >/dev/null; then
+    printf 'set pagination off\nhandle SIGINT nostop noprint pass\nbreak cutune_confirm_run\nrun\nsignal SIGINT\ncontinue\n' >stop.gdb
+    gdb -q -batch -x stop.gdb --args "$exe" --budget=12 --journal=cs.jsonl --output=cs.json energy.json >cs.txt 2>&1
+    grep -q "exited with code 0202" cs.txt && grep -q "stopped during the confirmation" cs.txt \
+        && python3 -c "import json; assert json.load(open('cs.json'))['stop_reason'] == 'signal'" \
+        && ok "a stop during the confirmation: exit 130, stop_reason signal" \
+        || bad "a stop during the confirmation: exit 130, stop_reason signal" "$(grep -v '^Breakpoint\|^\[' cs.txt | tail -5)"
+else
+    echo "ok - a stop during the confirmation # SKIP no gdb"
+fi
+
 # --confirm: the best few measured again (under replay: drawn from the recorded repetitions
 # with the run's seed); a and b are one distribution apart by nothing, c is slower
 python3 - <<'PY'
