@@ -73,53 +73,64 @@ out:
     return rc;
 }
 
-static const cutune_history *sort_hist;
-static int by_time(const void *a, const void *b)
+/* A feasible correct evaluation: its score (what the searcher was told, least best: the
+ * time under the time objective) is a number; one a constraint or the objective ruled out
+ * has none. */
+static int feasible(const cutune_history_entry *e)
 {
-    double x = sort_hist->e[*(const size_t *)a].r.time_ms;
-    double y = sort_hist->e[*(const size_t *)b].r.time_ms;
+    return e->r.status == CUTUNE_STATUS_OK && isfinite(e->score);
+}
+
+static const cutune_history *sort_hist;
+static int by_score(const void *a, const void *b)
+{
+    double x = sort_hist->e[*(const size_t *)a].score;
+    double y = sort_hist->e[*(const size_t *)b].score;
     if (x != y)
         return x < y ? -1 : 1;
     return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-/* One character per bucket of evaluations: the best-so-far time at the bucket's end, on a
- * log scale from the first best (full) to the final best (lowest). */
-static void sparkline(FILE *f, const cutune_history *h, int utf8)
+/* One character per bucket of evaluations: the best-so-far score at the bucket's end, on a
+ * log scale from the first feasible one (full) to the final best (lowest); the ends are
+ * printed as those evaluations' times. */
+static void sparkline(FILE *f, const cutune_history *h, int by_objective, int utf8)
 {
     static const char *const bars[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
     static const char ascii[] = "_.-=+*#@";
     size_t width = h->n < 60 ? h->n : 60;
-    double first = NAN, last = NAN;
+    long first = -1, last = -1;
     for (size_t i = 0; i < h->n; i++)
-        if (h->e[i].r.status == CUTUNE_STATUS_OK) {
-            double t = h->e[i].r.time_ms;
-            if (isnan(first))
-                first = last = t;
-            last = t < last ? t : last;
+        if (feasible(&h->e[i])) {
+            if (first < 0)
+                first = last = (long)i;
+            if (h->e[i].score < h->e[last].score)
+                last = (long)i;
         }
-    if (isnan(first) || !width)
+    if (first < 0 || !width)
         return;
-    fprintf(f, "convergence (best-so-far time, evaluations 1-%zu): ", h->n);
+    double s0 = h->e[first].score, s1 = h->e[last].score;
+    fprintf(f, "convergence (best-so-far %s, evaluations 1-%zu): ",
+            by_objective ? "by the objective" : "time", h->n);
     double best = NAN;
     size_t i = 0;
     for (size_t c = 0; c < width; c++) {
         size_t end = (c + 1) * h->n / width;
         for (; i < end; i++)
-            if (h->e[i].r.status == CUTUNE_STATUS_OK && !(h->e[i].r.time_ms >= best))
-                best = h->e[i].r.time_ms;
+            if (feasible(&h->e[i]) && !(h->e[i].score >= best))
+                best = h->e[i].score;
         int level = 0;
         if (isnan(best))
-            level = 7; /* nothing correct yet: as slow as it gets */
-        else if (first > last)
-            level = (int)lround(7 * log(best / last) / log(first / last));
+            level = 7; /* nothing feasible yet: as bad as it gets */
+        else if (s0 > s1 && s1 > 0)
+            level = (int)lround(7 * log(best / s1) / log(s0 / s1));
         level = level < 0 ? 0 : level > 7 ? 7 : level;
         if (utf8)
             fputs(bars[level], f);
         else
             fputc(ascii[level], f);
     }
-    fprintf(f, " %.4g -> %.4g ms\n", first, last);
+    fprintf(f, " %.4g -> %.4g ms\n", h->e[first].r.time_ms, h->e[last].r.time_ms);
 }
 
 /* The locale's character set is UTF-8 (LC_ALL, else LC_CTYPE, else LANG, as setlocale
@@ -141,9 +152,15 @@ void cutune_report_terminal_summary(FILE *f, const cutune_space *s, const cutune
 {
     if (utf8 < 0)
         utf8 = locale_utf8();
-    size_t nok = 0;
-    for (size_t i = 0; i < h->n; i++)
-        nok += h->e[i].r.status == CUTUNE_STATUS_OK;
+    /* ranked as the run ranks them: by score, the infeasible left out; "by the objective"
+     * where that is not the time */
+    size_t nok = 0, ncorrect = 0;
+    int by_objective = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        ncorrect += h->e[i].r.status == CUTUNE_STATUS_OK;
+        nok += feasible(&h->e[i]);
+        by_objective |= h->e[i].r.status == CUTUNE_STATUS_OK && h->e[i].score != h->e[i].r.time_ms;
+    }
     if (!nok)
         return;
     size_t *order = malloc(nok * sizeof *order);
@@ -151,10 +168,10 @@ void cutune_report_terminal_summary(FILE *f, const cutune_space *s, const cutune
         return; /* a summary line less, never a failed run */
     nok = 0;
     for (size_t i = 0; i < h->n; i++)
-        if (h->e[i].r.status == CUTUNE_STATUS_OK)
+        if (feasible(&h->e[i]))
             order[nok++] = i;
     sort_hist = h;
-    qsort(order, nok, sizeof *order, by_time);
+    qsort(order, nok, sizeof *order, by_score);
     k = k < nok ? k : nok;
     size_t np = cutune_space_nparams(s);
     size_t *width = calloc(np ? np : 1, sizeof *width);
@@ -172,7 +189,11 @@ void cutune_report_terminal_summary(FILE *f, const cutune_space *s, const cutune
         for (size_t r = 0; r < k; r++)
             width[p] = strlen(cell[r * np + p]) > width[p] ? strlen(cell[r * np + p]) : width[p];
     }
-    fprintf(f, "best %zu of %zu correct:\n  %-4s %10s %5s", k, nok, "rank", "time_ms", "eval");
+    if (by_objective || nok < ncorrect)
+        fprintf(f, "best %zu of %zu feasible (%zu correct), by the objective:\n  %-4s %10s %5s", k,
+                nok, ncorrect, "rank", "time_ms", "eval");
+    else
+        fprintf(f, "best %zu of %zu correct:\n  %-4s %10s %5s", k, nok, "rank", "time_ms", "eval");
     for (size_t p = 0; p < np; p++)
         fprintf(f, " %*s", (int)width[p], cutune_space_param(s, p)->name);
     fputc('\n', f);
@@ -183,7 +204,7 @@ void cutune_report_terminal_summary(FILE *f, const cutune_space *s, const cutune
             fprintf(f, " %*s", (int)width[p], cell[r * np + p]);
         fputc('\n', f);
     }
-    sparkline(f, h, utf8);
+    sparkline(f, h, by_objective, utf8);
 out:
     free(cell);
     free(width);

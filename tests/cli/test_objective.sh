@@ -71,6 +71,12 @@ out=$("$exe" --searcher=grid --budget=16 --subject-to "power_w <= 300" --journal
 best_is "--subject-to: the fastest that keeps the power cap" best_capped "$out"
 grep -q "subject to power_w <= 300" <<<"$out" && ok "the summary names the constraint" \
     || bad "the summary names the constraint" "$out"
+# the table of the best few ranks as the run does: the infeasible left out, the best first
+best_t=$(sed -n 's/^time: \([0-9.e+-]*\) ms.*/\1/p' <<<"$out")
+rank1=$(awk '/^best [0-9]+ of/{getline; getline; print $2; exit}' <<<"$out")
+grep -qE "^best [0-9]+ of [0-9]+ feasible \(16 correct\), by the objective:" <<<"$out" && [ "$rank1" = "$best_t" ] \
+    && ok "the table of the best: feasible ones, ranked as the run ranks" \
+    || bad "the table of the best: feasible ones, ranked as the run ranks" "$out"
 
 # bo learns the infeasible region; its best still keeps the cap
 out=$("$exe" --searcher=bo --budget=12 --subject-to "power_w <= 300" --journal=cb.jsonl energy.json 2>&1)
