@@ -71,6 +71,14 @@ int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *
     size_t glen = strlen(given);
     if (glen && given[glen - 1] == ':') /* "bo:" is "bo" with no arguments */
         given[glen - 1] = '\0';
+    /* --batch and --parallel compared as the tuner made them of the run's options:
+     * parallel raised to the batch, both capped at the budget (the header records what the
+     * run ran with) */
+    size_t cap = resume->budget ? resume->budget : (size_t)-1;
+    size_t eb = o->batch < cap ? o->batch : cap;
+    size_t b_for_p = o->have_batch ? o->batch : resume->batch;
+    size_t ep = o->parallel > b_for_p ? o->parallel : b_for_p;
+    ep = ep < cap ? ep : cap;
     if (o->have_seed && o->seed != resume->seed)
         rc = cutune_err(err, errlen, CUTUNE_EMISMATCH,
                         "--resume=%s: --seed=%lu differs from the journal's seed %lu "
@@ -86,12 +94,12 @@ int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *
                         "--resume=%s: the journal does not record its kernel or recording: "
                         "give it",
                         resume_path);
-    else if (o->have_batch && resume->batch && o->batch != resume->batch)
+    else if (o->have_batch && resume->batch && eb != resume->batch)
         rc = cutune_err(err, errlen, CUTUNE_EMISMATCH,
                         "--resume=%s: --batch=%lu differs from the journal's batch %zu "
                         "(a resumed run continues as it was started)",
                         resume_path, o->batch, resume->batch);
-    else if (o->parallel && resume->parallel && o->parallel != resume->parallel)
+    else if (o->parallel && resume->parallel && ep != resume->parallel)
         rc = cutune_err(err, errlen, CUTUNE_EMISMATCH,
                         "--resume=%s: --parallel=%lu differs from the journal's parallel %zu "
                         "(a resumed run continues as it was started)",
