@@ -94,6 +94,8 @@ if "$exe" --resume=cut.jsonl bowl.json.gz >res.txt 2>&1 && cmp -s cut.jsonl r1.j
 else
     bad "truncated journal resumed == uninterrupted run" "$(cat res.txt; diff <(cut -c1-120 cut.jsonl) <(cut -c1-120 r1.jsonl) | head)"
 fi
+grep -q "cut.jsonl: its last line ends without a newline (cut off mid-write): it is dropped" res.txt \
+    && ok "... and the dropped line is said" || bad "... and the dropped line is said" "$(cat res.txt)"
 
 # A real SIGKILL in the middle of a long run (every line is fsync'd).
 "$exe" --searcher=random --seed=3 --budget=3000 --no-progress --journal=full.jsonl bowl.json.gz >/dev/null 2>&1
