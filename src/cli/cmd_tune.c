@@ -268,6 +268,17 @@ static void print_summary(const cli_target *t, int kt, const cutune_objective *o
     cutune_report_terminal_summary(stdout, t->space, h, 5, -1); /* best 5, sparkline */
 }
 
+/* The evaluations the run had in flight, as the tuner makes them of its options (the
+ * journal header's "parallel"): --parallel or the evaluator's slots, raised to the batch,
+ * capped at the budget. */
+static unsigned long ran_parallel(unsigned long parallel, unsigned long batch, unsigned long budget,
+                                  cutune_evaluator *ev)
+{
+    unsigned long n = parallel ? parallel : (unsigned long)cutune_evaluator_slots(ev);
+    n = n < batch ? batch : n;
+    return n > budget ? budget : n;
+}
+
 /* runs/ was made by this run (removed again, if still empty, when the run is refused) */
 static int made_runs_dir;
 
@@ -705,7 +716,7 @@ int cutune_cmd_tune(int argc, char **argv)
     if (o.output && (rc = cli_tune_attach_manifest(
                          o.output, target_abs, replay ? eargs_shown : NULL, o.so.restrict_exprs,
                          o.so.nrestrict, o.so.cartesian, st, sargs, o.budget, o.seed,
-                         o.parallel ? o.parallel : 1, err, sizeof err)) < 0)
+                         ran_parallel(o.parallel, o.batch, o.budget, ev), err, sizeof err)) < 0)
         goto export_fail;
     if (o.csv && (rc = cutune_export_csv(o.csv, t.space, t.spec, &hist, err, sizeof err)) < 0)
         goto export_fail;
