@@ -710,6 +710,7 @@ int cli_tune_shapes(const cli_tune_options *given)
          * measured it */
         if (rc == 0 && idx && !cli_stop_requested)
             rc = measure_chosen(v, idx, err, sizeof err);
+        v->chosen_stopped = idx && cli_stop_requested;
         set_winner(v);
         if (rc < 0)
             goto fail;

@@ -62,7 +62,9 @@ int shapes_print_summary(int common, const char *warm, int quiet, shape_run *R, 
             continue;
         printf("validate %s (the configuration of %s): ", v->shape->label,
                v->from >= 0 ? R[v->from].shape->label : "the common run");
-        if (v->chosen_id < 0)
+        if (v->chosen_stopped)
+            printf("not measured (the run was stopped)");
+        else if (v->chosen_id < 0)
             printf("not in its space (invalid or not recorded there)");
         else if (v->chosen_status != CUTUNE_STATUS_OK)
             printf("%s", cutune_status_name(v->chosen_status));
@@ -194,7 +196,9 @@ int shapes_write_output(const char *path, const run_ctx *c, int common, shape_ru
         fprintf(f, ",\"config\":");
         config_json(f, v->t.space, v->chosen_id);
         fprintf(f, ",\"status\":\"%s\",\"chosen_ms\":",
-                v->chosen_id >= 0 ? cutune_status_name(v->chosen_status) : "not_in_space");
+                v->chosen_stopped   ? "stopped"
+                : v->chosen_id >= 0 ? cutune_status_name(v->chosen_status)
+                                    : "not_in_space");
         num_json(f, v->chosen_ms);
         fprintf(f, ",\"direct_config\":");
         config_json(f, v->t.space, v->winner);

@@ -23,8 +23,9 @@ typedef struct shape_run {
     double best_ms;   /* the fastest seen there in this run */
     double known_ms;  /* common mode: the database's fastest there (NAN: no database) */
     /* validation */
-    long from;      /* the tuned shape whose configuration it was given (-1 common) */
-    long chosen_id; /* that configuration's id here (-1: not in its space) */
+    long from;          /* the tuned shape whose configuration it was given (-1 common) */
+    long chosen_id;     /* that configuration's id here (-1: not in its space) */
+    int chosen_stopped; /* the run was stopped before it was measured here */
     cutune_status chosen_status;
     double chosen_ms;
     /* --resume=PREFIX (shapes_resume.c) */

@@ -461,5 +461,23 @@ PY
     && cc -std=c11 -Wall -Wextra -pedantic -Werror -c -x c vt.h -o vt.o 2>cc3.txt \
     && ok "a dispatch table over a size named t compiles" || bad "a dispatch table over a size named t compiles" "$(cat vt.txt cc3.txt | tail -5)"
 
+# stopped (SIGINT) while the validation shape is tuned directly: its chosen configuration
+# is reported as not measured, "stopped", never "not in its space"
+rm -f vs-*.jsonl vs.json
+CUTUNE_REPLAY_SLEEP=0.01 "$exe" --sizes='M=N=K=1024;M=N=K=2048' --validate-sizes='M=N=K=4096' --budget=60 \
+    --journal=vs --output=vs.json --no-progress gemm_h >vs.txt 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do
+    [ -s vs-4096x4096x4096.jsonl ] && break
+    sleep 0.02
+done
+kill -INT $pid 2>/dev/null
+wait $pid
+rc=$?
+[ $rc -eq 130 ] && grep -q "^validate 4096x4096x4096 .*: not measured (the run was stopped)" vs.txt \
+    && python3 -c "import json; assert json.load(open('vs.json'))['validation'][0]['status'] == 'stopped'" \
+    && ok "stopped during validation: the chosen configuration is 'stopped', not 'not in its space'" \
+    || bad "stopped during validation: 'stopped'" "exit $rc; $(tail -4 vs.txt)"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
