@@ -675,6 +675,8 @@ int cutune_cmd_tune(int argc, char **argv)
                 "again to resume it later)\n",
                 o.resume, r.searcher_budget, o.budget, o.budget);
     cutune_stop_reason why;
+    if (mpi_rank == 0)
+        cli_tune_say_dropped_tail(resume);
     rc = cutune_tune(t.space, t.spec, searcher, visited, ev, &opt, &hist, &why, err, sizeof err);
     /* The best few measured again, interleaved: the winner among those the noise cannot
      * tell apart, by a fixed rule (docs/objectives.md#confirmation). */

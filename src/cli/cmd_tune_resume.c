@@ -43,11 +43,6 @@ int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *
     if (!resume->format || strcmp(resume->format, "cutune_journal") != 0)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "--resume=%s: not a cutune journal",
                           resume_path);
-    if (resume->truncated_tail && mpi_rank == 0) /* said: never a silent cut */
-        fprintf(stderr,
-                "cutune: %s: its last line ends without a newline (cut off mid-write): it is "
-                "dropped, and what it held is evaluated again\n",
-                resume_path);
     if (cutune_journal_is_compressed(resume_path))
         return cutune_err(err, errlen, CUTUNE_EINVAL,
                           "--resume=%s: a gzip-compressed journal cannot be appended to "
@@ -289,4 +284,13 @@ int cli_tune_check_objective(const cutune_recording *journal, const cutune_objec
                           journal->path, had, journal->objective_max ? ":max" : "",
                           *had_cons ? " and --subject-to " : "", *had_cons ? had_cons : "");
     return 0;
+}
+
+void cli_tune_say_dropped_tail(const cutune_recording *resume)
+{
+    if (resume && resume->truncated_tail) /* never a silent cut */
+        fprintf(stderr,
+                "cutune: %s: its last line ends without a newline (cut off mid-write): it is "
+                "dropped, and what it held is evaluated again\n",
+                resume->path);
 }

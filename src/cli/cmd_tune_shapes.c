@@ -164,6 +164,7 @@ static int search(run_ctx *c, const cutune_space *space, const cutune_spec *spec
     }
     if (!common)
         opt.store = es[0].store;
+    cli_tune_say_dropped_tail(resume);
     rc = cutune_tune(space, common ? NULL : spec, searcher, visited, common ? ev : es[0].ev, &opt,
                      hist, why, err, errlen);
     if (!common) {

@@ -65,6 +65,10 @@ typedef struct cli_tune_resume {
  */
 int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o);
 
+/** A resumed journal whose last line was cut off mid-write: said in one line on stderr as
+ *  the run starts (the line is dropped, what it held evaluated again). */
+void cli_tune_say_dropped_tail(const struct cutune_recording *resume);
+
 /** Can a file be created at path (its folder exists and is writable; nothing is there that
  *  cutune never writes over)? Else one line naming --OPT=path. */
 int cli_check_writable(const char *opt, const char *path, char *err, size_t errlen);

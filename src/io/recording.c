@@ -212,14 +212,14 @@ void cutune_recording_free(cutune_recording *r)
 
 /* ------------------------------------------------------------ loading */
 
-/* A Kernel Tuner cache holds each configuration once (a dict keyed by it): two entries of
- * one configuration (keys that print a value differently, "1,2" and "1.0,2") would give
- * a replay whichever came first. */
-static int kt_check_unique(const recording_impl *ri, const char *file, char *err, size_t errlen)
+/* A recording holds each configuration once: a Kernel Tuner cache is a dict keyed by it,
+ * and a run evaluates a configuration once. Two records of one configuration (keys that
+ * print a value differently, "1,2" and "1.0,2"; two runs' lines in one journal) would give
+ * a replay, and a resume, whichever came first. */
+static int check_unique(const recording_impl *ri, const char *file, char *err, size_t errlen)
 {
     const cutune_recording *r = &ri->pub;
-    if (!r->format || strcmp(r->format, "kernel_tuner") != 0)
-        return 0;
+    int kt = r->format && strcmp(r->format, "kernel_tuner") == 0;
     for (size_t i = 0; i < r->nrecords; i++) {
         long first = record_set_find(ri, r->records[i].idx);
         if (first == (long)i)
@@ -233,9 +233,9 @@ static int kt_check_unique(const recording_impl *ri, const char *file, char *err
             n += w > 0 ? (size_t)w : 0;
         }
         return cutune_err(err, errlen, CUTUNE_EPARSE,
-                          "%s: cache: entries %ld and %zu are one configuration (%s): a "
-                          "configuration is recorded once",
-                          file, first + 1, i + 1, cfg);
+                          "%s: %s %ld and %zu are one configuration (%s): a configuration is "
+                          "recorded once",
+                          file, kt ? "cache: entries" : "evaluations", first + 1, i + 1, cfg);
     }
     return 0;
 }
@@ -274,7 +274,7 @@ int cutune_recording_load_buffer(const char *name, const char *data, size_t len,
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", name);
         goto out_free;
     }
-    if ((rc = kt_check_unique(ri, name, err, errlen)) < 0)
+    if ((rc = check_unique(ri, name, err, errlen)) < 0)
         goto out_free;
     *out = &ri->pub;
     ri = NULL;

@@ -383,6 +383,12 @@ static void test_kt_errors(void **state)
          "{\"kind\":\"eval\",\"n\":0,\"config\":{\"x\":2},\"status\":\"ok\",\"time_ms\":3}\n"
          "{\"kind\":\"eval\",\"n\":1,\"config\":{\"x\":1},\"status\":\"ok\",\"time_ms\":4}\n",
          CUTUNE_EPARSE, "t.json:4: n: evaluation 0 is also on line 2"},
+        /* a configuration evaluated twice: a run evaluates each once */
+        {"{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n"
+         "{\"kind\":\"eval\",\"n\":0,\"config\":{\"x\":1},\"status\":\"ok\",\"time_ms\":1}\n"
+         "{\"kind\":\"eval\",\"n\":1,\"config\":{\"x\":2},\"status\":\"ok\",\"time_ms\":2}\n"
+         "{\"kind\":\"eval\",\"n\":2,\"config\":{\"x\":1},\"status\":\"ok\",\"time_ms\":3}\n",
+         CUTUNE_EPARSE, "t.json: evaluations 1 and 3 are one configuration (x=1)"},
         {"{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n"
          "{\"kind\":\"eval\",\"n\":-1,\"config\":{\"x\":1},\"status\":\"ok\",\"time_ms\":1}\n",
          CUTUNE_EPARSE, "t.json:2: n: expected an evaluation number"},
