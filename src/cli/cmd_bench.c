@@ -576,23 +576,40 @@ int cutune_cmd_bench(int argc, char **argv)
         }
         goto out;
     }
-    /* The command as results.md quotes it: the options that change results,
-     * not --jobs / --out / --quiet (any thread count gives the same tables). */
+    /* The command as results.md quotes it: the options that change results, not --jobs /
+     * --out / --quiet (any thread count gives the same tables), each word quoted for a
+     * shell where it needs it; an option's value given as the next word goes with it. */
     {
         size_t len = 64;
         for (int i = 1; i < argc; i++)
-            len += strlen(argv[i]) + 1;
+            len += 4 * strlen(argv[i]) + 3;
         command = malloc(len);
         if (!command)
             goto out;
         strcpy(command, "cutune bench");
+        char *w = command + strlen(command);
         for (int i = 1; i < argc; i++) {
-            if (strncmp(argv[i], "--jobs", 6) == 0 || strncmp(argv[i], "--out", 5) == 0 ||
-                strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "--no-plots") == 0 ||
-                strcmp(argv[i], "--per-seed") == 0)
+            const char *a = argv[i];
+            int takes_next = strcmp(a, "--jobs") == 0 || strcmp(a, "--out") == 0;
+            if (strncmp(a, "--jobs", 6) == 0 || strncmp(a, "--out", 5) == 0 ||
+                strcmp(a, "--quiet") == 0 || strcmp(a, "--no-plots") == 0 ||
+                strcmp(a, "--per-seed") == 0) {
+                i += takes_next;
                 continue;
-            strcat(command, " ");
-            strcat(command, argv[i]);
+            }
+            *w++ = ' ';
+            int plain = *a != '\0';
+            for (const char *ch = a; *ch && plain; ch++)
+                plain = isalnum((unsigned char)*ch) || strchr("_./=:,@%+-", *ch);
+            if (plain) {
+                w += sprintf(w, "%s", a);
+                continue;
+            }
+            *w++ = '\'';
+            for (const char *ch = a; *ch; ch++)
+                w += *ch == '\'' ? sprintf(w, "'\\''") : sprintf(w, "%c", *ch);
+            *w++ = '\'';
+            *w = '\0';
         }
     }
 

@@ -333,6 +333,17 @@ int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out,
     for (size_t i = 0; i < res->nrec; i++)
         names[i] = (named_index){res->rec[i].name, i};
     qsort(names, res->nrec, sizeof *names, cmp_named);
+    /* a recording is named by its file name in every table, plot and --reproduce: two of
+     * one name would be taken for each other */
+    for (size_t i = 1; i < res->nrec; i++)
+        if (strcmp(names[i].name, names[i - 1].name) == 0) {
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                            "bench: %s and %s are both named %s in the results: give each "
+                            "recording its own file name",
+                            opt->recordings[names[i - 1].src], opt->recordings[names[i].src],
+                            names[i].name);
+            goto out_free;
+        }
     {
         cutune_bench_recording_info *sorted = calloc(res->nrec, sizeof *sorted);
         if (!sorted)

@@ -34,7 +34,8 @@ static void cell_mean_se(const cutune_bench_result *r, size_t ci, size_t ri, siz
     }
     *mean = s / (double)ns;
     double var = ns > 1 ? (s2 - s * s / (double)ns) / (double)(ns - 1) : 0.0;
-    *se = var > 0 ? sqrt(var / (double)ns) : 0.0;
+    /* one run has no noise estimate: unknown, never zero (no cell is above random then) */
+    *se = ns < 2 ? INFINITY : var > 0 ? sqrt(var / (double)ns) : 0.0;
 }
 
 /* Mean and standard error of P (which = 0 over evaluations, 1 over time); NAN when undefined. */
@@ -53,7 +54,7 @@ static void p_mean_se(const cutune_bench_result *r, size_t ci, size_t ri, size_t
     }
     *mean = cnt ? s / (double)cnt : NAN;
     double var = cnt > 1 ? (s2 - s * s / (double)cnt) / (double)(cnt - 1) : 0.0;
-    *se = var > 0 ? sqrt(var / (double)cnt) : 0.0;
+    *se = cnt < 2 ? INFINITY : var > 0 ? sqrt(var / (double)cnt) : 0.0;
 }
 
 /* Visit every listed cell: fn(ctx, ci, ri, si, what, mean, random, se) with what = a budget
@@ -136,10 +137,13 @@ void bench_write_md_vs_random(FILE *f, const cutune_bench_result *r)
     fprintf(f,
             "A (recording, budget) cell is listed when the searcher's mean fraction of optimum "
             "minus random search's exact expectation (order statistics, no noise of its own) is "
-            "not above two standard errors of the searcher's mean over the %zu seeds; a cell "
+            "not above two standard errors of the searcher's mean over the %zu seed(s); a cell "
             "where every run found the optimum is not listed. P rows: mean P against random "
-            "search's 0, by the same test. random and grid are not judged.\n\n",
-            r->nseeds);
+            "search's 0, by the same test. random and grid are not judged.%s\n\n",
+            r->nseeds,
+            r->nseeds < 2 ? " One seed gives no standard error: every judged cell is listed "
+                            "(2 SE `inf`); run two seeds or more for a verdict."
+                          : "");
     for (size_t ci = 0; ci < r->nconv; ci++) {
         fprintf(f, "### Not above random (%s)\n\n", cutune_bench_convention_name(r->conv[ci]));
         size_t any = 0;

@@ -344,6 +344,21 @@ mkdir -p jdir && cp r1.jsonl jdir/
 "$exe" bench --searchers=random --seeds=2 --budgets=5 --no-plots --quiet --out=jd_out jdir >/dev/null 2>&1 && grep -q "r1" jd_out/results.md \
     && ok "bench: a folder's journals are recordings too" || bad "bench: a folder's journals are recordings too"
 
+# bench: two recordings of one file name would be taken for each other in every table,
+# plot and --reproduce: refused, no --out folder left
+mkdir -p twin_a twin_b && cp bowl.json.gz twin_a/ && cp small.json twin_b/bowl.json
+out=$("$exe" bench --searchers=random --seeds=2 --budgets=5 --no-plots --quiet --out=tw_out twin_a/bowl.json.gz twin_b/bowl.json 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "twin_a/bowl.json.gz and twin_b/bowl.json are both named bowl" <<<"$out" && [ ! -e tw_out ] \
+    && ok "bench: two recordings of one name refused" || bad "bench: two recordings of one name refused" "$out"
+# one seed: no standard error, so no cell is called above random; the command is quoted
+"$exe" bench --searchers=random,bo --seeds=1 --budgets=5 --no-plots --quiet --restrict='a * c >= 0' \
+    --out one_out --jobs 1 bowl.json.gz >/dev/null 2>&1
+grep -q ",bo,.*,inf$" one_out/vs-random.csv && ! grep -q ",0.0000$" one_out/vs-random.csv \
+    && ok "bench --seeds=1: every judged cell listed, its SE unknown (inf)" \
+    || bad "bench --seeds=1: every judged cell listed, its SE unknown" "$(cat one_out/vs-random.csv)"
+grep -qF "Command: \`cutune bench --searchers=random,bo --seeds=1 --budgets=5 '--restrict=a * c >= 0' bowl.json.gz\`" one_out/results.md \
+    && ok "bench: results.md quotes the command as a shell reads it" || bad "bench: results.md quotes the command" "$(grep Command one_out/results.md)"
+
 # bench --per-seed: every run's best at every budget; their means are results.csv's, and
 # seed s at budget B is the CLI's --seed=s --budget=B run (bo's plan is its design size,
 # 5 points at each of these budgets, so 20 and 60 are read off the run of 200; genetic
