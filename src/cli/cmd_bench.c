@@ -68,13 +68,15 @@ static void bench_usage(FILE *f)
             "  --no-plots           write the plot data but do not run gnuplot\n"
             "  --per-seed           also write DIR/runs.csv: the best of every run (seed, budget)\n"
             "  --objectives=A,B     compare by the hypervolume of the (A, B) Pareto fronts\n"
-            "                       instead (recordings holding both; DIR/objectives.csv)\n"
+            "                       instead (recordings holding both; DIR/objectives.csv;\n"
+            "                       not with --restrict, --restrictions, --convention,\n"
+            "                       --parallel, --split, --per-seed)\n"
             "  --reproduce=RESULTS  rerun the experiment of a results.json from its manifest\n"
             "                       alone (into --out, default RESULTS' folder/reproduced), each\n"
             "                       recording with the restrictions it was benchmarked with, and\n"
             "                       compare cell by cell: exit 0 identical, 1 different, 2 when a\n"
             "                       recording or restrictions file is missing or its SHA-256\n"
-            "                       differs\n"
+            "                       differs (only --out, --jobs, --no-plots, --quiet with it)\n"
             "  --quiet              no progress bar\n"
             "  --help               this text\n"
             "\n"
@@ -379,8 +381,10 @@ int cutune_cmd_bench(int argc, char **argv)
 
     optind = 1;
     opterr = 1;
-    int c;
+    int c, given[64] = {0}, ngiven = 0; /* the options given, for the modes' refusals */
     while ((c = cli_getopt(argc, argv, "h", longopts)) != -1) {
+        if (ngiven < 64)
+            given[ngiven++] = c;
         switch (c) {
         case OPT_SEARCHERS: searchers_list = optarg; break;
         case OPT_SEARCHER:
@@ -432,6 +436,43 @@ int cutune_cmd_bench(int argc, char **argv)
         }
     }
 
+    /* a mode that does not read an option refuses it, never drops it: --reproduce reruns
+     * RESULTS' own experiment, --objectives compares fronts over every configuration */
+    {
+        static const int rerun_reads[] = {OPT_REPRODUCE, OPT_OUT, OPT_JOBS, OPT_NOPLOTS, OPT_QUIET};
+        static const int mo_ignores[] = {OPT_RESTRICT, OPT_RESTRICTIONS, OPT_CONV,
+                                         OPT_PARALLEL, OPT_SPLIT,        OPT_PER_SEED};
+        for (int g = 0; g < ngiven; g++) {
+            int bad = 0;
+            if (reproduce) {
+                bad = 1;
+                for (size_t k = 0; k < sizeof rerun_reads / sizeof rerun_reads[0]; k++)
+                    bad &= given[g] != rerun_reads[k];
+            } else if (objectives) {
+                for (size_t k = 0; k < sizeof mo_ignores / sizeof mo_ignores[0]; k++)
+                    bad |= given[g] == mo_ignores[k];
+            }
+            if (!bad)
+                continue;
+            size_t i = 0;
+            while (longopts[i].name && longopts[i].val != given[g])
+                i++;
+            fprintf(stderr, "cutune bench: --%s does not apply with --%s (%s)\n",
+                    longopts[i].name ? longopts[i].name : "?",
+                    reproduce ? "reproduce" : "objectives",
+                    reproduce ? "it reruns the results' own experiment; --out, --jobs, "
+                                "--no-plots and --quiet apply"
+                              : "the fronts are over every recorded configuration");
+            goto out;
+        }
+        if (reproduce && optind < argc) {
+            fprintf(stderr,
+                    "cutune bench: --reproduce: %s: the recordings are the results' own "
+                    "(their manifest names them)\n",
+                    argv[optind]);
+            goto out;
+        }
+    }
     if (reproduce) {
         int out_given = 0;
         for (int i = 1; i < argc; i++)

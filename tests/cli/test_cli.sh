@@ -359,6 +359,18 @@ grep -q ",bo,.*,inf$" one_out/vs-random.csv && ! grep -q ",0.0000$" one_out/vs-r
 grep -qF "Command: \`cutune bench --searchers=random,bo --seeds=1 --budgets=5 '--restrict=a * c >= 0' bowl.json.gz\`" one_out/results.md \
     && ok "bench: results.md quotes the command as a shell reads it" || bad "bench: results.md quotes the command" "$(grep Command one_out/results.md)"
 
+# a bench mode refuses what it does not read: --reproduce reruns the results' own
+# experiment, --objectives compares fronts over every configuration
+out=$("$exe" bench --reproduce=one_out/results.json --seeds=9 --out=rp_out 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "^cutune bench: --seeds does not apply with --reproduce" <<<"$out" && [ ! -e rp_out ] \
+    && ok "bench --reproduce --seeds refused" || bad "bench --reproduce --seeds refused" "$out"
+out=$("$exe" bench --reproduce=one_out/results.json --out=rp_out bowl.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "^cutune bench: --reproduce: bowl.json.gz: the recordings are the results' own" <<<"$out" \
+    && ok "bench --reproduce with a recording refused" || bad "bench --reproduce with a recording refused" "$out"
+out=$("$exe" bench --objectives=time,energy --convention=cartesian --out=mo_out bowl.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "^cutune bench: --convention does not apply with --objectives" <<<"$out" && [ ! -e mo_out ] \
+    && ok "bench --objectives --convention refused" || bad "bench --objectives --convention refused" "$out"
+
 # bench --per-seed: every run's best at every budget; their means are results.csv's, and
 # seed s at budget B is the CLI's --seed=s --budget=B run (bo's plan is its design size,
 # 5 points at each of these budgets, so 20 and 60 are read off the run of 200; genetic
