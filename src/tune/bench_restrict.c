@@ -119,10 +119,17 @@ int cutune_bench_restrictions_load(const char *path, cutune_bench_restrictions *
                             path, ln, RESTRICT_LINE_MAX - 2);
             break;
         }
+        /* '#' starts a comment, on a line of its own or after a header or a restriction
+         * (no expression holds a '#') */
+        char *hash = strchr(line, '#');
+        if (hash) {
+            *hash = '\0';
+            len = (size_t)(hash - line);
+        }
         while (len > 0 && isspace((unsigned char)line[len - 1]))
             line[--len] = '\0';
         char *p = line + strspn(line, " \t");
-        if (*p == '\0' || *p == '#')
+        if (*p == '\0')
             continue;
         if (*p == '[') {
             rc = add_section(r, path, ln, p, err, errlen);

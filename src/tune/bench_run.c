@@ -48,8 +48,8 @@ static int build_table(bench_ctx *b, const cutune_recording *r, size_t ci, size_
             : cutune_recording_space(r, NULL, 0, !restricted, &t->space, msg, sizeof msg);
     if (rc < 0) {
         if (def && def->known)
-            return cutune_err(err, errlen, rc, "%s: the restrictions of %s: %s", r->path,
-                              def->source ? def->source : "the space", msg);
+            return cutune_err(err, errlen, rc, "%s: the restrictions of the section at %s: %s",
+                              r->path, def->source ? def->source : "the space", msg);
         return cutune_err(err, errlen, rc, "%s: %s", r->path, msg);
     }
     info->restricted = restricted;

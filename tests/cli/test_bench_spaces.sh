@@ -77,8 +77,14 @@ printf 'a <= b\n' >bad2
 bench_fail "bench: a restriction before any section" "bad2:1: a restriction before the first" \
     --restrictions=bad2 recs/toy_G1.json
 printf '[toy_*]\nc <= b\n' >bad3
-bench_fail "bench: a restriction naming no parameter" "the restrictions of bad3:1" \
+bench_fail "bench: a restriction naming no parameter" "the restrictions of the section at bad3:1" \
     --restrictions=bad3 recs/toy_G1.json
+# comments after a section header and after a restriction, as docs/cli.md shows them
+printf '# known spaces\n[toy_*]   # every toy\na >= 0   # always true\n' >commented
+"$exe" bench --seeds=2 --budgets=2 --searchers=random --quiet --no-plots --out=cm_out \
+    --restrictions=commented recs/toy_G1.json >/dev/null 2>cm.err \
+    && grep -q "restrictions known for 1 of 1" cm.err && ok "bench: a restrictions file with trailing comments" \
+    || bad "bench: a restrictions file with trailing comments" "$(cat cm.err)"
 bench_fail "bench: a missing restrictions file" "nofile: cannot open" --restrictions=nofile recs/toy_G1.json
 bench_fail "bench: an unknown convention" "valid: constraint-aware, cartesian, recorded, both, all" \
     --convention=honest recs/toy_G1.json
