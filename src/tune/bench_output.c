@@ -2,6 +2,7 @@
  * results.json (the same for scripts), runs.csv (every run's best), and the convergence
  * plots (their data and a gnuplot script, drawn by gnuplot where it is installed). Every
  * file goes through a cutune_outfile: a failure never leaves a partial one. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -450,6 +451,27 @@ static void gp_text(FILE *f, const char *s, int in_quotes)
     }
 }
 
+/* The plots an earlier run left in pdir (its .dat, .png, .svg and .pdf files, which bench
+ * alone writes there): removed, so that the folder holds this run's only. */
+static void clear_plots(const char *pdir)
+{
+    DIR *d = opendir(pdir);
+    if (!d)
+        return;
+    static const char *const ext[] = {".dat", ".png", ".svg", ".pdf"};
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+            if (n > 4 && strcmp(e->d_name + n - 4, ext[i]) == 0) {
+                char p[4400];
+                snprintf(p, sizeof p, "%s/%s", pdir, e->d_name);
+                unlink(p);
+                break;
+            }
+    }
+    closedir(d);
+}
+
 /* Plot data (one file per convention x recording: t, then median/p05/p95 per
  * searcher) and one gnuplot script drawing all of them. */
 static int write_plots(const cutune_bench_result *r, const char *dir, char *err, size_t errlen)
@@ -459,6 +481,7 @@ static int write_plots(const cutune_bench_result *r, const char *dir, char *err,
     int rc = mkdir_p(pdir, err, errlen);
     if (rc < 0)
         return rc;
+    clear_plots(pdir);
     FILE *gp;
     cutune_outfile *gpo = open_out(dir, "plots.gp", &gp, err, errlen);
     if (!gpo)

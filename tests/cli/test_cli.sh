@@ -359,6 +359,11 @@ grep -q ",bo,.*,inf$" one_out/vs-random.csv && ! grep -q ",0.0000$" one_out/vs-r
 grep -qF "Command: \`cutune bench --searchers=random,bo --seeds=1 --budgets=5 '--restrict=a * c >= 0' bowl.json.gz\`" one_out/results.md \
     && ok "bench: results.md quotes the command as a shell reads it" || bad "bench: results.md quotes the command" "$(grep Command one_out/results.md)"
 
+# a later bench into the same folder leaves no plot of the earlier one
+"$exe" bench --searchers=random --seeds=2 --budgets=5 --no-plots --quiet --convention=cartesian --out=one_out small.json >/dev/null 2>&1
+[ "$(ls one_out/plots | sed 's/\..*//' | sort -u)" = "cartesian_small" ] \
+    && ok "bench: the plots folder holds this run's plots only" || bad "bench: the plots folder holds this run's plots only" "$(ls one_out/plots)"
+
 # a bench mode refuses what it does not read: --reproduce reruns the results' own
 # experiment, --objectives compares fronts over every configuration
 out=$("$exe" bench --reproduce=one_out/results.json --seeds=9 --out=rp_out 2>&1 >/dev/null)
