@@ -55,6 +55,9 @@ typedef struct cutune_report_run {
     char **metric_names;       /**< in first-seen order */
     size_t nevals, capevals;   /**< evaluations read */
     cutune_report_eval *evals; /**< in file order */
+    int dropped_tail;          /**< a last line cut off mid-write was left out */
+    char *objective;           /**< header "objective" (what the run ranked by, when not
+                                    time; NULL: time); the report ranks by time */
 } cutune_report_run;
 
 /**

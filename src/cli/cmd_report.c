@@ -179,6 +179,11 @@ int cutune_cmd_report(int argc, char **argv)
             fprintf(stderr, "cutune report: %s\n", err);
             goto out;
         }
+        if (runs[nruns]->dropped_tail)
+            fprintf(stderr,
+                    "cutune report: %s: its last line ends without a newline (cut off "
+                    "mid-write): left out\n",
+                    paths[i]);
         nruns++;
         char dir[4096];
         if (cutune_report_profile_dir(paths[i], dir, sizeof dir) == 0) {

@@ -64,6 +64,7 @@ void cutune_report_run_free(cutune_report_run *r)
     free(r->evaluator);
     free(r->evaluator_arg);
     free(r->device);
+    free(r->objective);
     free(r->target);
     free(r);
 }
@@ -85,6 +86,25 @@ static int parse_header(cutune_report_run *r, const cJSON *h, size_t line, char 
     r->evaluator_arg = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "evaluator_arg"));
     r->device = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "device"));
     r->target = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "target"));
+    {
+        /* what the run ranked by: its objective and constraints, NULL for plain time */
+        const cJSON *ob = cJSON_GetObjectItemCaseSensitive(h, "objective");
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(h, "subject_to");
+        const cJSON *first = cJSON_IsArray(st) ? st->child : NULL;
+        size_t len = 32 + (cJSON_IsString(ob) ? strlen(ob->valuestring) : 4);
+        for (const cJSON *c = first; c; c = c->next)
+            len += cJSON_IsString(c) ? strlen(c->valuestring) + 2 : 0;
+        if (cJSON_IsString(ob) || first) {
+            if (!(r->objective = malloc(len)))
+                return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+            size_t n = (size_t)snprintf(r->objective, len, "%s",
+                                        cJSON_IsString(ob) ? ob->valuestring : "time");
+            for (const cJSON *c = first; c; c = c->next)
+                if (cJSON_IsString(c))
+                    n += (size_t)snprintf(r->objective + n, len - n, "%s%s",
+                                          c == first ? ", subject to " : ", ", c->valuestring);
+        }
+    }
     const cJSON *seed = cJSON_GetObjectItemCaseSensitive(h, "seed");
     r->seed = cJSON_IsNumber(seed) && seed->valuedouble >= 0 && seed->valuedouble < 1.8e19
                   ? (unsigned long)seed->valuedouble
@@ -346,8 +366,10 @@ static int parse_lines(cutune_report_run *r, const char *text, size_t len, char 
         if (n && strspn(p, " \t\r") < n) {
             cJSON *j = cJSON_ParseWithLength(p, n);
             if (!j) {
-                if (!nl) /* a last line cut short by a crash: the run's record ends before it */
+                if (!nl) { /* a last line cut short by a crash: the record ends before it */
+                    r->dropped_tail = 1;
                     break;
+                }
                 return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: not a JSON object", r->path,
                                   line);
             }

@@ -28,6 +28,10 @@ int cutune_report_text_write(FILE *f, cutune_report_run *const *runs, size_t nru
     for (size_t r = 0; r < nruns; r++)
         if (!pool.pooled[r])
             fprintf(f, "  (not pooled: %s has other parameters than %s)\n", runs[r]->path, b->path);
+    for (size_t r = 0; r < nruns; r++)
+        if (runs[r]->objective)
+            fprintf(f, "  (%s was tuned for %s; the importance is that of the time)\n",
+                    runs[r]->path, runs[r]->objective);
     if (!imp->ntrees) {
         fprintf(f, "  not enough data: fewer than 2 correct evaluations, or all take the same "
                    "time\n");

@@ -91,6 +91,21 @@ if grep -q '^parameter importance: gemm, random, seed 1 (1 run, 25 correct evalu
 else
     bad "--text" "$out"
 fi
+# a run tuned for another objective: the page and the text say the report ranks by time
+python3 - <<'PY'
+import json
+lines = open("g.jsonl").read().splitlines()
+h = json.loads(lines[0]); h["objective"] = "energy"; h["subject_to"] = ["power_w <= 300"]
+open("gobj.jsonl", "w").write("\n".join([json.dumps(h)] + lines[1:]) + "\n")
+PY
+"$exe" report --html=gobj.html gobj.jsonl >/dev/null 2>&1 && grep -q '<td class="t">energy, subject to power_w &lt;= 300</td>' gobj.html \
+    && "$exe" report --text gobj.jsonl | grep -q "gobj.jsonl was tuned for energy, subject to power_w <= 300; the importance is that of the time" \
+    && ok "a run tuned for another objective: said on the page and in the text" \
+    || bad "a run tuned for another objective: said on the page and in the text"
+head -c -40 g.jsonl >gcut.jsonl
+out=$("$exe" report --text gcut.jsonl 2>&1 >/dev/null)
+grep -q "gcut.jsonl: its last line ends without a newline (cut off mid-write): left out" <<<"$out" \
+    && ok "--text: a cut-off last line is left out, and said" || bad "--text: a cut-off last line is said" "$out"
 
 # profile: bad input and a missing ncu
 "$exe" profile --help | grep -q '^usage: cutune profile' && ok "profile --help" || bad "profile --help"
