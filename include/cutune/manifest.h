@@ -11,7 +11,8 @@
  * budget), the seeds, budgets and the exact command line. Its identity, "COMMIT7-HASH8",
  * names the experiment: the commit and the first 8 hex digits of the SHA-256 of the part
  * that decides the numbers (recordings' hashes, convention, restrictions, searchers and
- * their options, budgets, seeds, parallel), not of the machine it ran on.
+ * their options, budgets, seeds, parallel; a tuning run's objective, constraints, batch,
+ * time limit and warm start), not of the machine it ran on.
  */
 #ifndef CUTUNE_MANIFEST_H
 #define CUTUNE_MANIFEST_H
@@ -49,6 +50,15 @@ typedef struct cutune_manifest_input {
     unsigned long seed_first;                 /**< seeds seed_first .. seed_first + nseeds - 1 */
     size_t nseeds;                            /**< ... their count */
     size_t parallel;                          /**< evaluations in flight (1: one at a time) */
+    /* A tuning run's choices that change its result (written, and part of the identity,
+     * only where they differ from a plain run's: bench manifests are unchanged by them) */
+    const char *objective;         /**< when not time (its text, :max included), or NULL */
+    const char *const *subject_to; /**< its constraints */
+    size_t nsubject_to;            /**< ... their count */
+    size_t batch;                  /**< proposals per round, when above 1 */
+    double time_limit_s;           /**< --time-limit, when above 0 */
+    const char *warm_start_prior;  /**< the warm start's prior hash, or NULL (its source
+                                        file is one of the recordings) */
 } cutune_manifest_input;
 
 /**

@@ -715,11 +715,28 @@ int cutune_cmd_tune(int argc, char **argv)
     if (o.output && (rc = cutune_export_summary(o.output, t.space, t.spec, &hist,
                                                 stop_reason_name(why), err, sizeof err)) < 0)
         goto export_fail;
-    if (o.output && (rc = cli_tune_attach_manifest(
-                         o.output, target_abs, replay ? eargs_shown : NULL, o.so.restrict_exprs,
-                         o.so.nrestrict, o.so.cartesian, st, sargs, o.budget, o.seed,
-                         ran_parallel(o.parallel, o.batch, o.budget, ev), err, sizeof err)) < 0)
-        goto export_fail;
+    if (o.output) {
+        const char *cons[64];
+        size_t ncons = 0;
+        for (; ncons < cutune_objective_nconstraints(objective) && ncons < 64; ncons++)
+            cons[ncons] = cutune_objective_constraint(objective, ncons);
+        int warm_file = warm.prior && o.warm_start && strcmp(o.warm_start, "auto") != 0;
+        cli_tune_manifest_extra x = {
+            .objective =
+                cutune_objective_is_time(objective) ? NULL : cutune_objective_text(objective),
+            .subject_to = cons,
+            .nsubject_to = ncons,
+            .batch = o.batch,
+            .time_limit_s = o.time_limit,
+            .warm_file = warm_file ? warm.path : NULL,
+            .warm_prior = warm.prior ? warm.hash : NULL,
+        };
+        if ((rc = cli_tune_attach_manifest(
+                 o.output, target_abs, replay ? eargs_shown : NULL, o.so.restrict_exprs,
+                 o.so.nrestrict, o.so.cartesian, st, sargs, o.budget, o.seed,
+                 ran_parallel(o.parallel, o.batch, o.budget, ev), &x, err, sizeof err)) < 0)
+            goto export_fail;
+    }
     if (o.csv && (rc = cutune_export_csv(o.csv, t.space, t.spec, &hist, err, sizeof err)) < 0)
         goto export_fail;
     if (o.kt && (rc = cutune_export_kt_cache_named(

@@ -21,11 +21,21 @@ extern char **cli_argv;
 
 /* tune_manifest.c: add the run's manifest to its summary JSON (--output) */
 struct cutune_searcher_type;
+/** What else decides a tuning run's result (NULL / 0: as a plain run's). */
+typedef struct cli_tune_manifest_extra {
+    const char *objective; /**< when not time */
+    const char *const *subject_to;
+    size_t nsubject_to;
+    size_t batch;
+    double time_limit_s;
+    const char *warm_file;  /**< the --warm-start file (hashed as a recording), or NULL */
+    const char *warm_prior; /**< the warm start's prior hash, or NULL */
+} cli_tune_manifest_extra;
 int cli_tune_attach_manifest(const char *summary, const char *target, const char *replayed,
                              const char *const *restrictions, size_t nrestrictions, int cartesian,
                              const struct cutune_searcher_type *st, const char *sargs,
-                             size_t budget, unsigned long seed, size_t parallel, char *err,
-                             size_t errlen);
+                             size_t budget, unsigned long seed, size_t parallel,
+                             const cli_tune_manifest_extra *x, char *err, size_t errlen);
 
 /* cmd_bench_reproduce.c: `cutune bench --reproduce=RESULTS`: rerun from the manifest into
  * out_dir (NULL: RESULTS' folder/reproduced), compare; returns the exit status */

@@ -10,15 +10,17 @@
 int cli_tune_attach_manifest(const char *summary, const char *target, const char *replayed,
                              const char *const *restrictions, size_t nrestrictions, int cartesian,
                              const struct cutune_searcher_type *st, const char *sargs,
-                             size_t budget, unsigned long seed, size_t parallel, char *err,
-                             size_t errlen)
+                             size_t budget, unsigned long seed, size_t parallel,
+                             const cli_tune_manifest_extra *x, char *err, size_t errlen)
 {
-    const char *files[2];
+    const char *files[3];
     size_t nfiles = 0;
     if (target)
         files[nfiles++] = target;
     if (replayed && (!target || strcmp(replayed, target) != 0))
         files[nfiles++] = replayed;
+    if (x && x->warm_file) /* read by the run: hashed like the others */
+        files[nfiles++] = x->warm_file;
     const cutune_searcher_type *types[1] = {st};
     const char *args[1] = {sargs};
     char *json = NULL, identity[24];
@@ -39,6 +41,12 @@ int cli_tune_attach_manifest(const char *summary, const char *target, const char
         .seed_first = seed,
         .nseeds = 1,
         .parallel = parallel,
+        .objective = x ? x->objective : NULL,
+        .subject_to = x ? x->subject_to : NULL,
+        .nsubject_to = x ? x->nsubject_to : 0,
+        .batch = x ? x->batch : 0,
+        .time_limit_s = x ? x->time_limit_s : 0,
+        .warm_start_prior = x ? x->warm_prior : NULL,
     };
     int rc = cutune_manifest_build(&in, &json, identity, err, errlen);
     if (rc == 0)

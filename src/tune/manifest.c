@@ -334,6 +334,20 @@ int cutune_manifest_build(const cutune_manifest_input *in, char **json, char *id
         cJSON_AddStringToObject(seeds, "generator", "gsl_rng_mt19937");
         cJSON_AddItemToObject(exp, "seeds", seeds);
         cJSON_AddNumberToObject(exp, "parallel", (double)(in->parallel ? in->parallel : 1));
+        if (in->objective)
+            cJSON_AddStringToObject(exp, "objective", in->objective);
+        if (in->nsubject_to) {
+            cJSON *st = cJSON_CreateArray();
+            for (size_t i = 0; i < in->nsubject_to; i++)
+                cJSON_AddItemToArray(st, cJSON_CreateString(in->subject_to[i]));
+            cJSON_AddItemToObject(exp, "subject_to", st);
+        }
+        if (in->batch > 1)
+            cJSON_AddNumberToObject(exp, "batch", (double)in->batch);
+        if (in->time_limit_s > 0)
+            cJSON_AddNumberToObject(exp, "time_limit_s", in->time_limit_s);
+        if (in->warm_start_prior)
+            cJSON_AddStringToObject(exp, "warm_start_prior", in->warm_start_prior);
         /* the identity: everything in "experiment" except the paths (the same files under
          * another name are the same experiment) */
         cJSON *copy = cJSON_Duplicate(exp, 1);

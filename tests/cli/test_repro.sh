@@ -14,6 +14,7 @@ cd "$tmp"
 . "$here/lib.sh"
 
 python3 "$here/mkcache.py" bowl.json.gz
+python3 "$here/mkcache.py" small.json 4 4 2
 
 # ---- the same seed, the same journal, on the shipped H200 gemm recording: before the GP
 # left OpenBLAS, its Prescott and Haswell kernels gave this run two different journals
@@ -194,6 +195,21 @@ assert m["kind"] == "tune" and "--seed=4" in m["command"]
 assert e["recordings"][0]["sha256"] == sys.argv[1]
 assert e["seeds"]["first"] == 4 and e["budgets"] == [12]
 assert e["searchers"][0]["resolved"]["12"].startswith("pop=")
+PY
+# what changes a run's result is in its identity: the batch, a time limit, a warm start
+# (its file hashed as a recording); a plain run writes none of them
+"$exe" --searcher=genetic --budget=12 --seed=4 --evaluator=replay --journal=t2.jsonl --batch=3 \
+    --time-limit=100 --warm-start=small.json --output=sum2.json -q bowl.json.gz >/dev/null 2>&1
+python3 - <<'PY' && ok "tune: batch, time limit and warm start are part of the identity" \
+    || bad "tune: batch, time limit and warm start are part of the identity"
+import json
+a = json.load(open("sum.json"))["manifest"]
+b = json.load(open("sum2.json"))["manifest"]
+ea, eb = a["experiment"], b["experiment"]
+assert not {"batch", "time_limit_s", "warm_start_prior", "objective"} & set(ea), ea.keys()
+assert eb["batch"] == 3 and eb["time_limit_s"] == 100 and len(eb["warm_start_prior"]) == 16, eb
+assert len(eb["recordings"]) == 2 and eb["recordings"][1]["path"].endswith("small.json")
+assert a["identity"] != b["identity"]
 PY
 
 echo "$pass passed, $fail failed"
