@@ -5,6 +5,8 @@
  * configuration where it depends on one.
  */
 #include <float.h>
+#include <limits.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,21 +43,24 @@ static int smoke_eval(loader *L, const cutune_expr *e, const char *path, const c
     return smoke_eval_min(L, e, path, vars, -HUGE_VAL);
 }
 
-/* The value range of a scalar argument of type t: integers within [lo, hi] (hi exclusive
- * when hi_open: 2^63 is not an int64), reals finite and within [-hi, hi]. */
+/* The value range of a scalar argument of type t: integers within [ilo, ihi] (an integer
+ * value compared as an integer, all 64 bits; a real one as a double within [lo, hi], hi
+ * exclusive when hi_open: 2^63 is not an int64), reals finite and within [-hi, hi]. */
 static const struct {
     const char *name;
     double lo, hi;
     int integer, hi_open;
+    long long ilo, ihi;
 } arg_ranges[] = {
-    [CUTUNE_ELEM_FLOAT] = {"float", -FLT_MAX, FLT_MAX, 0, 0},
-    [CUTUNE_ELEM_DOUBLE] = {"double", -DBL_MAX, DBL_MAX, 0, 0},
-    [CUTUNE_ELEM_HALF] = {"half", -65504.0, 65504.0, 0, 0},
-    [CUTUNE_ELEM_INT32] = {"int32", -2147483648.0, 2147483647.0, 1, 0},
-    [CUTUNE_ELEM_UINT32] = {"uint32", 0.0, 4294967295.0, 1, 0},
-    [CUTUNE_ELEM_INT64] = {"int64", -9223372036854775808.0, 9223372036854775808.0, 1, 1},
-    [CUTUNE_ELEM_UINT8] = {"uint8", 0.0, 255.0, 1, 0},
-    [CUTUNE_ELEM_BF16] = {"bfloat16", -3.3895313892515355e38, 3.3895313892515355e38, 0, 0},
+    [CUTUNE_ELEM_FLOAT] = {"float", -FLT_MAX, FLT_MAX, 0, 0, 0, 0},
+    [CUTUNE_ELEM_DOUBLE] = {"double", -DBL_MAX, DBL_MAX, 0, 0, 0, 0},
+    [CUTUNE_ELEM_HALF] = {"half", -65504.0, 65504.0, 0, 0, 0, 0},
+    [CUTUNE_ELEM_INT32] = {"int32", -2147483648.0, 2147483647.0, 1, 0, INT32_MIN, INT32_MAX},
+    [CUTUNE_ELEM_UINT32] = {"uint32", 0.0, 4294967295.0, 1, 0, 0, UINT32_MAX},
+    [CUTUNE_ELEM_INT64] = {"int64", -9223372036854775808.0, 9223372036854775808.0, 1, 1, LLONG_MIN,
+                           LLONG_MAX},
+    [CUTUNE_ELEM_UINT8] = {"uint8", 0.0, 255.0, 1, 0, 0, 255},
+    [CUTUNE_ELEM_BF16] = {"bfloat16", -3.3895313892515355e38, 3.3895313892515355e38, 0, 0, 0, 0},
 };
 
 static size_t elem_bytes(cutune_elem_type t)
@@ -80,7 +85,11 @@ static int check_arg_value(loader *L, size_t i, size_t id, cutune_value *vars)
     if (!e)
         return 0;
     cutune_space_values(s->space, id, vars);
-    if (cutune_expr_eval_double(e, vars, &d, msg, sizeof msg) < 0 || isnan(d))
+    cutune_value val;
+    if (cutune_expr_eval(e, vars, &val, msg, sizeof msg) < 0 || val.type == CUTUNE_VALUE_STRING)
+        return 0;
+    d = cutune_value_as_double(&val);
+    if (isnan(d))
         return 0;
     spec_path_index(apath, sizeof apath, "args", i);
     spec_path_member(path, sizeof path, apath, a->value ? "value" : "size");
@@ -88,18 +97,26 @@ static int check_arg_value(loader *L, size_t i, size_t id, cutune_value *vars)
     char range[160];
     if (a->value) {
         int t = a->type;
-        if (arg_ranges[t].integer && d != floor(d))
+        if (arg_ranges[t].integer && val.type == CUTUNE_VALUE_INT) {
+            if (val.i < arg_ranges[t].ilo || val.i > arg_ranges[t].ihi)
+                why = "is outside";
+        } else if (arg_ranges[t].integer && d != floor(d)) {
             why = "is not an integer";
-        else if (!(d >= arg_ranges[t].lo &&
-                   (arg_ranges[t].hi_open ? d < arg_ranges[t].hi : d <= arg_ranges[t].hi)))
+        } else if (!(d >= arg_ranges[t].lo &&
+                     (arg_ranges[t].hi_open ? d < arg_ranges[t].hi : d <= arg_ranges[t].hi))) {
             why = "is outside";
+        }
         if (why && arg_ranges[t].integer)
-            snprintf(range, sizeof range, "%s (%.0f..%.0f%s)", arg_ranges[t].name, arg_ranges[t].lo,
-                     arg_ranges[t].hi - arg_ranges[t].hi_open,
-                     arg_ranges[t].hi_open ? ", i.e. 2^63 - 1" : "");
+            snprintf(range, sizeof range, "%s (%lld..%lld)", arg_ranges[t].name, arg_ranges[t].ilo,
+                     arg_ranges[t].ihi);
         else if (why)
             snprintf(range, sizeof range, "%s (finite, at most %g in magnitude)",
                      arg_ranges[t].name, arg_ranges[t].hi);
+    } else if (d < 0) {
+        /* at every configuration, not only the first: a negative size at some would fail
+         * each of them at run time */
+        why = "elements: a buffer holds 0 or more";
+        range[0] = '\0';
     } else if (d != floor(d)) {
         why = "is not a whole number of elements";
         range[0] = '\0';
@@ -111,7 +128,9 @@ static int check_arg_value(loader *L, size_t i, size_t id, cutune_value *vars)
         return 0;
     cutune_space_format_config(s->space, id, cfg, sizeof cfg);
     char num[64]; /* integers as integers, others in the shortest text that reads back */
-    if (d == floor(d) && fabs(d) < 1e17)
+    if (val.type == CUTUNE_VALUE_INT)
+        snprintf(num, sizeof num, "%lld", val.i);
+    else if (d == floor(d) && fabs(d) < 1e17)
         snprintf(num, sizeof num, "%.0f", d);
     else
         cutune_value_format(&(cutune_value){.type = CUTUNE_VALUE_REAL, .r = d}, num, sizeof num);
@@ -123,6 +142,80 @@ static int check_arg_value(loader *L, size_t i, size_t id, cutune_value *vars)
         return spec_fail(L, CUTUNE_EINVAL, path, "%s is outside the range of %s (at %s)", num,
                          range, cfg);
     return spec_fail(L, CUTUNE_EINVAL, path, "%s %s (at %s)", num, why, cfg);
+}
+
+/* A launch dimension (min 1) or a shared-memory size (min 0) at configuration id: a whole
+ * number, at least min, within 2^31 (what the driver takes): never rounded at launch (a
+ * grid of 2.5 was 3 blocks) nor wrapped. Expression errors are smoke_eval's. */
+static int check_geometry_value(loader *L, const cutune_expr *e, const char *path, double min,
+                                size_t id, cutune_value *vars)
+{
+    const cutune_spec *s = &L->impl->pub;
+    char msg[MSG_LEN], cfg[MSG_LEN / 2] = "";
+    double d;
+    if (!e)
+        return 0;
+    cutune_space_values(s->space, id, vars);
+    if (cutune_expr_eval_double(e, vars, &d, msg, sizeof msg) < 0 || isnan(d))
+        return 0;
+    if (d == floor(d) && d >= min && d <= 2147483647.0)
+        return 0;
+    cutune_space_format_config(s->space, id, cfg, sizeof cfg);
+    char num[64];
+    cutune_value_format(&(cutune_value){.type = CUTUNE_VALUE_REAL, .r = d}, num, sizeof num);
+    return spec_fail(L, CUTUNE_EINVAL, path, "%s is not a whole number from %g to 2^31 - 1 (at %s)",
+                     num, min, cfg);
+}
+
+/* Does e read a parameter (else sizes alone: one configuration tells)? */
+static int reads_params(const cutune_expr *e, size_t np)
+{
+    for (size_t p = 0; e && p < np; p++)
+        if (cutune_expr_uses(e, p))
+            return 1;
+    return 0;
+}
+
+/* The launch geometry, and the reference's, at every valid configuration where it reads a
+ * parameter. */
+static int check_geometry(loader *L, cutune_value *vars)
+{
+    const cutune_spec *s = &L->impl->pub;
+    size_t np = cutune_space_nparams(s->space), size = cutune_space_size(s->space);
+    struct {
+        const cutune_expr *e;
+        const char *what;
+        size_t dim;
+        double min;
+    } g[] = {
+        {s->grid[0], "launch.grid", 0, 1},
+        {s->grid[1], "launch.grid", 1, 1},
+        {s->grid[2], "launch.grid", 2, 1},
+        {s->block[0], "launch.block", 0, 1},
+        {s->block[1], "launch.block", 1, 1},
+        {s->block[2], "launch.block", 2, 1},
+        {s->shared_mem, "launch.shared_mem", 3, 0},
+        {s->ref_grid[0], "reference.grid", 0, 1},
+        {s->ref_grid[1], "reference.grid", 1, 1},
+        {s->ref_grid[2], "reference.grid", 2, 1},
+        {s->ref_block[0], "reference.block", 0, 1},
+        {s->ref_block[1], "reference.block", 1, 1},
+        {s->ref_block[2], "reference.block", 2, 1},
+        {s->ref_shared_mem, "reference.shared_mem", 3, 0},
+    };
+    int rc = 0;
+    for (size_t k = 0; k < sizeof g / sizeof g[0] && !rc; k++) {
+        char path[PATH_LEN];
+        if (g[k].dim < 3)
+            spec_path_index(path, sizeof path, g[k].what, g[k].dim);
+        else
+            snprintf(path, sizeof path, "%s", g[k].what);
+        /* the reference launches at one configuration's values: configuration 0 tells */
+        int every = reads_params(g[k].e, np) && strncmp(g[k].what, "launch", 6) == 0;
+        for (size_t id = 0; id < (every ? size : 1) && !rc; id++)
+            rc = check_geometry_value(L, g[k].e, path, g[k].min, id, vars);
+    }
+    return rc;
 }
 
 /* Every argument at every valid configuration where its expression reads a parameter, at
@@ -144,6 +237,8 @@ static int check_arg_ranges(loader *L)
         for (size_t id = 0; id < (reads_params ? size : 1) && !rc; id++)
             rc = check_arg_value(L, i, id, vars);
     }
+    if (!rc)
+        rc = check_geometry(L, vars);
     free(vars);
     return rc;
 }

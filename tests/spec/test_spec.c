@@ -471,10 +471,11 @@ static void test_values(void **state)
 {
     char err[1024] = "";
     cutune_spec *s = NULL;
-    /* int + real may mix; big integers keep every digit */
+    /* int + real may mix; big integers keep every digit (bs stays whole: it sets the
+     * launch geometry, which must be) */
     char *json = spec_with2("parameters",
-                            "{\"bs\": [32, 64.5], \"ipt\": [9007199254740993], "
-                            "\"reg\": [-1, 1e2]}",
+                            "{\"bs\": [32, 64], \"ipt\": [9007199254740993], "
+                            "\"reg\": [-1, 1e2, 64.5]}",
                             "restrictions", "[]");
     int rc = load_text(json, NULL, 0, &s, err, sizeof err);
     if (rc)
@@ -482,12 +483,13 @@ static void test_values(void **state)
     assert_int_equal(rc, 0);
     const cutune_param *p = cutune_space_param(s->space, 0);
     assert_int_equal(p->values[0].type, CUTUNE_VALUE_INT);
-    assert_int_equal(p->values[1].type, CUTUNE_VALUE_REAL);
     p = cutune_space_param(s->space, 1);
     assert_int_equal(p->values[0].type, CUTUNE_VALUE_INT);
     assert_true(p->values[0].i == 9007199254740993LL);
     p = cutune_space_param(s->space, 2);
+    assert_int_equal(p->values[0].type, CUTUNE_VALUE_INT);
     assert_int_equal(p->values[1].type, CUTUNE_VALUE_REAL);
+    assert_int_equal(p->values[2].type, CUTUNE_VALUE_REAL);
     cutune_spec_free(s);
     free(json);
 
@@ -843,8 +845,15 @@ static void test_arg_ranges(void **state)
     }
     /* the limits themselves are fine */
     static const char *const fine[][2] = {
-        {"int", "2147483647"}, {"int", "-2147483648"},  {"uint32", "4294967295"},
-        {"uint8", "255"},      {"int64", "-2.0 ** 63"}, {"double", "1e300"},
+        {"int", "2147483647"},
+        {"int", "-2147483648"},
+        {"uint32", "4294967295"},
+        {"uint8", "255"},
+        {"int64", "-2.0 ** 63"},
+        {"double", "1e300"},
+        /* an integer is compared as one: the int64 limits exactly, past 2^53 */
+        {"int64", "9223372036854775807"},
+        {"int64", "-9223372036854775807 - 1"},
     };
     for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
         char err[1024] = "";
@@ -862,6 +871,16 @@ static void test_arg_ranges(void **state)
               CUTUNE_EINVAL, "args[0].size", "is not a whole number of elements");
     bad_field("args", "[{\"name\": \"c\", \"type\": \"double\", \"size\": \"2.0 ** 61\"}]",
               CUTUNE_EINVAL, "args[0].size", "their bytes do not fit in 63 bits");
+    /* a size below 0 at any configuration, not only the first */
+    bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": \"bs > 64 ? -1 : N\"}]",
+              CUTUNE_EINVAL, "args[0].size", "-1 elements: a buffer holds 0 or more (at bs=128");
+    /* launch geometry: whole numbers, at least 1 (shared memory 0), at every configuration */
+    bad_field("launch", "{\"grid\": [\"5 / 2.0\"], \"block\": [\"bs\"]}", CUTUNE_EINVAL,
+              "launch.grid[0]", "2.5 is not a whole number from 1 to 2^31 - 1");
+    bad_field("launch", "{\"grid\": [1], \"block\": [\"bs - 128\"]}", CUTUNE_EINVAL,
+              "launch.block[0]", "is not a whole number from 1");
+    bad_field("launch", "{\"grid\": [1], \"block\": [\"bs\"], \"shared_mem\": \"-1.5\"}",
+              CUTUNE_EINVAL, "launch.shared_mem", "-1.5 is not a whole number from 0");
     /* a size beyond 64 bits: an integer out of range, not a real */
     bad_field("sizes", "{\"N\": 1e20, \"M\": 8}", CUTUNE_EINVAL, "sizes.N",
               "integer 1e+20 out of range");

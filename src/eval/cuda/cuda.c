@@ -310,9 +310,14 @@ static int eval_int(const cutune_expr *e, const cutune_value *vars, int64_t dflt
     return 0;
 }
 
-static uint64_t scalar_bits(int type, double v)
+/* A scalar argument's bytes; an integer type takes an integer value as it is (an int64
+ * past 2^53 would lose digits through a double), a real one rounded (the spec's load
+ * checks refuse a non-integer value for an integer type). */
+static uint64_t scalar_bits(int type, const cutune_value *val)
 {
     uint64_t bits = 0;
+    double v = cutune_value_as_double(val);
+    long long n = val->type == CUTUNE_VALUE_INT ? val->i : llround(v);
     switch (type) {
     case CUTUNE_ELEM_FLOAT: {
         float f = (float)v;
@@ -321,22 +326,22 @@ static uint64_t scalar_bits(int type, double v)
     }
     case CUTUNE_ELEM_DOUBLE: memcpy(&bits, &v, 8); break;
     case CUTUNE_ELEM_INT32: {
-        int32_t x = (int32_t)llround(v);
+        int32_t x = (int32_t)n;
         memcpy(&bits, &x, 4);
         break;
     }
     case CUTUNE_ELEM_UINT32: {
-        uint32_t x = (uint32_t)llround(v);
+        uint32_t x = (uint32_t)n;
         memcpy(&bits, &x, 4);
         break;
     }
     case CUTUNE_ELEM_INT64: {
-        int64_t x = (int64_t)llround(v);
+        int64_t x = (int64_t)n;
         memcpy(&bits, &x, 8);
         break;
     }
     default: {
-        uint8_t x = (uint8_t)llround(v);
+        uint8_t x = (uint8_t)n;
         memcpy(&bits, &x, 1);
         break;
     }
@@ -456,12 +461,14 @@ static int plan(cuda_state *st, job_entry *e, char *err, size_t errlen)
                 l->tbox[i][d] = (uint32_t)bx;
             }
         } else {
-            double d;
+            cutune_value v = {0};
             char eb[200];
-            e->plan_rc = cutune_expr_eval_double(a->value, st->vars, &d, eb, sizeof eb);
+            e->plan_rc = cutune_expr_eval(a->value, st->vars, &v, eb, sizeof eb);
+            if (e->plan_rc == 0 && v.type == CUTUNE_VALUE_STRING)
+                e->plan_rc = cutune_err(eb, sizeof eb, CUTUNE_EINVAL, "a string, not a number");
             if (e->plan_rc < 0)
                 cutune_err(pe, pl, e->plan_rc, "args '%s': %s", a->name, eb);
-            l->bits[i] = scalar_bits(a->type, d);
+            l->bits[i] = scalar_bits(a->type, &v);
         }
     }
     /* a tensor map never reaches past its buffer */
