@@ -221,6 +221,15 @@ static int load_arg(loader *L, const cJSON *a, const char *path, const cutune_sy
                          value ? "both" : "neither");
     if (value) {
         arg->kind = CUTUNE_ARG_SCALAR;
+        /* a kernel takes a half or bfloat16 by value as a struct the launch cannot build
+         * from a number: buffers only, refused here rather than at the first evaluation */
+        if (arg->type == CUTUNE_ELEM_HALF || arg->type == CUTUNE_ELEM_BF16) {
+            spec_path_member(fpath, sizeof fpath, path, "type");
+            return spec_fail(L, CUTUNE_EINVAL, fpath,
+                             "%s is a buffer type only (give the kernel a float scalar, or a "
+                             "buffer with 'size')",
+                             arg->type == CUTUNE_ELEM_HALF ? "half" : "bfloat16");
+        }
         static const char *const buffer_only[] = {"init", "range", "output", "inout"};
         for (size_t k = 0; k < 4; k++)
             if (spec_member(a, buffer_only[k])) {

@@ -871,6 +871,11 @@ static void test_arg_ranges(void **state)
               CUTUNE_EINVAL, "args[0].size", "is not a whole number of elements");
     bad_field("args", "[{\"name\": \"c\", \"type\": \"double\", \"size\": \"2.0 ** 61\"}]",
               CUTUNE_EINVAL, "args[0].size", "their bytes do not fit in 63 bits");
+    /* half and bfloat16 are buffer types only */
+    bad_field("args", "[{\"name\": \"h\", \"type\": \"half\", \"value\": \"1.5\"}]", CUTUNE_EINVAL,
+              "args[0].type", "half is a buffer type only");
+    bad_field("args", "[{\"name\": \"h\", \"type\": \"bfloat16\", \"value\": \"1.5\"}]",
+              CUTUNE_EINVAL, "args[0].type", "bfloat16 is a buffer type only");
     /* a size below 0 at any configuration, not only the first */
     bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": \"bs > 64 ? -1 : N\"}]",
               CUTUNE_EINVAL, "args[0].size", "-1 elements: a buffer holds 0 or more (at bs=128");
