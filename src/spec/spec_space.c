@@ -277,7 +277,19 @@ int spec_enumerate(loader *L)
         return spec_fail(L, CUTUNE_EEMPTY, "restrictions",
                          "no valid configuration (%.0f Cartesian points)",
                          cutune_space_cartesian_size(sp));
-    if (rc)
-        return spec_fail(L, rc, "restrictions", "%s", msg);
+    if (rc) {
+        /* "restriction N: ..." is restrictions[N]'s (named by its own line); anything else
+         * is the space's (its size): the parameters' */
+        size_t n = 0;
+        int used = 0;
+        char path[64];
+        if (sscanf(msg, "restriction %zu%n", &n, &used) == 1 && used > 0 &&
+            (msg[used] == ':' || msg[used] == ' ')) {
+            spec_path_index(path, sizeof path, "restrictions", n);
+            const char *rest = msg + used + (msg[used] == ':');
+            return spec_fail(L, rc, path, "%s", rest + strspn(rest, " "));
+        }
+        return spec_fail(L, rc, "parameters", "%s", msg);
+    }
     return 0;
 }

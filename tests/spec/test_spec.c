@@ -644,6 +644,9 @@ static void test_wrong_types(void **state)
     bad_field("restrictions", "[5]", CUTUNE_EINVAL, "restrictions[0]", "expected an expression");
     bad_field("restrictions", "[\"bs > 1\", \"\"]", CUTUNE_EINVAL, "restrictions[1]", "empty");
     bad_field("restrictions", "[\"bs > 1\", \"bs >\"]", CUTUNE_EPARSE, "restrictions[1]", NULL);
+    /* an error while enumerating names the restriction that raised it */
+    bad_field("restrictions", "[\"bs > 1\", \"4 / (bs - 32) > 0\"]", CUTUNE_EMATH,
+              "restrictions[1]", "division by zero");
     bad_field("restrictions", "[\"bs > 1 and ipt < 4\", \"1 < bs == 1\"]", CUTUNE_EPARSE,
               "restrictions[1]", "column 8");
     bad_field("sizes", "{\"N\": 1, \"M\": 8, \"not\": 3}", CUTUNE_EINVAL, "sizes.not", "keyword");
