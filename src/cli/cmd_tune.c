@@ -467,7 +467,11 @@ int cutune_cmd_tune(int argc, char **argv)
     if (rc < 0) {
         if (!o.objective && t.spec && objtext == t.spec->objective) { /* the spec's: say so */
             char inner[1024];
-            snprintf(inner, sizeof inner, "%s", err);
+            /* the parser names the option; here the field is the spec's */
+            const char *why = err;
+            if (strncmp(why, "--objective ", 12) == 0)
+                why += 12;
+            snprintf(inner, sizeof inner, "%s", why);
             cutune_err(err, sizeof err, rc, "%s: objective: %s", t.spec->path, inner);
         }
         goto bad_input;

@@ -143,7 +143,7 @@ PY
     out=$("$exe" --evaluator=replay --budget=8 --objective=time --journal=s2.jsonl red.json 2>&1)
     grep -q "^objective:" <<<"$out" && bad "--objective overrides the spec's" "$out" \
         || ok "--objective overrides the spec's"
-    expect_fail "a spec's bad objective names the spec" "redbad.json: objective: --objective 'GB/s \+'" \
+    expect_fail "a spec's bad objective names the spec" "redbad.json: objective: 'GB/s \+'" \
         --evaluator=replay redbad.json
 fi
 
