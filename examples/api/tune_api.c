@@ -15,6 +15,7 @@
  *   cc tune_api.c $(pkg-config --cflags --libs cutune) -o tune_api
  */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,8 @@ static int synthetic_evaluate(void *vs, const size_t *ids, size_t k, cutune_eval
                               char *err, size_t errlen)
 {
     synthetic_state *s = vs;
+    (void)err; /* the model cannot fail */
+    (void)errlen;
     for (size_t i = 0; i < k; i++) {
         cutune_eval_result *r = &results[i];
         cutune_space_values(s->space, ids[i], s->vars);
@@ -93,6 +96,7 @@ static void synthetic_free(void *vs)
 
 static const char *synthetic_device(void *vs)
 {
+    (void)vs;
     return "the model in tune_api.c";
 }
 
@@ -228,8 +232,20 @@ int main(int argc, char **argv)
     while ((c = getopt(argc, argv, "s:b:r:j:h")) != -1) {
         switch (c) {
         case 's': searcher_name = optarg; break;
-        case 'b': budget = strtoul(optarg, NULL, 10); break;
-        case 'r': seed = strtoul(optarg, NULL, 10); break;
+        case 'b':
+        case 'r': { /* decimal counts only: strtoul would take "-5" as a huge number */
+            char *end;
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (!isdigit((unsigned char)optarg[0]) || *end) {
+                fprintf(stderr, "tune_api: -%c %s: expected a decimal number\n", c, optarg);
+                return 2;
+            }
+            if (c == 'b')
+                budget = v;
+            else
+                seed = v;
+            break;
+        }
         case 'j': journal = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;

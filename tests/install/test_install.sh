@@ -102,7 +102,7 @@ echo "libcutune.so: $(wc -l <"$tmp/exported") symbols exported, $(wc -l <"$tmp/d
 # ---- 4. the example, shared and static ----
 san=()
 [ "$sanitize" = none ] || san=(-fsanitize="$sanitize")
-flags=(-std=c11 -O1 -g -Wall -Wextra -Wno-unused-parameter -Werror "${san[@]}")
+flags=(-std=c11 -O1 -g -Wall -Wextra -Werror "${san[@]}")
 example=$src/examples/api/tune_api.c
 # shellcheck disable=SC2086 # pkg-config's words are the arguments
 "${cc[@]}" "${flags[@]}" "$example" $cflags $libs -o "$tmp/tune_shared" ||
