@@ -16,14 +16,25 @@
 
 typedef struct sort_item {
     double d;      /* numeric value */
+    long long iv;  /* ... exactly, when an integer */
+    int isint;     /* it is an integer */
     const char *s; /* string value */
     size_t i;      /* index in the JSON array */
 } sort_item;
 
+/* Two numbers: integers compared exactly (2^53 + 1 is not 2^53), others by their double */
+static int num_cmp(const sort_item *x, const sort_item *y)
+{
+    if (x->d != y->d)
+        return (x->d > y->d) - (x->d < y->d);
+    if (x->isint && y->isint)
+        return (x->iv > y->iv) - (x->iv < y->iv);
+    return 0;
+}
+
 static int cmp_num_item(const void *a, const void *b)
 {
-    double x = ((const sort_item *)a)->d, y = ((const sort_item *)b)->d;
-    return (x > y) - (x < y);
+    return num_cmp(a, b);
 }
 
 static int cmp_str_item(const void *a, const void *b)
@@ -41,13 +52,15 @@ static int check_distinct(loader *L, const char *path, const cutune_value *v, si
         return spec_fail(L, CUTUNE_ENOMEM, path, "out of memory");
     for (size_t i = 0; i < n; i++) {
         it[i].d = cutune_value_as_double(&v[i]);
+        it[i].isint = v[i].type == CUTUNE_VALUE_INT;
+        it[i].iv = it[i].isint ? v[i].i : 0;
         it[i].s = v[i].s;
         it[i].i = i;
     }
     int strings = v[0].type == CUTUNE_VALUE_STRING;
     qsort(it, n, sizeof *it, strings ? cmp_str_item : cmp_num_item);
     for (size_t i = 1; i < n; i++) {
-        int same = strings ? strcmp(it[i - 1].s, it[i].s) == 0 : it[i - 1].d == it[i].d;
+        int same = strings ? strcmp(it[i - 1].s, it[i].s) == 0 : num_cmp(&it[i - 1], &it[i]) == 0;
         if (same) {
             size_t later = it[i].i > it[i - 1].i ? it[i].i : it[i - 1].i;
             size_t earlier = it[i].i > it[i - 1].i ? it[i - 1].i : it[i].i;

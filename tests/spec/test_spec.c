@@ -493,6 +493,19 @@ static void test_values(void **state)
     cutune_spec_free(s);
     free(json);
 
+    /* integers past 2^53 are told apart exactly (their doubles are one) */
+    json = spec_with2("parameters",
+                      "{\"bs\": [32, 64], \"ipt\": [9007199254740992, 9007199254740993], "
+                      "\"reg\": [0]}",
+                      "restrictions", "[]");
+    rc = load_text(json, NULL, 0, &s, err, sizeof err);
+    if (rc)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_int_equal(cutune_space_param(s->space, 1)->nvalues, 2);
+    cutune_spec_free(s);
+    free(json);
+
     /* sizes written as 1e3 are integers */
     json = spec_with("sizes", "{\"N\": 1e3, \"M\": 0.25}");
     rc = load_text(json, NULL, 0, &s, err, sizeof err);
