@@ -52,7 +52,9 @@ typedef int (*cutune_space_filter_fn)(void *ctx, const uint16_t *idx);
 cutune_space *cutune_space_alloc(void);
 void cutune_space_free(cutune_space *s);
 
-/** Add a parameter; values are copied (strings too). Duplicate names fail. */
+/** Add a parameter; values are copied (strings too). A duplicate name, a keyword of the
+ *  expression language, or a value given twice (1 and 1.0 are one; integers compared
+ *  exactly) fails with CUTUNE_EINVAL. */
 int cutune_space_add_param(cutune_space *s, const char *name, const cutune_value *values, size_t n,
                            char *err, size_t errlen);
 /** Add a named constant (problem size) visible to restrictions. */

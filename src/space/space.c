@@ -115,6 +115,48 @@ static int check_value(const cutune_value *v)
            (v->type == CUTUNE_VALUE_STRING && v->s);
 }
 
+/* Values in an order where equal ones are neighbours: strings apart from numbers (by
+ * text), numbers by value, integers exactly (2^53 + 1 is not 2^53). */
+static const cutune_value *sort_values;
+static int cmp_value_index(const void *a, const void *b)
+{
+    const cutune_value *x = &sort_values[*(const size_t *)a], *y = &sort_values[*(const size_t *)b];
+    int xs = x->type == CUTUNE_VALUE_STRING, ys = y->type == CUTUNE_VALUE_STRING;
+    if (xs || ys)
+        return xs != ys ? xs - ys : strcmp(x->s, y->s);
+    double dx = cutune_value_as_double(x), dy = cutune_value_as_double(y);
+    if (dx != dy)
+        return (dx > dy) - (dx < dy);
+    if (x->type == CUTUNE_VALUE_INT && y->type == CUTUNE_VALUE_INT)
+        return (x->i > y->i) - (x->i < y->i);
+    return 0;
+}
+
+/* The first value that repeats an earlier one (*dup, *first), or 0: a value twice would
+ * enumerate every configuration with it twice. -1 when out of memory. */
+static int find_duplicate(const cutune_value *v, size_t n, size_t *dup, size_t *first)
+{
+    size_t *order = malloc(n * sizeof *order);
+    if (!order)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    sort_values = v;
+    qsort(order, n, sizeof *order, cmp_value_index);
+    int found = 0;
+    for (size_t i = 1; i < n; i++)
+        if (cmp_value_index(&order[i - 1], &order[i]) == 0) {
+            size_t a = order[i - 1], b = order[i];
+            if (!found || (a > b ? a : b) < *dup) {
+                *dup = a > b ? a : b;
+                *first = a > b ? b : a;
+            }
+            found = 1;
+        }
+    free(order);
+    return found;
+}
+
 int cutune_space_add_param(cutune_space *s, const char *name, const cutune_value *values, size_t n,
                            char *err, size_t errlen)
 {
@@ -133,10 +175,20 @@ int cutune_space_add_param(cutune_space *s, const char *name, const cutune_value
                           CUTUNE_SPACE_MAX_VALUES);
     if (name_taken(s, name))
         return cutune_err(err, errlen, CUTUNE_EINVAL, "duplicate parameter name '%s'", name);
+    if (cutune_expr_is_keyword(name)) /* no restriction could name it */
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "parameter name '%s' is a keyword", name);
     for (size_t i = 0; i < n; i++)
         if (!check_value(&values[i]))
             return cutune_err(err, errlen, CUTUNE_EINVAL, "parameter '%s' value %zu has a bad type",
                               name, i);
+    size_t dup = 0, first = 0;
+    int d = find_duplicate(values, n, &dup, &first);
+    if (d < 0)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    if (d)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "parameter '%s' value %zu is value %zu again (each value once)", name,
+                          dup, first);
 
     ps.n = n;
     ps.name = strdup(name);

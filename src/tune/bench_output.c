@@ -139,6 +139,15 @@ static void json_num(FILE *f, double v)
         fprintf(f, "null");
 }
 
+/* The recordings where v is defined for searcher si (P over time: those holding times). */
+static size_t defined_recs(const cutune_bench_result *r, const double *v, size_t ci, size_t si)
+{
+    size_t n = 0;
+    for (size_t ri = 0; ri < r->nrec; ri++)
+        n += !isnan(v[(ci * r->nrec + ri) * r->nsearchers + si]);
+    return n;
+}
+
 /* Mean over recordings (those where v is defined). */
 static double mean_over_recs(const cutune_bench_result *r, const double *v, size_t ci, size_t si)
 {
@@ -208,7 +217,16 @@ static void write_md(FILE *f, const cutune_bench_result *r, const char *command)
         fprintf(f, "| searcher |");
         for (size_t bi = 0; bi < r->nbudgets; bi++)
             fprintf(f, " B=%zu |", r->budgets[bi]);
-        fprintf(f, " P (evals) | P (time) |\n|---|");
+        /* a mean over fewer recordings says over how many (P over time needs their
+         * recorded times) */
+        size_t npe = r->nsearchers ? defined_recs(r, r->p_evals, ci, 0) : r->nrec;
+        size_t npt = r->nsearchers ? defined_recs(r, r->p_time, ci, 0) : r->nrec;
+        char hpe[64] = "P (evals)", hpt[64] = "P (time)";
+        if (npe < r->nrec)
+            snprintf(hpe, sizeof hpe, "P (evals), %zu of %zu", npe, r->nrec);
+        if (npt < r->nrec)
+            snprintf(hpt, sizeof hpt, "P (time), %zu of %zu", npt, r->nrec);
+        fprintf(f, " %s | %s |\n|---|", hpe, hpt);
         for (size_t bi = 0; bi < r->nbudgets + 2; bi++)
             fprintf(f, "---:|");
         fprintf(f, "\n");

@@ -803,6 +803,17 @@ static void test_definition_errors(void **state)
     assert_non_null(strstr(err, "'a'"));
     assert_int_equal(cutune_space_add_param(s, "e", &v, 0, err, sizeof err), CUTUNE_EINVAL);
     assert_int_equal(cutune_space_add_param(s, "bad name", &v, 1, err, sizeof err), CUTUNE_EINVAL);
+    /* a keyword no restriction could name, and a value twice (1 and 1.0 are one) */
+    assert_int_equal(cutune_space_add_param(s, "in", &v, 1, err, sizeof err), CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "'in' is a keyword"));
+    cutune_value twice[3] = {{.type = CUTUNE_VALUE_INT, .i = 32},
+                             {.type = CUTUNE_VALUE_INT, .i = 64},
+                             {.type = CUTUNE_VALUE_REAL, .r = 32.0}};
+    assert_int_equal(cutune_space_add_param(s, "bs", twice, 3, err, sizeof err), CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "value 2 is value 0 again"));
+    cutune_value big[2] = {{.type = CUTUNE_VALUE_INT, .i = 9007199254740992LL},
+                           {.type = CUTUNE_VALUE_INT, .i = 9007199254740993LL}};
+    assert_int_equal(cutune_space_add_param(s, "big", big, 2, err, sizeof err), 0);
     assert_int_equal(cutune_space_add_constant(s, "a", v, err, sizeof err), CUTUNE_EINVAL);
     assert_int_equal(cutune_space_add_restriction(s, "a + nope > 0", err, sizeof err),
                      CUTUNE_ENOTFOUND);
