@@ -362,6 +362,12 @@ int cutune_cmd_tune(int argc, char **argv)
                    o.budget);
         goto bad_input;
     }
+    if (o.have_batch && o.batch > o.budget && !o.resume) { /* as --parallel: never clamped */
+        cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                   "--batch=%lu: more proposals at a time than the budget of %lu", o.batch,
+                   o.budget);
+        goto bad_input;
+    }
 
     rc = cli_target_load(o.target, &o.so, &t, err, sizeof err);
     if (rc < 0)

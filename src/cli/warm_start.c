@@ -118,6 +118,21 @@ int cli_warm_start_load(const char *arg, cutune_db *db, const cutune_db_key *key
     cutune_warm_source_free(src);
     if (rc < 0)
         return rc;
+    /* a prior that scores every configuration alike (no correct observation, one, or one
+     * time for all) orders nothing: its "picks" would be draws that take the places of the
+     * searcher's own design. The run is cold, and says so. */
+    int informative = 0;
+    for (size_t i = 1; i < w->prior->size && !informative; i++)
+        informative = w->prior->score[i] != w->prior->score[0];
+    if (!informative) {
+        fprintf(stderr,
+                "cutune: --warm-start=%s: its %zu observations mapped score every configuration "
+                "alike (fewer than two correct ones, or one time for all): cold\n",
+                strcmp(arg, "auto") == 0 ? w->path : arg, w->prior->nused);
+        cutune_warm_prior_free(w->prior);
+        w->prior = NULL;
+        return 0;
+    }
     snprintf(w->hash, sizeof w->hash, "%016llx",
              (unsigned long long)cutune_warm_prior_hash(w->prior));
     return 0;

@@ -666,7 +666,8 @@ static const cutune_searcher_type bo_type = {
             "local=F|auto, pool=N, pow2=0|1, pairs=0|1, warp=boxcox|copula|none, "
             "design=maximin|lhs|random, lprior=auto|dim|weak, add=fit|W, lin=fit|W, lweak=N, "
             "early=auto|safe|edge, refit=gain|always, feas=0|1, preset=plain, "
-            "transfer=both|design|prior|off, wdesign=N)",
+            "transfer=both|design|prior|off, wdesign=N, wtest=0|1, wlcb=0|1, "
+            "mo=ehvi|parego|geomean)",
     .size = sizeof(bo_state),
     .alloc = bo_alloc,
     .propose = bo_propose,

@@ -174,8 +174,12 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                 return rc;
         } else if (strcmp(key, "wdesign") == 0) {
             long v = strtol(val, &end, 10);
-            if (end == val || *end || v < 0 || v > 100000)
-                return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: %s=%s is not a count", key, val);
+            /* 0 would read as "the default" (the field's unset value): refused */
+            if (end == val || *end || v < 1 || v > 100000)
+                return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                  "bo: %s=%s is not a count from 1 (transfer=prior takes no "
+                                  "design from the source)",
+                                  key, val);
             s->warm_design = (size_t)v;
         } else if (strcmp(key, "wtest") == 0 || strcmp(key, "wlcb") == 0) {
             if (strcmp(val, "0") && strcmp(val, "1"))
@@ -290,7 +294,10 @@ int bo_write_options(const void *state, char *buf, size_t len)
                     acq[s->acq], s->xi, s->beta, cutune_gp_kernel_name(s->kernel), s->n_init,
                     s->fit.nstarts, local, s->exact_m, s->pool_m, s->pow2, s->pairs,
                     (unsigned)s->warp_kind < 3 ? warp[s->warp_kind] : "?",
-                    s->design_lhs ? "lhs" : "maximin", lprior[s->lprior_mode], add, lin,
-                    s->lweak_max, early[s->early], s->edge ? "edge" : "safe",
-                    s->warm_gain > 0.0 ? "gain" : "always", BO_SCORE_BITS, mos);
+                    s->design_lhs      ? "lhs"
+                    : s->design_random ? "random"
+                                       : "maximin",
+                    lprior[s->lprior_mode], add, lin, s->lweak_max, early[s->early],
+                    s->edge ? "edge" : "safe", s->warm_gain > 0.0 ? "gain" : "always",
+                    BO_SCORE_BITS, mos);
 }

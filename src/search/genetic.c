@@ -643,7 +643,8 @@ static int ga_options(const void *state, char *buf, size_t len)
 static const cutune_searcher_type genetic_type = {
     .version = CUTUNE_SEARCHER_TYPE_VERSION,
     .name = "genetic",
-    .help = "steady-state GA: tournament, uniform crossover, neighbour mutation, elitist",
+    .help = "steady-state GA: tournament, uniform crossover, neighbour mutation, elitist "
+            "(args: pop=N, init=N, cx=F, mut=F, tour=N, adj=F, stall=N, spread=0|1)",
     .size = sizeof(ga_state),
     .alloc = ga_alloc,
     .propose = ga_propose,

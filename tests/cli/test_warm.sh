@@ -43,6 +43,19 @@ expect_fail "warm start that is not a recording" "nonesuch.json" \
 expect_fail "warm start auto without a database" "--warm-start=auto" \
     --warm-start=auto --budget=10 bowl.json.gz
 
+# a source that scores every configuration alike (all failed) orders nothing: the run is
+# cold, says so, and its journal is a cold run's
+python3 - <<'EOF'
+import json
+c = {f"{a},1,1": {"a": a, "b": 1, "c": 1, "time": "RuntimeFailedConfig"} for a in (1, 2, 3)}
+json.dump({"device_name": "S", "kernel_name": "bowl", "tune_params_keys": ["a", "b", "c"],
+           "tune_params": {"a": [1, 2, 3], "b": [1], "c": [1]}, "objective": "time", "cache": c},
+          open("allfail.json", "w"))
+EOF
+"$exe" --no-progress --searcher=bo --budget=12 --seed=5 --journal=af.jsonl --warm-start=allfail.json bowl.json.gz >af.txt 2>&1
+"$exe" --no-progress --searcher=bo --budget=12 --seed=5 --journal=afc.jsonl bowl.json.gz >/dev/null 2>&1
+grep -q "score every configuration alike .*: cold" af.txt && cmp -s <(sed 1d af.jsonl) <(sed 1d afc.jsonl) \
+    && ok "an uninformative source: cold, said, a cold run's journal" || bad "an uninformative source: cold" "$(cat af.txt)"
 cp src.json src.keep
 expect_fail "an output onto the warm start's source" "--kt-cache=src.json: is the --warm-start source" \
     --warm-start=src.json --kt-cache=src.json --budget=10 bowl.json.gz
