@@ -22,6 +22,28 @@ static int same_evaluator(const char *ename, const char *eargs, const char *name
     return strcmp(eargs, arg) == 0 || (*eargs && *arg && cutune_path_same(eargs, arg));
 }
 
+/* Do NAME:ARGS a and b name one searcher with one setting? The same text, or the same
+ * options once the type resolves them for the budget (pop=8,cx=0.5 and cx=0.50,pop=8). */
+static int same_searcher(const char *a, const char *b, size_t budget)
+{
+    if (strcmp(a, b) == 0)
+        return 1;
+    size_t na = strcspn(a, ":"), nb = strcspn(b, ":");
+    if (na != nb || strncmp(a, b, na) != 0 || na >= 64)
+        return 0;
+    char name[64];
+    memcpy(name, a, na);
+    name[na] = '\0';
+    const cutune_searcher_type *t = cutune_searcher_find(name, NULL, 0);
+    static char ra[4096], rb[4096];
+    return t &&
+           cutune_searcher_resolve_options(t, a[na] ? a + na + 1 : "", budget, ra, sizeof ra, NULL,
+                                           0) == 0 &&
+           cutune_searcher_resolve_options(t, b[nb] ? b + nb + 1 : "", budget, rb, sizeof rb, NULL,
+                                           0) == 0 &&
+           strcmp(ra, rb) == 0;
+}
+
 int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *r, char *err,
                             size_t errlen)
 {
@@ -104,7 +126,7 @@ int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *
                         "--resume=%s: --parallel=%lu differs from the journal's parallel %zu "
                         "(a resumed run continues as it was started)",
                         resume_path, o->parallel, resume->parallel);
-    else if (o->searcher && strcmp(given, started_searcher) != 0)
+    else if (o->searcher && !same_searcher(given, started_searcher, resume->budget))
         rc = cutune_err(err, errlen, CUTUNE_EMISMATCH,
                         "--resume=%s: --searcher=%s differs from the journal's searcher %s",
                         resume_path, given, started_searcher);
@@ -151,7 +173,7 @@ int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *
                 "cutune: %s does not record its batch size; resuming with --batch=%lu (give "
                 "the batch it was started with, or the run will propose differently)\n",
                 resume_path, o->batch);
-    if (!o->searcher && resume->searcher)
+    if (resume->searcher) /* as the header names it (the same options given otherwise) */
         o->searcher = started_searcher;
     r->user_evaluator = o->evaluator; /* compared once its default argument is known */
     if (!o->evaluator && resume->evaluator) {

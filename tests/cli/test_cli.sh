@@ -359,6 +359,16 @@ grep -q ",bo,.*,inf$" one_out/vs-random.csv && ! grep -q ",0.0000$" one_out/vs-r
 grep -qF "Command: \`cutune bench --searchers=random,bo --seeds=1 --budgets=5 '--restrict=a * c >= 0' bowl.json.gz\`" one_out/results.md \
     && ok "bench: results.md quotes the command as a shell reads it" || bad "bench: results.md quotes the command" "$(grep Command one_out/results.md)"
 
+# resume takes the searcher's options in another order or spelling, the same once resolved
+"$exe" --searcher=genetic:pop=8,cx=0.5 --budget=20 --no-progress --journal=ga.jsonl bowl.json.gz >/dev/null 2>&1
+head -6 ga.jsonl >ga2.jsonl
+"$exe" --searcher=genetic:cx=0.50,pop=8 --no-progress --resume=ga2.jsonl bowl.json.gz >ga.txt 2>&1 && cmp -s ga.jsonl ga2.jsonl \
+    && ok "resume: genetic:cx=0.50,pop=8 is genetic:pop=8,cx=0.5" || bad "resume: searcher options as resolved" "$(cat ga.txt)"
+head -6 ga.jsonl >ga3.jsonl
+out=$("$exe" --searcher=genetic:cx=0.6,pop=8 --no-progress --resume=ga3.jsonl bowl.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "differs from the journal's searcher genetic:pop=8,cx=0.5" <<<"$out" \
+    && ok "resume: other searcher options refused" || bad "resume: other searcher options refused" "$out"
+
 # a later bench into the same folder leaves no plot of the earlier one
 "$exe" bench --searchers=random --seeds=2 --budgets=5 --no-plots --quiet --convention=cartesian --out=one_out small.json >/dev/null 2>&1
 [ "$(ls one_out/plots | sed 's/\..*//' | sort -u)" = "cartesian_small" ] \
