@@ -60,6 +60,14 @@ int cutune_cmd_space(int argc, char **argv)
         return 2;
     }
     double dt = cutune_now() - t0;
+    if (so.cartesian && !t.rec) { /* a spec's space is its restrictions': nothing to widen */
+        fprintf(stderr,
+                "cutune space: --cartesian applies to recordings (their recorded set or the "
+                "whole product); %s is a spec\n",
+                t.path);
+        cli_target_free(&t);
+        return 2;
+    }
     const cutune_space *s = t.space;
     printf("%s\n", t.path);
     if (t.rec)

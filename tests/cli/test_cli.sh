@@ -228,6 +228,9 @@ fi
 # Cartesian space of a recording and a time limit on recorded (simulated) time.
 "$exe" space --cartesian bowl.json.gz | grep -q "valid configurations: 4000" \
     && ok "space --cartesian" || bad "space --cartesian" "$("$exe" space --cartesian bowl.json.gz 2>&1)"
+out=$("$exe" space --cartesian vector_add 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "cartesian applies to recordings" <<<"$out" && ok "space --cartesian of a spec refused" \
+    || bad "space --cartesian of a spec refused" "$out"
 "$exe" --searcher=random --budget=100 --time-limit=3 --journal=tl.jsonl bowl.json.gz >tl.txt 2>&1
 # each evaluation costs 0.6 s of recorded compile + benchmark time
 n=$(grep -c '"kind":"eval"' tl.jsonl)
