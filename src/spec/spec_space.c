@@ -178,8 +178,11 @@ static int apply_override(loader *L, const cutune_size_override *o, cutune_value
         return spec_fail_cmdline(L, CUTUNE_EINVAL, path, "override value is not finite");
     /* sizes are integers unless the spec made them real: --size N=1e6 means 1000000 */
     if (v->type == CUTUNE_VALUE_INT && o->value.type == CUTUNE_VALUE_REAL) {
-        if (d != floor(d) || fabs(d) >= 9.2e18)
+        if (d != floor(d))
             return spec_fail_cmdline(L, CUTUNE_EINVAL, path, "override %g is not an integer", d);
+        if (fabs(d) >= 9.2e18)
+            return spec_fail_cmdline(L, CUTUNE_EINVAL, path,
+                                     "override %g is beyond the 64-bit integers a size holds", d);
         v->i = (long long)d;
         return 0;
     }
