@@ -119,6 +119,19 @@ int spec_load_tolerance(loader *L, const cJSON *root)
     char path[PATH_LEN];
     s->rtol = default_rtol;
     s->atol = INFINITY;
+    /* integer outputs are counts, indices, keys: exact unless the spec says otherwise (a
+     * relative error of 1e-5 would pass a histogram that lost increments) */
+    size_t nout = 0, nint = 0;
+    for (size_t i = 0; i < s->nargs; i++) {
+        const cutune_spec_arg *a = &s->args[i];
+        if (a->kind != CUTUNE_ARG_BUFFER || !(a->output || a->inout))
+            continue;
+        nout++;
+        nint += a->type == CUTUNE_ELEM_INT32 || a->type == CUTUNE_ELEM_UINT32 ||
+                a->type == CUTUNE_ELEM_INT64 || a->type == CUTUNE_ELEM_UINT8;
+    }
+    if (nout && nint == nout)
+        s->rtol = 0;
     if (!j)
         return 0;
     int rc = spec_want_type(L, j, "tolerance", cJSON_IsObject(j), "an object");

@@ -892,6 +892,25 @@ static void test_arg_ranges(void **state)
               "args[0].type", "half is a buffer type only");
     bad_field("args", "[{\"name\": \"h\", \"type\": \"bfloat16\", \"value\": \"1.5\"}]",
               CUTUNE_EINVAL, "args[0].type", "bfloat16 is a buffer type only");
+    /* integer outputs alone: exact by default; a float output keeps the default rtol */
+    {
+        char err[1024] = "";
+        cutune_spec *sp = NULL;
+        char *json = spec_with(
+            "args", "[{\"name\": \"c\", \"type\": \"int\", \"size\": \"N\", \"output\": true},"
+                    " {\"name\": \"h\", \"type\": \"int64\", \"size\": \"N\", \"output\": true}]");
+        assert_int_equal(load_text(json, NULL, 0, &sp, err, sizeof err), 0);
+        assert_true(sp->rtol == 0 && isinf(sp->atol));
+        cutune_spec_free(sp);
+        free(json);
+        json = spec_with(
+            "args", "[{\"name\": \"c\", \"type\": \"int\", \"size\": \"N\", \"output\": true},"
+                    " {\"name\": \"f\", \"type\": \"float\", \"size\": \"N\", \"output\": true}]");
+        assert_int_equal(load_text(json, NULL, 0, &sp, err, sizeof err), 0);
+        assert_true(sp->rtol == 1e-5);
+        cutune_spec_free(sp);
+        free(json);
+    }
     /* a size below 0 at any configuration, not only the first */
     bad_field("args", "[{\"name\": \"c\", \"type\": \"float\", \"size\": \"bs > 64 ? -1 : N\"}]",
               CUTUNE_EINVAL, "args[0].size", "-1 elements: a buffer holds 0 or more (at bs=128");

@@ -19,6 +19,7 @@ static int start_one(cuda_state *st, size_t k, int dev, int verbose, char *err, 
     s->device = dev;
     s->kernel_timeout_s = st->timeout_s;
     s->max_time_s = st->max_time_s;
+    s->warmup = st->warmup;
     s->energy_window_s = st->energy_window_s;
     s->verbose = verbose;
     st->sess_started = k + 1;

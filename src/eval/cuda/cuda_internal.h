@@ -382,6 +382,7 @@ typedef struct cutune_cuda_session {
     double setup_timeout_s;  /**< start + setup + first reference */
     double kernel_timeout_s; /**< floor of the per-launch timeout */
     double max_time_s;       /**< the worker's timing budget */
+    int warmup;              /**< the worker's untimed launches before timing (warmup=N) */
     double energy_window_s;  /**< the worker's energy window (energy_window=S): timing's
                                   deadline allows for it */
     double best_ms;          /**< best OK time so far (timeout = max(floor, 50x)) */

@@ -27,6 +27,7 @@ void cutune_cuda_session_init(cutune_cuda_session *s, const char *exe)
     s->setup_timeout_s = 60.0;
     s->kernel_timeout_s = 1.0;
     s->max_time_s = 1.0;
+    s->warmup = 3; /* the cuda evaluator's default (cuda.c) */
     const char *env = getenv("CUTUNE_WORKER");
     if (!exe && env && *env)
         exe = env;
@@ -274,9 +275,11 @@ int cutune_cuda_session_eval(cutune_cuda_session *s, const cutune_cuda_launch *l
                 timeout = s->setup_timeout_s;
                 phase = "verification";
             } else {
-                /* the energy window follows the timing (twice: a throttled measurement
-                   is taken again) */
-                timeout = s->max_time_s + 2 * s->energy_window_s +
+                /* the warm-up, the timing and the energy window, each twice (a
+                   throttled measurement is taken again, without a new progress message),
+                   and some launches' worth besides */
+                timeout = 2 * (s->max_time_s + s->energy_window_s +
+                               (s->warmup > 0 ? s->warmup : 0) * kernel_timeout(s)) +
                           TIMING_LAUNCH_ALLOWANCE * kernel_timeout(s);
                 phase = "timing";
             }

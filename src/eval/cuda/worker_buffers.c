@@ -478,9 +478,23 @@ int worker_reference_ensure(worker *w, const cutune_cuda_launch *l, cutune_cuda_
         }
         void *params[CUTUNE_CUDA_MAX_ARGS];
         worker_params_fill(w, l, params);
-        if (l->ref_smem > w->smem_block)
-            w->drv.func_set_attribute(w->ref_fn, CU_FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                      (int)l->ref_smem);
+        /* as the tuned kernel's: the opt-in counts the static shared memory too, and a
+         * refused one is the reference's own error (non-sticky: the context lives on) */
+        int ref_ssmem = 0;
+        w->drv.func_get_attribute(&ref_ssmem, CU_FUNC_SHARED_SIZE_BYTES, w->ref_fn);
+        if (l->ref_smem + ref_ssmem > w->smem_block) {
+            rc = w->drv.func_set_attribute(w->ref_fn, CU_FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                           (int)l->ref_smem);
+            if (rc != CU_SUCCESS) {
+                r->status = CUTUNE_STATUS_RUNTIME_ERROR;
+                worker_log(r,
+                           "reference kernel '%s': opting in to %lld bytes of dynamic shared "
+                           "memory (%d static): %s",
+                           su->ref_name, (long long)l->ref_smem, ref_ssmem,
+                           worker_strerror(w, rc, eb, sizeof eb));
+                return -1;
+            }
+        }
         rc = worker_launch(w, w->ref_fn, l->ref_grid, l->ref_block, l->ref_smem, params);
         if (rc == CU_SUCCESS)
             rc = w->drv.ctx_synchronize();
