@@ -78,14 +78,44 @@ static int math_error(const cutune_expr *e, const insn *in, const char *what, ch
     return cutune_err(err, errlen, CUTUNE_EMATH, "%s at column %u in '%s'", what, in->col, e->text);
 }
 
+/* An integer against a real, as Python compares them: exactly (-1, 0, 1; 2 when r is NaN).
+ * Through doubles, 2^53 + 1 would equal 2^53.0. */
+static int cmp_int_real(long long i, double r)
+{
+    if (isnan(r))
+        return 2;
+    if (r >= 9223372036854775808.0)
+        return -1;
+    if (r < -9223372036854775808.0)
+        return 1;
+    double fl = floor(r);
+    long long ri = (long long)fl; /* in range: exact */
+    if (i != ri)
+        return i < ri ? -1 : 1;
+    return fl == r ? 0 : -1; /* i == floor(r) < r when r has a fraction */
+}
+
+/* a against b, both numbers: -1, 0, 1, or 2 when unordered (NaN). */
+static int cmp_num(const sval *a, const sval *b)
+{
+    if (a->t == CUTUNE_VALUE_INT && b->t == CUTUNE_VALUE_INT)
+        return (a->i > b->i) - (a->i < b->i);
+    if (a->t == CUTUNE_VALUE_INT)
+        return cmp_int_real(a->i, b->r);
+    if (b->t == CUTUNE_VALUE_INT) {
+        int c = cmp_int_real(b->i, a->r);
+        return c == 2 ? 2 : -c;
+    }
+    double x = a->r, y = b->r;
+    return x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;
+}
+
 static int equal(const sval *a, const sval *b)
 {
     int as = a->t == CUTUNE_VALUE_STRING, bs = b->t == CUTUNE_VALUE_STRING;
     if (as || bs) /* a string equals only an equal string, never a number */
         return as && bs && strcmp(a->s, b->s) == 0;
-    if (a->t == CUTUNE_VALUE_INT && b->t == CUTUNE_VALUE_INT)
-        return a->i == b->i;
-    return num(a) == num(b);
+    return cmp_num(a, b) == 0;
 }
 
 /* Exact integer power by squaring; 1 on overflow. */
@@ -122,13 +152,7 @@ static int compare(const cutune_expr *e, const insn *in, int op, const sval *a, 
     }
     if (a->t == CUTUNE_VALUE_STRING || b->t == CUTUNE_VALUE_STRING)
         return type_error(e, in, err, errlen);
-    int c; /* -1, 0, 1; 2 when unordered (NaN) */
-    if (a->t == CUTUNE_VALUE_INT && b->t == CUTUNE_VALUE_INT)
-        c = (a->i > b->i) - (a->i < b->i);
-    else {
-        double x = num(a), y = num(b);
-        c = x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;
-    }
+    int c = cmp_num(a, b); /* -1, 0, 1; 2 when unordered (NaN) */
     *out = op == OP_LT   ? c == -1
            : op == OP_LE ? (c == -1 || c == 0)
            : op == OP_GT ? c == 1
@@ -333,10 +357,8 @@ static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *
             a = &stack[sp];
             if (a->t == CUTUNE_VALUE_STRING || b->t == CUTUNE_VALUE_STRING)
                 return type_error(e, in, err, errlen);
-            int b_less = (a->t == CUTUNE_VALUE_INT && b->t == CUTUNE_VALUE_INT) ? b->i < a->i
-                                                                                : num(b) < num(a);
-            int b_more = (a->t == CUTUNE_VALUE_INT && b->t == CUTUNE_VALUE_INT) ? b->i > a->i
-                                                                                : num(b) > num(a);
+            int c = cmp_num(b, a); /* exactly, as Python orders an int and a float */
+            int b_less = c == -1, b_more = c == 1;
             /* ties keep the first argument, as Python's min and max do */
             if (in->op == OP_MIN ? b_less : b_more)
                 *a = *b;

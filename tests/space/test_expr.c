@@ -390,6 +390,14 @@ static void test_chained_comparisons(void **state)
     check_int("1 < r < 3", 1);
     check_int("1 < r * 2 < 5", 0);
     check_int("2 < r <= 2.5", 1);
+    /* an int against a float exactly, as Python: past 2^53 their doubles are one */
+    check_int("9007199254740993 == 9007199254740992.0", 0);
+    check_int("9007199254740993 > 9007199254740992.0", 1);
+    check_int("9007199254740992.0 < 2 ** 53 + 1", 1);
+    check_int("2 ** 53 == 2.0 ** 53", 1);
+    check_int("3 < 3.5 and 4 > 3.5 and 3 == 3.0", 1);
+    check_real("min(9007199254740993, 9007199254740992.0)", 9007199254740992.0);
+    check_int("9007199254740993 in (9007199254740992.0, 1)", 0);
     /* equality chains as Python's too: a == b == c is a == b and b == c */
     check_int("2 == 2 == 2", 1);
     check_int("a == 7 == 7", 1);
