@@ -24,6 +24,6 @@ echo "int64 past 2^53: 2 of 2 verified"
     "$out/int64_out.json" >"$out/stdout2" 2>&1 || { cat "$out/stdout2"; echo "int64_out: cutune failed" >&2; exit 1; }
 ok=$(grep -c '"status":"ok"' "$out/o.jsonl")
 wrong=$(grep -c '"status":"wrong_result"' "$out/o.jsonl")
-[ "$ok" -eq 1 ] && [ "$wrong" -eq 2 ] && grep -q '"OFF":0,.*"status":"ok"' "$out/o.jsonl" \
+[ "$ok" -eq 1 ] && [ "$wrong" -eq 2 ] && grep -q '"config":{"OFF":0},"status":"ok"' "$out/o.jsonl" \
     || { cat "$out/o.jsonl" >&2; echo "int64 output: $ok ok, $wrong wrong (want 1 and 2)" >&2; exit 1; }
 echo "int64 output past 2^53: off by 1 and by 100 are wrong results"
