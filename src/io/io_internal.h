@@ -47,6 +47,12 @@ int cutune_io_write_atomic(const char *path, const char *text, size_t len, char 
  *  cutune_io_write_atomic does; frees nothing. */
 int cutune_io_write_json(const char *path, const cJSON *doc, int pretty, char *err, size_t errlen);
 
+struct cutune_space;
+struct cutune_history;
+/* The arguments every export checks: a path, a space and a history whose ids lie in it
+ * (CUTUNE_EINVAL naming path otherwise). */
+int cutune_io_export_check(const char *path, const struct cutune_space *s,
+                           const struct cutune_history *h, char *err, size_t errlen);
 /** Close the memstream *f (set to NULL) and write its *buf, *len to path as
  *  cutune_io_write_atomic does; the caller frees *buf. */
 int cutune_io_commit_memstream(FILE **f, char **buf, size_t *len, const char *path, char *err,
