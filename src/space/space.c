@@ -116,11 +116,17 @@ static int check_value(const cutune_value *v)
 }
 
 /* Values in an order where equal ones are neighbours: strings apart from numbers (by
- * text), numbers by value, integers exactly (2^53 + 1 is not 2^53). */
-static const cutune_value *sort_values;
-static int cmp_value_index(const void *a, const void *b)
+ * text), numbers by value, integers exactly (2^53 + 1 is not 2^53). Each item carries its
+ * value and its place, so the comparison needs no state beside it (spaces are built on
+ * several threads at once by bench). */
+typedef struct value_at {
+    const cutune_value *v;
+    size_t i;
+} value_at;
+
+static int cmp_value_at(const void *a, const void *b)
 {
-    const cutune_value *x = &sort_values[*(const size_t *)a], *y = &sort_values[*(const size_t *)b];
+    const cutune_value *x = ((const value_at *)a)->v, *y = ((const value_at *)b)->v;
     int xs = x->type == CUTUNE_VALUE_STRING, ys = y->type == CUTUNE_VALUE_STRING;
     if (xs || ys)
         return xs != ys ? xs - ys : strcmp(x->s, y->s);
@@ -136,17 +142,16 @@ static int cmp_value_index(const void *a, const void *b)
  * enumerate every configuration with it twice. -1 when out of memory. */
 static int find_duplicate(const cutune_value *v, size_t n, size_t *dup, size_t *first)
 {
-    size_t *order = malloc(n * sizeof *order);
+    value_at *order = malloc(n * sizeof *order);
     if (!order)
         return -1;
     for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    sort_values = v;
-    qsort(order, n, sizeof *order, cmp_value_index);
+        order[i] = (value_at){&v[i], i};
+    qsort(order, n, sizeof *order, cmp_value_at);
     int found = 0;
     for (size_t i = 1; i < n; i++)
-        if (cmp_value_index(&order[i - 1], &order[i]) == 0) {
-            size_t a = order[i - 1], b = order[i];
+        if (cmp_value_at(&order[i - 1], &order[i]) == 0) {
+            size_t a = order[i - 1].i, b = order[i].i;
             if (!found || (a > b ? a : b) < *dup) {
                 *dup = a > b ? a : b;
                 *first = a > b ? b : a;
