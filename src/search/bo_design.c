@@ -14,32 +14,6 @@
  */
 #include "bo_internal.h"
 
-/* design=maxpro: psi(x) = sum_j prod_l (|x_l - x_jl| + 1/m_l)^-2 (Joseph, Gul and Ba 2015;
- * 1/m_l for discrete factors of m_l values), returned as psi^(-1/(2d)). */
-static double maxpro_spread(bo_state *s, const double *x, double *y)
-{
-    size_t d = s->d, n = s->nobs + s->npending;
-    if (n == 0)
-        return INFINITY;
-    double top = -INFINITY, sum = 0.0;
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < n; i++) {
-            const double *p = y;
-            if (i < s->nobs)
-                p = s->obs_x + i * s->D;
-            else
-                bo_encode(s, s->pending[i - s->nobs], y);
-            double lt = 0.0;
-            for (size_t l = 0; l < d; l++)
-                lt -= 2.0 * log(fabs(x[l] - p[l]) + 1.0 / (double)s->nv[l]);
-            if (pass == 0 && lt > top)
-                top = lt;
-            else if (pass == 1)
-                sum += exp(lt - top);
-        }
-    return exp(-(top + log(sum)) / (2.0 * (double)d));
-}
-
 /* Best of BO_MAXIMIN_TRIES random available ids by distance to everything evaluated or
  * pending (weighted by P(success) once failures are known). */
 long long bo_maximin_pick(bo_state *s)
@@ -52,17 +26,6 @@ long long bo_maximin_pick(bo_state *s)
         if (id < 0)
             break;
         bo_encode(s, (size_t)id, x);
-        if (s->design_maxpro) {
-            double v = maxpro_spread(s, x, y);
-            if (v == INFINITY)
-                return id; /* the very first point: uniform */
-            v *= s->feas_on ? bo_feas_at(s, x, (size_t)-1) : 1.0;
-            if (v > bestv) {
-                bestv = v;
-                best = id;
-            }
-            continue;
-        }
         double md = INFINITY;
         for (size_t i = 0; i < s->nobs; i++) {
             double dd = bo_sqdist(x, s->obs_x + i * s->D, s->D);

@@ -122,7 +122,6 @@ typedef struct bo_state {
     int pairs;               /**< local steps also try adjacent pair moves of the best (edge) */
     int design_lhs;          /**< design=lhs: maximin Latin hypercube targets */
     int design_random;       /**< design=random: uniform draws (preset=plain) */
-    int design_maxpro;       /**< design=maxpro: the maximum projection criterion */
     int feas_model;          /**< feas=1: EI x P(success) once a failure is seen (default) */
     double *lhs;             /**< n_init x d design targets (design=lhs), lazily made */
     int lprior_mode;         /**< BO_LPRIOR_WEAK, _DIM or _AUTO (lprior=weak|dim|auto) */

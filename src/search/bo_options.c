@@ -149,12 +149,11 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
         } else if (strcmp(key, "preset") == 0) {
             continue; /* applied above */
         } else if (strcmp(key, "design") == 0) {
-            static const char *const names[] = {"maximin", "lhs", "random", "maxpro", NULL};
+            static const char *const names[] = {"maximin", "lhs", "random", NULL};
             if ((rc = parse_choice(key, val, names, &choice, err, errlen)) < 0)
                 return rc;
             s->design_lhs = choice == 1;
             s->design_random = choice == 2;
-            s->design_maxpro = choice == 3;
         } else if (strcmp(key, "mo") == 0) { /* in the order of BO_MO_* */
             static const char *const names[] = {"parego", "geomean", "ehvi", NULL};
             if ((rc = parse_choice(key, val, names, &s->mo, err, errlen)) < 0)
@@ -297,7 +296,6 @@ int bo_write_options(const void *state, char *buf, size_t len)
                     (unsigned)s->warp_kind < 3 ? warp[s->warp_kind] : "?",
                     s->design_lhs      ? "lhs"
                     : s->design_random ? "random"
-                    : s->design_maxpro ? "maxpro"
                                        : "maximin",
                     lprior[s->lprior_mode], add, lin, s->lweak_max, early[s->early],
                     s->edge ? "edge" : "safe", s->warm_gain > 0.0 ? "gain" : "always",

@@ -152,7 +152,7 @@ typedef struct {
 
 static const ga_key ga_keys[] = {
     {"pop", 1, 2, 100000}, {"cx", 0, 0, 1},      {"mut", 0, 0, 0.95},    {"tour", 1, 1, 64},
-    {"adj", 0, 0, 1},      {"stall", 1, 1, 1e9}, {"init", 1, 1, 100000}, {"spread", 1, 0, 2},
+    {"adj", 0, 0, 1},      {"stall", 1, 1, 1e9}, {"init", 1, 1, 100000}, {"spread", 1, 0, 1},
 };
 #define GA_NKEYS (sizeof ga_keys / sizeof ga_keys[0])
 
@@ -198,7 +198,7 @@ static int parse_args(ga_state *s, const char *args, char *err, size_t errlen)
         case 4: s->adj = v; break;
         case 5: s->stall = (size_t)v; break;
         case 6: s->init = (size_t)v; break;
-        case 7: s->spread = (int)v; break;
+        case 7: s->spread = v != 0; break;
         }
         p = end ? end + 1 : NULL;
     }
@@ -452,29 +452,6 @@ static int source_place(const ga_state *s, size_t at)
 static double seed_gap(const ga_state *s, size_t c)
 {
     const uint16_t *x = cutune_space_config(s->space, c);
-    if (s->spread == 2 && s->nseeds > 0) { /* maximum projection, as bo's design=maxpro */
-        double top = -INFINITY, sum = 0.0;
-        size_t dim = 0;
-        for (int pass = 0; pass < 2; pass++)
-            for (size_t j = 0; j < s->nseeds; j++) {
-                const uint16_t *y = cutune_space_config(s->space, s->seeds[j]);
-                double lt = 0.0;
-                dim = 0;
-                for (size_t p = 0; p < s->nparams; p++) {
-                    size_t nv = cutune_space_param(s->space, p)->nvalues;
-                    if (nv < 2)
-                        continue;
-                    dim++;
-                    double u = fabs((double)x[p] - (double)y[p]) / (double)(nv - 1);
-                    lt -= 2.0 * log(u + 1.0 / (double)nv);
-                }
-                if (pass == 0 && lt > top)
-                    top = lt;
-                else if (pass == 1)
-                    sum += exp(lt - top);
-            }
-        return dim ? exp(-(top + log(sum)) / (2.0 * (double)dim)) : 0.0;
-    }
     double md = INFINITY;
     for (size_t j = 0; j < s->nseeds; j++) {
         double d = enc_dist2(s, x, cutune_space_config(s->space, s->seeds[j]));
