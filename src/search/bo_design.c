@@ -11,6 +11,8 @@
  * 15 recordings, B = 60) 0.9718 vs 0.9736 on seeds 1000.., 0.9695 vs 0.9719 on 2000..;
  * convolution TitanX at B = 20 0.819 / 0.802 vs 0.800 / 0.778 (random 0.803 / 0.822), milo
  * at 60 0.955 / 0.912 vs 0.931 / 0.929: no consistent gain, so maximin stays the default.
+ * A maximum projection (MaxPro) pick in maximin's place loses on convolution what it gains
+ * on GEMM, with each GPU left out (docs/searchers.md, "Initial design").
  */
 #include "bo_internal.h"
 
