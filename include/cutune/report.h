@@ -200,6 +200,9 @@ typedef struct cutune_report_pool {
 
 int cutune_report_pool_make(cutune_report_run *const *runs, size_t nruns, cutune_report_pool *p,
                             char *err, size_t errlen);
+/** 1 when a and b were run at the same problem sizes (header "sizes": names and values in
+ * order); runs at other sizes are not pooled. */
+int cutune_report_same_sizes(const cutune_report_run *a, const cutune_report_run *b);
 /** A pooled evaluation's metric m (union index), NAN when its run lacks it. */
 double cutune_report_pool_metric(const cutune_report_pool *p, size_t i, size_t m);
 void cutune_report_pool_clear(cutune_report_pool *p);

@@ -2,6 +2,7 @@
  * run folder) as one self-contained HTML page, or parameter importance on the terminal. */
 #include <dirent.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,8 @@ static void usage(FILE *f)
                "  --title=TEXT  the page's title\n"
                "  -h, --help    this help\n"
                "\n"
-               "Exit status: 0 written, 1 failed to write, 2 bad input.\n");
+               "Exit status: 0 written, 1 failed to write, 2 bad input or a\n"
+               "page path that cannot be created.\n");
 }
 
 static int has_suffix(const char *s, const char *suf)
@@ -154,6 +156,14 @@ int cutune_cmd_report(int argc, char **argv)
         size_t fl = strlen(first);
         while (fl > 1 && first[fl - 1] == '/')
             first[--fl] = '\0';
+        /* a folder named by "." or "..": the page takes the folder's own name */
+        const char *last = strrchr(first, '/');
+        last = last ? last + 1 : first;
+        char real[PATH_MAX];
+        if ((strcmp(last, ".") == 0 || strcmp(last, "..") == 0) && realpath(first, real)) {
+            const char *rb = strrchr(real, '/');
+            snprintf(first, sizeof first, "%s", rb && rb[1] ? rb + 1 : "root");
+        }
         if (default_html(first, def, sizeof def) < 0) {
             fprintf(stderr, "cutune report: %s: name too long\n", first);
             goto out;
@@ -197,6 +207,10 @@ int cutune_cmd_report(int argc, char **argv)
     status = 1;
     if (text && cutune_report_text_write(stdout, runs, nruns, err, sizeof err) < 0) {
         fprintf(stderr, "cutune report: %s\n", err);
+        goto out;
+    }
+    if (text && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "cutune report: standard output: write failed\n");
         goto out;
     }
     if (html) {

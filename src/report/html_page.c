@@ -99,7 +99,10 @@ static void runs_table(FILE *f, cutune_report_run *const *runs, size_t nruns,
         td_num(f, best);
         /* the page ranks by time: a run tuned for another objective says so here */
         td_text(f, run->objective ? run->objective : "time");
-        td_text(f, pool->pooled[r] ? "yes" : "no: other parameters than the first journal");
+        td_text(f, pool->pooled[r] ? "yes"
+                   : cutune_report_same_sizes(pool->base, run)
+                       ? "no: other parameters than the first journal"
+                       : "no: other problem sizes than the first journal");
         fputs("</tr>\n", f);
     }
     fputs("</tbody></table>\n", f);

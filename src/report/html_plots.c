@@ -168,15 +168,19 @@ void rep_plot_param(FILE *f, const cutune_report_pool *pool, size_t p)
         double x = fr.left + step * ((double)e->idx[p] + 0.5 + 0.6 * jitter(i));
         seen[e->status] = 1;
         if (e->status == CUTUNE_STATUS_OK) {
-            char tip[64];
-            snprintf(tip, sizeof tip, "evaluation %zu: %.4g ms", e->n, e->time_ms);
+            char tip[128];
+            /* counted from 1 as the terminal and the convergence plot count; n is the
+             * journal's field */
+            snprintf(tip, sizeof tip, "evaluation %zu (n %zu): %.4g ms", e->n + 1, e->n,
+                     e->time_ms);
             fprintf(f,
                     "<circle class=\"ok\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.6\" fill=\"%s\" "
                     "fill-opacity=\"0.55\"><title>%s</title></circle>\n",
                     x, rep_axis_px(&ya, e->time_ms), rep_status_colour(0), tip);
         } else {
-            char tip[96];
-            snprintf(tip, sizeof tip, "evaluation %zu: %s", e->n, cutune_status_name(e->status));
+            char tip[128];
+            snprintf(tip, sizeof tip, "evaluation %zu (n %zu): %s", e->n + 1, e->n,
+                     cutune_status_name(e->status));
             cross(f, x, fr.top - 14 + 6 * jitter(i * 7 + 3), e->status, tip);
         }
     }
@@ -214,6 +218,8 @@ void rep_plot_heatmap(FILE *f, const cutune_report_pool *pool, size_t px, size_t
     for (size_t i = 0; i < pool->n; i++) {
         const cutune_report_eval *e = pool->e[i];
         size_t c = e->idx[py] * nx + e->idx[px];
+        if (e->status == CUTUNE_STATUS_MISSING)
+            continue; /* not in a replayed recording: not measured, not a failure */
         if (e->status != CUTUNE_STATUS_OK) {
             fails[c]++;
             continue;

@@ -20,6 +20,17 @@ static int same_params(const cutune_report_run *a, const cutune_report_run *b)
     return 1;
 }
 
+int cutune_report_same_sizes(const cutune_report_run *a, const cutune_report_run *b)
+{
+    if (a->nsizes != b->nsizes)
+        return 0;
+    for (size_t s = 0; s < a->nsizes; s++)
+        if (strcmp(a->size_names[s], b->size_names[s]) != 0 ||
+            a->size_values[s] != b->size_values[s])
+            return 0;
+    return 1;
+}
+
 void cutune_report_pool_clear(cutune_report_pool *p)
 {
     if (!p)
@@ -56,7 +67,9 @@ int cutune_report_pool_make(cutune_report_run *const *runs, size_t nruns, cutune
         goto oom;
     for (size_t r = 0; r < nruns; r++) { /* the union of metric names, first seen first */
         const cutune_report_run *run = runs[r];
-        if (!(p->pooled[r] = same_params(runs[0], run)))
+        /* a configuration's time depends on the problem sizes: runs at other sizes are
+         * other data, as runs of other parameters are */
+        if (!(p->pooled[r] = same_params(runs[0], run) && cutune_report_same_sizes(runs[0], run)))
             continue;
         for (size_t m = 0; m < run->nmetrics; m++) {
             size_t k = 0;

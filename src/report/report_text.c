@@ -27,7 +27,8 @@ int cutune_report_text_write(FILE *f, cutune_report_run *const *runs, size_t nru
             pooled == 1 ? "" : "s", imp->nsamples);
     for (size_t r = 0; r < nruns; r++)
         if (!pool.pooled[r])
-            fprintf(f, "  (not pooled: %s has other parameters than %s)\n", runs[r]->path, b->path);
+            fprintf(f, "  (not pooled: %s has other %s than %s)\n", runs[r]->path,
+                    cutune_report_same_sizes(b, runs[r]) ? "parameters" : "problem sizes", b->path);
     for (size_t r = 0; r < nruns; r++)
         if (runs[r]->objective)
             fprintf(f, "  (%s was tuned for %s; the importance is that of the time)\n",

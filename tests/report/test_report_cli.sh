@@ -204,5 +204,45 @@ out=$("$exe" profile --launch=999 g.jsonl 2>&1)
 [ $? -eq 2 ] && grep -q 'no evaluation n=999' <<<"$out" && ok "--launch=999: no such evaluation" ||
     bad "--launch=999" "$out"
 
+
+# the page's tooltips count evaluations from 1, as the terminal does; a folder named "."
+# gets a page named after it; --text into a full stdout is a failed write (exit 1)
+grep -q '<title>evaluation 1 (n 0): ' noc.html && ! grep -q '<title>evaluation 0' noc.html &&
+    ok "tooltips: evaluation 1 is n 0" || bad "tooltips do not count from 1"
+mkdir -p dotdir && cp g.jsonl dotdir/ && (cd dotdir && "$exe" report . >/dev/null) &&
+    [ -f dotdir/dotdir.html ] && ! ls -A dotdir | grep -q '^\.\.html$' &&
+    ok "report . writes FOLDER.html" || bad "report . page name" "$(ls -A dotdir)"
+if [ -w /dev/full ]; then
+    "$exe" report --text g.jsonl >/dev/full 2>err.txt
+    rc=$?
+    [ $rc -eq 1 ] && grep -q 'standard output: write failed' err.txt &&
+        ok "report --text > /dev/full: exit 1" || bad "report --text > /dev/full: exit $rc" "$(cat err.txt)"
+fi
+# runs at other problem sizes are not pooled, and the runs table says why
+for m in 512 1024; do
+    printf '%s\n' "{\"kind\":\"header\",\"sizes\":{\"M\":$m},\"params\":{\"A\":[1,2]}}" \
+        '{"kind":"eval","n":0,"config":{"A":1},"status":"ok","time_ms":1}' \
+        '{"kind":"eval","n":1,"config":{"A":2},"status":"ok","time_ms":2}' >s$m.jsonl
+done
+cp s512.jsonl s1.jsonl && cp s1024.jsonl s2.jsonl
+out=$("$exe" report --text s1.jsonl s2.jsonl 2>&1)
+grep -q 'not pooled: s2.jsonl has other problem sizes than s1.jsonl' <<<"$out" &&
+    grep -q '(1 run, ' <<<"$out" && ok "other sizes: not pooled" || bad "other sizes pooled" "$out"
+"$exe" report --html=sz.html s1.jsonl s2.jsonl >/dev/null 2>&1 &&
+    grep -q 'no: other problem sizes than the first journal' sz.html &&
+    ok "the runs table says a run at other sizes is not pooled" || bad "runs table: sizes"
+# a heat-map cell whose evaluations are all missing from a replayed recording is not
+# measured (white), not failed
+printf '%s\n' '{"kind":"header","params":{"A":[1,2],"B":[1,2]}}' \
+    '{"kind":"eval","n":0,"config":{"A":1,"B":1},"status":"ok","time_ms":1}' \
+    '{"kind":"eval","n":1,"config":{"A":2,"B":1},"status":"missing"}' \
+    '{"kind":"eval","n":2,"config":{"A":1,"B":2},"status":"compile_error"}' \
+    '{"kind":"eval","n":3,"config":{"A":2,"B":2},"status":"ok","time_ms":2}' >miss.jsonl
+"$exe" report --html=miss.html miss.jsonl >/dev/null 2>&1
+grep -qE '(A=2, B=1|B=1, A=2): not measured' miss.html &&
+    grep -qE '(A=1, B=2|B=2, A=1): every evaluation failed' miss.html &&
+    ok "heat map: missing is not measured, compile_error failed" ||
+    bad "heat map: missing cells" "$(grep -oE '<title>[AB]=[^<]*' miss.html)"
+
 echo "passed $pass, failed $fail"
 [ "$fail" -eq 0 ]
