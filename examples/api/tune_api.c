@@ -47,7 +47,7 @@ static cutune_status synthetic_model(const cutune_value *vars, const int *slot, 
     double t = log2(cutune_value_as_double(&vars[slot[P_TILE]])) - 2;
     double u = log2(cutune_value_as_double(&vars[slot[P_UNROLL]])) - 2;
     double v = log2(cutune_value_as_double(&vars[slot[P_VEC]])) - 2;
-    if (b + t + v > 5.0) { /* block_size_x * tile * vec > 8192 */
+    if (b + t + v > 1.0) { /* log2(block_size_x * tile * vec) > 13: over 8192 */
         *time_ms = NAN;
         return CUTUNE_STATUS_LAUNCH_ERROR;
     }

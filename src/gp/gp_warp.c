@@ -222,6 +222,8 @@ double cutune_gp_warp_inverse(const cutune_gp_warp *w, double y)
 
 void cutune_gp_warp_free(cutune_gp_warp *w)
 {
+    if (!w)
+        return;
     free(w->kv);
     free(w->kz);
     memset(w, 0, sizeof *w);

@@ -402,6 +402,17 @@ static int finish(run *u, size_t w)
     flight *f = &u->fl[w];
     cutune_history *hist = u->hist;
     const cutune_spec *spec = u->spec;
+    /* an evaluator of the library's user is held to what the journal can record: a status
+     * of the enum, and an ok result with a time above 0 (journal_load.c refuses others) */
+    if ((unsigned)f->r.status >= CUTUNE_STATUS_COUNT)
+        return cutune_err(u->err, u->errlen, CUTUNE_EINVAL,
+                          "evaluator %s answered status %d, which is no cutune_status",
+                          u->opt->evaluator_name ? u->opt->evaluator_name : "?", (int)f->r.status);
+    if (f->r.status == CUTUNE_STATUS_OK && !(isfinite(f->r.time_ms) && f->r.time_ms > 0.0))
+        return cutune_err(u->err, u->errlen, CUTUNE_EINVAL,
+                          "evaluator %s answered ok with a time of %g ms (an ok result needs "
+                          "a time above 0)",
+                          u->opt->evaluator_name ? u->opt->evaluator_name : "?", f->r.time_ms);
     cutune_history_entry *e;
     int rc = history_push(hist, &e);
     if (rc < 0)
@@ -475,9 +486,22 @@ static int propose(run *u, size_t k, size_t *ids, size_t *got, size_t *fresh)
 {
     size_t n = 0;
     *fresh = 0;
+    *got = 0;
     int rc = cutune_searcher_propose(u->searcher, k, ids, &n, u->err, u->errlen);
     if (rc < 0)
         return rc;
+    /* a searcher of the library's user (a plugin) is checked as an evaluator's answers are:
+     * an id past the space would index every per-configuration array */
+    size_t size = cutune_space_size(u->space);
+    if (n > k)
+        return cutune_err(u->err, u->errlen, CUTUNE_EINVAL,
+                          "searcher %s proposed %zu configurations where %zu were asked for",
+                          u->searcher->type->name, n, k);
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] >= size)
+            return cutune_err(u->err, u->errlen, CUTUNE_EINVAL,
+                              "searcher %s proposed id %zu of a space of %zu configurations",
+                              u->searcher->type->name, ids[i], size);
     *got = n;
     for (size_t i = 0; i < n; i++) {
         long h = idmap_get(&u->seen, ids[i]);

@@ -947,6 +947,7 @@ static void test_warp(void **state)
     assert_int_equal(cutune_gp_warp_fit(&w, CUTUNE_GP_WARP_BOXCOX, v, 2), 0);
     assert_near(w.lambda, 0.0, 0);
     cutune_gp_warp_free(&w);
+    cutune_gp_warp_free(NULL); /* a no-op, as every *_free(NULL) (docs/library.md) */
     gsl_rng_free(r);
 }
 

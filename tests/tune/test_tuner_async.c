@@ -41,9 +41,16 @@ static int fake_alloc(void *st, const cutune_evaluator_ctx *ctx, char *err, size
     return 0;
 }
 
+static int bad_time; /* answer ok with a NaN time (an evaluator's bug) */
+
 static int fake_answer(size_t id, cutune_eval_result *r)
 {
     r->compile_ms = r->bench_ms = -1;
+    if (bad_time) {
+        r->status = CUTUNE_STATUS_OK;
+        r->time_ms = NAN;
+        return 0;
+    }
     if (id % 5 == 3) { /* every fifth configuration fails */
         r->status = CUTUNE_STATUS_RUNTIME_ERROR;
         r->time_ms = NAN;
@@ -198,6 +205,65 @@ static void run_free(run_out *o)
 
 /* ---- tests ---- */
 
+/* A searcher of the user's that proposes one past the last id (an off-by-one) is refused,
+ * not indexed past the space's arrays; an evaluator answering ok with no time is refused,
+ * not journalled as a line the loader would refuse. */
+static int past_alloc(void *st, const cutune_searcher_ctx *ctx, char *err, size_t errlen)
+{
+    *(size_t *)st = cutune_space_size(ctx->space);
+    return 0;
+}
+static int past_propose(void *st, size_t k, size_t *out, size_t *n, char *err, size_t errlen)
+{
+    out[0] = *(size_t *)st;
+    *n = 1;
+    return 0;
+}
+static const cutune_searcher_type past_type = {.version = CUTUNE_SEARCHER_TYPE_VERSION,
+                                               .name = "past",
+                                               .help = "proposes the id one past the last",
+                                               .size = sizeof(size_t),
+                                               .alloc = past_alloc,
+                                               .propose = past_propose};
+
+static void test_bad_plugins(void **state)
+{
+    char err[512] = "";
+    cutune_space *sp = grid_space(4, 4);
+    uint8_t *visited = calloc(16, 1);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    cutune_searcher_ctx sctx = {.space = sp, .budget = 8, .rng = rng, .visited = visited};
+    cutune_searcher *s = NULL;
+    assert_int_equal(cutune_searcher_alloc(&past_type, &sctx, &s, err, sizeof err), 0);
+    cutune_evaluator_ctx ectx = {.space = sp};
+    cutune_evaluator *ev = NULL;
+    assert_int_equal(cutune_evaluator_alloc(&fake_type, &ectx, &ev, err, sizeof err), 0);
+    cutune_tuner_options opt = {.budget = 8,
+                                .batch = 1,
+                                .parallel = 1,
+                                .deterministic_clock = 1,
+                                .searcher_name = "past",
+                                .evaluator_name = "fake"};
+    cutune_history hist = {.best = -1};
+    cutune_stop_reason why;
+    assert_int_equal(cutune_tune(sp, NULL, s, visited, ev, &opt, &hist, &why, err, sizeof err),
+                     CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "searcher past proposed id 16 of a space of 16"));
+    cutune_history_free(&hist);
+    cutune_evaluator_free(ev);
+    cutune_searcher_free(s);
+    gsl_rng_free(rng);
+    free(visited);
+    cutune_space_free(sp);
+
+    run_out o = {0};
+    bad_time = 1;
+    assert_int_equal(tune(&o, "random", FIFO, 10, 2, 0, NULL, NULL), CUTUNE_EINVAL);
+    bad_time = 0;
+    assert_int_equal(o.hist.n, 0);
+    run_free(&o);
+}
+
 static void test_out_of_order(void **state)
 {
     const char *searchers[] = {"random", "genetic", "bo"};
@@ -334,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_exhaust_with_held_slot),
         cmocka_unit_test(test_stop_drains),
         cmocka_unit_test(test_resume),
+        cmocka_unit_test(test_bad_plugins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
