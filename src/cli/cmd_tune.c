@@ -4,6 +4,7 @@
  * before anything runs, the tuner loop, the summary and the exports. Its command line is
  * read in cmd_tune_options.c, and --resume restored and checked in cmd_tune_resume.c
  * (tune_internal.h). */
+#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
@@ -26,6 +27,23 @@
 #include "tune_internal.h"
 
 /* Is a CUDA device usable here? dlopen, never link: cutune must start without a driver. */
+
+/* The kernel a recording target holds, for the header's name: a Kernel Tuner cache's
+ * kernel_name, else a cutune journal's spec (a header named "kernel" for every journal
+ * gave two such headers one include guard). */
+static const char *rec_kernel_name(const cutune_recording *rec)
+{
+    if (!rec)
+        return NULL;
+    if (rec->kernel_name && *rec->kernel_name)
+        return rec->kernel_name;
+    const char *s = rec->spec_name; /* a name, not a description such as "replay at ..." */
+    if (!s || !(isalpha((unsigned char)s[0]) || s[0] == '_') ||
+        strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != strlen(s))
+        return NULL;
+    return s;
+}
+
 static int gpu_present(void)
 {
     void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -569,9 +587,8 @@ int cutune_cmd_tune(int argc, char **argv)
         }
     }
     /* the header's names are known now: a header that would be refused is refused first */
-    if (o.header &&
-        cutune_export_header_check(o.header, t.space, t.spec, t.rec ? t.rec->kernel_name : NULL,
-                                   err, sizeof err) < 0)
+    if (o.header && cutune_export_header_check(o.header, t.space, t.spec, rec_kernel_name(t.rec),
+                                               err, sizeof err) < 0)
         goto bad_input;
     if (o.csv && cutune_export_csv_check(o.csv, t.space, t.spec, err, sizeof err) < 0)
         goto bad_input;
@@ -749,16 +766,15 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     if (o.csv && (rc = cutune_export_csv(o.csv, t.space, t.spec, &hist, err, sizeof err)) < 0)
         goto export_fail;
-    if (o.kt && (rc = cutune_export_kt_cache_named(
-                     o.kt, t.space, t.spec, t.rec ? t.rec->kernel_name : NULL,
-                     cutune_evaluator_device(ev), &hist, err, sizeof err)) < 0)
+    if (o.kt && (rc = cutune_export_kt_cache_named(o.kt, t.space, t.spec, rec_kernel_name(t.rec),
+                                                   cutune_evaluator_device(ev), &hist, err,
+                                                   sizeof err)) < 0)
         goto export_fail;
     if (o.t4 && (rc = cutune_export_t4(o.t4, t.space, t.spec, cutune_evaluator_device(ev), &hist,
                                        err, sizeof err)) < 0)
         goto export_fail;
-    if (o.header &&
-        (rc = cutune_export_header(o.header, t.space, t.spec, t.rec ? t.rec->kernel_name : NULL,
-                                   &hist, err, sizeof err)) < 0)
+    if (o.header && (rc = cutune_export_header(o.header, t.space, t.spec, rec_kernel_name(t.rec),
+                                               &hist, err, sizeof err)) < 0)
         goto export_fail;
     goto out;
 

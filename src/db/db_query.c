@@ -133,9 +133,10 @@ int cutune_db_best(cutune_db *db, const cutune_db_key *key, cutune_db_row *best,
     cutune_db_rows_free(rows);
     if (measured) {
         sqlite3_stmt *st = NULL;
-        int src = sqlite3_prepare_v2(
-            db->h, "SELECT count(*) " ROW_FROM "WHERE " KEY_WHERE "AND e.reused_from IS NULL", -1,
-            &st, NULL);
+        int src = sqlite3_prepare_v2(db->h,
+                                     "SELECT count(*) " ROW_FROM "WHERE " KEY_WHERE
+                                     "AND e.reused_from IS NULL AND e.status != 'missing'",
+                                     -1, &st, NULL);
         if (src == SQLITE_OK) {
             bind_key(st, key);
             src = sqlite3_step(st);
@@ -201,7 +202,8 @@ int cutune_db_groups_list(cutune_db *db, const char *kernel, const char *gpu,
     int src = sqlite3_prepare_v2(
         db->h,
         "SELECT k.name, k.hash, g.fingerprint, r.sizes, r.options, "
-        "sum(e.reused_from IS NULL), sum(e.reused_from IS NULL AND e.status = 'ok'), "
+        "sum(e.reused_from IS NULL AND e.status != 'missing'), "
+        "sum(e.reused_from IS NULL AND e.status = 'ok'), "
         "sum(e.reused_from IS NOT NULL), "
         "min(CASE WHEN e.reused_from IS NULL AND e.status = 'ok' THEN e.time_ms END), "
         "max(e.recorded) " ROW_FROM

@@ -237,5 +237,17 @@ agree "after kill -9 and resume: database == journal" kill.db k.jsonl
 [ "$(count kill.db 'select count(*) from runs')" -eq 1 ] && ok "the resumed run continues its own row" \
     || bad "the resumed run continues its own row" "$(count kill.db 'select count(*) from runs') runs"
 
+
+# `missing` answers (a configuration a replayed recording lacks) are no measurements: the
+# counts of `db list` and `best` leave them out, so `header` does not take them for tuning
+"$exe" --db=miss.db --cartesian --searcher=random --budget=10 --journal=miss.jsonl --no-progress \
+    "$here/../../data/gemm.jsonl.gz" >/dev/null 2>&1
+nmiss=$(grep -c '"status":"missing"' miss.jsonl)
+out=$("$exe" db list --db=miss.db 2>&1)
+measured=$(awk -F'\t' 'NR == 2 {print $5}' <<<"$out")
+[ "$nmiss" -gt 0 ] && [ "$measured" = $((10 - nmiss)) ] &&
+    ok "db list: $nmiss missing answers are not counted as measurements" ||
+    bad "db list counts missing answers" "missing $nmiss, $out"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -240,5 +240,15 @@ refused "--csv of a parameter named as a column" "parameter 'n' has the name of 
     && python3 -c "import csv; r = list(csv.DictReader(open('oc.csv'))); assert sorted(x['s'] for x in r) == ['a,b', 'a,b', 'c', 'c'], r" \
     && ok "--csv holds a value with a ','" || bad "--csv holds a value with a ','" "$(cat oc.csv)"
 
+
+# --header on a cutune journal is named after the journal's spec: two such headers have
+# two include guards and both sets of defines survive one translation unit
+"$exe" --no-db -q --budget=3 --journal=hga.jsonl --header=hga.h "$here/../../data/gemm.jsonl.gz" >/dev/null 2>&1
+"$exe" --no-db -q --budget=3 --journal=hgb.jsonl --header=hgb.h "$here/../../data/blur.jsonl.gz" >/dev/null 2>&1
+grep -q '^#define CUTUNE_TUNED_GEMM_H$' hga.h && grep -q '^#define CUTUNE_TUNED_BLUR_H$' hgb.h &&
+    [ "$(printf '#include "hga.h"\n#include "hgb.h"\n' | cc -dM -E -I. - | grep -cE '^#define (BM|TX) ')" -eq 2 ] &&
+    ok "--header of a journal recording: named after its spec" ||
+    bad "--header of a journal recording" "$(grep -h '#define CUTUNE' hga.h hgb.h)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
