@@ -29,7 +29,7 @@ convolution_GTX_TitanX_Maxwell convolution_GTX_1080Ti inverse
 convolution_milo_A4000 convolution_GTX_TitanX_Maxwell convolution_P100
 convolution_P100 convolution_GTX_1080Ti convolution_milo_A4000
 LIST
-for v in "default=bo" "prior-only=bo:transfer=prior" "both=bo:transfer=both" \
+for v in "default=bo" "design-only=bo:transfer=design" "prior-only=bo:transfer=prior" "both=bo:transfer=both" \
          "both-no-test=bo:transfer=both,wtest=0" "both-weight-lcb=bo:transfer=both,wlcb=1"; do
     name=${v%%=*}
     searcher=${v#*=}

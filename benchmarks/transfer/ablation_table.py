@@ -6,7 +6,7 @@ into OUT/results.md (printed).
 import json, os, sys
 
 out = sys.argv[1]
-names = ["default", "prior-only", "both", "both-no-test", "both-weight-lcb"]
+names = ["default", "design-only", "prior-only", "both", "both-no-test", "both-weight-lcb"]
 budgets = (10, 20, 40, 60)
 rows, cold = [], None
 for n in names:

@@ -438,6 +438,7 @@ static void bo_free(void *state)
     free(s->p2dim);
     free(s->p2off);
     free(s->p2v);
+    free(s->wfx);
     free(s->perm);
     free(s->local);
     free(s->gpicks);
@@ -485,9 +486,9 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->early = BO_EARLY_SAFE;
     s->lprior_mode = BO_LPRIOR_AUTO;
     s->lprior_now = -1;
-    s->transfer = BO_TRANSFER_DESIGN; /* warm starts (bo_warm.c): the design alone, */
-    s->design_test = 1;               /* guarded by its sequential test */
-    s->wplain = 1; /* ... and the prior's weight is the rank correlation itself */
+    s->transfer = BO_TRANSFER_INPUT; /* warm starts (bo_warm.c): the design and the rank input, */
+    s->design_test = 1;              /* guarded by its sequential test */
+    s->wplain = 1;                   /* ... and the prior's weight is the rank correlation itself */
     size_t b40 = s->budget / 40;
     s->n_init = b40 < 5 ? 5 : b40 > 10 ? 10 : b40;
     cutune_gp_fit_options_default(&s->fit);
@@ -570,6 +571,14 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
         }
     }
     s->D = s->d + s->np2;
+    /* transfer=input (bo_warm.c): the source's rank of each configuration, one more input */
+    if (s->transfer == BO_TRANSFER_INPUT && ctx->warm && ctx->warm->size == s->size) {
+        if (!(s->wfx = malloc(s->size * sizeof *s->wfx)))
+            goto out_nomem;
+        for (size_t r = 0; r < s->size; r++)
+            s->wfx[ctx->warm->order[r]] = s->size > 1 ? (double)r / (double)(s->size - 1) : 0.0;
+        s->D++;
+    }
     /* Hvarfner et al. 2024: log ell ~ N(sqrt 2 + log(D) / 2, 3) */
     s->weak_mu = s->fit.ell_prior_mu;
     s->weak_sd = s->fit.ell_prior_sd;
@@ -600,6 +609,8 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
             const uint16_t *row = cutune_space_config(s->space, id);
             for (size_t e = 0; e < s->np2; e++)
                 s->enc[id * s->D + s->d + e] = s->p2v[s->p2off[e] + row[s->active[s->p2dim[e]]]];
+            if (s->wfx)
+                s->enc[id * s->D + s->D - 1] = s->wfx[id];
         }
     }
     /* Exhaustive scoring reads the cached encoding (a pool= above BO_ENCODE_CACHE / dim
@@ -666,7 +677,7 @@ static const cutune_searcher_type bo_type = {
             "local=F|auto, pool=N, pow2=0|1, pairs=0|1, warp=boxcox|copula|none, "
             "design=maximin|lhs|random, lprior=auto|dim|weak, add=fit|W, lin=fit|W, lweak=N, "
             "early=auto|safe|edge, refit=gain|always, feas=0|1, preset=plain, "
-            "transfer=both|design|prior|off, wdesign=N, wtest=0|1, wlcb=0|1, "
+            "transfer=input|design|prior|both|off, wdesign=N, wtest=0|1, wlcb=0|1, "
             "mo=ehvi|parego|geomean)",
     .size = sizeof(bo_state),
     .alloc = bo_alloc,

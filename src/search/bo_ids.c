@@ -69,6 +69,8 @@ void bo_encode(bo_state *s, size_t id, double *x)
     const uint16_t *row = s->np2 ? cutune_space_config(s->space, id) : NULL;
     for (size_t e = 0; e < s->np2; e++)
         x[s->d + e] = s->p2v[s->p2off[e] + row[s->active[s->p2dim[e]]]];
+    if (s->wfx)
+        x[s->D - 1] = s->wfx[id];
 }
 
 size_t bo_uniform_below(gsl_rng *r, size_t n)

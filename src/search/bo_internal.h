@@ -52,7 +52,13 @@ enum { BO_MO_PAREGO = 0, BO_MO_GEOMEAN, BO_MO_EHVI };
 #define BO_PAREGO_RHO 0.05 /* weight of the augmented Chebyshev function's sum term */
 
 /* transfer= (a warm start's use, bo_warm.c): in the order of the option's names */
-enum { BO_TRANSFER_BOTH = 0, BO_TRANSFER_DESIGN, BO_TRANSFER_PRIOR, BO_TRANSFER_OFF };
+enum {
+    BO_TRANSFER_BOTH = 0,
+    BO_TRANSFER_DESIGN,
+    BO_TRANSFER_PRIOR,
+    BO_TRANSFER_OFF,
+    BO_TRANSFER_INPUT
+};
 
 /* Length-scale prior (see the top comment of bo.c): weak, dimension-scaled, or auto = weak
  * while there are fewer successful observations than model inputs, then scaled. */
@@ -167,8 +173,10 @@ typedef struct bo_state {
     size_t nwdesign;                      /**< its length */
     int design_test;                      /**< wtest=1: the design's sequential test */
     int wplain;                           /**< wlcb=0: the weight is rho itself */
-    double wprior;                        /**< weight of the prior mean (0: none) */
-    double *ok_prior;                     /**< capobs: the prior at each ok observation */
+    double *wfx;      /**< transfer=input: per configuration its source rank / (size - 1), the
+                           GP's last input; NULL otherwise */
+    double wprior;    /**< weight of the prior mean (0: none) */
+    double *ok_prior; /**< capobs: the prior at each ok observation */
     /* several objectives (bo_parego.c) */
     size_t nobj;    /**< objectives of the run (ctx->nobjectives; 0 or 1: one) */
     int mo;         /**< mo=: BO_MO_PAREGO or BO_MO_GEOMEAN (read only when nobj > 1) */

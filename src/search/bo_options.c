@@ -21,8 +21,8 @@
  * under the dimension-scaled length-scale prior on the standardised log time, log EI with xi = 0
  * over every unvisited candidate, 10 uniform initial points, failures left out of the model and of
  * the acquisition, no phases, no local steps; other options given with it win wherever they stand).
- * transfer=both|design|prior|off (what a warm start is used for:
- * bo_warm.c; default design), wdesign=N (source points of the initial design; default
+ * transfer=input|design|prior|both|off (what a warm start is used for:
+ * bo_warm.c; default input), wdesign=N (source points of the initial design; default
  * ceil(n_init / 2)), wtest=0|1 (the design's sequential test; default 1), wlcb=0|1 (the
  * prior's weight is the rank correlation less its standard error, or itself; default 0).
  * docs/transfer.md has what each gives. mo=parego|geomean|ehvi (several objectives: ParEGO's
@@ -169,7 +169,7 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                 return rc;
             s->warm_gain = choice ? 0.0 : BO_MIN_GAIN;
         } else if (strcmp(key, "transfer") == 0) { /* in the order of BO_TRANSFER_* */
-            static const char *const names[] = {"both", "design", "prior", "off", NULL};
+            static const char *const names[] = {"both", "design", "prior", "off", "input", NULL};
             if ((rc = parse_choice(key, val, names, &s->transfer, err, errlen)) < 0)
                 return rc;
         } else if (strcmp(key, "wdesign") == 0) {
