@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -268,14 +269,15 @@ static void print_summary(const cli_target *t, int kt, const cutune_objective *o
     }
     if (quiet)
         return;
-    printf("evaluations: %zu (", h->n);
+    printf("evaluations: %zu", h->n);
     int first = 1;
     for (int s = 0; s < CUTUNE_STATUS_COUNT; s++)
         if (h->counts[s]) {
-            printf("%s%s %zu", first ? "" : ", ", cutune_status_name(s), h->counts[s]);
+            printf("%s%s %zu", first ? " (" : ", ", cutune_status_name(s), h->counts[s]);
             first = 0;
         }
-    printf(")");
+    if (!first)
+        printf(")");
     if (h->resumed)
         printf(", %zu of them from the journal", h->resumed);
     if (h->reused)
@@ -299,6 +301,7 @@ static unsigned long ran_parallel(unsigned long parallel, unsigned long batch, u
 
 /* runs/ was made by this run (removed again, if still empty, when the run is refused) */
 static int made_runs_dir;
+static int claimed_journal; /* the default journal's name, held by an empty file */
 
 static int default_journal(const char *name, unsigned long seed, char *buf, size_t len)
 {
@@ -319,8 +322,20 @@ static int default_journal(const char *name, unsigned long seed, char *buf, size
     char ts[32];
     strftime(ts, sizeof ts, "%Y%m%d-%H%M%S", &tm);
     snprintf(buf, len, "runs/%s-%lu-%s.jsonl", stem, seed, ts);
-    for (int i = 2; access(buf, F_OK) == 0 && i < 1000; i++) /* never overwrite a run */
+    /* the name is claimed by an empty file made here, so that two runs started in one second
+     * take two names (never overwriting a run); the claim is removed just before the tuner
+     * makes the journal there, and on a refusal */
+    for (int i = 2; i < 1000; i++) {
+        int fd = open(buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            close(fd);
+            claimed_journal = 1;
+            break;
+        }
+        if (errno != EEXIST)
+            break; /* the checks of the outputs say why */
         snprintf(buf, len, "runs/%s-%lu-%s-%d.jsonl", stem, seed, ts, i);
+    }
     return 0;
 }
 
@@ -332,6 +347,7 @@ int cutune_cmd_tune(int argc, char **argv)
     int rc, status = 2;
     int mpi_rank = 0, mpi_size = 1;
 
+    cli_catch_stop_signals_early();
     cli_target t = {0};
     cutune_recording *resume = NULL;
     gsl_rng *rng = NULL;
@@ -579,7 +595,7 @@ int cutune_cmd_tune(int argc, char **argv)
             goto bad_input;
         /* a journal is the record of a run: never truncated nor replaced */
         struct stat js;
-        if (i == 0 && !resume && lstat(outs[i][1], &js) == 0) {
+        if (i == 0 && !resume && !claimed_journal && lstat(outs[i][1], &js) == 0) {
             cutune_err(err, sizeof err, CUTUNE_EINVAL,
                        "--journal=%s: exists; --resume=%s continues that run, or remove it",
                        outs[i][1], outs[i][1]);
@@ -704,6 +720,10 @@ int cutune_cmd_tune(int argc, char **argv)
     cutune_stop_reason why;
     if (mpi_rank == 0)
         cli_tune_say_dropped_tail(resume);
+    if (claimed_journal) { /* the tuner makes the journal where the claim was */
+        unlink(journal);
+        claimed_journal = 0;
+    }
     rc = cutune_tune(t.space, t.spec, searcher, visited, ev, &opt, &hist, &why, err, sizeof err);
     /* The best few measured again, interleaved: the winner among those the noise cannot
      * tell apart, by a fixed rule (docs/objectives.md#confirmation). */
@@ -788,11 +808,17 @@ fail:
         fprintf(stderr, "cutune: rank %d: %s\n", mpi_rank, err);
     else
         fprintf(stderr, "cutune: %s\n", err);
-    if (made_runs_dir)
+    if (made_runs_dir && !claimed_journal)
         rmdir("runs"); /* only if empty: a refused run leaves nothing behind */
     if (mpi_size > 1 && !(mpi_rank == 0 && ev)) /* no rank may wait for one that has left */
         cutune_mpi_abort(status);
 out:
+    if (claimed_journal) { /* a run that never reached the tuner: its name's empty claim */
+        unlink(journal);
+        claimed_journal = 0;
+        if (made_runs_dir)
+            rmdir("runs");
+    }
     cli_tune_db_end(&tdb);
     cutune_history_free(&hist);
     cutune_objective_free(objective);

@@ -16,12 +16,23 @@ static void on_signal(int sig)
     }
 }
 
-void cli_catch_stop_signals(void)
+static void catch (int flags)
 {
     struct sigaction sa = {0};
     sa.sa_handler = on_signal;
+    sa.sa_flags = flags;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+}
+
+void cli_catch_stop_signals(void)
+{
+    catch (0); /* a wait on a worker returns at once (EINTR) to see the stop */
+}
+
+void cli_catch_stop_signals_early(void)
+{
+    catch (SA_RESTART); /* reads of the inputs go on; the run stops once it starts */
 }

@@ -8,5 +8,9 @@
 extern volatile sig_atomic_t cli_stop_requested;
 /* Install the handler for SIGINT, SIGTERM and SIGHUP. */
 void cli_catch_stop_signals(void);
+/* The same from the start of a command, with system calls restarted: a signal while the
+ * inputs are read is the run's stop (exit 130 once it has stopped), not a kill or a failed
+ * read. */
+void cli_catch_stop_signals_early(void);
 
 #endif

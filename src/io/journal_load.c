@@ -260,8 +260,9 @@ static int journal_eval(recording_impl *ri, const cJSON *j, cutune_record *rec, 
 
 /* An eval line's evaluation number ("n") and where it was read. */
 typedef struct eval_number {
-    double n;    /* integral, 0..2^53 */
-    size_t line; /* 1-based line of the journal */
+    double n;     /* integral, 0..2^53 */
+    size_t line;  /* 1-based line of the journal */
+    size_t place; /* its place among the journal's evaluations, from 0 */
 } eval_number;
 
 static int cmp_eval_number(const void *a, const void *b)
@@ -279,6 +280,13 @@ static int check_eval_numbers(eval_number *ns, size_t nns, const char *file, cha
 {
     size_t later = 0, earlier = 0;
     double n = 0;
+    /* the tuner numbers its evaluations 0, 1, 2, ... in the order it writes them; a line
+     * removed or moved would be resumed as another run (the searcher replays its
+     * proposals against the records) */
+    eval_number off = {.line = 0};
+    for (size_t i = 0; i < nns && !off.line; i++)
+        if (ns[i].n != (double)ns[i].place)
+            off = ns[i];
     qsort(ns, nns, sizeof *ns, cmp_eval_number);
     for (size_t i = 1; i < nns; i++)
         if (ns[i].n == ns[i - 1].n && (!later || ns[i].line < later)) {
@@ -291,6 +299,12 @@ static int check_eval_numbers(eval_number *ns, size_t nns, const char *file, cha
                           "%s:%zu: n: evaluation %.0f is also on line %zu (an evaluation "
                           "number repeats: two runs wrote this journal?)",
                           file, later, n, earlier);
+    if (off.line)
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s:%zu: n: evaluation %.0f where %zu was expected (evaluations are "
+                          "numbered 0, 1, 2, ... in the order of their lines: a line removed or "
+                          "moved?)",
+                          file, off.line, off.n, off.place);
     return 0;
 }
 
@@ -367,7 +381,7 @@ int recording_load_journal(recording_impl *ri, const char *file, const char *dat
                                     "%s:%zu: n: expected an evaluation number (0, 1, 2, ...)", file,
                                     lineno);
                 else
-                    ns[nns++] = (eval_number){n->valuedouble, lineno};
+                    ns[nns++] = (eval_number){n->valuedouble, lineno, r->nrecords - 1};
             }
         } else if (strcmp(kind->valuestring, "header") == 0) {
             rc = cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: a second header", file, lineno);

@@ -333,9 +333,16 @@ static int check_numbers(const cutune_report_run *r, char *err, size_t errlen)
     if (!by)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     size_t nby = 0;
+    const cutune_report_eval *off = NULL; /* the first n that is not its line's place */
+    size_t off_place = 0;
     for (size_t i = 0; i < r->nevals; i++)
-        if (r->evals[i].n_line)
+        if (r->evals[i].n_line) {
             by[nby++] = &r->evals[i];
+            if (!off && r->evals[i].n != i) {
+                off = &r->evals[i];
+                off_place = i;
+            }
+        }
     qsort(by, nby, sizeof *by, cmp_n);
     size_t later = 0, earlier = 0, n = 0;
     for (size_t i = 1; i < nby; i++)
@@ -350,6 +357,12 @@ static int check_numbers(const cutune_report_run *r, char *err, size_t errlen)
                           "%s:%zu: n: evaluation %zu is also on line %zu (an evaluation number "
                           "repeats: two runs wrote this journal?)",
                           r->path, later, n, earlier);
+    if (off)
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s:%zu: n: evaluation %zu where %zu was expected (evaluations are "
+                          "numbered 0, 1, 2, ... in the order of their lines: a line removed or "
+                          "moved?)",
+                          r->path, off->n_line, off->n, off_place);
     return 0;
 }
 

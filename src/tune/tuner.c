@@ -212,6 +212,7 @@ typedef struct {
     cutune_eval_result r; /* owned while have */
     double finish;        /* simulated: virtual clock at completion */
     size_t repeats;       /* proposed again while in flight: observed again when it ends */
+    int held;             /* a stop's replay: holds its slot as the run did, never evaluated */
 } flight;
 
 /* Seconds one simulated evaluation occupies its worker: the recorded compile and
@@ -244,7 +245,11 @@ typedef struct {
     double start;   /* wall clock at the start */
     flight *fl;     /* [nslots] */
     size_t nslots, inflight, nsubmitted;
-    long *resume_map; /* id -> record of the resumed journal, or -1 */
+    long *resume_map;   /* id -> record of the resumed journal, or -1 */
+    size_t nrecords;    /* the resumed journal's records */
+    size_t recs_in;     /* of them submitted (answered from the journal) so far */
+    size_t fresh_early; /* evaluations not in the journal submitted before all of it was */
+    int stop_replay;    /* stopping: the journal's records are still replayed (free) */
     cutune_journal *journal;
     idmap seen;        /* id -> history index */
     int metric_warned; /* a spec metric failed somewhere (said once) */
@@ -275,6 +280,10 @@ static int submit(run *u, size_t id)
     f->proposed = u->nsubmitted++;
     f->worker = (int)w;
     f->rec = u->resume_map ? u->resume_map[id] : -1;
+    if (f->rec >= 0)
+        u->recs_in++;
+    else if (u->recs_in < u->nrecords)
+        u->fresh_early++;
     int rc;
     if (f->rec >= 0) {
         int metrics = u->opt->resume_metrics || !cutune_objective_is_time(u->opt->objective);
@@ -326,6 +335,20 @@ static void drop_unjournaled(run *u)
             u->inflight--;
         }
     }
+}
+
+/* A stop's replay: once no record of the journal is in flight, the slots held for
+ * proposals it lacks are let go (nothing after them can be replayed as it ran). */
+static void drop_held(run *u)
+{
+    for (size_t i = 0; i < u->nslots; i++)
+        if (u->fl[i].busy && u->fl[i].rec >= 0)
+            return;
+    for (size_t i = 0; i < u->nslots; i++)
+        if (u->fl[i].busy && u->fl[i].held) {
+            u->fl[i].busy = 0;
+            u->inflight--;
+        }
 }
 
 /* Which in-flight evaluation completes next; its result is in u->fl[*w].r. */
@@ -516,6 +539,18 @@ static int propose(run *u, size_t k, size_t *ids, size_t *got, size_t *fresh)
                 return rc;
         } else if (w >= 0) {
             u->fl[w].repeats++; /* in flight: answered when it completes */
+        } else if (u->stop_replay && u->resume_map[ids[i]] < 0) {
+            /* stopping: nothing the journal lacks is evaluated; it holds a slot, as it was
+             * in flight in the run that wrote the journal, so that the proposals after it
+             * are made as they were */
+            size_t s = 0;
+            while (u->fl[s].busy)
+                s++;
+            memset(&u->fl[s], 0, sizeof u->fl[s]);
+            u->fl[s] = (flight){.busy = 1, .id = ids[i], .rec = -1, .held = 1};
+            u->fl[s].proposed = u->nsubmitted++;
+            u->inflight++;
+            (*fresh)++;
         } else {
             if ((rc = submit(u, ids[i])) < 0)
                 return rc;
@@ -622,6 +657,7 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
         rc = cutune_recording_map(opt->resume, space, u.resume_map, err, errlen);
         if (rc < 0)
             goto out;
+        u.nrecords = opt->resume->nrecords;
     }
     if ((rc = open_journal(&u, batch)) < 0)
         goto out;
@@ -635,11 +671,23 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
             *reason = CUTUNE_STOP_TIME;
             stopping = 1;
         }
-        size_t left = opt->budget - hist->n - u.inflight;
+        /* A resumed run's budget covers its journal's records and the evaluations that
+         * were in flight when it stopped (proposed before some of the records, dropped
+         * unjournaled under replay): without them the records proposed after those would
+         * never be replayed, and the next line would repeat one's number. */
+        size_t budget = opt->budget;
+        if (u.nrecords + u.fresh_early > budget)
+            budget = u.nrecords + u.fresh_early;
+        size_t left = budget - hist->n - u.inflight;
         size_t room = u.nslots - u.inflight;
+        /* A stop (signal, time limit) still replays the journal's records, which cost
+         * nothing, up to the first proposal the journal lacks: a stop during a resume's
+         * replay would otherwise leave a history, and exports, of part of the journal. */
+        u.stop_replay = stopping && u.resume_map && u.recs_in < u.nrecords;
         /* a round of `batch` proposals once that many slots are free (or nothing is left
          * in flight to wait for) */
-        if (!stopping && !dry && left && room && (room >= batch || u.inflight == 0)) {
+        if ((!stopping || u.stop_replay) && !dry && left && room &&
+            (room >= batch || u.inflight == 0)) {
             size_t k = room < left ? room : left, got, fresh;
             if ((rc = propose(&u, k, ids, &got, &fresh)) < 0)
                 goto out;
@@ -661,8 +709,10 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
         }
         if (stopping && u.simulated && !(ev->type->flags & CUTUNE_EVALUATOR_RECORDS))
             drop_unjournaled(&u);
+        if (stopping)
+            drop_held(&u);
         if (u.inflight == 0) {
-            if (dry && hist->n < opt->budget && !stopping)
+            if (dry && hist->n < budget && !stopping)
                 *reason = CUTUNE_STOP_EXHAUSTED;
             break;
         }

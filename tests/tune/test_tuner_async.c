@@ -144,6 +144,7 @@ static cutune_space *grid_space(size_t a, size_t b)
 }
 
 static volatile sig_atomic_t stop_flag;
+static int stop_at_start; /* a stop requested before the run starts (a signal while loading) */
 
 static int tune(run_out *o, const char *searcher, enum order order, size_t budget, size_t parallel,
                 size_t stop_after, const char *journal, const cutune_recording *resume)
@@ -167,7 +168,7 @@ static int tune(run_out *o, const char *searcher, enum order order, size_t budge
     fake->order = order;
     fake->stop_after = stop_after;
     fake->stop = &stop_flag;
-    stop_flag = 0;
+    stop_flag = stop_at_start;
     cutune_tuner_options opt = {.budget = budget,
                                 .batch = 1,
                                 .parallel = parallel,
@@ -383,6 +384,21 @@ static void test_resume(void **state)
     assert_int_equal(c.hist.n, 40);
     for (size_t i = 0; i < 20; i++) /* the journaled ones first, in the journal's order */
         assert_int_equal(c.hist.e[i].id, b.hist.e[i].id);
+    cutune_recording_free(rec);
+    run_free(&c);
+
+    /* a stop requested before the resumed run starts still replays the journal, which
+     * costs nothing, and evaluates nothing it lacks */
+    cut_journal(full, part, 17);
+    assert_int_equal(cutune_recording_load(part, &rec, err, sizeof err), 0);
+    stop_at_start = 1;
+    assert_int_equal(tune(&c, "bo", LIFO, 40, 4, 0, part, rec), 0);
+    stop_at_start = 0;
+    assert_int_equal(c.why, CUTUNE_STOP_SIGNAL);
+    assert_int_equal(last.submits, 0);
+    assert_int_equal(c.hist.n, 17);
+    for (size_t i = 0; i < 17; i++)
+        assert_int_equal(c.hist.e[i].id, a.hist.e[i].id);
     cutune_recording_free(rec);
     run_free(&a);
     run_free(&b);

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Runs that are stopped and resumed in the ways a user meets (docs/cli.md, resume): a budget
+# extension stopped by its time limit and resumed without --budget, then extended again,
+# ends with the uninterrupted run's journal; a journal with a line removed or moved is
+# refused; two runs started in one second without --journal take two journals. Replay
+# only: no GPU, no shared data.
+set -u
+exe=${CUTUNE_EXE:?CUTUNE_EXE not set}
+here=$(cd "$(dirname "$0")" && pwd)
+rec=$here/../../data/xgemm.jsonl.gz
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+. "$here/lib.sh"
+export CUTUNE_DB=none
+evals() { grep '"kind":"eval"' "$1" | sed 's/"ts":"[^"]*"//'; }
+
+# an extension stopped with evaluations in flight (under replay they are dropped): its
+# resume without --budget replays every record and evaluates the dropped ones, so no line
+# repeats a number and a further extension ends as the uninterrupted one does
+"$exe" --searcher=bo --budget=150 --parallel=4 --journal=base.jsonl --no-progress "$rec" >/dev/null 2>&1
+cp base.jsonl full.jsonl && cp base.jsonl cut.jsonl
+"$exe" --resume=full.jsonl --budget=300 --no-progress >/dev/null 2>&1
+"$exe" --resume=cut.jsonl --budget=300 --time-limit=40 --no-progress >/dev/null 2>&1
+held=$(evals cut.jsonl | wc -l)
+out=$("$exe" --resume=cut.jsonl --no-progress 2>&1)
+rc=$?
+n1=$(evals cut.jsonl | wc -l)
+if [ $rc -eq 0 ] && [ "$held" -gt 150 ] && [ "$held" -lt 300 ] && [ "$n1" -ge "$held" ]; then
+    ok "resume of a stopped extension without --budget: $held held, $n1 after"
+else
+    bad "resume of a stopped extension without --budget: exit $rc ($held held, $n1 after)" "$out"
+fi
+out=$("$exe" --resume=cut.jsonl --budget=300 --no-progress 2>&1)
+rc=$?
+[ $rc -eq 0 ] && cmp -s <(evals full.jsonl) <(evals cut.jsonl) &&
+    ok "extended again: the uninterrupted run's 300 evaluations, in its order" ||
+    bad "extended again: exit $rc, journals differ" "$out"
+
+# a line removed or two lines swapped: refused, naming the line and the numbers
+head -41 base.jsonl | sed '20d' >gap.jsonl
+expect_line() { # NAME PATTERN ARGS...: exit 2 and a message matching PATTERN
+    local name=$1 pat=$2
+    shift 2
+    local o r
+    o=$("$exe" "$@" 2>&1 >/dev/null)
+    r=$?
+    [ $r -eq 2 ] && grep -qE -- "$pat" <<<"$o" && ok "$name" || bad "$name: exit $r" "$o"
+}
+expect_line "resume: a journal with a line removed" \
+    'gap.jsonl:20: n: evaluation 19 where 18 was expected .*removed or moved' --resume=gap.jsonl
+{ head -9 base.jsonl; sed -n 11p base.jsonl; sed -n 10p base.jsonl; sed -n '12,30p' base.jsonl; } >swap.jsonl
+expect_line "resume: a journal with two lines swapped" \
+    'swap.jsonl:10: n: evaluation 9 where 8 was expected' --resume=swap.jsonl
+expect_line "report: a journal with a line removed" \
+    'gap.jsonl:20: n: evaluation 19 where 18 was expected' report --text gap.jsonl
+
+# two runs in one second without --journal: each its own default journal
+mkdir race && cd race || exit 1
+for i in 1 2 3; do
+    "$exe" -q --searcher=random --budget=5 "$rec" >/dev/null 2>e1 &
+    "$exe" -q --searcher=bo --budget=5 "$rec" >/dev/null 2>e2 &
+    wait
+    if grep -q . e1 e2; then bad "two runs at once without --journal" "$(cat e1 e2)"; break; fi
+done
+[ "$(ls runs | wc -l)" -eq 6 ] && [ -z "$(find runs -empty)" ] &&
+    ok "two runs at once without --journal: six journals, none empty" ||
+    bad "two runs at once: the journals" "$(ls -l runs)"
+cd .. || exit 1
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
