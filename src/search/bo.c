@@ -572,21 +572,11 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     }
     s->D = s->d + s->np2;
     /* transfer=input (bo_warm.c): the source's rank of each configuration, one more input */
-    if ((s->transfer == BO_TRANSFER_INPUT || s->transfer == BO_TRANSFER_SHUFFLED) && ctx->warm &&
-        ctx->warm->size == s->size) {
+    if (s->transfer == BO_TRANSFER_INPUT && ctx->warm && ctx->warm->size == s->size) {
         if (!(s->wfx = malloc(s->size * sizeof *s->wfx)))
             goto out_nomem;
         for (size_t r = 0; r < s->size; r++)
             s->wfx[ctx->warm->order[r]] = s->size > 1 ? (double)r / (double)(s->size - 1) : 0.0;
-        if (s->transfer == BO_TRANSFER_SHUFFLED) /* the control: the ranks by a fixed shuffle */
-            for (size_t i = s->size; i > 1; i--) {
-                uint64_t h = (uint64_t)i * 0x9E3779B97F4A7C15ull;
-                h ^= h >> 29;
-                size_t j = (size_t)(h % i);
-                double tmp = s->wfx[i - 1];
-                s->wfx[i - 1] = s->wfx[j];
-                s->wfx[j] = tmp;
-            }
         s->D++;
     }
     /* Hvarfner et al. 2024: log ell ~ N(sqrt 2 + log(D) / 2, 3) */

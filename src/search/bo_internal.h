@@ -57,8 +57,7 @@ enum {
     BO_TRANSFER_DESIGN,
     BO_TRANSFER_PRIOR,
     BO_TRANSFER_OFF,
-    BO_TRANSFER_INPUT,
-    BO_TRANSFER_SHUFFLED
+    BO_TRANSFER_INPUT
 };
 
 /* Length-scale prior (see the top comment of bo.c): weak, dimension-scaled, or auto = weak

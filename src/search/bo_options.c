@@ -169,7 +169,7 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                 return rc;
             s->warm_gain = choice ? 0.0 : BO_MIN_GAIN;
         } else if (strcmp(key, "transfer") == 0) { /* in the order of BO_TRANSFER_* */
-            static const char *const names[] = {"both", "design", "prior", "off", "input", "shuffled", NULL};
+            static const char *const names[] = {"both", "design", "prior", "off", "input", NULL};
             if ((rc = parse_choice(key, val, names, &s->transfer, err, errlen)) < 0)
                 return rc;
         } else if (strcmp(key, "wdesign") == 0) {

@@ -99,7 +99,7 @@ double bo_target(const bo_state *s, size_t i)
 
 void bo_warm_weigh(bo_state *s)
 {
-    if (!s->warm || s->transfer == BO_TRANSFER_DESIGN || s->transfer >= BO_TRANSFER_INPUT)
+    if (!s->warm || s->transfer == BO_TRANSFER_DESIGN || s->transfer == BO_TRANSFER_INPUT)
         return;
     if (s->wplain) {
         double r = s->nok >= 3 ? cutune_warm_rank_correlation(s->ok_prior, s->ok_logt, s->nok) : 0;
