@@ -60,8 +60,10 @@ static int push_leaf(forest_ctx *c, const uint16_t *lo, const uint16_t *hi, doub
     return 0;
 }
 
-static const forest_ctx *sort_ctx;
-static size_t sort_feature;
+/* the comparator's context, set before each sort; one per thread (a library user may
+ * compute importances on several threads at once) */
+static _Thread_local const forest_ctx *sort_ctx;
+static _Thread_local size_t sort_feature;
 static int by_feature(const void *a, const void *b)
 {
     uint16_t va = sort_ctx->x[*(const size_t *)a * sort_ctx->p + sort_feature];

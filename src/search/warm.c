@@ -170,7 +170,9 @@ typedef struct proj {
     double score;        /* normal score of the observation */
 } proj;
 
-static size_t g_ns; /* key length for the qsort comparator (set before each sort) */
+/* key length for the qsort comparator (set before each sort); one per thread, so that
+ * priors are built on several threads at once */
+static _Thread_local size_t g_ns;
 
 static int cmp_key(const uint16_t *a, const uint16_t *b, size_t ns)
 {

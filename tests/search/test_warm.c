@@ -2,6 +2,7 @@
  * onto a target space by parameter name and value, the prior's weight, and what bo and
  * genetic propose with it. */
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -267,6 +268,79 @@ static void test_genetic_sequential(void **st)
     cutune_space_free(sp);
 }
 
+/* Priors built on two threads at once, over spaces of other parameter counts, are the
+ * priors each builds alone (the key comparator's length is per thread). */
+typedef struct {
+    cutune_space *s;
+    cutune_warm_source *src;
+    double *want; /* the prior built alone */
+    int same;
+} prior_job;
+
+static prior_job prior_job_make(size_t np, unsigned seed)
+{
+    static const char *names[] = {"a", "b", "c", "d"};
+    char err[256];
+    prior_job j = {.s = cutune_space_alloc(), .same = 1};
+    cutune_value v[8];
+    for (int i = 0; i < 8; i++)
+        v[i] = (cutune_value){.type = CUTUNE_VALUE_INT, .i = i};
+    for (size_t p = 0; p < np; p++)
+        assert_int_equal(cutune_space_add_param(j.s, names[p], v, 8, err, sizeof err), 0);
+    assert_int_equal(cutune_space_enumerate(j.s, err, sizeof err), 0);
+    j.src = cutune_warm_source_alloc("threads", np, names);
+    assert_non_null(j.src);
+    for (size_t o = 0; o < 3000; o++) {
+        char buf[4][8];
+        const char *vals[4];
+        for (size_t p = 0; p < np; p++) {
+            seed = seed * 1103515245u + 12345u;
+            snprintf(buf[p], sizeof buf[p], "%u", (seed >> 16) % 8);
+            vals[p] = buf[p];
+        }
+        assert_int_equal(
+            cutune_warm_source_add(j.src, vals, CUTUNE_STATUS_OK, 1.0 + (double)((seed >> 8) % 50)),
+            0);
+    }
+    cutune_warm_prior *pr = NULL;
+    assert_int_equal(cutune_warm_prior_build(j.src, j.s, &pr, err, sizeof err), 0);
+    j.want = malloc(pr->size * sizeof *j.want);
+    memcpy(j.want, pr->score, pr->size * sizeof *j.want);
+    cutune_warm_prior_free(pr);
+    return j;
+}
+
+static void *prior_job_run(void *arg)
+{
+    prior_job *j = arg;
+    char err[256];
+    for (int it = 0; it < 40; it++) {
+        cutune_warm_prior *pr = NULL;
+        if (cutune_warm_prior_build(j->src, j->s, &pr, err, sizeof err) < 0 ||
+            memcmp(pr->score, j->want, pr->size * sizeof *j->want) != 0)
+            j->same = 0;
+        cutune_warm_prior_free(pr);
+    }
+    return NULL;
+}
+
+static void test_threads(void **st)
+{
+    prior_job a = prior_job_make(1, 7), b = prior_job_make(4, 11);
+    pthread_t ta, tb;
+    assert_int_equal(pthread_create(&ta, NULL, prior_job_run, &a), 0);
+    assert_int_equal(pthread_create(&tb, NULL, prior_job_run, &b), 0);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    assert_true(a.same);
+    assert_true(b.same);
+    for (prior_job *j = &a; j; j = j == &a ? &b : NULL) {
+        free(j->want);
+        cutune_warm_source_free(j->src);
+        cutune_space_free(j->s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -275,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_weight),
         cmocka_unit_test(test_searchers),
         cmocka_unit_test(test_genetic_sequential),
+        cmocka_unit_test(test_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
