@@ -51,4 +51,6 @@
 #include "cutune/report.h"
 #include "cutune/sha256.h"
 #include "cutune/warm.h"
+#include "cutune/bench.h"
+#include "cutune/manifest.h"
 #endif

@@ -109,8 +109,9 @@ typedef struct cutune_tuner_options {
  * observed in completion order (under a simulated evaluator, the order of a virtual
  * clock that plays each evaluation's recorded compile + benchmark time). A stop
  * request or the time limit stops proposing; evaluations in flight are finished and
- * journaled. The history (caller-owned, zero-initialised) gets every
- * evaluation, resumed ones included; *reason why it stopped. visited
+ * journaled (under a simulated evaluator: dropped, unjournaled; a resumed run still
+ * replays its journal up to the first proposal it lacks). The history (caller-owned,
+ * zero-initialised) gets every evaluation, resumed ones included; *reason why it stopped. visited
  * (cutune_space_size bytes, zeroed) is the array given to the searcher in
  * its ctx: the loop marks each evaluated id.
  */

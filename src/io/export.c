@@ -512,8 +512,15 @@ int cutune_export_header(const char *path, const cutune_space *s, const struct c
         cutune_io_format_real(w->mean, mean, sizeof mean);
         cutune_io_format_real(w->lo, lo, sizeof lo);
         cutune_io_format_real(w->hi, hi, sizeof hi);
-        fprintf(f, ";\n * confirmed over %zu rounds: mean %s, 95%% CI [%s, %s]", w->n, mean, lo,
-                hi);
+        /* the confirmation measures the run's objective: ms only when that is time */
+        if (!h->objective || cutune_objective_is_time(h->objective) ||
+            strcmp(cutune_objective_text(h->objective), "time") == 0)
+            fprintf(f, ";\n * confirmed over %zu rounds: mean %s ms, 95%% CI [%s, %s]", w->n, mean,
+                    lo, hi);
+        else
+            fprintf(
+                f, ";\n * confirmed over %zu rounds: mean %s of the objective %s, 95%% CI [%s, %s]",
+                w->n, mean, cutune_objective_text(h->objective), lo, hi);
     }
     fprintf(f, ".\n * Generated file: re-run the tuner rather than edit it. */\n");
     /* the guard: CUTUNE_TUNED_<NAME>_H, upper-cased, '-' and '.' as '_' */

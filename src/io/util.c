@@ -234,8 +234,10 @@ int cutune_io_add(cJSON *obj, const char *name, cJSON *item)
 
 cJSON *cutune_io_config_json(const cutune_space *s, size_t id)
 {
-    cJSON *o = cJSON_CreateObject();
     const uint16_t *idx = cutune_space_config(s, id);
+    if (!idx) /* an id past the space */
+        return NULL;
+    cJSON *o = cJSON_CreateObject();
     for (size_t p = 0; o && p < cutune_space_nparams(s); p++) {
         const cutune_param *par = cutune_space_param(s, p);
         if (cutune_io_add(o, par->name, cutune_io_value_json(&par->values[idx[p]])) < 0) {

@@ -250,5 +250,15 @@ grep -q '^#define CUTUNE_TUNED_GEMM_H$' hga.h && grep -q '^#define CUTUNE_TUNED_
     ok "--header of a journal recording: named after its spec" ||
     bad "--header of a journal recording" "$(grep -h '#define CUTUNE' hga.h hgb.h)"
 
+
+# the header's confirmation line names what it measured: ms for time, the objective else
+"$exe" --no-db -q --budget=8 --objective=energy --journal=hen.jsonl --header=hen.h \
+    "$here/../../data/gemm-energy.jsonl.gz" >/dev/null 2>&1
+"$exe" --no-db -q --budget=8 --journal=hti.jsonl --header=hti.h "$here/../../data/gemm-energy.jsonl.gz" >/dev/null 2>&1
+grep -qE 'confirmed over [0-9]+ rounds: mean [0-9.e+-]+ of the objective energy,' hen.h &&
+    grep -qE 'confirmed over [0-9]+ rounds: mean [0-9.e+-]+ ms,' hti.h &&
+    ok "--header: the confirmed mean's unit (ms, or the objective)" ||
+    bad "--header: the confirmed mean's unit" "$(head -3 hen.h hti.h)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
