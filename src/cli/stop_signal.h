@@ -4,7 +4,8 @@
 
 #include <signal.h>
 
-/* Set by the handler: the run stops after the evaluations under way. */
+/* Set by the handler: the run stops after the evaluations under way (1); a second signal
+ * makes it 2, which also ends a resumed run's replay of its journal at once. */
 extern volatile sig_atomic_t cli_stop_requested;
 /* Install the handler for SIGINT, SIGTERM and SIGHUP. */
 void cli_catch_stop_signals(void);

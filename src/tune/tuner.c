@@ -682,8 +682,11 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
         size_t room = u.nslots - u.inflight;
         /* A stop (signal, time limit) still replays the journal's records, which cost
          * nothing, up to the first proposal the journal lacks: a stop during a resume's
-         * replay would otherwise leave a history, and exports, of part of the journal. */
-        u.stop_replay = stopping && u.resume_map && u.recs_in < u.nrecords;
+         * replay would otherwise leave a history, and exports, of part of the journal. A
+         * stop flag of 2 or more (a second Ctrl-C) ends the replay too: a long bo journal
+         * replays as slowly as its model fits. */
+        u.stop_replay =
+            stopping && u.resume_map && u.recs_in < u.nrecords && !(opt->stop && *opt->stop >= 2);
         /* a round of `batch` proposals once that many slots are free (or nothing is left
          * in flight to wait for) */
         if ((!stopping || u.stop_replay) && !dry && left && room &&

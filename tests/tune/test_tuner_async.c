@@ -399,6 +399,13 @@ static void test_resume(void **state)
     assert_int_equal(c.hist.n, 17);
     for (size_t i = 0; i < 17; i++)
         assert_int_equal(c.hist.e[i].id, a.hist.e[i].id);
+    run_free(&c);
+    /* a second signal (the flag at 2) stops at once, replaying nothing more */
+    stop_at_start = 2;
+    assert_int_equal(tune(&c, "bo", LIFO, 40, 4, 0, part, rec), 0);
+    stop_at_start = 0;
+    assert_int_equal(last.submits, 0);
+    assert_int_equal(c.hist.n, 0);
     cutune_recording_free(rec);
     run_free(&a);
     run_free(&b);
