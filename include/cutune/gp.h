@@ -28,6 +28,8 @@
 #ifndef CUTUNE_GP_H
 #define CUTUNE_GP_H
 
+#include <signal.h>
+
 #include <gsl/gsl_rng.h>
 #include "cutune/common.h"
 
@@ -73,6 +75,10 @@ typedef struct cutune_gp_fit_options {
     double min_gain;           /**< keep the current hyper-parameters, factor and row stamps
                                     untouched unless the fit improves the objective by more
                                     than this (nats); 0 (default) always takes the best */
+    /** Appended: NULL (default), or a run's stop flag: at 2 or more (a stop that must not
+     *  wait) the fit ends before its next start or iteration with the best it has, so a
+     *  fit over thousands of points does not hold a stop for tens of seconds. */
+    const volatile sig_atomic_t *stop;
 } cutune_gp_fit_options;
 
 /** Defaults for inputs in [0,1]^d and standardised targets. */

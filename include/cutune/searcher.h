@@ -10,6 +10,8 @@
 #ifndef CUTUNE_SEARCHER_H
 #define CUTUNE_SEARCHER_H
 
+#include <signal.h>
+
 #include <gsl/gsl_rng.h>
 #include "cutune/common.h"
 #include "cutune/space.h"
@@ -31,6 +33,11 @@ typedef struct cutune_searcher_ctx {
     size_t nobjectives;
     /** a warm start mapped onto this space (cutune/warm.h), or NULL: a cold run */
     const struct cutune_warm_prior *warm;
+    /** Appended: the run's stop flag (the tuner options' stop), or NULL. At 2 or more a
+     *  searcher may cut its long computations short (bo's model fits); what it proposes
+     *  then is not evaluated (the tuner drops the proposals of a call during which the
+     *  flag reached 2). */
+    const volatile sig_atomic_t *stop;
 } cutune_searcher_ctx;
 
 /** One evaluation outcome, as searchers see it. */

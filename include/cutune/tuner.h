@@ -82,9 +82,11 @@ typedef struct cutune_tuner_options {
     int progress;                          /**< print a progress line to stderr (terminals only) */
     int deterministic_clock;               /**< leave wall-clock timestamps out (replay: same
                                                 seed => byte-identical journal) */
-    volatile sig_atomic_t *stop;           /**< set non-zero to stop cleanly (2 or more: also
-                                                without replaying the rest of a resumed
-                                                journal), or NULL */
+    volatile sig_atomic_t *stop;           /**< set non-zero to stop cleanly (2 or more: at
+                                                once, without replaying the rest of a resumed
+                                                journal; the proposals of a searcher call
+                                                during which it reached 2 are dropped), or
+                                                NULL */
     /* header fields for the journal */
     const char *searcher_name, *searcher_args, *evaluator_name, *evaluator_arg;
     const char *target; /**< the kernel spec or recording the run was started on (path) */

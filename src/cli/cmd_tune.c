@@ -665,7 +665,7 @@ int cutune_cmd_tune(int argc, char **argv)
                                 .visited = visited,
                                 .args = sargs,
                                 .nobjectives = cutune_objective_count(objective),
-
+                                .stop = &cli_stop_requested,
                                 .warm = warm.prior};
     rc = cutune_searcher_alloc(st, &sctx, &searcher, err, sizeof err);
     if (rc < 0)

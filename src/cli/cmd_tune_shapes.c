@@ -116,7 +116,8 @@ static int search(run_ctx *c, const cutune_space *space, const cutune_spec *spec
                                 .visited = visited,
                                 .args = c->sargs,
                                 .nobjectives = 1,
-                                .warm = prior};
+                                .warm = prior,
+                                .stop = &cli_stop_requested};
     if ((rc = cutune_searcher_alloc(c->st, &sctx, &searcher, err, errlen)) < 0)
         goto out;
     /* one shape's run: the ordinary run, its evaluator pipelined (compiles beside

@@ -8,8 +8,9 @@ volatile sig_atomic_t cli_stop_requested;
 
 static void on_signal(int sig)
 {
-    /* 1: stop; 2 (a second signal): stop without replaying the rest of a resumed journal */
-    cli_stop_requested = cli_stop_requested ? 2 : 1;
+    /* 1: stop; 2 (a second signal, or SIGTERM, which a scheduler follows with SIGKILL): stop
+     * at once, without replaying the rest of a resumed journal or finishing a model fit */
+    cli_stop_requested = cli_stop_requested || sig == SIGTERM ? 2 : 1;
     if (sig == SIGHUP) {
         struct sigaction ign = {0};
         ign.sa_handler = SIG_IGN;

@@ -39,6 +39,7 @@ void cutune_gp_fit_options_default(cutune_gp_fit_options *o)
     o->nstarts = 3;
     o->max_iter = 60;
     o->min_gain = 0.0;
+    o->stop = NULL;
 }
 
 /* Copy of everything a factorisation writes, so that a rejected fit can put the GP back
@@ -311,7 +312,7 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
         }
     }
 
-    for (size_t s = 0; s <= o->nstarts; s++) {
+    for (size_t s = 0; s <= o->nstarts && !(o->stop && *o->stop >= 2); s++) {
         if (s > 0) { /* random start: uniform in the (log) box, ell near its prior */
             for (size_t j = 0; j < d; j++) {
                 double t = log(0.1) + gsl_rng_uniform(rng) * (log(2.0) - log(0.1));
@@ -332,7 +333,7 @@ int cutune_gp_fit(cutune_gp *gp, const cutune_gp_fit_options *o, gsl_rng *rng, c
         }
         if (gsl_multimin_fdfminimizer_set(mz, &fn, u, 0.5, 0.1) != GSL_SUCCESS)
             continue;
-        for (size_t it = 0; it < o->max_iter; it++) {
+        for (size_t it = 0; it < o->max_iter && !(o->stop && *o->stop >= 2); it++) {
             int st = gsl_multimin_fdfminimizer_iterate(mz);
             if (st != GSL_SUCCESS) /* GSL_ENOPROG and friends: take what we have */
                 break;

@@ -492,6 +492,7 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     size_t b40 = s->budget / 40;
     s->n_init = b40 < 5 ? 5 : b40 > 10 ? 10 : b40;
     cutune_gp_fit_options_default(&s->fit);
+    s->fit.stop = ctx->stop; /* a stop that must not wait ends a fit early (gp.h) */
     /* Length-scales below ~the value spacing of a parameter (1/(n-1) in the encoding)
      * make the GP a lookup table that says nothing about unvisited neighbours; with 60
      * points in 15 dimensions the likelihood happily goes there. 0.1 = a tenth of each

@@ -510,9 +510,12 @@ static int propose(run *u, size_t k, size_t *ids, size_t *got, size_t *fresh)
     size_t n = 0;
     *fresh = 0;
     *got = 0;
+    int urgent = u->opt->stop && *u->opt->stop >= 2;
     int rc = cutune_searcher_propose(u->searcher, k, ids, &n, u->err, u->errlen);
     if (rc < 0)
         return rc;
+    if (!urgent && u->opt->stop && *u->opt->stop >= 2)
+        return 0; /* an urgent stop came during the call: its model may be cut short */
     /* a searcher of the library's user (a plugin) is checked as an evaluator's answers are:
      * an id past the space would index every per-configuration array */
     size_t size = cutune_space_size(u->space);
@@ -715,6 +718,10 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
         if (stopping)
             drop_held(&u);
         if (u.inflight == 0) {
+            if (!stopping && opt->stop && *opt->stop) { /* it came during the last proposal */
+                *reason = CUTUNE_STOP_SIGNAL;
+                stopping = 1;
+            }
             if (dry && hist->n < budget && !stopping)
                 *reason = CUTUNE_STOP_EXHAUSTED;
             break;

@@ -1,6 +1,7 @@
 /* Unit tests of the Gaussian-process surrogate (src/gp). */
 #include <float.h>
 #include <math.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -571,6 +572,23 @@ static void test_fit(void **state)
     double xs[D] = {0.4, 0.5, 0.5}, mu, var;
     assert_int_equal(cutune_gp_predict(gp, xs, 1, &mu, &var, err, sizeof err), 0);
     assert_near(mu, sin(2.4), 0.1);
+    cutune_gp_free(gp);
+
+    /* a stop flag at 2 ends the fit before its first iteration: the hyper-parameters stay
+     * the ones it started from (at 1 it runs as without a flag) */
+    volatile sig_atomic_t flag = 2;
+    gp = cutune_gp_alloc(D, CUTUNE_GP_MATERN52);
+    assert_int_equal(cutune_gp_set_data(gp, X, y, N, err, sizeof err), 0);
+    o.stop = &flag;
+    assert_int_equal(cutune_gp_fit(gp, &o, r, err, sizeof err), 0);
+    cutune_gp_get_hyper(gp, &h);
+    for (int j = 0; j < D; j++)
+        assert_true(h.ell[j] == 0.5);
+    assert_true(h.sf2 == 1.0);
+    flag = 1;
+    assert_int_equal(cutune_gp_fit(gp, &o, r, err, sizeof err), 0);
+    cutune_gp_get_hyper(gp, &h);
+    assert_true(h.ell[1] > 3.0 * h.ell[0]);
     cutune_gp_free(gp);
     gsl_rng_free(r);
 }

@@ -227,6 +227,57 @@ static const cutune_searcher_type past_type = {.version = CUTUNE_SEARCHER_TYPE_V
                                                .alloc = past_alloc,
                                                .propose = past_propose};
 
+/* A stop that must not wait (the flag at 2) arriving while the searcher proposes: what it
+ * proposed in that call is not evaluated (its model may have been cut short). */
+static volatile sig_atomic_t urgent_flag;
+static int urgent_propose(void *st, size_t k, size_t *out, size_t *n, char *err, size_t errlen)
+{
+    urgent_flag = 2; /* the signal, mid-call */
+    out[0] = 0;
+    *n = 1;
+    return 0;
+}
+static const cutune_searcher_type urgent_type = {.version = CUTUNE_SEARCHER_TYPE_VERSION,
+                                                 .name = "urgent",
+                                                 .help = "a stop arrives while it proposes",
+                                                 .size = sizeof(size_t),
+                                                 .alloc = past_alloc,
+                                                 .propose = urgent_propose};
+
+static void test_urgent_stop(void **state)
+{
+    char err[512] = "";
+    cutune_space *sp = grid_space(4, 4);
+    uint8_t *visited = calloc(16, 1);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    cutune_searcher_ctx sctx = {.space = sp, .budget = 8, .rng = rng, .visited = visited};
+    cutune_searcher *s = NULL;
+    assert_int_equal(cutune_searcher_alloc(&urgent_type, &sctx, &s, err, sizeof err), 0);
+    cutune_evaluator_ctx ectx = {.space = sp};
+    cutune_evaluator *ev = NULL;
+    assert_int_equal(cutune_evaluator_alloc(&fake_type, &ectx, &ev, err, sizeof err), 0);
+    urgent_flag = 0;
+    cutune_tuner_options opt = {.budget = 8,
+                                .batch = 1,
+                                .parallel = 1,
+                                .deterministic_clock = 1,
+                                .stop = &urgent_flag,
+                                .searcher_name = "urgent",
+                                .evaluator_name = "fake"};
+    cutune_history hist = {.best = -1};
+    cutune_stop_reason why;
+    assert_int_equal(cutune_tune(sp, NULL, s, visited, ev, &opt, &hist, &why, err, sizeof err), 0);
+    assert_int_equal(why, CUTUNE_STOP_SIGNAL);
+    assert_int_equal(hist.n, 0);
+    assert_int_equal(fake->submits, 0);
+    cutune_history_free(&hist);
+    cutune_evaluator_free(ev);
+    cutune_searcher_free(s);
+    gsl_rng_free(rng);
+    free(visited);
+    cutune_space_free(sp);
+}
+
 static void test_bad_plugins(void **state)
 {
     char err[512] = "";
@@ -424,6 +475,7 @@ int main(void)
         cmocka_unit_test(test_stop_drains),
         cmocka_unit_test(test_resume),
         cmocka_unit_test(test_bad_plugins),
+        cmocka_unit_test(test_urgent_stop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
