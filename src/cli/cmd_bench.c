@@ -37,7 +37,8 @@ static void bench_usage(FILE *f)
             "not in the repository), else the source tree's data/ (cutune's H200 recordings).\n"
             "\n"
             "  --searchers=LIST     comma-separated names (default %s)\n"
-            "  --searcher=NAME:ARGS add one searcher with arguments (repeatable; replaces the\n"
+            "  --searcher=NAME:ARGS add one searcher with arguments (repeatable; after the\n"
+            "                       --searchers list where that is given, else in place of the\n"
             "                       default list), e.g. --searcher=genetic:pop=20,mut=0.2\n"
             "  --budgets=LIST       evaluation budgets (default %s); each is a run of its own,\n"
             "                       as cutune --budget=B makes it (searchers plan by it)\n"
@@ -204,6 +205,19 @@ static int parse_budgets(const char *text, size_t *out, size_t *n)
         fprintf(stderr, "cutune bench: --budgets is empty\n");
         return -1;
     }
+    /* ascending, each once, as the runs are made: the manifest's identity is then one for
+     * 20,40 and 40,20 */
+    for (size_t i = 1; i < *n; i++)
+        for (size_t j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            size_t t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    size_t m = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (m == 0 || out[i] != out[m - 1])
+            out[m++] = out[i];
+    *n = m;
     return 0;
 }
 
@@ -231,6 +245,11 @@ static int add_searcher(const char *spec, const cutune_searcher_type **types, co
         fprintf(stderr, "cutune bench: too many searchers\n");
         return -1;
     }
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(labels[i], spec) == 0) { /* two rows of one label in every table */
+            fprintf(stderr, "cutune bench: searcher %s given twice\n", spec);
+            return -1;
+        }
     char *label = strdup(spec);
     if (!label)
         return -1;
@@ -506,11 +525,8 @@ int cutune_cmd_bench(int argc, char **argv)
     if (parse_budgets(budgets_text, budgets, &nb) < 0)
         goto out;
 
-    if (nextra > 0) {
-        for (size_t i = 0; i < nextra; i++)
-            if (add_searcher(extra[i], types, sargs, labels, &ns) < 0)
-                goto out;
-    } else {
+    /* --searchers, given or (without --searcher) the default list, then each --searcher */
+    if (searchers_list != default_searchers || nextra == 0) {
         list = strdup(searchers_list);
         if (!list)
             goto out;
@@ -518,12 +534,22 @@ int cutune_cmd_bench(int argc, char **argv)
              tok = strtok_r(NULL, ",", &save))
             if (add_searcher(tok, types, sargs, labels, &ns) < 0)
                 goto out;
-        if (ns == 0) {
+        if (ns == 0 && nextra == 0) {
             fprintf(stderr, "cutune bench: --searchers is empty\n");
             goto out;
         }
     }
+    for (size_t i = 0; i < nextra; i++)
+        if (add_searcher(extra[i], types, sargs, labels, &ns) < 0)
+            goto out;
 
+    if ((nrestrict || restrictions_file) && !(conv & CUTUNE_BENCH_CONSTRAINT_AWARE)) {
+        fprintf(stderr,
+                "cutune bench: --%s: read only by the constraint-aware convention, which "
+                "--convention=%s leaves out\n",
+                nrestrict ? "restrict" : "restrictions", conv_text);
+        goto out;
+    }
     if (restrictions_file) {
         if (cutune_bench_restrictions_load(restrictions_file, &rfiles[0], err, sizeof err) < 0) {
             fprintf(stderr, "cutune bench: --restrictions: %s\n", err);

@@ -188,6 +188,58 @@ static void compare_results(const cJSON *old, const cJSON *new, size_t *ncells, 
     }
 }
 
+/* The other way round: every cell of the reproduction must be in the results reproduced
+ * (a results.json cut short, or one lacking a searcher, read as identical). */
+static void compare_extra(const cJSON *old, const cJSON *new, size_t *ncells, size_t *ndiff)
+{
+    const cJSON *conv;
+    cJSON_ArrayForEach(conv, cJSON_GetObjectItemCaseSensitive(new, "conventions"))
+    {
+        const char *cname = str_of(conv, "convention");
+        const cJSON *oconv =
+            find_named(cJSON_GetObjectItemCaseSensitive(old, "conventions"), "convention", cname);
+        const cJSON *rec;
+        cJSON_ArrayForEach(rec, cJSON_GetObjectItemCaseSensitive(conv, "recordings"))
+        {
+            const char *rname = str_of(rec, "name");
+            const cJSON *orec =
+                oconv ? find_named(cJSON_GetObjectItemCaseSensitive(oconv, "recordings"), "name",
+                                   rname)
+                      : NULL;
+            const cJSON *s;
+            cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(rec, "searchers"))
+            {
+                const char *sname = str_of(s, "searcher");
+                const cJSON *os =
+                    orec ? find_named(cJSON_GetObjectItemCaseSensitive(orec, "searchers"),
+                                      "searcher", sname)
+                         : NULL;
+                const cJSON *b;
+                cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(s, "budgets"))
+                {
+                    const cJSON *bv = cJSON_GetObjectItemCaseSensitive(b, "budget"), *e;
+                    int found = 0;
+                    const cJSON *obudgets =
+                        os ? cJSON_GetObjectItemCaseSensitive(os, "budgets") : NULL;
+                    cJSON_ArrayForEach(e, obudgets)
+                    {
+                        const cJSON *ev = cJSON_GetObjectItemCaseSensitive(e, "budget");
+                        found |= cJSON_IsNumber(bv) && cJSON_IsNumber(ev) &&
+                                 ev->valuedouble == bv->valuedouble;
+                    }
+                    if (!found) {
+                        (*ncells)++;
+                        (*ndiff)++;
+                        printf("  %s %s %s budget %g: not in the results reproduced\n",
+                               cname ? cname : "?", rname ? rname : "?", sname ? sname : "?",
+                               cJSON_IsNumber(bv) ? bv->valuedouble : NAN);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /* the machine and build the two manifests were made on, where they differ */
 static void compare_env(const cJSON *a, const cJSON *b)
 {
@@ -336,6 +388,7 @@ int cutune_cli_bench_reproduce(const char *results, const char *out_dir, unsigne
     size_t ncells = 0, ndiff = 0;
     double maxdiff = 0.0;
     compare_results(old, fresh, &ncells, &ndiff, &maxdiff);
+    compare_extra(old, fresh, &ncells, &ndiff);
     if (ndiff == 0) {
         printf("reproduced %s: identical (%zu cells)\n", results, ncells);
         status = 0;

@@ -47,6 +47,9 @@ int cutune_bench_prepare_dir(const char *dir, char *err, size_t errlen)
     int rc = mkdir_p(dir, err, errlen);
     if (rc < 0)
         return rc;
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: not a folder", dir);
     if (access(dir, W_OK) != 0)
         return cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot write here: %s", dir,
                           strerror(errno));

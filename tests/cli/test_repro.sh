@@ -212,5 +212,46 @@ assert len(eb["recordings"]) == 2 and eb["recordings"][1]["path"].endswith("smal
 assert a["identity"] != b["identity"]
 PY
 
+
+# ---- bench: what it refuses and how it names the experiment
+run_b() { "$exe" bench --seeds=2 --budgets=20 --convention=recorded "$@" bowl.json.gz >/dev/null 2>b.err; }
+run_b --searchers=random,genetic --searcher=bo:init=5 --out=bs1
+[ -f bs1/results.md ] && grep -q '^| bo:init=5 ' bs1/results.md && grep -q '^| genetic ' bs1/results.md &&
+    ok "bench: --searchers and --searcher together bench both" ||
+    bad "bench: --searchers with --searcher" "$(cat b.err; grep '^| ' bs1/results.md | head -5)"
+run_b --searchers=random,random --out=bs2
+[ $? -eq 2 ] && grep -q 'searcher random given twice' b.err && [ ! -e bs2 ] &&
+    ok "bench: a searcher given twice is refused" || bad "bench: duplicate searcher" "$(cat b.err)"
+"$exe" bench --seeds=2 --budgets=20 --convention=cartesian --restrict='x > 1' --searchers=random \
+    --out=bs3 bowl.json.gz >/dev/null 2>b.err
+[ $? -eq 2 ] && grep -q 'read only by the constraint-aware convention' b.err && [ ! -e bs3 ] &&
+    ok "bench: --restrict without the constraint-aware convention is refused" ||
+    bad "bench: --restrict under cartesian" "$(cat b.err)"
+: >bfile
+run_b --searchers=random --out=bfile
+[ $? -eq 2 ] && grep -q 'not a folder' b.err && [ ! -s bfile ] &&
+    ok "bench: --out onto a file is refused before the run" || bad "bench: --out a file" "$(cat b.err)"
+run_b --searchers=random --budgets=20,40 --out=bo1
+run_b --searchers=random --budgets=40,20,40 --out=bo2
+i1=$(python3 -c "import json;print(json.load(open('bo1/results.json'))['manifest']['identity'])" 2>&1)
+i2=$(python3 -c "import json;print(json.load(open('bo2/results.json'))['manifest']['identity'])" 2>&1)
+[ -n "$i1" ] && [ "$i1" = "$i2" ] && ok "bench: budgets in another order, one identity ($i1)" ||
+    bad "bench: budgets' order changes the identity" "$i1 / $i2"
+# a results.json that lacks cells the rerun makes is not reproduced
+python3 - <<'PY'
+import json
+d = json.load(open("bo1/results.json"))
+for c in d["conventions"]:
+    for r in c["recordings"]:
+        for s in r["searchers"]:
+            s["budgets"] = s["budgets"][:1]
+json.dump(d, open("bo1/cut.json", "w"))
+PY
+out=$("$exe" bench --reproduce=bo1/cut.json --out=bo1r 2>&1)
+rc=$?
+[ $rc -eq 1 ] && grep -q 'budget 40: not in the results reproduced' <<<"$out" &&
+    ok "bench --reproduce: cells the results lack are differences (exit 1)" ||
+    bad "bench --reproduce of a cut results.json: exit $rc" "$out"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
