@@ -808,7 +808,12 @@ fail:
         fprintf(stderr, "cutune: rank %d: %s\n", mpi_rank, err);
     else
         fprintf(stderr, "cutune: %s\n", err);
-    if (made_runs_dir && !claimed_journal)
+    if (claimed_journal) { /* the empty claim of the default journal's name (before an MPI
+                              abort, which does not come back) */
+        unlink(journal);
+        claimed_journal = 0;
+    }
+    if (made_runs_dir)
         rmdir("runs"); /* only if empty: a refused run leaves nothing behind */
     if (mpi_size > 1 && !(mpi_rank == 0 && ev)) /* no rank may wait for one that has left */
         cutune_mpi_abort(status);

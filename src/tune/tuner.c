@@ -329,7 +329,7 @@ static void drop_unjournaled(run *u)
 {
     for (size_t i = 0; i < u->nslots; i++) {
         flight *f = &u->fl[i];
-        if (f->busy && f->rec < 0) {
+        if (f->busy && f->rec < 0 && !f->held) { /* held slots go with drop_held */
             cutune_eval_result_clear(&f->r);
             f->busy = 0;
             u->inflight--;
@@ -486,12 +486,16 @@ static int finish(run *u, size_t w)
     u->visited[e->id] = 1;
     if ((rc = idmap_put(&u->seen, e->id, (long)(hist->n - 1))) < 0)
         return run_oom(u);
-    if (u->journal && !from_journal &&
+    /* A fresh evaluation whose number a record of the resumed journal still holds (an urgent
+     * stop ended the replay while it was in flight) is not journaled: the line would repeat
+     * that number. A later resume proposes it again. */
+    int numbered = !(u->resume_map && hist->n - 1 < u->nrecords);
+    if (u->journal && !from_journal && numbered &&
         (rc = cutune_journal_write_eval(u->journal, u->space, spec, hist->n - 1, e, u->err,
                                         u->errlen)) < 0)
         return rc;
     const cutune_tuner_store *store = u->opt->store;
-    if (store && store->record &&
+    if (store && store->record && numbered &&
         (rc = store->record(store->ctx, hist->n - 1, e, u->err, u->errlen)) < 0)
         return rc;
     cutune_observation o = {.id = e->id, .status = e->r.status, .time_ms = e->score};

@@ -37,6 +37,20 @@ rc=$?
     ok "extended again: the uninterrupted run's 300 evaluations, in its order" ||
     bad "extended again: exit $rc, journals differ" "$out"
 
+# a stop at once during a resume's replay (--time-limit under replay) still replays every
+# record: the slots of proposals the journal lacks are held as the run held them
+ok_all=1
+for cut in 29 30 31; do
+    head -$cut base.jsonl >c$cut.jsonl
+    out=$("$exe" --resume=c$cut.jsonl --time-limit=0.001 --no-progress 2>&1)
+    want=$((cut - 1))
+    grep -q "^evaluations: $want (ok $want), $want of them from the journal" <<<"$out" || {
+        ok_all=0
+        bad "a stop during the replay of $want records" "$(grep '^evaluations' <<<"$out")"
+    }
+done
+[ $ok_all = 1 ] && ok "a stop during a resume's replay replays every record (28, 29, 30 held)"
+
 # a line removed or two lines swapped: refused, naming the line and the numbers
 head -41 base.jsonl | sed '20d' >gap.jsonl
 expect_line() { # NAME PATTERN ARGS...: exit 2 and a message matching PATTERN

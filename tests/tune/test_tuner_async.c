@@ -69,9 +69,13 @@ static int fake_evaluate(void *st, const size_t *ids, size_t k, cutune_eval_resu
     return 0;
 }
 
+static int stop_on_submit; /* set the stop flag to this at a submission (a signal then) */
+
 static int fake_submit(void *vs, size_t id, char *err, size_t errlen)
 {
     fake_state *s = vs;
+    if (stop_on_submit)
+        *s->stop = stop_on_submit;
     for (size_t i = 0; i < s->nfly; i++)
         if (s->fly[i] == id)
             return cutune_err(err, errlen, CUTUNE_EINVAL, "id %zu submitted while in flight", id);
@@ -457,6 +461,18 @@ static void test_resume(void **state)
     stop_at_start = 0;
     assert_int_equal(last.submits, 0);
     assert_int_equal(c.hist.n, 0);
+    run_free(&c);
+    /* an urgent stop at the first evaluation the journal lacks, with records still to
+     * replay: what was in flight completes but is not journaled (its number is a record's),
+     * so the journal still loads */
+    stop_on_submit = 2;
+    assert_int_equal(tune(&c, "bo", LIFO, 40, 4, 0, part, rec), 0);
+    stop_on_submit = 0;
+    assert_true(last.submits >= 1);
+    cutune_recording *again = NULL;
+    assert_int_equal(cutune_recording_load(part, &again, err, sizeof err), 0);
+    assert_int_equal(again->nrecords, 17);
+    cutune_recording_free(again);
     cutune_recording_free(rec);
     run_free(&a);
     run_free(&b);
