@@ -489,7 +489,7 @@ static int finish(run *u, size_t w)
     /* A fresh evaluation whose number a record of the resumed journal still holds (an urgent
      * stop ended the replay while it was in flight) is not journaled: the line would repeat
      * that number. A later resume proposes it again. */
-    int numbered = !(u->resume_map && hist->n - 1 < u->nrecords);
+    int numbered = from_journal || !(u->resume_map && hist->n - 1 < u->nrecords);
     if (u->journal && !from_journal && numbered &&
         (rc = cutune_journal_write_eval(u->journal, u->space, spec, hist->n - 1, e, u->err,
                                         u->errlen)) < 0)
