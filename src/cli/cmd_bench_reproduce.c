@@ -336,6 +336,7 @@ int cutune_cli_bench_reproduce(const char *results, const char *out_dir, unsigne
     if (status != 0)
         goto out;
     status = 2;
+    int ropt0 = nowned; /* the restrictions options: owned[ropt0 .. ropt0 + nropts) */
     for (int i = 0; i < nropts; i++)
         args[nargs++] = owned[nowned++];
     const cJSON *s;
@@ -379,8 +380,17 @@ int cutune_cli_bench_reproduce(const char *results, const char *out_dir, unsigne
     fprintf(stderr, "cutune bench: --reproduce: rerunning manifest %s into %s\n",
             str_of(man, "identity") ? str_of(man, "identity") : "?", out_dir);
     status = cutune_cmd_bench(nargs, args);
-    if (status != 0)
+    if (status != 0) {
+        /* a rerun that failed leaves nothing: the restrictions file written for it, and the
+         * folder when that is then empty */
+        for (int i = 0; i < nropts; i++) {
+            const char *ro = owned[ropt0 + i];
+            if (strncmp(ro, "--restrictions=", 15) == 0)
+                unlink(ro + 15);
+        }
+        rmdir(out_dir);
         goto out;
+    }
     status = 2;
     if (!(fresh = load_json(newres)))
         goto out;

@@ -173,6 +173,18 @@ idn=$(python3 -c 'import json; print(json.load(open("rs/reproduced/results.json"
 out=$("$exe" bench --reproduce=rr/results.json --no-plots --quiet 2>/dev/null); rc=$?
 [ $rc = 0 ] && grep -q "identical (4 cells)" <<<"$out" && grep -q "| toy_G2 | 10 (5; 5) |" rr/reproduced/results.md \
     && ok "--reproduce: --restrict again" || bad "--reproduce: --restrict again" "rc $rc: $out"
+# a rerun that fails (a manifest edited to an invalid searcher) leaves no folder behind,
+# not even the restrictions file written for it
+python3 - <<'PY'
+import json
+d = json.load(open("rs/results.json"))
+s = d["manifest"]["searchers"][0]
+s.update(name="genetic", args="pop=0", label="genetic:pop=0")
+json.dump(d, open("rs/bad.json", "w"))
+PY
+"$exe" bench --reproduce=rs/bad.json --out=rsbad --no-plots --quiet >/dev/null 2>&1; rc=$?
+[ $rc = 2 ] && [ ! -e rsbad ] && ok "--reproduce: a failed rerun leaves no folder behind" ||
+    bad "--reproduce: a failed rerun: exit $rc" "$(ls -A rsbad 2>&1)"
 # the restrictions file changed by one byte (its comment: the same expressions) is refused
 printf 'T' | dd of=spaces/restrictions bs=1 seek=2 conv=notrunc 2>/dev/null
 rm -rf rs/reproduced
