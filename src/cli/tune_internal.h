@@ -137,6 +137,18 @@ int cli_db_target_key(const cli_target *t, const char *evaluator, const char *de
  *  --restrict and --size), and a run is never continued under another one. */
 int cli_tune_check_objective(const cutune_recording *journal, const cutune_objective *obj,
                              char *err, size_t errlen);
+/* tune_summary.c: what a run prints when it ends */
+/** "budget", "exhausted", "time", "signal", ...: the journal's and the summary's name. */
+const char *cli_tune_stop_reason_name(cutune_stop_reason r);
+/** The summary on stdout (quiet: the best configuration alone); why is the stop's name. */
+void cli_tune_print_summary(const cli_target *t, int kt, const cutune_objective *obj,
+                            const cutune_history *h, const char *why, const char *journal,
+                            int quiet);
+/** Several objectives: the Pareto front, its hypervolume and reference point on stdout, and
+ *  its exports with --front=prefix (NULL: none); 0 or a negative code with a message. */
+int cli_tune_report_front(const cli_target *t, const cutune_objective *obj, const cutune_history *h,
+                          const char *prefix, int quiet, char *err, size_t errlen);
+
 /** A run's warm start (--warm-start), mapped onto its space. */
 typedef struct cli_warm_start {
     cutune_warm_prior *prior; /**< NULL: a cold run */
