@@ -118,7 +118,11 @@ static const cJSON *find_named(const cJSON *arr, const char *key, const char *na
 }
 
 /* Walk old's cells and find each in new: counts cells and those that differ. */
-static void compare_results(const cJSON *old, const cJSON *new, size_t *ncells, size_t *ndiff,
+/* Every cell of old against new. With values 0, only whether each cell of old is in new
+ * (the other way round: a results.json cut short, or lacking a searcher, must not read as
+ * identical), each one missing said with missing_text. */
+static void compare_results(const cJSON *old, const cJSON *new, int values,
+                            const char *missing_text, size_t *ncells, size_t *ndiff,
                             double *maxdiff)
 {
     static const char *const cell_fields[] = {"mean",         "p05",        "median", "p95",
@@ -151,11 +155,12 @@ static void compare_results(const cJSON *old, const cJSON *new, size_t *ncells, 
                 if (!ns) {
                     (*ncells)++;
                     (*ndiff)++;
-                    printf("  %s: missing from the reproduction\n", where);
+                    printf("  %s: %s\n", where, missing_text);
                     continue;
                 }
-                int d = compare_num(where, "p_evals", s, ns, maxdiff) |
-                        compare_num(where, "p_time", s, ns, maxdiff);
+                int d = values ? compare_num(where, "p_evals", s, ns, maxdiff) |
+                                     compare_num(where, "p_time", s, ns, maxdiff)
+                               : 0;
                 const cJSON *nb = cJSON_GetObjectItemCaseSensitive(ns, "budgets"), *b;
                 cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(s, "budgets"))
                 {
@@ -171,69 +176,19 @@ static void compare_results(const cJSON *old, const cJSON *new, size_t *ncells, 
                     char wb[1100];
                     snprintf(wb, sizeof wb, "%s budget %g", where,
                              cJSON_IsNumber(bv) ? bv->valuedouble : NAN);
+                    if (!values && match)
+                        continue; /* counted by the comparison the other way */
                     (*ncells)++;
                     int cd = d;
                     d = 0; /* P belongs to the searcher's first cell only */
                     if (!match) {
-                        printf("  %s: missing from the reproduction\n", wb);
+                        printf("  %s: %s\n", wb, missing_text);
                         cd = 1;
                     } else {
                         for (int k = 0; cell_fields[k]; k++)
                             cd |= compare_num(wb, cell_fields[k], b, match, maxdiff);
                     }
                     *ndiff += cd != 0;
-                }
-            }
-        }
-    }
-}
-
-/* The other way round: every cell of the reproduction must be in the results reproduced
- * (a results.json cut short, or one lacking a searcher, read as identical). */
-static void compare_extra(const cJSON *old, const cJSON *new, size_t *ncells, size_t *ndiff)
-{
-    const cJSON *conv;
-    cJSON_ArrayForEach(conv, cJSON_GetObjectItemCaseSensitive(new, "conventions"))
-    {
-        const char *cname = str_of(conv, "convention");
-        const cJSON *oconv =
-            find_named(cJSON_GetObjectItemCaseSensitive(old, "conventions"), "convention", cname);
-        const cJSON *rec;
-        cJSON_ArrayForEach(rec, cJSON_GetObjectItemCaseSensitive(conv, "recordings"))
-        {
-            const char *rname = str_of(rec, "name");
-            const cJSON *orec =
-                oconv ? find_named(cJSON_GetObjectItemCaseSensitive(oconv, "recordings"), "name",
-                                   rname)
-                      : NULL;
-            const cJSON *s;
-            cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(rec, "searchers"))
-            {
-                const char *sname = str_of(s, "searcher");
-                const cJSON *os =
-                    orec ? find_named(cJSON_GetObjectItemCaseSensitive(orec, "searchers"),
-                                      "searcher", sname)
-                         : NULL;
-                const cJSON *b;
-                cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(s, "budgets"))
-                {
-                    const cJSON *bv = cJSON_GetObjectItemCaseSensitive(b, "budget"), *e;
-                    int found = 0;
-                    const cJSON *obudgets =
-                        os ? cJSON_GetObjectItemCaseSensitive(os, "budgets") : NULL;
-                    cJSON_ArrayForEach(e, obudgets)
-                    {
-                        const cJSON *ev = cJSON_GetObjectItemCaseSensitive(e, "budget");
-                        found |= cJSON_IsNumber(bv) && cJSON_IsNumber(ev) &&
-                                 ev->valuedouble == bv->valuedouble;
-                    }
-                    if (!found) {
-                        (*ncells)++;
-                        (*ndiff)++;
-                        printf("  %s %s %s budget %g: not in the results reproduced\n",
-                               cname ? cname : "?", rname ? rname : "?", sname ? sname : "?",
-                               cJSON_IsNumber(bv) ? bv->valuedouble : NAN);
-                    }
                 }
             }
         }
@@ -397,8 +352,8 @@ int cutune_cli_bench_reproduce(const char *results, const char *out_dir, unsigne
     compare_env(man, cJSON_GetObjectItemCaseSensitive(fresh, "manifest"));
     size_t ncells = 0, ndiff = 0;
     double maxdiff = 0.0;
-    compare_results(old, fresh, &ncells, &ndiff, &maxdiff);
-    compare_extra(old, fresh, &ncells, &ndiff);
+    compare_results(old, fresh, 1, "missing from the reproduction", &ncells, &ndiff, &maxdiff);
+    compare_results(fresh, old, 0, "not in the results reproduced", &ncells, &ndiff, &maxdiff);
     if (ndiff == 0) {
         printf("reproduced %s: identical (%zu cells)\n", results, ncells);
         status = 0;
