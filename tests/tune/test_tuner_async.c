@@ -248,69 +248,60 @@ static const cutune_searcher_type urgent_type = {.version = CUTUNE_SEARCHER_TYPE
                                                  .alloc = past_alloc,
                                                  .propose = urgent_propose};
 
-static void test_urgent_stop(void **state)
+/* One run of searcher type st (budget 8, one slot) on a 4 x 4 space against the fake
+ * evaluator, stop flag stop (or NULL): cutune_tune's code, its history's length in *n, why
+ * it stopped in *why and its message in err. */
+static int plugin_run(const cutune_searcher_type *st, volatile sig_atomic_t *stop, size_t *n,
+                      cutune_stop_reason *why, char *err, size_t errlen)
 {
-    char err[512] = "";
     cutune_space *sp = grid_space(4, 4);
     uint8_t *visited = calloc(16, 1);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     cutune_searcher_ctx sctx = {.space = sp, .budget = 8, .rng = rng, .visited = visited};
     cutune_searcher *s = NULL;
-    assert_int_equal(cutune_searcher_alloc(&urgent_type, &sctx, &s, err, sizeof err), 0);
+    assert_int_equal(cutune_searcher_alloc(st, &sctx, &s, err, errlen), 0);
     cutune_evaluator_ctx ectx = {.space = sp};
     cutune_evaluator *ev = NULL;
-    assert_int_equal(cutune_evaluator_alloc(&fake_type, &ectx, &ev, err, sizeof err), 0);
-    urgent_flag = 0;
+    assert_int_equal(cutune_evaluator_alloc(&fake_type, &ectx, &ev, err, errlen), 0);
     cutune_tuner_options opt = {.budget = 8,
                                 .batch = 1,
                                 .parallel = 1,
                                 .deterministic_clock = 1,
-                                .stop = &urgent_flag,
-                                .searcher_name = "urgent",
+                                .stop = stop,
+                                .searcher_name = st->name,
                                 .evaluator_name = "fake"};
     cutune_history hist = {.best = -1};
-    cutune_stop_reason why;
-    assert_int_equal(cutune_tune(sp, NULL, s, visited, ev, &opt, &hist, &why, err, sizeof err), 0);
-    assert_int_equal(why, CUTUNE_STOP_SIGNAL);
-    assert_int_equal(hist.n, 0);
-    assert_int_equal(fake->submits, 0);
+    int rc = cutune_tune(sp, NULL, s, visited, ev, &opt, &hist, why, err, errlen);
+    *n = hist.n;
+    last = *fake;
     cutune_history_free(&hist);
     cutune_evaluator_free(ev);
     cutune_searcher_free(s);
     gsl_rng_free(rng);
     free(visited);
     cutune_space_free(sp);
+    return rc;
+}
+
+static void test_urgent_stop(void **state)
+{
+    char err[512] = "";
+    size_t n;
+    cutune_stop_reason why;
+    urgent_flag = 0;
+    assert_int_equal(plugin_run(&urgent_type, &urgent_flag, &n, &why, err, sizeof err), 0);
+    assert_int_equal(why, CUTUNE_STOP_SIGNAL);
+    assert_int_equal(n, 0);
+    assert_int_equal(last.submits, 0);
 }
 
 static void test_bad_plugins(void **state)
 {
     char err[512] = "";
-    cutune_space *sp = grid_space(4, 4);
-    uint8_t *visited = calloc(16, 1);
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    cutune_searcher_ctx sctx = {.space = sp, .budget = 8, .rng = rng, .visited = visited};
-    cutune_searcher *s = NULL;
-    assert_int_equal(cutune_searcher_alloc(&past_type, &sctx, &s, err, sizeof err), 0);
-    cutune_evaluator_ctx ectx = {.space = sp};
-    cutune_evaluator *ev = NULL;
-    assert_int_equal(cutune_evaluator_alloc(&fake_type, &ectx, &ev, err, sizeof err), 0);
-    cutune_tuner_options opt = {.budget = 8,
-                                .batch = 1,
-                                .parallel = 1,
-                                .deterministic_clock = 1,
-                                .searcher_name = "past",
-                                .evaluator_name = "fake"};
-    cutune_history hist = {.best = -1};
+    size_t n;
     cutune_stop_reason why;
-    assert_int_equal(cutune_tune(sp, NULL, s, visited, ev, &opt, &hist, &why, err, sizeof err),
-                     CUTUNE_EINVAL);
+    assert_int_equal(plugin_run(&past_type, NULL, &n, &why, err, sizeof err), CUTUNE_EINVAL);
     assert_non_null(strstr(err, "searcher past proposed id 16 of a space of 16"));
-    cutune_history_free(&hist);
-    cutune_evaluator_free(ev);
-    cutune_searcher_free(s);
-    gsl_rng_free(rng);
-    free(visited);
-    cutune_space_free(sp);
 
     run_out o = {0};
     bad_time = 1;
