@@ -4,19 +4,9 @@
 # verification's and each repetition's); the same buffer as a plain "output" is poisoned before
 # verification (acc += x reads NaN), and no configuration verifies. Skipped (77) without a
 # driver or device.
-exe=${CUTUNE_EXE:?CUTUNE_EXE unset}
-here=$(cd "$(dirname "$0")" && pwd)
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+. "$(dirname "$0")/lib.sh"
 cp "$here/accumulate.cu" "$here/accumulate.json" "$out/"
-"$exe" --evaluator=cuda --searcher=grid --budget=12 --confirm=0 --journal="$out/j.jsonl" \
-    "$out/accumulate.json" >"$out/stdout" 2>"$out/stderr"
-rc=$?
-cat "$out/stdout"; cat "$out/stderr" >&2
-if grep -qi -e "no CUDA driver" -e "no CUDA device" "$out/stderr"; then
-    exit 77
-fi
-[ $rc -eq 0 ] || { echo "cutune exited $rc" >&2; exit 1; }
+gpu_tune "$out/j.jsonl" 12 "$out/accumulate.json"
 ok=$(grep -c '"status":"ok"' "$out/j.jsonl")
 [ "$ok" -eq 12 ] || { echo "inout: $ok of 12 configurations verified (want 12)" >&2; exit 1; }
 # the same buffer as a plain output: poisoned before verification, so acc += x reads NaN

@@ -4,19 +4,9 @@
 # verify. An int64 output past 2^53 is compared exactly (tests/gpu/int64_out.cu, the
 # integer outputs' default tolerance): only the configuration that is off by 0 verifies.
 # Skipped (77) without a driver or device.
-exe=${CUTUNE_EXE:?CUTUNE_EXE unset}
-here=$(cd "$(dirname "$0")" && pwd)
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+. "$(dirname "$0")/lib.sh"
 cp "$here/int64_arg.cu" "$here/int64_arg.json" "$here/int64_out.cu" "$here/int64_out.json" "$out/"
-"$exe" --evaluator=cuda --searcher=grid --budget=2 --confirm=0 --no-db --journal="$out/j.jsonl" \
-    "$out/int64_arg.json" >"$out/stdout" 2>"$out/stderr"
-rc=$?
-cat "$out/stdout"; cat "$out/stderr" >&2
-if grep -qi -e "no CUDA driver" -e "no CUDA device" "$out/stderr"; then
-    exit 77
-fi
-[ $rc -eq 0 ] || { echo "cutune exited $rc" >&2; exit 1; }
+gpu_tune "$out/j.jsonl" 2 "$out/int64_arg.json" --no-db
 ok=$(grep -c '"status":"ok"' "$out/j.jsonl")
 [ "$ok" -eq 2 ] || { echo "int64: $ok of 2 configurations verified (want 2)" >&2; exit 1; }
 echo "int64 past 2^53: 2 of 2 verified"
