@@ -266,19 +266,29 @@ static int run_oom(run *u)
     return cutune_err(u->err, u->errlen, CUTUNE_ENOMEM, "out of memory");
 }
 
-/* Put id in a free slot: answered from the resumed journal, simulated now, or
- * submitted to the evaluator. */
-static int submit(run *u, size_t id)
+/* A stop that must not wait: the flag at 2 or more (SIGTERM, a second Ctrl-C). */
+static int urgent_stop(const cutune_tuner_options *opt)
+{
+    return opt->stop && *opt->stop >= 2;
+}
+
+/* The first free slot, cleared and marked busy for id, in submission order; the caller
+ * knows there is one (inflight < nslots) and counts it in flight once it is. */
+static flight *take_slot(run *u, size_t id)
 {
     size_t w = 0;
     while (u->fl[w].busy)
         w++;
     flight *f = &u->fl[w];
-    memset(f, 0, sizeof *f);
-    f->busy = 1;
-    f->id = id;
-    f->proposed = u->nsubmitted++;
-    f->worker = (int)w;
+    *f = (flight){.busy = 1, .id = id, .proposed = u->nsubmitted++, .worker = (int)w, .rec = -1};
+    return f;
+}
+
+/* Put id in a free slot: answered from the resumed journal, simulated now, or
+ * submitted to the evaluator. */
+static int submit(run *u, size_t id)
+{
+    flight *f = take_slot(u, id);
     f->rec = u->resume_map ? u->resume_map[id] : -1;
     if (f->rec >= 0)
         u->recs_in++;
@@ -430,12 +440,12 @@ static int finish(run *u, size_t w)
     if ((unsigned)f->r.status >= CUTUNE_STATUS_COUNT)
         return cutune_err(u->err, u->errlen, CUTUNE_EINVAL,
                           "evaluator %s answered status %d, which is no cutune_status",
-                          u->opt->evaluator_name ? u->opt->evaluator_name : "?", (int)f->r.status);
+                          u->ev->type->name, (int)f->r.status);
     if (f->r.status == CUTUNE_STATUS_OK && !(isfinite(f->r.time_ms) && f->r.time_ms > 0.0))
         return cutune_err(u->err, u->errlen, CUTUNE_EINVAL,
                           "evaluator %s answered ok with a time of %g ms (an ok result needs "
                           "a time above 0)",
-                          u->opt->evaluator_name ? u->opt->evaluator_name : "?", f->r.time_ms);
+                          u->ev->type->name, f->r.time_ms);
     cutune_history_entry *e;
     int rc = history_push(hist, &e);
     if (rc < 0)
@@ -514,11 +524,11 @@ static int propose(run *u, size_t k, size_t *ids, size_t *got, size_t *fresh)
     size_t n = 0;
     *fresh = 0;
     *got = 0;
-    int urgent = u->opt->stop && *u->opt->stop >= 2;
+    int urgent = urgent_stop(u->opt);
     int rc = cutune_searcher_propose(u->searcher, k, ids, &n, u->err, u->errlen);
     if (rc < 0)
         return rc;
-    if (!urgent && u->opt->stop && *u->opt->stop >= 2)
+    if (!urgent && urgent_stop(u->opt))
         return 0; /* an urgent stop came during the call: its model may be cut short */
     /* a searcher of the library's user (a plugin) is checked as an evaluator's answers are:
      * an id past the space would index every per-configuration array */
@@ -550,12 +560,7 @@ static int propose(run *u, size_t k, size_t *ids, size_t *got, size_t *fresh)
             /* stopping: nothing the journal lacks is evaluated; it holds a slot, as it was
              * in flight in the run that wrote the journal, so that the proposals after it
              * are made as they were */
-            size_t s = 0;
-            while (u->fl[s].busy)
-                s++;
-            memset(&u->fl[s], 0, sizeof u->fl[s]);
-            u->fl[s] = (flight){.busy = 1, .id = ids[i], .rec = -1, .held = 1};
-            u->fl[s].proposed = u->nsubmitted++;
+            take_slot(u, ids[i])->held = 1;
             u->inflight++;
             (*fresh)++;
         } else {
@@ -692,8 +697,7 @@ int cutune_tune(const cutune_space *space, const cutune_spec *spec, cutune_searc
          * replay would otherwise leave a history, and exports, of part of the journal. A
          * stop flag of 2 or more (a second Ctrl-C) ends the replay too: a long bo journal
          * replays as slowly as its model fits. */
-        u.stop_replay =
-            stopping && u.resume_map && u.recs_in < u.nrecords && !(opt->stop && *opt->stop >= 2);
+        u.stop_replay = stopping && u.resume_map && u.recs_in < u.nrecords && !urgent_stop(opt);
         /* a round of `batch` proposals once that many slots are free (or nothing is left
          * in flight to wait for) */
         if ((!stopping || u.stop_replay) && !dry && left && room &&
