@@ -3,13 +3,16 @@
  *
  *   bench_transfer [--seeds N] [--seed0 S] [--budgets 10,20,40,60] [--searcher NAME[:ARGS]]
  *                  [--mode search|order] --out FILE.csv TARGET SOURCE...
+ *   SOURCE: FILE | inverse | NAME=FILE,FILE,...
  *
  * The target space is the target's recorded configurations; its failed records are
  * observed as runtime_error; re-proposals are answered again without charging the budget.
  * A SOURCE is a recording (Kernel Tuner cache or journal) mapped onto the target by
  * cutune_warm_prior_build, or the word "inverse": the target's own recording with every
  * time t replaced by 1/t (a source that ranks the target exactly backwards, the worst a
- * misleading source can be). Every budget is a run of its own, except budgets with the
+ * misleading source can be), or NAME=FILE,FILE,...: those files (or "inverse") pooled
+ * as one source by cutune_warm_prior_mean, as --warm-start=FILE,FILE,... pools them, and
+ * labelled NAME in the output. Every budget is a run of its own, except budgets with the
  * same plan (cutune_searcher_type.plan), read off the run of the largest of them.
  * Writes FILE.csv: target,source,method,seed,budget,fraction (method cold or warm; a cold
  * row's source is "-").
@@ -121,6 +124,44 @@ static int inverse_source(const cutune_recording *r, cutune_warm_source **out)
     return 0;
 }
 
+/* The prior of one SOURCE argument: a file or "inverse". */
+static int one_prior(const char *arg, const cutune_recording *r, const cutune_space *sp,
+                     cutune_warm_prior **prior, char *err, size_t errlen)
+{
+    cutune_warm_source *src = NULL;
+    int rc = strcmp(arg, "inverse") == 0 ? inverse_source(r, &src)
+                                         : cutune_warm_source_load(arg, &src, err, errlen);
+    if (rc >= 0)
+        rc = cutune_warm_prior_build(src, sp, prior, err, errlen);
+    cutune_warm_source_free(src);
+    return rc;
+}
+
+/* The FILE,FILE,... of a NAME=FILE,FILE,... source: several sources as one prior, the mean of
+ * their priors (cutune_warm_prior_mean, as --warm-start=FILE,FILE,... builds it). */
+static int pooled_prior(const char *arg, const cutune_recording *r, const cutune_space *sp,
+                        cutune_warm_prior **prior, char *err, size_t errlen)
+{
+    char buf[4096];
+    cutune_warm_prior *parts[MAXB] = {NULL};
+    size_t n = 0;
+    int rc = 0;
+    snprintf(buf, sizeof buf, "%s", arg);
+    for (char *tok = strtok(buf, ","); tok && rc >= 0; tok = strtok(NULL, ",")) {
+        if (n == MAXB) {
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL, "more than %d pooled sources", MAXB);
+            break;
+        }
+        rc = one_prior(tok, r, sp, &parts[n], err, errlen);
+        n += rc >= 0;
+    }
+    if (rc >= 0)
+        rc = cutune_warm_prior_mean((const cutune_warm_prior *const *)parts, n, prior, err, errlen);
+    for (size_t i = 0; i < n; i++)
+        cutune_warm_prior_free(parts[i]);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     size_t seeds = 10, nb = 4, budgets[MAXB] = {10, 20, 40, 60};
@@ -204,13 +245,9 @@ int main(int argc, char **argv)
     for (int k = a + order_only; k < argc; k++) { /* k == a: the cold runs */
         cutune_warm_prior *prior = NULL;
         if (k > a) {
-            cutune_warm_source *src = NULL;
-            int rc = strcmp(argv[k], "inverse") == 0
-                         ? inverse_source(r, &src)
-                         : cutune_warm_source_load(argv[k], &src, err, sizeof err);
-            if (rc >= 0)
-                rc = cutune_warm_prior_build(src, sp, &prior, err, sizeof err);
-            cutune_warm_source_free(src);
+            const char *eq = strchr(argv[k], '=');
+            int rc = eq ? pooled_prior(eq + 1, r, sp, &prior, err, sizeof err)
+                        : one_prior(argv[k], r, sp, &prior, err, sizeof err);
             if (rc < 0) {
                 fprintf(stderr, "%s -> %s: %s (skipped)\n", argv[k], tname, err);
                 continue;
@@ -219,7 +256,13 @@ int main(int argc, char **argv)
                     argv[k], tname, prior->nshared, prior->nused, prior->ndropped, prior->nexact,
                     N);
         }
-        const char *src_label = k > a ? short_name(argv[k], srcname, sizeof srcname) : "-";
+        const char *src_label = "-";
+        if (k > a && strchr(argv[k], '=')) { /* NAME=FILE,FILE,...: labelled NAME */
+            snprintf(srcname, sizeof srcname, "%.*s", (int)(strchr(argv[k], '=') - argv[k]),
+                     argv[k]);
+            src_label = srcname;
+        } else if (k > a)
+            src_label = short_name(argv[k], srcname, sizeof srcname);
         if (order_only) {
             double fr[MAXB];
             source_order(prior, table, topt, budgets, nb, fr);

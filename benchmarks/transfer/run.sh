@@ -18,6 +18,11 @@
 # shares block_size_x) for every convolution target, pnpoly for a GEMM target (no shared
 # parameter: refused), and "inverse" (the target's own times inverted: a source that ranks
 # the target exactly backwards) for one GEMM and one convolution target.
+#
+# SOURCES=others (default pairs): one warm run per target from all its family's other GPUs
+# at once (--warm-start=FILE,FILE,...: the mean of their priors, docs/transfer.md), labelled
+# "others"; a convolution target also gets "others+pnpoly", the same list with pnpoly added
+# (a misleading file among the sources).
 set -e
 BUILD=${1:-build-rel}
 DATA=${2:-${CUTUNE_SHARED_DATA:-../shared/data}/kt-caches}
@@ -27,6 +32,11 @@ SEEDS=${SEEDS:-50}
 JOBS=${JOBS:-2}
 BUDGETS=${BUDGETS:-10,20,40,60}
 SEARCHER=${SEARCHER:-bo}
+SOURCES=${SOURCES:-pairs}
+case $SOURCES in pairs | others) ;; *)
+    echo "transfer: SOURCES=$SOURCES: give pairs or others" >&2
+    exit 2 ;;
+esac
 if ! ls "$DATA"/GEMM_*.json.gz >/dev/null 2>&1; then
     echo "transfer: no recordings in $DATA (skipped)"
     exit 77
@@ -44,6 +54,14 @@ for fam in gemm conv; do
     eval "members=\$$fam"
     for t in $members; do
         srcs=""
+        if [ "$SOURCES" = others ]; then
+            list=""
+            for s in $members; do [ "$s" = "$t" ] || list="$list${list:+,}$DATA/$s.json.gz"; done
+            srcs=" others=$list"
+            [ $fam = conv ] && srcs="$srcs others+pnpoly=$list,$DATA/pnpoly_P100.json.gz"
+            echo "$t$srcs" >>"$jobs_file"
+            continue
+        fi
         for s in $members; do [ "$s" = "$t" ] || srcs="$srcs $DATA/$s.json.gz"; done
         [ $fam = conv ] && srcs="$srcs $DATA/pnpoly_P100.json.gz"
         [ $fam = gemm ] && [ $t = GEMM_P100 ] && srcs="$srcs $DATA/pnpoly_P100.json.gz"
@@ -67,6 +85,8 @@ wait
 secs=$(($(date +%s) - start))
 grep -v "exact$" "$tmp/log" >&2 || true
 { echo "target,source,method,seed,budget,fraction"; cat "$tmp"/part/*.csv; } >"$tmp/runs.csv"
+srcopt=""
+[ "$SOURCES" = others ] && srcopt=" SOURCES=others"
 python3 benchmarks/transfer/table.py "$tmp/runs.csv" "$OUT" "$tmp/log" \
-    "SEEDS=$SEEDS SEEDS_GEMM4096=${SEEDS_GEMM4096:-$SEEDS} JOBS=$JOBS BUDGETS=$BUDGETS SEARCHER=$SEARCHER OUT=$OUT benchmarks/transfer/run.sh $BUILD" "$secs"
+    "SEEDS=$SEEDS SEEDS_GEMM4096=${SEEDS_GEMM4096:-$SEEDS} JOBS=$JOBS BUDGETS=$BUDGETS SEARCHER=$SEARCHER$srcopt OUT=$OUT benchmarks/transfer/run.sh $BUILD" "$secs"
 cp "$tmp/runs.csv" "$OUT/runs.csv"

@@ -41,8 +41,10 @@ pairs = sorted({(t, s) for (t, s, m, b) in frac if m == "warm"},
 rows = []
 for t, s in pairs:
     kind = "pair" if family(s) == family(t) else "misleading"
-    if s == "inverse":
-        kind = "misleading"
+    if s == "inverse" or s.startswith("others+"):
+        kind = "misleading"  # the target inverted, or a list with a misleading file
+    elif s == "others":
+        kind = "pair"  # the other GPUs at once: one row per target
     row = {"target": t, "source": s, "kind": kind, "seeds": 0, "budgets": {}}
     for b in budgets:
         w, c = frac.get((t, s, "warm", b)), frac.get((t, "-", "cold", b))

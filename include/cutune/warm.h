@@ -80,6 +80,15 @@ typedef struct cutune_warm_prior {
 int cutune_warm_prior_build(const cutune_warm_source *src, const cutune_space *sp,
                             cutune_warm_prior **out, char *err, size_t errlen);
 void cutune_warm_prior_free(cutune_warm_prior *p);
+/**
+ * Several sources as one prior: the mean of their standardised priors (each built by
+ * cutune_warm_prior_build over the same space), standardised again. A configuration the
+ * sources agree on keeps its place; one they disagree on moves towards the middle: the
+ * GPUs' consensus. nshared and nexact are the largest of the priors', nused and ndropped
+ * their sums. CUTUNE_EINVAL when n is 0 or the sizes differ.
+ */
+int cutune_warm_prior_mean(const cutune_warm_prior *const *priors, size_t n,
+                           cutune_warm_prior **out, char *err, size_t errlen);
 /** FNV-1a hash of the prior's scores (the journal header's "warm_start_hash": a resumed run
  *  checks that its warm start is the one it was started with). */
 uint64_t cutune_warm_prior_hash(const cutune_warm_prior *p);

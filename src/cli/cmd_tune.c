@@ -167,7 +167,7 @@ int cutune_cmd_tune(int argc, char **argv)
     gsl_rng *rng = NULL;
     uint8_t *visited = NULL;
     cutune_searcher *searcher = NULL;
-    static cli_warm_start warm; /* --warm-start mapped onto the space (static: 4 KiB path) */
+    static cli_warm_start warm; /* --warm-start mapped onto the space (static: 68 KiB of paths) */
     cutune_evaluator *ev = NULL;
     cutune_history hist = {.best = -1};
     cli_tune_db tdb = {0};
@@ -390,8 +390,7 @@ int cutune_cmd_tune(int argc, char **argv)
                        outs[i][0], outs[i][1]);
             goto bad_input;
         }
-        if (o.warm_start && strcmp(o.warm_start, "auto") != 0 &&
-            strcmp(o.warm_start, "none") != 0 && cutune_path_same(outs[i][1], o.warm_start)) {
+        if (cli_warm_start_mentions(o.warm_start, outs[i][1])) {
             cutune_err(err, sizeof err, CUTUNE_EINVAL,
                        "--%s=%s: is the --warm-start source; choose another path", outs[i][0],
                        outs[i][1]);
@@ -583,7 +582,9 @@ int cutune_cmd_tune(int argc, char **argv)
         size_t ncons = 0;
         for (; ncons < cutune_objective_nconstraints(objective) && ncons < 64; ncons++)
             cons[ncons] = cutune_objective_constraint(objective, ncons);
-        int warm_file = warm.prior && o.warm_start && strcmp(o.warm_start, "auto") != 0;
+        const char *warm_files[CLI_WARM_MAX];
+        for (size_t i = 0; i < warm.nfiles && warm.prior; i++)
+            warm_files[i] = warm.files[i];
         cli_tune_manifest_extra x = {
             .objective =
                 cutune_objective_is_time(objective) ? NULL : cutune_objective_text(objective),
@@ -591,7 +592,8 @@ int cutune_cmd_tune(int argc, char **argv)
             .nsubject_to = ncons,
             .batch = o.batch,
             .time_limit_s = o.time_limit,
-            .warm_file = warm_file ? warm.path : NULL,
+            .warm_files = warm_files,
+            .nwarm_files = warm.prior ? warm.nfiles : 0,
             .warm_prior = warm.prior ? warm.hash : NULL,
         };
         if ((rc = cli_tune_attach_manifest(

@@ -59,12 +59,12 @@ static void usage(FILE *f)
         "                           an existing one is never truncated: use --resume)\n"
         "  --resume=JOURNAL         continue that run (same spec); appends to JOURNAL; with\n"
         "                           --sizes: --resume=PREFIX, the run's --journal=PREFIX\n"
-        "  --warm-start=FILE|auto|none\n"
+        "  --warm-start=FILE[,FILE...]|auto|none\n"
         "                           start from results of the same kernel elsewhere (another\n"
         "                           GPU or size): FILE a Kernel Tuner cache or a cutune\n"
-        "                           journal, auto the tuning database's, matched by parameter\n"
-        "                           name and value; bo and genetic use it (docs/transfer.md);\n"
-        "                           default none\n"
+        "                           journal (several: the mean of their priors), auto the\n"
+        "                           tuning database's, matched by parameter name and value;\n"
+        "                           bo and genetic use it (docs/transfer.md); default none\n"
         "  --output=FILE.json       summary: best config, time, evaluations, counts by status\n"
         "  --csv=FILE               every evaluation as CSV\n"
         "  --kt-cache=FILE          every evaluation as a Kernel Tuner cache file\n"
@@ -294,7 +294,7 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
             o->warm_start = optarg;
             if (!*optarg)
                 rc = cutune_err(err, sizeof err, CUTUNE_EINVAL,
-                                "--warm-start=: give FILE, none or auto");
+                                "--warm-start=: give FILE[,FILE...], none or auto");
             break;
         case OPT_NO_PROGRESS: o->progress = 0; break;
         case OPT_DB:

@@ -192,7 +192,7 @@ int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *
                           "--warm-start=auto (%s)",
                           resume_path, o->warm_start, resume->warm_start);
     if (!from_db && resume->warm_start && o->warm_start && strcmp(o->warm_start, "none") != 0 &&
-        !cutune_path_same(o->warm_start, resume->warm_start))
+        !cli_warm_start_same(o->warm_start, resume->warm_start))
         return cutune_err(err, errlen, CUTUNE_EMISMATCH,
                           "--resume=%s: --warm-start=%s differs from the journal's warm start %s "
                           "(a resumed run continues as it was started)",

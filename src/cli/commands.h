@@ -28,7 +28,8 @@ typedef struct cli_tune_manifest_extra {
     size_t nsubject_to;
     size_t batch;
     double time_limit_s;
-    const char *warm_file;  /**< the --warm-start file (hashed as a recording), or NULL */
+    const char *const *warm_files; /**< the --warm-start files (hashed as recordings) */
+    size_t nwarm_files;
     const char *warm_prior; /**< the warm start's prior hash, or NULL */
 } cli_tune_manifest_extra;
 int cli_tune_attach_manifest(const char *summary, const char *target, const char *replayed,

@@ -149,16 +149,32 @@ void cli_tune_print_summary(const cli_target *t, int kt, const cutune_objective 
 int cli_tune_report_front(const cli_target *t, const cutune_objective *obj, const cutune_history *h,
                           const char *prefix, int quiet, char *err, size_t errlen);
 
+#define CLI_WARM_MAX 16    /**< files in one --warm-start list */
+#define CLI_WARM_PATH 4096 /**< a path's length, and the list's */
+
 /** A run's warm start (--warm-start), mapped onto its space. */
 typedef struct cli_warm_start {
-    cutune_warm_prior *prior; /**< NULL: a cold run */
-    char path[4096];          /**< the source by its absolute path (the journal header's) */
-    char hash[17];            /**< cutune_warm_prior_hash in hex */
+    cutune_warm_prior *prior;                /**< NULL: a cold run */
+    char path[CLI_WARM_PATH];                /**< the sources by their absolute paths, comma-
+                                              *   separated (the journal header's), or the
+                                              *   database group of auto */
+    char files[CLI_WARM_MAX][CLI_WARM_PATH]; /**< the source files one by one (not auto) */
+    size_t nfiles;                           /**< files[] in use */
+    char hash[17];                           /**< cutune_warm_prior_hash in hex */
 } cli_warm_start;
 
-/** Read --warm-start=arg (NULL or "none": cold; "auto": db's rows of key's kernel on another
- *  GPU or at other sizes, the group with the most correct ones, or cold where there are
- *  none) and map it onto sp; 0 or a negative code
+/** The files of --warm-start=arg into files[0..max): arg itself when it names an existing
+ *  file, else its comma-separated parts; 0 when a part is empty or too long, or there are
+ *  more than max. */
+size_t cli_warm_start_split(const char *arg, char (*files)[CLI_WARM_PATH], size_t max);
+/** Whether the --warm-start list arg names path (an output must not overwrite a source). */
+int cli_warm_start_mentions(const char *arg, const char *path);
+/** Whether two --warm-start lists name the same files in the same order. */
+int cli_warm_start_same(const char *a, const char *b);
+
+/** Read --warm-start=arg (NULL or "none": cold; FILE[,FILE...]: each mapped, then their mean;
+ *  "auto": db's rows of key's kernel on another GPU or at other sizes, the group with the
+ *  most correct ones, or cold where there are none) and map it onto sp; 0 or a negative code
  *  with a one-line message (another kernel: no shared parameter). */
 int cli_warm_start_load(const char *arg, cutune_db *db, const cutune_db_key *key,
                         const cutune_space *sp, cli_warm_start *w, char *err, size_t errlen);

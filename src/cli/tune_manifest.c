@@ -1,6 +1,7 @@
 /* The manifest of one tuning run, added to its summary JSON (--output): the same record
  * as a bench result's (include/cutune/manifest.h), for one searcher, budget and seed. The
- * files hashed are the target (spec or recording) and the replayed recording. */
+ * files hashed are the target (spec or recording), the replayed recording and the warm-start
+ * files (at most 16: cli_warm_start's CLI_WARM_MAX). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,14 +14,14 @@ int cli_tune_attach_manifest(const char *summary, const char *target, const char
                              size_t budget, unsigned long seed, size_t parallel,
                              const cli_tune_manifest_extra *x, char *err, size_t errlen)
 {
-    const char *files[3];
+    const char *files[2 + 16];
     size_t nfiles = 0;
     if (target)
         files[nfiles++] = target;
     if (replayed && (!target || strcmp(replayed, target) != 0))
         files[nfiles++] = replayed;
-    if (x && x->warm_file) /* read by the run: hashed like the others */
-        files[nfiles++] = x->warm_file;
+    for (size_t i = 0; x && i < x->nwarm_files && i < 16; i++) /* read by the run: hashed */
+        files[nfiles++] = x->warm_files[i];
     const cutune_searcher_type *types[1] = {st};
     const char *args[1] = {sargs};
     char *json = NULL, identity[24];

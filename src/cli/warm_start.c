@@ -1,6 +1,9 @@
-/* --warm-start=FILE|auto|none of `cutune [tune]`: the source read and mapped onto the run's space
- * (cutune/warm.h), and what --resume checks of it. */
+/* --warm-start=FILE[,FILE...]|auto|none of `cutune [tune]`: the sources read and mapped onto
+ * the run's space (cutune/warm.h), and what --resume checks of them. Several files are
+ * recordings of the kernel on several GPUs: each is mapped alone and the prior is their mean
+ * (cutune_warm_prior_mean), the GPUs' consensus (docs/transfer.md has the measurements). */
 #include <limits.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +91,102 @@ static int source_from_db(cutune_db *db, const cutune_db_key *key, const cutune_
     return rc < 0 ? cutune_err(err, errlen, rc, "--warm-start=auto: out of memory") : 0;
 }
 
+size_t cli_warm_start_split(const char *arg, char (*files)[CLI_WARM_PATH], size_t max)
+{
+    if (access(arg, F_OK) == 0) { /* an existing file is one source, commas or not */
+        snprintf(files[0], CLI_WARM_PATH, "%s", arg);
+        return 1;
+    }
+    size_t n = 0;
+    for (const char *a = arg;; n++) {
+        const char *c = strchr(a, ',');
+        size_t len = c ? (size_t)(c - a) : strlen(a);
+        if (n == max || len == 0 || len >= CLI_WARM_PATH)
+            return 0;
+        memcpy(files[n], a, len);
+        files[n][len] = '\0';
+        if (!c)
+            return n + 1;
+        a = c + 1;
+    }
+}
+
+int cli_warm_start_mentions(const char *arg, const char *path)
+{
+    static char files[CLI_WARM_MAX][CLI_WARM_PATH];
+    if (!arg || strcmp(arg, "auto") == 0 || strcmp(arg, "none") == 0)
+        return 0;
+    size_t n = cli_warm_start_split(arg, files, CLI_WARM_MAX);
+    for (size_t i = 0; i < n; i++)
+        if (cutune_path_same(files[i], path))
+            return 1;
+    return 0;
+}
+
+int cli_warm_start_same(const char *a, const char *b)
+{
+    static char fa[CLI_WARM_MAX][CLI_WARM_PATH], fb[CLI_WARM_MAX][CLI_WARM_PATH];
+    size_t na = cli_warm_start_split(a, fa, CLI_WARM_MAX);
+    size_t nb = cli_warm_start_split(b, fb, CLI_WARM_MAX);
+    if (na == 0 || na != nb)
+        return 0;
+    for (size_t i = 0; i < na; i++)
+        if (!cutune_path_same(fa[i], fb[i]))
+            return 0;
+    return 1;
+}
+
+/* The files of --warm-start=FILE[,FILE...]: each loaded and mapped alone (a file of another
+ * kernel is refused by its name), then their mean; w->path lists their absolute paths,
+ * comma-separated, and w->files[] holds them one by one. */
+static int load_files(const char *arg, const cutune_space *sp, cli_warm_start *w, char *err,
+                      size_t errlen)
+{
+    static char given[CLI_WARM_MAX][CLI_WARM_PATH];
+    size_t n = cli_warm_start_split(arg, given, CLI_WARM_MAX);
+    if (n == 0)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "--warm-start=%s: not a file, nor a list of at most %d files "
+                          "separated by commas (an empty name, or one too long)",
+                          arg, CLI_WARM_MAX);
+    cutune_warm_prior *parts[CLI_WARM_MAX] = {NULL};
+    size_t used = 0;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc >= 0; i++) {
+        for (size_t j = 0; j < i && rc >= 0; j++)
+            if (cutune_path_same(given[i], given[j]))
+                rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                                "--warm-start: %s is given twice (a source counts once)", given[i]);
+        if (rc < 0)
+            break;
+        if (!realpath(given[i], w->files[i]))
+            memcpy(w->files[i], given[i], sizeof w->files[i]); /* same size, terminated */
+        size_t at = strlen(w->path), len = strlen(w->files[i]);
+        if (at + len + 2 > sizeof w->path) {
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                            "--warm-start: the list of sources is longer than %zu characters",
+                            sizeof w->path - 1);
+            break;
+        }
+        snprintf(w->path + at, sizeof w->path - at, "%s%s", at ? "," : "", w->files[i]);
+        cutune_warm_source *src = NULL;
+        if ((rc = cutune_warm_source_load(given[i], &src, err, errlen)) >= 0)
+            rc = cutune_warm_prior_build(src, sp, &parts[used], err, errlen);
+        used += rc >= 0;
+        cutune_warm_source_free(src);
+    }
+    w->nfiles = used;
+    if (rc >= 0 && used == 1) {
+        w->prior = parts[0];
+        parts[0] = NULL;
+    } else if (rc >= 0)
+        rc = cutune_warm_prior_mean((const cutune_warm_prior *const *)parts, used, &w->prior, err,
+                                    errlen);
+    for (size_t i = 0; i < used; i++)
+        cutune_warm_prior_free(parts[i]);
+    return rc;
+}
+
 int cli_warm_start_load(const char *arg, cutune_db *db, const cutune_db_key *key,
                         const cutune_space *sp, cli_warm_start *w, char *err, size_t errlen)
 {
@@ -108,14 +207,10 @@ int cli_warm_start_load(const char *arg, cutune_db *db, const cutune_db_key *key
                             "measurement of this kernel on another GPU or at other sizes: cold\n");
             return 0;
         }
-    } else {
-        if (!realpath(arg, w->path))
-            snprintf(w->path, sizeof w->path, "%s", arg);
-        if ((rc = cutune_warm_source_load(arg, &src, err, errlen)) < 0)
-            return rc;
-    }
-    rc = cutune_warm_prior_build(src, sp, &w->prior, err, errlen);
-    cutune_warm_source_free(src);
+        rc = cutune_warm_prior_build(src, sp, &w->prior, err, errlen);
+        cutune_warm_source_free(src);
+    } else
+        rc = load_files(arg, sp, w, err, errlen);
     if (rc < 0)
         return rc;
     /* a prior that scores every configuration alike (no correct observation, one, or one

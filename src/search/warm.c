@@ -209,6 +209,33 @@ void cutune_warm_prior_free(cutune_warm_prior *p)
     free(p);
 }
 
+/* Standardise p->score over the space (mean 0, sd 1; all 0 when constant) and fill p->order,
+ * lowest score first, ties to the lower id. */
+static int standardise(cutune_warm_prior *p)
+{
+    size_t N = p->size;
+    double m = 0.0, v = 0.0;
+    for (size_t id = 0; id < N; id++)
+        m += p->score[id];
+    m /= (double)N;
+    for (size_t id = 0; id < N; id++)
+        v += (p->score[id] - m) * (p->score[id] - m);
+    double sd = N > 1 ? sqrt(v / (double)(N - 1)) : 0.0;
+    tscore *ts = malloc(N * sizeof *ts);
+    if (!ts)
+        return CUTUNE_ENOMEM;
+    for (size_t id = 0; id < N; id++) {
+        p->score[id] = sd > 0.0 ? (p->score[id] - m) / sd : 0.0;
+        ts[id].t = p->score[id];
+        ts[id].i = id;
+    }
+    qsort(ts, N, sizeof *ts, cmp_tscore);
+    for (size_t k = 0; k < N; k++)
+        p->order[k] = ts[k].i;
+    free(ts);
+    return 0;
+}
+
 /* Normal scores of the mapped observations' times (mid-ranks for ties; failures slowest). */
 static int normal_scores(const cutune_warm_source *src, const size_t *used, size_t nu,
                          double *score)
@@ -384,25 +411,8 @@ int cutune_warm_prior_build(const cutune_warm_source *src, const cutune_space *s
     }
     free(gkey);
     free(tenc);
-    double m = 0.0, v = 0.0;
-    for (size_t id = 0; id < N; id++)
-        m += p->score[id];
-    m /= (double)N;
-    for (size_t id = 0; id < N; id++)
-        v += (p->score[id] - m) * (p->score[id] - m);
-    double sd = N > 1 ? sqrt(v / (double)(N - 1)) : 0.0;
-    tscore *ts = malloc(N * sizeof *ts);
-    if (!ts)
+    if (standardise(p) < 0)
         goto out_nomem;
-    for (size_t id = 0; id < N; id++) {
-        p->score[id] = sd > 0.0 ? (p->score[id] - m) / sd : 0.0;
-        ts[id].t = p->score[id];
-        ts[id].i = id;
-    }
-    qsort(ts, N, sizeof *ts, cmp_tscore);
-    for (size_t k = 0; k < N; k++)
-        p->order[k] = ts[k].i;
-    free(ts);
     *out = p;
     p = NULL;
     goto out;
@@ -420,6 +430,42 @@ out:
     free(genc);
     free(gscore);
     return rc;
+}
+
+int cutune_warm_prior_mean(const cutune_warm_prior *const *priors, size_t n,
+                           cutune_warm_prior **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    if (n == 0 || !priors[0])
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "warm start: no prior to average");
+    size_t N = priors[0]->size;
+    for (size_t k = 1; k < n; k++)
+        if (!priors[k] || priors[k]->size != N)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "warm start: priors over spaces of different sizes (%zu, %zu)", N,
+                              priors[k] ? priors[k]->size : 0);
+    cutune_warm_prior *p = calloc(1, sizeof *p);
+    if (!p || !(p->score = calloc(N, sizeof *p->score)) ||
+        !(p->order = malloc(N * sizeof *p->order))) {
+        cutune_warm_prior_free(p);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "warm start: out of memory");
+    }
+    p->size = N;
+    for (size_t k = 0; k < n; k++) {
+        const cutune_warm_prior *q = priors[k];
+        p->nshared = q->nshared > p->nshared ? q->nshared : p->nshared;
+        p->nused += q->nused;
+        p->ndropped += q->ndropped;
+        p->nexact = q->nexact > p->nexact ? q->nexact : p->nexact;
+        for (size_t id = 0; id < N; id++)
+            p->score[id] += q->score[id] / (double)n;
+    }
+    if (standardise(p) < 0) {
+        cutune_warm_prior_free(p);
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "warm start: out of memory");
+    }
+    *out = p;
+    return 0;
 }
 
 size_t cutune_warm_prior_design(const cutune_warm_prior *p, const cutune_space *sp, size_t k,

@@ -33,7 +33,7 @@ json.dump({"device_name": "Other GPU", "kernel_name": "pnpoly", "tune_params_key
           open("other.json", "w"))
 PY
 
-"$exe" tune --help | grep -q -- "--warm-start=FILE|auto|none" && ok "tune --help names --warm-start" \
+"$exe" tune --help | grep -qF -- "--warm-start=FILE[,FILE...]|auto|none" && ok "tune --help names --warm-start" \
     || bad "tune --help names --warm-start"
 
 expect_fail "warm start of another kernel" "other.json: no parameter in common" \
@@ -168,6 +168,48 @@ head -6 auto1.jsonl >auto1c.jsonl
 out=$(CUTUNE_DB=auto.db "$exe" --no-progress --resume=auto1c.jsonl --warm-start=src.json 2>&1)
 [ $? -eq 2 ] && grep -q "differs from the journal's warm start, --warm-start=auto" <<<"$out" \
     && ok "auto: resumed with another source, refused" || bad "auto: resumed with another source, refused" "$out"
+
+# --warm-start=FILE,FILE: several recordings at once (the mean of their priors). src.json
+# now holds the original source's times inverted, src.orig.json the original: the list's
+# prior is neither one's, its header lists both by absolute path, it resumes as started,
+# and the outputs and sources it checks are every file of the list
+"$exe" --no-progress --searcher=bo --budget=12 --seed=3 --journal=l1.jsonl \
+    --warm-start=src.orig.json,src.json bowl.json.gz >l1.txt 2>&1
+"$exe" --no-progress --searcher=bo --budget=12 --seed=3 --journal=l0.jsonl \
+    --warm-start=src.orig.json bowl.json.gz >/dev/null 2>&1
+out=$(python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+h1, h0 = (json.loads(open(f).readline()) for f in ("l1.jsonl", "l0.jsonl"))
+assert h1["warm_start"] == f"{d}/src.orig.json,{d}/src.json", h1["warm_start"]
+assert len(h1["warm_start_hash"]) == 16 and h1["warm_start_hash"] != h0["warm_start_hash"], (h1, h0)
+print("ok")
+PY
+)
+[ "$out" = ok ] && grep -q "warm start from $tmp/src.orig.json,$tmp/src.json: 1600 observations mapped (400 dropped)" l1.txt \
+    && ok "a list of two sources: both in the header, a prior of its own, their observations summed" \
+    || bad "a list of two sources" "$out $(cat l1.txt)"
+head -7 l1.jsonl >l1c.jsonl
+"$exe" --no-progress --resume=l1c.jsonl >l1c.txt 2>&1 && cmp -s l1c.jsonl l1.jsonl \
+    && ok "a list warm start resumed == uninterrupted run" \
+    || bad "a list warm start resumed == uninterrupted run" "$(cat l1c.txt)"
+head -7 l1.jsonl >l1d.jsonl
+expect_resume_fail "a list warm start resumed with one of its files" "differs from the journal's" \
+    l1d.jsonl --warm-start=src.orig.json bowl.json.gz
+expect_resume_fail "a list warm start resumed with its files swapped" "differs from the journal's" \
+    l1d.jsonl --warm-start=src.json,src.orig.json bowl.json.gz
+expect_fail "a list with a file of another kernel" "other.json: no parameter in common" \
+    --warm-start=src.json,other.json --budget=10 bowl.json.gz
+expect_fail "a list with a missing file" "nonesuch.json" \
+    --warm-start=src.json,nonesuch.json --budget=10 bowl.json.gz
+expect_fail "a list naming one file twice" "src.json is given twice" \
+    --warm-start=src.json,./src.json --budget=10 bowl.json.gz
+expect_fail "a list with an empty name" "not a file, nor a list" \
+    --warm-start=src.json, --budget=10 bowl.json.gz
+cp src.orig.json src.orig.keep
+expect_fail "an output onto a file of the list" "--csv=src.orig.json: is the --warm-start source" \
+    --warm-start=src.json,src.orig.json --csv=src.orig.json --budget=10 bowl.json.gz
+cmp -s src.orig.json src.orig.keep && ok "... which is left as it was" || bad "... which is left as it was"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

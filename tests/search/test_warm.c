@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,6 +107,85 @@ static void test_mapping(void **st)
     assert_int_equal(cutune_warm_prior_design(p, sp, 1, skip, NULL, d), 1);
     assert_int_not_equal(d[0], p->order[0]);
     cutune_warm_prior_free(p);
+    cutune_warm_source_free(src);
+    cutune_space_free(sp);
+}
+
+/* Several sources as one prior: the mean of the standardised priors, standardised again.
+ * The source with itself is the source; with its own order reversed (times inverted) the
+ * mean is constant (all 0); with another source that agrees on a = 6 but prefers b = x,
+ * the consensus keeps a = 6 first and moves b towards the middle. */
+static void test_mean(void **st)
+{
+    (void)st;
+    char err[256];
+    cutune_space *sp = target_space();
+    cutune_warm_source *src = source();
+    cutune_warm_prior *p = NULL, *m = NULL;
+    assert_int_equal(cutune_warm_prior_build(src, sp, &p, err, sizeof err), 0);
+    const cutune_warm_prior *two[2] = {p, p};
+    assert_int_equal(cutune_warm_prior_mean(two, 2, &m, err, sizeof err), 0);
+    for (size_t i = 0; i < p->size; i++) {
+        assert_true(fabs(m->score[i] - p->score[i]) < 1e-12);
+        assert_int_equal(m->order[i], p->order[i]);
+    }
+    assert_int_equal(m->nused, 2 * p->nused);
+    assert_int_equal(m->nexact, p->nexact);
+    cutune_warm_prior_free(m);
+
+    /* the negation of p (the same prior, every score's sign turned) */
+    cutune_warm_prior neg = *p;
+    double *ns = malloc(p->size * sizeof *ns);
+    assert_non_null(ns);
+    for (size_t i = 0; i < p->size; i++)
+        ns[i] = -p->score[i];
+    neg.score = ns;
+    const cutune_warm_prior *opp[2] = {p, &neg};
+    assert_int_equal(cutune_warm_prior_mean(opp, 2, &m, err, sizeof err), 0);
+    for (size_t i = 0; i < m->size; i++)
+        assert_true(m->score[i] == 0.0);
+    cutune_warm_prior_free(m);
+
+    /* a second source: the same a preference, b reversed (x fastest) */
+    static const char *const names[] = {"a", "b"};
+    cutune_warm_source *s2 = cutune_warm_source_alloc("s2", 2, names);
+    assert_non_null(s2);
+    for (int a = 1; a <= 8; a++)
+        for (int j = 0; j < 2; j++) {
+            char at[4];
+            snprintf(at, sizeof at, "%d", a);
+            const char *v[2] = {at, j ? "y" : "x"};
+            double t = 1.0 + (a - 6) * (a - 6) + (j == 0 ? 0.0 : 0.25);
+            assert_int_equal(cutune_warm_source_add(s2, v, CUTUNE_STATUS_OK, t), 0);
+        }
+    cutune_warm_prior *q = NULL;
+    assert_int_equal(cutune_warm_prior_build(s2, sp, &q, err, sizeof err), 0);
+    const cutune_warm_prior *both[2] = {p, q};
+    assert_int_equal(cutune_warm_prior_mean(both, 2, &m, err, sizeof err), 0);
+    const uint16_t *first = cutune_space_config(sp, m->order[0]);
+    assert_int_equal(first[0], 5); /* a = 6 */
+    /* at a = 6 the two sources disagree on b: the gap is smaller than either source's */
+    double gm = fabs(m->score[find(sp, 6, 0, 0)] - m->score[find(sp, 6, 1, 0)]);
+    double gp = fabs(p->score[find(sp, 6, 0, 0)] - p->score[find(sp, 6, 1, 0)]);
+    assert_true(gm < gp);
+    double mean = 0.0;
+    for (size_t i = 0; i < m->size; i++)
+        mean += m->score[i];
+    assert_true(fabs(mean) < 1e-9);
+    cutune_warm_prior_free(m);
+
+    /* refused: no prior, and priors over spaces of different sizes */
+    assert_int_equal(cutune_warm_prior_mean(both, 0, &m, err, sizeof err), CUTUNE_EINVAL);
+    assert_null(m);
+    cutune_warm_prior small = *q;
+    small.size = q->size - 1;
+    const cutune_warm_prior *odd[2] = {p, &small};
+    assert_int_equal(cutune_warm_prior_mean(odd, 2, &m, err, sizeof err), CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "different sizes"));
+    free(ns);
+    cutune_warm_prior_free(q);
+    cutune_warm_prior_free(p);
+    cutune_warm_source_free(s2);
     cutune_warm_source_free(src);
     cutune_space_free(sp);
 }
@@ -344,11 +424,9 @@ static void test_threads(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mapping),
-        cmocka_unit_test(test_refused),
-        cmocka_unit_test(test_weight),
-        cmocka_unit_test(test_searchers),
-        cmocka_unit_test(test_genetic_sequential),
+        cmocka_unit_test(test_mapping),   cmocka_unit_test(test_mean),
+        cmocka_unit_test(test_refused),   cmocka_unit_test(test_weight),
+        cmocka_unit_test(test_searchers), cmocka_unit_test(test_genetic_sequential),
         cmocka_unit_test(test_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
