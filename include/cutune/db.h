@@ -148,6 +148,14 @@ int cutune_db_run_lookup(cutune_db_run *run, const char *config, cutune_eval_res
 int cutune_db_run_record(cutune_db_run *run, size_t seq, const char *config,
                          const cutune_eval_result *r, long long reused_from, char *err,
                          size_t errlen);
+/**
+ * 1 when the database already holds r as a measurement of config in key (kernel, hash,
+ * GPU, sizes and options): a row with r's status, time and repetitions, as an export of
+ * it imports again; 0 when not. kt: r comes from a Kernel Tuner cache, whose
+ * RuntimeFailedConfig stands for a runtime error, a timeout and a wrong result alike.
+ */
+int cutune_db_holds(cutune_db *db, const cutune_db_key *key, const char *config,
+                    const cutune_eval_result *r, int kt, char *err, size_t errlen);
 /** The run's row id. */
 long long cutune_db_run_id(const cutune_db_run *run);
 void cutune_db_run_end(cutune_db_run *run);

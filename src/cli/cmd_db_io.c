@@ -260,6 +260,77 @@ static int journal_target(const cutune_recording *rec, cli_target *t, char *err,
     return 1;
 }
 
+static cutune_eval_result record_result(const cutune_record *r)
+{
+    return (cutune_eval_result){.status = r->status,
+                                .time_ms = r->time_ms,
+                                .times_ms = r->times_ms,
+                                .ntimes = r->ntimes,
+                                .compile_ms = r->compile_ms,
+                                .bench_ms = r->bench_ms};
+}
+
+/* held[id] = 1 for each mapped record the database holds under key already (an export of
+ * it imported again); *nheld gets how many. */
+static int find_held(cutune_db *db, const cutune_db_key *key, const cutune_recording *rec,
+                     const cutune_space *space, const long *map, unsigned char *held, size_t *nheld,
+                     char *err, size_t errlen)
+{
+    int kt = rec->format && strcmp(rec->format, "kernel_tuner") == 0;
+    size_t n = cutune_space_size(space);
+    *nheld = 0;
+    for (size_t id = 0; id < n; id++) {
+        held[id] = 0;
+        if (map[id] < 0)
+            continue;
+        char *config = cutune_db_config_text(space, id);
+        if (!config)
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+        cutune_eval_result r = record_result(&rec->records[map[id]]);
+        int rc = cutune_db_holds(db, key, config, &r, kt, err, errlen);
+        free(config);
+        if (rc < 0)
+            return rc;
+        held[id] = (unsigned char)rc;
+        *nheld += (size_t)rc;
+    }
+    return 0;
+}
+
+/* A recording is keyed by its own records' fingerprint, and an export of a group holds
+ * other records than what the group was measured from: when a group of key's kernel,
+ * sizes and options on a GPU of the same device name holds every record already, the file
+ * is that group's export and is keyed as it. */
+static int export_origin(cutune_db *db, cutune_db_key *key, const cutune_recording *rec,
+                         const cutune_space *space, const long *map, unsigned char *held, char *err,
+                         size_t errlen)
+{
+    size_t n = cutune_space_size(space), mapped = 0, nheld;
+    for (size_t id = 0; id < n; id++)
+        mapped += map[id] >= 0;
+    cutune_db_groups *gs;
+    int rc = cutune_db_groups_list(db, key->kernel, NULL, &gs, err, errlen);
+    if (rc < 0)
+        return rc;
+    size_t len = strlen(key->gpu.name);
+    for (size_t i = 0; rc >= 0 && mapped && i < gs->n; i++) {
+        const cutune_db_group *g = &gs->g[i];
+        if (strcmp(g->kernel_hash, key->kernel_hash) != 0 || strcmp(g->sizes, key->sizes) != 0 ||
+            strcmp(g->options, key->options) != 0 || strcmp(g->gpu, key->gpu.fingerprint) == 0 ||
+            strncmp(g->gpu, key->gpu.name, len) != 0 || (g->gpu[len] && g->gpu[len] != '|'))
+            continue;
+        cutune_db_key other = *key;
+        snprintf(other.gpu.fingerprint, sizeof other.gpu.fingerprint, "%s", g->gpu);
+        rc = find_held(db, &other, rec, space, map, held, &nheld, err, errlen);
+        if (rc >= 0 && nheld == mapped) {
+            snprintf(key->gpu.fingerprint, sizeof key->gpu.fingerprint, "%s", g->gpu);
+            break;
+        }
+    }
+    cutune_db_groups_free(gs);
+    return rc;
+}
+
 /* Import file into db; dry: check it all (it loads, maps onto its kernel's space, names
  * its run) and store nothing. */
 static int import_file(cutune_db *db, const db_opts *o, const char *file, int dry, char *err,
@@ -269,6 +340,7 @@ static int import_file(cutune_db *db, const db_opts *o, const char *file, int dr
     cli_target t = {0};
     cutune_space *own = NULL;
     long *map = NULL;
+    unsigned char *held = NULL;
     cutune_db_run *run = NULL;
     int rc = cutune_recording_load(file, &rec, err, errlen);
     if (rc < 0)
@@ -348,20 +420,24 @@ static int import_file(cutune_db *db, const db_opts *o, const char *file, int dr
         goto out;
     if (dry)
         goto out;
-    cutune_db_run_info info = {.evaluator = rec->format, .journal = ident, .source = source};
-    if ((rc = cutune_db_run_begin(db, &key, &info, &run, err, errlen)) < 0)
+    if (!(held = malloc(n ? n : 1))) {
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
         goto out;
-    size_t stored = 0;
+    }
+    size_t nheld;
+    if ((!live && (rc = export_origin(db, &key, rec, space, map, held, err, errlen)) < 0) ||
+        (rc = find_held(db, &key, rec, space, map, held, &nheld, err, errlen)) < 0)
+        goto out;
+    size_t mapped = 0;
+    for (size_t id = 0; id < n; id++)
+        mapped += map[id] >= 0;
+    cutune_db_run_info info = {.evaluator = rec->format, .journal = ident, .source = source};
+    if (mapped > nheld && (rc = cutune_db_run_begin(db, &key, &info, &run, err, errlen)) < 0)
+        goto out;
     for (size_t id = 0; id < n && rc >= 0; id++) {
-        if (map[id] < 0)
+        if (map[id] < 0 || held[id])
             continue;
-        const cutune_record *r = &rec->records[map[id]];
-        cutune_eval_result res = {.status = r->status,
-                                  .time_ms = r->time_ms,
-                                  .times_ms = r->times_ms,
-                                  .ntimes = r->ntimes,
-                                  .compile_ms = r->compile_ms,
-                                  .bench_ms = r->bench_ms};
+        cutune_eval_result res = record_result(&rec->records[map[id]]);
         char *config = cutune_db_config_text(space, id);
         if (!config) {
             rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
@@ -370,13 +446,14 @@ static int import_file(cutune_db *db, const db_opts *o, const char *file, int dr
         /* the record's place in the file: importing it again stores nothing twice */
         rc = cutune_db_run_record(run, (size_t)map[id], config, &res, 0, err, errlen);
         free(config);
-        stored++;
     }
     if (rc >= 0)
-        printf("%s: %zu of %zu records as %s on %s (sizes %s)\n", file, stored, rec->nrecords,
-               key.kernel, key.gpu.fingerprint, key.sizes);
+        printf("%s: %zu of %zu records as %s on %s (sizes %s): %zu new, %zu already present\n",
+               file, mapped, rec->nrecords, key.kernel, key.gpu.fingerprint, key.sizes,
+               mapped - nheld, nheld);
 out:
     cutune_db_run_end(run);
+    free(held);
     free(map);
     cutune_space_free(own);
     cli_target_free(&t);

@@ -278,6 +278,46 @@ int cutune_db_run_record(cutune_db_run *run, size_t seq, const char *config,
     return 0;
 }
 
+int cutune_db_holds(cutune_db *db, const cutune_db_key *key, const char *config,
+                    const cutune_eval_result *r, int kt, char *err, size_t errlen)
+{
+    char *times = times_text(r);
+    if (!times)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    /* Kernel Tuner's RuntimeFailedConfig stands for every failure after the launch */
+    int coarse = kt && r->status == CUTUNE_STATUS_RUNTIME_ERROR;
+    sqlite3_stmt *st = NULL;
+    int src = sqlite3_prepare_v2(
+        db->h,
+        "SELECT 1 FROM evaluations e JOIN runs r ON r.id = e.run_id "
+        "JOIN kernels k ON k.id = r.kernel_id JOIN gpus g ON g.id = r.gpu_id "
+        "WHERE e.config = ?1 AND k.name = ?2 AND k.hash = ?3 AND g.fingerprint = ?4 AND "
+        "r.sizes = ?5 AND r.options = ?6 AND e.reused_from IS NULL AND e.time_ms IS ?7 AND "
+        "e.times_ms IS ?8 AND (e.status = ?9 OR (?10 AND e.status IN ('runtime_error', "
+        "'timeout', 'wrong_result'))) LIMIT 1",
+        -1, &st, NULL);
+    if (src == SQLITE_OK) {
+        bind_text(st, 1, config);
+        bind_text(st, 2, key->kernel);
+        bind_text(st, 3, key->kernel_hash);
+        bind_text(st, 4, key->gpu.fingerprint);
+        bind_text(st, 5, key->sizes);
+        bind_text(st, 6, key->options);
+        bind_real(st, 7, r->time_ms, 1);
+        bind_text(st, 8, times);
+        bind_text(st, 9, cutune_status_name(r->status));
+        sqlite3_bind_int(st, 10, coarse);
+        src = sqlite3_step(st);
+    }
+    sqlite3_finalize(st);
+    free(times);
+    if (src == SQLITE_ROW)
+        return 1;
+    if (src == SQLITE_DONE)
+        return 0;
+    return cutune_db_sqlite_err(db, src, err, errlen, "looking up a stored evaluation");
+}
+
 /* Parse stored JSON back into a result's times and metrics. */
 static int restore_json(const char *times, const char *metrics, cutune_eval_result *r)
 {

@@ -127,6 +127,14 @@ out=$("$exe" best --db=r.db --size N=1000 vector_add 2>&1)
 "$exe" db import --db=i.db exp.json >imp.txt 2>&1 && "$exe" db import --db=i.db exp.json >>imp.txt 2>&1 \
     && [ "$(count i.db 'select count(*) from evaluations')" -eq "$(grep -c '"kind":"eval"' exp.jsonl)" ] \
     && ok "db import twice stores once" || bad "db import twice stores once" "$(cat imp.txt)"
+# an export imported into the database it came from: every evaluation is there already
+n_evals=$(count r.db 'select count(*) from evaluations') n_runs=$(count r.db 'select count(*) from runs')
+"$exe" db import --db=r.db exp.json exp.jsonl >back.txt 2>&1 \
+    && [ "$(count r.db 'select count(*) from evaluations')" -eq "$n_evals" ] \
+    && [ "$(count r.db 'select count(*) from runs')" -eq "$n_runs" ] \
+    && [ "$(grep -c ": 0 new, $(grep -c '"kind":"eval"' exp.jsonl) already present\$" back.txt)" -eq 2 ] \
+    && ok "db export, then import into the same database: 0 new" \
+    || bad "db export, then import into the same database: 0 new" "$(cat back.txt)"
 "$exe" db import --db=i2.db exp.jsonl >imp2.txt 2>&1 && "$exe" best --db=i2.db bowl.json.gz >ib.txt 2>&1 \
     && [ "$(grep '^best:' ib.txt)" = "$best_run" ] && ok "exported journal imports and answers best" \
     || bad "exported journal imports and answers best" "$(cat imp2.txt ib.txt)"
