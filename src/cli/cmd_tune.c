@@ -69,9 +69,11 @@ static int split_name(const char *text, char *name, size_t len, const char **arg
     return 0;
 }
 
-/* Can a file be created at path? Its folder exists and is writable, and nothing is there
- * that cutune never writes over: a directory, a symbolic link (it is neither written
- * through nor replaced), a device, pipe or socket (docs/hardening.md). */
+/* Can a file be created at path? A temporary can be created in its folder (and is removed
+ * again), as the writer will, and nothing is there that cutune never writes over: a
+ * directory, a symbolic link (it is neither written through nor replaced), a device, pipe
+ * or socket (docs/hardening.md). Trying, not access(2): root passes every access check,
+ * and a read-only mount or /proc refuses only the creation itself. */
 int cli_check_writable(const char *opt, const char *path, char *err, size_t errlen)
 {
     char dir[4096];
@@ -96,9 +98,14 @@ int cli_check_writable(const char *opt, const char *path, char *err, size_t errl
                           "--%s=%s: is not a regular file (a device, pipe or socket is never "
                           "replaced)",
                           opt, path);
-    if (access(dir, W_OK) != 0)
+    char tmp[4096 + 32];
+    snprintf(tmp, sizeof tmp, "%s/.cutune-check.XXXXXX", dir);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
         return cutune_err(err, errlen, CUTUNE_EIO, "--%s=%s: cannot write in %s: %s", opt, path,
                           dir, strerror(errno));
+    close(fd);
+    unlink(tmp);
     return 0;
 }
 

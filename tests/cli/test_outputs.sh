@@ -9,7 +9,8 @@
 # writes sizes as values, and refuses -o onto the database; prune --before with a Z,
 # prune of no database, db options a command does not read, an empty --gpu, and imports of a broken, missing or common-mode file or a
 # --size without --kernel.
-# --kt-cache and --csv that cannot hold the space are refused before the run.
+# --kt-cache and --csv that cannot hold the space, and outputs in a folder no file can be
+# created in (/proc, /sys: even for root), are refused before the run.
 # Importing the same records twice (from a copy, gzipped) stores them once. No GPU, no
 # shared data. Prints "ok"/"not ok" lines and "N passed, N failed".
 set -u
@@ -259,6 +260,16 @@ grep -qE 'confirmed over [0-9]+ rounds: mean [0-9.e+-]+ of the objective energy,
     grep -qE 'confirmed over [0-9]+ rounds: mean [0-9.e+-]+ ms,' hti.h &&
     ok "--header: the confirmed mean's unit (ms, or the objective)" ||
     bad "--header: the confirmed mean's unit" "$(head -3 hen.h hti.h)"
+
+# --- an output in a folder no file can be created in (even by root, as CI runs): refused
+# before the first evaluation, exit 2, no journal and nothing left in the folder
+for out_opt in --csv=/proc/cutune-x.csv --kt-cache=/sys/cutune-x.json --journal=/proc/self/j.jsonl; do
+    rm -f jp.jsonl
+    refused "$out_opt: refused before the run" "^cutune: ${out_opt%%=*}=.*: cannot write in /" bowl.json \
+        "$exe" --no-db --budget=4 --no-progress --journal=jp.jsonl "$out_opt" bowl.json
+    [ ! -e jp.jsonl ] && ! ls -a /proc /sys | grep -q cutune && ok "$out_opt: no journal, nothing left" \
+        || bad "$out_opt: no journal, nothing left"
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
