@@ -554,6 +554,14 @@ static void test_alloc_without_driver(void **state)
     ctx.arg = "flush_l2=2";
     rc = cutune_evaluator_alloc(cutune_evaluator_cuda, &ctx, &ev, err, sizeof err);
     assert_int_equal(rc, CUTUNE_EINVAL);
+    ctx.arg = "flush_l2=1,worker=";
+    rc = cutune_evaluator_alloc(cutune_evaluator_cuda, &ctx, &ev, err, sizeof err);
+    assert_int_equal(rc, CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "worker= needs the path of an executable"));
+    ctx.arg = "worker=/bin/true,worker=/bin/false";
+    rc = cutune_evaluator_alloc(cutune_evaluator_cuda, &ctx, &ev, err, sizeof err);
+    assert_int_equal(rc, CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "worker= given twice"));
     ctx.arg = "compiler=/nonexistent/nvcc";
     rc = cutune_evaluator_alloc(cutune_evaluator_cuda, &ctx, &ev, err, sizeof err);
     assert_int_equal(rc, CUTUNE_EINVAL);

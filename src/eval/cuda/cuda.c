@@ -71,6 +71,13 @@ static int parse_args(cuda_state *st, const char *arg, char *err, size_t errlen)
         *v++ = '\0';
         double d = 0;
         if (!strcmp(kv, "worker")) {
+            /* empty, it would mean cutune itself; twice, the later would silently win */
+            if (!*v || st->worker[0]) {
+                rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                                !*v ? "--evaluator=cuda: worker= needs the path of an executable"
+                                    : "--evaluator=cuda: worker= given twice");
+                break;
+            }
             snprintf(st->worker, sizeof st->worker, "%s", v);
         } else if (!strcmp(kv, "devices")) {
             if (!*v) {
