@@ -59,6 +59,10 @@ typedef struct cutune_manifest_input {
     double time_limit_s;           /**< --time-limit, when above 0 */
     const char *warm_start_prior;  /**< the warm start's prior hash, or NULL (its source
                                         file is one of the recordings) */
+    /* A bench's extra tables (written only when set; not part of the identity: the cells
+     * are the same with and without them) */
+    int split;    /**< --split: the leave-one-GPU-out tables */
+    int per_seed; /**< --per-seed: runs.csv */
 } cutune_manifest_input;
 
 /**

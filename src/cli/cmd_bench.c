@@ -736,6 +736,8 @@ int cutune_cmd_bench(int argc, char **argv)
         .seed_first = 1,
         .nseeds = seeds,
         .parallel = parallel,
+        .split = split,
+        .per_seed = per_seed,
     };
     int rc = cutune_manifest_build(&mi, &manifest, identity, err, sizeof err);
     if (rc < 0) {

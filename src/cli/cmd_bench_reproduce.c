@@ -3,10 +3,11 @@
  *
  * The manifest alone decides the rerun: its recordings (found at the path given then, or
  * the absolute path, and refused unless their SHA-256 matches), searchers (by their labels,
- * which are the NAME:ARGS given), budgets, seed count, convention, parallel and every
- * recording's restrictions (cmd_bench_reproduce_restrict.c). A missing or changed recording
- * or restrictions file is refused with one line before anything runs (exit 2); otherwise
- * the exit status says whether every cell came out identical (0) or not (1). */
+ * which are the NAME:ARGS given), budgets, seed count, convention, parallel, the extra
+ * tables (--split, --per-seed) and every recording's restrictions
+ * (cmd_bench_reproduce_restrict.c). A missing or changed recording or restrictions file is
+ * refused with one line before anything runs (exit 2); otherwise the exit status says
+ * whether every cell came out identical (0) or not (1). */
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -316,6 +317,11 @@ int cutune_cli_bench_reproduce(const char *results, const char *out_dir, unsigne
     OWN("--seeds=%.0f", count->valuedouble);
     OWN("--convention=%s", conv);
     OWN("--parallel=%.0f", cJSON_IsNumber(par) ? par->valuedouble : 1.0);
+    /* the extra tables it wrote (a manifest older than these fields: none) */
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(exp, "split")))
+        args[nargs++] = "--split";
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(exp, "per_seed")))
+        args[nargs++] = "--per-seed";
     OWN("--out=%s", out_dir);
     if (jobs)
         OWN("--jobs=%lu", jobs);

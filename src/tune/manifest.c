@@ -348,10 +348,16 @@ int cutune_manifest_build(const cutune_manifest_input *in, char **json, char *id
             cJSON_AddNumberToObject(exp, "time_limit_s", in->time_limit_s);
         if (in->warm_start_prior)
             cJSON_AddStringToObject(exp, "warm_start_prior", in->warm_start_prior);
+        if (in->split)
+            cJSON_AddTrueToObject(exp, "split");
+        if (in->per_seed)
+            cJSON_AddTrueToObject(exp, "per_seed");
         /* the identity: everything in "experiment" except the paths (the same files under
-         * another name are the same experiment) */
+         * another name are the same experiment) and the extra tables (the same cells) */
         cJSON *copy = cJSON_Duplicate(exp, 1);
         cJSON_DeleteItemFromObject(copy, "recordings");
+        cJSON_DeleteItemFromObject(copy, "split");
+        cJSON_DeleteItemFromObject(copy, "per_seed");
         char *text = copy ? cJSON_PrintUnformatted(copy) : NULL;
         cJSON_Delete(copy);
         if (!text)

@@ -131,6 +131,27 @@ err=$("$exe" bench --reproduce=nomanifest.json 2>&1 >/dev/null); rc=$?
     && ok "--reproduce: a results.json without a manifest is refused" \
     || bad "--reproduce: a results.json without a manifest is refused" "rc $rc: $err"
 
+# ---- --reproduce of a --split --per-seed run writes those tables again; a manifest from
+# before they were recorded (neither field) reproduces as it did: without them
+"$exe" bench --searchers=random,grid --budgets=5 --seeds=2 --split --per-seed --no-plots --quiet \
+    --out=sp bowl.json.gz small.json >/dev/null 2>&1
+out=$("$exe" bench --reproduce=sp/results.json --no-plots --quiet 2>/dev/null); rc=$?
+[ $rc = 0 ] && grep -q "identical" <<<"$out" && cmp -s sp/split.csv sp/reproduced/split.csv \
+    && cmp -s sp/runs.csv sp/reproduced/runs.csv \
+    && ok "--reproduce: a --split --per-seed run's split.csv and runs.csv again" \
+    || bad "--reproduce: a --split --per-seed run's split.csv and runs.csv again" "rc $rc: $out $(ls sp/reproduced)"
+python3 - <<'PY'
+import json
+d = json.load(open("sp/results.json"))
+for k in ("split", "per_seed"):
+    d["manifest"]["experiment"].pop(k, None)
+json.dump(d, open("sp/old.json", "w"))
+PY
+out=$("$exe" bench --reproduce=sp/old.json --out=spo --no-plots --quiet 2>/dev/null); rc=$?
+[ $rc = 0 ] && grep -q "identical" <<<"$out" && [ -f spo/results.json ] && [ ! -e spo/split.csv ] \
+    && [ ! -e spo/runs.csv ] && ok "--reproduce: a manifest without split/per_seed reproduces as before" \
+    || bad "--reproduce: a manifest without split/per_seed reproduces as before" "rc $rc: $out $(ls spo)"
+
 # ---- --reproduce under the restrictions found beside the folder: the rerun is given the
 # recordings one by one, so it must be given the recorded restrictions too. Two 4 x 4
 # recordings, each holding only some of the configurations its section allows.
