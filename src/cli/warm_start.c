@@ -12,56 +12,35 @@
 
 #include "tune_internal.h"
 
-/* The rows of one group (GPU, sizes, options) as a source: the group with the most correct
- * measurements, the first stored on a tie. One group only, since a source's times are
- * ranked against each other and two GPUs' times do not share a scale. */
-static int source_from_db(cutune_db *db, const cutune_db_key *key, const cutune_space *sp,
-                          cutune_warm_source **out, char *group, size_t glen, char *err,
-                          size_t errlen)
+/* A group of the database's rows: one GPU, sizes and options. */
+typedef struct db_group {
+    size_t first; /* its first row */
+    size_t ok;    /* its correct measurements */
+} db_group;
+
+static int same_group(const cutune_db_row *a, const cutune_db_row *b)
 {
-    cutune_db_rows *rows = NULL;
-    int rc = cutune_db_rows_transfer(db, key, &rows, err, errlen);
-    if (rc < 0)
-        return rc;
-    size_t np = cutune_space_nparams(sp), best = 0, best_ok = 0;
-    for (size_t i = 0; i < rows->n; i++) {
-        const cutune_db_row *a = &rows->row[i];
-        size_t ok = 0;
-        int seen = 0;
-        for (size_t j = 0; j < rows->n && !seen; j++) {
-            const cutune_db_row *b = &rows->row[j];
-            int same = !strcmp(a->gpu, b->gpu) && !strcmp(a->sizes, b->sizes) &&
-                       !strcmp(a->options, b->options);
-            if (same && j < i)
-                seen = 1; /* counted with its first row */
-            else if (same && b->status == CUTUNE_STATUS_OK)
-                ok++;
-        }
-        if (!seen && ok > best_ok) {
-            best_ok = ok;
-            best = i;
-        }
-    }
-    *out = NULL;
-    if (best_ok == 0) {
-        cutune_db_rows_free(rows);
-        return 0;
-    }
-    const cutune_db_row *g = &rows->row[best];
-    snprintf(group, glen, "database: %s, sizes %s", g->gpu, g->sizes);
+    return !strcmp(a->gpu, b->gpu) && !strcmp(a->sizes, b->sizes) &&
+           !strcmp(a->options, b->options);
+}
+
+/* The rows of group g as a source over sp's parameters (a row lacking one does not map). */
+static int group_source(const cutune_db_rows *rows, const cutune_db_row *g, const cutune_space *sp,
+                        cutune_warm_source **out)
+{
+    size_t np = cutune_space_nparams(sp);
     const char **names = malloc((np ? np : 1) * sizeof *names);
     const char **vals = malloc((np ? np : 1) * sizeof *vals);
     char(*texts)[64] = malloc((np ? np : 1) * sizeof *texts);
     cutune_warm_source *src = NULL;
-    rc = CUTUNE_ENOMEM;
     if (names && vals && texts) {
         for (size_t p = 0; p < np; p++)
             names[p] = cutune_space_param(sp, p)->name;
-        src = cutune_warm_source_alloc(group, np, names);
+        src = cutune_warm_source_alloc(g->gpu, np, names);
     }
     for (size_t i = 0; src && i < rows->n; i++) {
         const cutune_db_row *r = &rows->row[i];
-        if (strcmp(r->gpu, g->gpu) || strcmp(r->sizes, g->sizes) || strcmp(r->options, g->options))
+        if (!same_group(r, g))
             continue;
         cJSON *c = cJSON_Parse(r->config);
         int full = c != NULL;
@@ -81,14 +60,91 @@ static int source_from_db(cutune_db *db, const cutune_db_key *key, const cutune_
             src = NULL;
         }
     }
-    if (src)
-        rc = 0;
     free(names);
     free(vals);
     free(texts);
-    cutune_db_rows_free(rows);
     *out = src;
-    return rc < 0 ? cutune_err(err, errlen, rc, "--warm-start=auto: out of memory") : 0;
+    return src ? 0 : CUTUNE_ENOMEM;
+}
+
+/* --warm-start=auto: the database's rows of the kernel elsewhere, by group (GPU, sizes,
+ * options). Where two or more other GPUs hold correct measurements at the run's own sizes
+ * and options, each is a source and the prior is their mean, as for a list of files (the
+ * GPUs' consensus beats any one GPU: docs/transfer.md); otherwise the one group with the
+ * most correct measurements (the first stored on a tie): other sizes are not pooled, since
+ * pooled shapes are level with one shape's observations (docs/shapes.md, --shape-warm). *prior
+ * stays NULL where the database holds no correct measurement elsewhere. label gets "database: GPU[
+ * + GPU...], sizes S". */
+static int prior_from_db(cutune_db *db, const cutune_db_key *key, const cutune_space *sp,
+                         cutune_warm_prior **prior, char *label, size_t llen, char *err,
+                         size_t errlen)
+{
+    *prior = NULL;
+    cutune_db_rows *rows = NULL;
+    int rc = cutune_db_rows_transfer(db, key, &rows, err, errlen);
+    if (rc < 0)
+        return rc;
+    db_group *gr = malloc((rows->n ? rows->n : 1) * sizeof *gr);
+    cutune_warm_prior *parts[CLI_WARM_MAX] = {NULL};
+    size_t ng = 0, nparts = 0, best = SIZE_MAX, here = 0;
+    if (!gr) {
+        rc = CUTUNE_ENOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < rows->n; i++) {
+        size_t g = 0;
+        while (g < ng && !same_group(&rows->row[gr[g].first], &rows->row[i]))
+            g++;
+        if (g == ng)
+            gr[ng++] = (db_group){.first = i, .ok = 0};
+        gr[g].ok += rows->row[i].status == CUTUNE_STATUS_OK;
+    }
+    for (size_t g = 0; g < ng; g++) {
+        const cutune_db_row *r = &rows->row[gr[g].first];
+        if (gr[g].ok > 0 && (best == SIZE_MAX || gr[g].ok > gr[best].ok))
+            best = g;
+        here += gr[g].ok >= 2 && !strcmp(r->sizes, key->sizes) && !strcmp(r->options, key->options);
+    }
+    if (best == SIZE_MAX)
+        goto out;
+    int pool = here >= 2;
+    size_t at = (size_t)snprintf(label, llen, "database: ");
+    for (size_t g = 0; g < ng && rc >= 0; g++) {
+        const cutune_db_row *r = &rows->row[gr[g].first];
+        int take = pool ? gr[g].ok >= 2 && !strcmp(r->sizes, key->sizes) &&
+                              !strcmp(r->options, key->options)
+                        : g == best;
+        if (!take)
+            continue;
+        if (nparts == CLI_WARM_MAX) { /* the first CLI_WARM_MAX GPUs stored, said in the label */
+            if (at < llen)
+                at +=
+                    (size_t)snprintf(label + at, llen - at, " + %zu more not used", here - nparts);
+            break;
+        }
+        if (at < llen)
+            at += (size_t)snprintf(label + at, llen - at, "%s%s", nparts ? " + " : "", r->gpu);
+        cutune_warm_source *src = NULL;
+        if ((rc = group_source(rows, r, sp, &src)) >= 0)
+            rc = cutune_warm_prior_build(src, sp, &parts[nparts], err, errlen);
+        nparts += rc >= 0;
+        cutune_warm_source_free(src);
+    }
+    if (rc >= 0 && at < llen)
+        snprintf(label + at, llen - at, ", sizes %s", rows->row[gr[best].first].sizes);
+    if (rc >= 0 && nparts == 1) {
+        *prior = parts[0];
+        parts[0] = NULL;
+    } else if (rc >= 0)
+        rc = cutune_warm_prior_mean((const cutune_warm_prior *const *)parts, nparts, prior, err,
+                                    errlen);
+out:
+    for (size_t i = 0; i < nparts; i++)
+        cutune_warm_prior_free(parts[i]);
+    free(gr);
+    cutune_db_rows_free(rows);
+    return rc == CUTUNE_ENOMEM ? cutune_err(err, errlen, rc, "--warm-start=auto: out of memory")
+                               : rc;
 }
 
 size_t cli_warm_start_split(const char *arg, char (*files)[CLI_WARM_PATH], size_t max)
@@ -193,22 +249,19 @@ int cli_warm_start_load(const char *arg, cutune_db *db, const cutune_db_key *key
     memset(w, 0, sizeof *w);
     if (!arg || strcmp(arg, "none") == 0)
         return 0;
-    cutune_warm_source *src = NULL;
     int rc;
     if (strcmp(arg, "auto") == 0) {
         if (!db)
             return cutune_err(err, errlen, CUTUNE_EINVAL,
                               "--warm-start=auto: the run has no tuning database (--no-db or "
                               "CUTUNE_DB=none): give a FILE or none");
-        if ((rc = source_from_db(db, key, sp, &src, w->path, sizeof w->path, err, errlen)) < 0)
+        if ((rc = prior_from_db(db, key, sp, &w->prior, w->path, sizeof w->path, err, errlen)) < 0)
             return rc;
-        if (!src) {
+        if (!w->prior) {
             fprintf(stderr, "cutune: --warm-start=auto: the database holds no correct "
                             "measurement of this kernel on another GPU or at other sizes: cold\n");
             return 0;
         }
-        rc = cutune_warm_prior_build(src, sp, &w->prior, err, errlen);
-        cutune_warm_source_free(src);
     } else
         rc = load_files(arg, sp, w, err, errlen);
     if (rc < 0)

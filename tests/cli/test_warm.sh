@@ -169,6 +169,36 @@ out=$(CUTUNE_DB=auto.db "$exe" --no-progress --resume=auto1c.jsonl --warm-start=
 [ $? -eq 2 ] && grep -q "differs from the journal's warm start, --warm-start=auto" <<<"$out" \
     && ok "auto: resumed with another source, refused" || bad "auto: resumed with another source, refused" "$out"
 
+# auto with two other GPUs at the run's sizes: both are sources, their priors averaged (the
+# header names both); it resumes from the database as started
+python3 - <<'PY'
+import json
+d = json.load(open("xg-other.json"))
+d["device_name"] = "Third GPU"
+for e in d["cache"].values():
+    e["time"] = e["time"] * 1.5 + 0.2 * e["MWG"] / 128
+json.dump(d, open("xg-third.json", "w"))
+PY
+CUTUNE_DB=auto.db "$exe" db import --kernel=xgemm xg-third.json >/dev/null 2>&1
+CUTUNE_DB=auto.db "$exe" --no-progress --budget=10 --warm-start=auto --journal=auto2.jsonl \
+    xgemm >auto2.txt 2>&1
+out=$(python3 - <<'PY'
+import json
+h1, h2 = (json.loads(open(f).readline()) for f in ("auto1.jsonl", "auto2.jsonl"))
+w = h2["warm_start"]
+assert w.startswith("database: Other GPU") and " + Third GPU" in w and ", sizes {" in w, w
+assert h2["warm_start_hash"] != h1["warm_start_hash"], (h1["warm_start_hash"], h2["warm_start_hash"])
+print("ok")
+PY
+)
+[ "$out" = ok ] && grep -q "observations mapped" auto2.txt \
+    && ok "auto: two other GPUs at the run's sizes, both sources, a prior of their own" \
+    || bad "auto: two other GPUs at the run's sizes" "$out $(cat auto2.txt)"
+head -6 auto2.jsonl >auto2c.jsonl
+CUTUNE_DB=auto.db "$exe" --no-progress --resume=auto2c.jsonl >auto2c.txt 2>&1 \
+    && cmp -s auto2.jsonl auto2c.jsonl && ok "auto from two GPUs: resumed, the same journal" \
+    || bad "auto from two GPUs: resumed, the same journal" "$(cat auto2c.txt)"
+
 # --warm-start=FILE,FILE: several recordings at once (the mean of their priors). src.json
 # now holds the original source's times inverted, src.orig.json the original: the list's
 # prior is neither one's, its header lists both by absolute path, it resumes as started,
