@@ -25,6 +25,7 @@
 #include "cutune/tuner.h"
 
 struct cutune_spec;
+struct cutune_recording;
 
 typedef struct cutune_journal cutune_journal;
 
@@ -104,6 +105,13 @@ int cutune_export_kt_cache_named(const char *path, const cutune_space *s,
                                  const struct cutune_spec *spec, const char *kernel_name,
                                  const char *device_name, const cutune_history *h, char *err,
                                  size_t errlen);
+/** The same for a space built from recording rec (NULL: none), whose Kernel Tuner
+ *  problem_size the cache carries on where there is no spec to say it. */
+int cutune_export_kt_cache_recorded(const char *path, const cutune_space *s,
+                                    const struct cutune_spec *spec,
+                                    const struct cutune_recording *rec, const char *kernel_name,
+                                    const char *device_name, const cutune_history *h, char *err,
+                                    size_t errlen);
 /** Every evaluation in T4, the auto-tuning community's results format (t4.c,
  *  docs/formats.md): per configuration its times, invalidity and correctness. */
 int cutune_export_t4(const char *path, const cutune_space *s, const struct cutune_spec *spec,

@@ -70,6 +70,8 @@ typedef struct cutune_recording {
     char *subject_to;      /**< a journal header's "subject_to", one constraint a line, or NULL */
     char *warm_start;      /**< header "warm_start": the run's warm-start source (NULL: cold) */
     char *warm_start_hash; /**< header "warm_start_hash": hash of its prior (hex) */
+    char *problem_size;    /**< a Kernel Tuner cache's "problem_size" as JSON text (Kernel
+                                Tuner refuses to continue a cache of another), or NULL */
 } cutune_recording;
 
 /**

@@ -167,8 +167,9 @@ int cli_db_export(const db_opts *o, const char *target, char *err, size_t errlen
         snprintf(device, sizeof device, "%s", key.gpu.fingerprint);
         device[strcspn(device, "|")] = '\0';
         if (o->kt)
-            rc = cutune_export_kt_cache_named(
-                o->kt, t.space, t.spec, t.rec ? t.rec->kernel_name : NULL, device, &h, err, errlen);
+            rc = cutune_export_kt_cache_recorded(o->kt, t.space, t.spec, t.rec,
+                                                 t.rec ? t.rec->kernel_name : NULL, device, &h, err,
+                                                 errlen);
         else
             rc = write_journal(o->journal, &t, path, key.gpu.fingerprint, &h, err, errlen);
     }

@@ -611,9 +611,9 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     if (o.csv && (rc = cutune_export_csv(o.csv, t.space, t.spec, &hist, err, sizeof err)) < 0)
         goto export_fail;
-    if (o.kt && (rc = cutune_export_kt_cache_named(o.kt, t.space, t.spec, rec_kernel_name(t.rec),
-                                                   cutune_evaluator_device(ev), &hist, err,
-                                                   sizeof err)) < 0)
+    if (o.kt && (rc = cutune_export_kt_cache_recorded(
+                     o.kt, t.space, t.spec, t.rec, rec_kernel_name(t.rec),
+                     cutune_evaluator_device(ev), &hist, err, sizeof err)) < 0)
         goto export_fail;
     if (o.t4 && (rc = cutune_export_t4(o.t4, t.space, t.spec, cutune_evaluator_device(ev), &hist,
                                        err, sizeof err)) < 0)

@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "cutune/journal.h"
+#include "cutune/recording.h"
 #include "cutune/spec.h"
 #include "io_internal.h"
 
@@ -204,6 +205,16 @@ int cutune_export_kt_cache_named(const char *path, const cutune_space *s,
                                  const char *device_name, const cutune_history *h, char *err,
                                  size_t errlen)
 {
+    return cutune_export_kt_cache_recorded(path, s, spec, NULL, kernel_name, device_name, h, err,
+                                           errlen);
+}
+
+int cutune_export_kt_cache_recorded(const char *path, const cutune_space *s,
+                                    const struct cutune_spec *spec,
+                                    const struct cutune_recording *rec, const char *kernel_name,
+                                    const char *device_name, const cutune_history *h, char *err,
+                                    size_t errlen)
+{
     int rc = cutune_io_export_check(path, s, h, err, errlen);
     if (rc >= 0)
         rc = cutune_export_kt_cache_check(path, s, err, errlen);
@@ -239,6 +250,9 @@ int cutune_export_kt_cache_named(const char *path, const cutune_space *s,
             if (bad)
                 cJSON_Delete(x);
         }
+    } else if (!bad && rec && rec->problem_size) {
+        /* a Kernel Tuner cache's, as it was (it loaded as JSON) */
+        bad = cutune_io_add(doc, "problem_size", cJSON_CreateRaw(rec->problem_size)) < 0;
     }
     bad = bad || cutune_io_add(doc, "tune_params_keys", keys = cJSON_CreateArray()) < 0;
     bad = bad || cutune_io_add(doc, "tune_params", params = cJSON_CreateObject()) < 0;

@@ -313,7 +313,14 @@ int recording_load_kt(recording_impl *ri, const char *file, const char *text, si
     r->format = strdup("kernel_tuner");
     r->device_name = recording_json_strdup(root, "device_name");
     r->kernel_name = recording_json_strdup(root, "kernel_name");
-    if (!r->format) {
+    /* kept as its JSON text, for an export to carry on (printed in the arena: copied out) */
+    const cJSON *psize = cJSON_GetObjectItemCaseSensitive(root, "problem_size");
+    if (psize && !cJSON_IsNull(psize)) {
+        char *ptext = cJSON_PrintUnformatted(psize);
+        r->problem_size = ptext ? strdup(ptext) : NULL;
+        cJSON_free(ptext);
+    }
+    if (!r->format || (psize && !cJSON_IsNull(psize) && !r->problem_size)) {
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
         goto out_delete;
     }

@@ -207,6 +207,7 @@ void cutune_recording_free(cutune_recording *r)
     free(r->warm_start_hash);
     free(r->evaluator_arg);
     free(r->target);
+    free(r->problem_size);
     free(ri);
 }
 

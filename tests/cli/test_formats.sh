@@ -173,12 +173,12 @@ if python3 "$here/kt_cache_check.py" native.kt.json k "$dev" "[4096]" bs=32,64,1
 else
     bad "KT cache export: the fields and types Kernel Tuner reads"
 fi
-# a recording as the space: no kernel spec, no problem size; the kernel name is the
-# recording's (Kernel Tuner refuses a cache of another kernel name)
+# a recording as the space: no kernel spec; the kernel name and the problem size are the
+# recording's (Kernel Tuner refuses a cache of another kernel name or problem size)
 "$exe" --searcher=grid --budget=18 --journal=r.jsonl --kt-cache=r.kt.json --t4=r.t4.json \
     rec.json >r.txt 2>&1
 dev=$(python3 -c 'import json; print(json.load(open("r.t4.json"))["metadata"]["device"])')
-if python3 "$here/kt_cache_check.py" r.kt.json k "$dev" - bs=32,64,128 ipt=1,2,4 \
+if python3 "$here/kt_cache_check.py" r.kt.json k "$dev" "[4096]" bs=32,64,128 ipt=1,2,4 \
         'mode="a","b"' && python3 "$here/jsonschema_subset.py" "$schema" r.t4.json; then
     ok "a recording's run: the KT cache and T4 exports"
 else

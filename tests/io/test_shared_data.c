@@ -124,10 +124,15 @@ static void test_round_trip(void **state)
             h.best = (long)id;
     }
     path_in(out, sizeof out, dir, "conv.json");
-    assert_int_equal(cutune_export_kt_cache(out, s, NULL, r->device_name, &h, err, sizeof err), 0);
+    assert_int_equal(cutune_export_kt_cache_recorded(out, s, NULL, r, r->kernel_name,
+                                                     r->device_name, &h, err, sizeof err),
+                     0);
     assert_int_equal(cutune_recording_load(out, &back, err, sizeof err), 0);
     assert_int_equal(back->nrecords, r->nrecords);
     assert_string_equal(back->device_name, r->device_name);
+    assert_string_equal(back->kernel_name, r->kernel_name);
+    assert_string_equal(r->problem_size, "[4096,4096]");
+    assert_string_equal(back->problem_size, r->problem_size);
     long *map2 = malloc(size * sizeof *map2);
     assert_int_equal(cutune_recording_map(back, s, map2, err, sizeof err), 0);
     for (size_t id = 0; id < size; id++) {
