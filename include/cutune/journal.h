@@ -106,7 +106,9 @@ int cutune_export_kt_cache_named(const char *path, const cutune_space *s,
                                  const char *device_name, const cutune_history *h, char *err,
                                  size_t errlen);
 /** The same for a space built from recording rec (NULL: none), whose Kernel Tuner
- *  problem_size the cache carries on where there is no spec to say it. */
+ *  problem_size the cache carries on where there is no spec to say it, and whose Python
+ *  bools (a parameter it listed as true and false, held as 1 and 0) it writes as Kernel
+ *  Tuner does: True and False in the keys, true and false in the values. */
 int cutune_export_kt_cache_recorded(const char *path, const cutune_space *s,
                                     const struct cutune_spec *spec,
                                     const struct cutune_recording *rec, const char *kernel_name,

@@ -39,6 +39,8 @@ typedef struct cutune_recording {
     size_t *nvalues;
     cutune_value **values; /**< per parameter; STRING values point into texts */
     char ***texts;         /**< values as Python prints them */
+    unsigned char *bools;  /**< per parameter: 1 where its list holds only true and false
+                                (Python's bools, held as 1 and 0), else 0 */
     size_t nrecords;
     cutune_record *records;
     int has_costs; /**< some record has compile/bench costs */

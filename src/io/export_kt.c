@@ -32,10 +32,32 @@ static cJSON *kt_ms(double ms)
     return ms >= 0 && isfinite(ms) ? cutune_io_number_json(ms) : cJSON_CreateRaw("0");
 }
 
+/* A value as the cache holds it: a Python bool as JSON's true or false. */
+static cJSON *kt_value(const cutune_value *v, int is_bool)
+{
+    return is_bool ? cJSON_CreateBool(v->i != 0) : cutune_io_value_json(v);
+}
+
+/* Which parameters of s Kernel Tuner held as Python bools: those of rec's name that it
+ * listed as true and false, where s holds them as 1 and 0. */
+static void kt_bools(const cutune_space *s, const cutune_recording *rec, unsigned char *out)
+{
+    for (size_t p = 0; p < cutune_space_nparams(s); p++) {
+        const cutune_param *par = cutune_space_param(s, p);
+        out[p] = 0;
+        for (size_t q = 0; rec && rec->bools && q < rec->nparams; q++)
+            if (rec->bools[q] && strcmp(rec->param_names[q], par->name) == 0)
+                out[p] = 1;
+        for (size_t v = 0; out[p] && v < par->nvalues; v++)
+            out[p] = par->values[v].type == CUTUNE_VALUE_INT &&
+                     (par->values[v].i == 0 || par->values[v].i == 1);
+    }
+}
+
 /* One cache entry; now: the timestamp of an evaluation that has none (a replay keeps its
- * journal free of clocks: the export's own time stands in). */
+ * journal free of clocks: the export's own time stands in); bools: kt_bools. */
 static int kt_entry(cJSON *cache, const cutune_space *s, const cutune_spec *spec,
-                    const cutune_history_entry *e, const char *now)
+                    const unsigned char *bools, const cutune_history_entry *e, const char *now)
 {
     const uint16_t *idx = cutune_space_config(s, e->id);
     size_t np = cutune_space_nparams(s), klen = 0, kcap = 64;
@@ -45,7 +67,9 @@ static int kt_entry(cJSON *cache, const cutune_space *s, const cutune_spec *spec
 
     for (size_t p = 0; !bad && p < np; p++) {
         const cutune_param *par = cutune_space_param(s, p);
-        const char *t = par->texts[idx[p]];
+        const cutune_value *v = &par->values[idx[p]];
+        /* the key as Python prints the value: True, not 1 */
+        const char *t = bools[p] ? (v->i ? "True" : "False") : par->texts[idx[p]];
         size_t tl = strlen(t);
         if (klen + tl + 2 > kcap) {
             while (klen + tl + 2 > kcap)
@@ -62,7 +86,7 @@ static int kt_entry(cJSON *cache, const cutune_space *s, const cutune_spec *spec
         memcpy(key + klen, t, tl);
         klen += tl;
         key[klen] = '\0';
-        bad = cutune_io_add(o, par->name, cutune_io_value_json(&par->values[idx[p]])) < 0;
+        bad = cutune_io_add(o, par->name, kt_value(v, bools[p])) < 0;
     }
     bad = bad || cutune_io_add(o, "time", kt_time(&e->r)) < 0;
     if (!bad && e->r.ntimes) {
@@ -218,7 +242,8 @@ int cutune_export_kt_cache_recorded(const char *path, const cutune_space *s,
     int rc = cutune_io_export_check(path, s, h, err, errlen);
     if (rc >= 0)
         rc = cutune_export_kt_cache_check(path, s, err, errlen);
-    long *last = NULL; /* per id: the last entry that evaluated it (-1 none) */
+    long *last = NULL;           /* per id: the last entry that evaluated it (-1 none) */
+    unsigned char *bools = NULL; /* per parameter: kt_bools */
     cJSON *doc = NULL, *keys = NULL, *params = NULL, *cache = NULL, *psize = NULL;
     char now[32];
     int bad;
@@ -228,8 +253,11 @@ int cutune_export_kt_cache_recorded(const char *path, const cutune_space *s,
     cutune_io_iso_now(now, sizeof now);
     size_t size = cutune_space_size(s), np = cutune_space_nparams(s);
     last = malloc((size ? size : 1) * sizeof *last);
+    bools = malloc(np ? np : 1);
     doc = cJSON_CreateObject();
-    bad = !last || !doc;
+    bad = !last || !bools || !doc;
+    if (bools)
+        kt_bools(s, rec, bools);
     for (size_t id = 0; !bad && id < size; id++)
         last[id] = -1;
     for (size_t i = 0; !bad && i < h->n; i++)
@@ -264,7 +292,7 @@ int cutune_export_kt_cache_recorded(const char *path, const cutune_space *s,
             cJSON_Delete(name);
         bad = cutune_io_add(params, par->name, list) < 0 || bad;
         for (size_t v = 0; !bad && v < par->nvalues; v++) {
-            cJSON *x = cutune_io_value_json(&par->values[v]);
+            cJSON *x = kt_value(&par->values[v], bools[p]);
             bad = !x || !cJSON_AddItemToArray(list, x);
             if (bad)
                 cJSON_Delete(x);
@@ -280,7 +308,7 @@ int cutune_export_kt_cache_recorded(const char *path, const cutune_space *s,
         if (li < 0)
             continue;
         last[h->e[i].id] = -1;
-        bad = kt_entry(cache, s, spec, &h->e[li], now) < 0;
+        bad = kt_entry(cache, s, spec, bools, &h->e[li], now) < 0;
     }
     if (bad)
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
@@ -288,6 +316,7 @@ int cutune_export_kt_cache_recorded(const char *path, const cutune_space *s,
         rc = write_kt_layout(path, doc, cache, err, errlen);
     cJSON_Delete(cache);
     cJSON_Delete(doc);
+    free(bools);
     free(last);
     return rc;
 }

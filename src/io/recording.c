@@ -186,6 +186,7 @@ void cutune_recording_free(cutune_recording *r)
     free(ri->vh);
     free(ri->set);
     free(r->texts);
+    free(r->bools);
     free(r->values);
     free(r->nvalues);
     free(r->param_names);

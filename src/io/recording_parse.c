@@ -193,8 +193,9 @@ int recording_alloc_params(recording_impl *ri, size_t np)
     r->nvalues = calloc(np, sizeof *r->nvalues);
     r->values = calloc(np, sizeof *r->values);
     r->texts = calloc(np, sizeof *r->texts);
+    r->bools = calloc(np, sizeof *r->bools);
     ri->vh = calloc(np, sizeof *ri->vh);
-    if (!r->param_names || !r->nvalues || !r->values || !r->texts || !ri->vh)
+    if (!r->param_names || !r->nvalues || !r->values || !r->texts || !r->bools || !ri->vh)
         return CUTUNE_ENOMEM;
     r->nparams = np;
     return 0;
@@ -225,8 +226,10 @@ int recording_set_param(recording_impl *ri, size_t p, const char *pname, const c
     if (!r->values[p] || !r->texts[p])
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
     r->nvalues[p] = n;
+    r->bools[p] = 1;
     size_t v = 0;
     for (const cJSON *it = list->child; it; it = it->next, v++) {
+        r->bools[p] &= cJSON_IsBool(it) != 0;
         cutune_value val;
         char text[64];
         if (recording_json_value(it, &val) < 0)

@@ -184,6 +184,31 @@ if python3 "$here/kt_cache_check.py" r.kt.json k "$dev" "[4096]" bs=32,64,128 ip
 else
     bad "a recording's run: the KT cache and T4 exports" "$(cat r.txt)"
 fi
+# Python bools, as Kernel Tuner writes them (True in the key, true in the values), are
+# written back so: Kernel Tuner's simulation looks an entry up by str(value), and cutune
+# reads both back to the same values (1 and 0)
+python3 - <<'PY'
+import json
+params = {"bs": [32, 64], "unroll": [True, False]}
+cache = {}
+for bs in params["bs"]:
+    for u in params["unroll"]:
+        t = 1.0 + bs / 100 + (0.5 if u else 0)
+        cache[f"{bs},{u}"] = {"bs": bs, "unroll": u, "time": t, "times": [t, t],
+                              "compile_time": 1.0, "verification_time": 0, "benchmark_time": 2.0}
+json.dump({"device_name": "Test GPU", "kernel_name": "kb", "tune_params_keys": list(params),
+           "tune_params": params, "objective": "time", "cache": cache}, open("bools.json", "w"))
+PY
+"$exe" --searcher=grid --budget=4 --journal=b.jsonl --kt-cache=b.kt.json bools.json >b.txt 2>&1
+"$exe" --searcher=grid --budget=4 --journal=bb.jsonl b.kt.json >bb.txt 2>&1
+if python3 "$here/kt_cache_check.py" b.kt.json kb "replay of $PWD/bools.json (Test GPU)" - \
+        bs=32,64 unroll=true,false \
+        && [ "$("$exe" space b.kt.json | grep unroll)" = "$("$exe" space bools.json | grep unroll)" ] \
+        && [ "$(grep '^best:' bb.txt)" = "$(grep '^best:' b.txt)" ]; then
+    ok "KT cache export: Python bools as Kernel Tuner writes them"
+else
+    bad "KT cache export: Python bools as Kernel Tuner writes them" "$(cat b.txt bb.txt)"
+fi
 # the export replays as a recording (cutune reads what it writes), with the same best
 "$exe" --searcher=grid --budget=18 --journal=rr.jsonl native.kt.json >rr.txt 2>&1
 [ "$(grep '^best:' rr.txt)" = "$(grep '^best:' native.txt)" ] \
