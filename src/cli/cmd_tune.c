@@ -27,20 +27,36 @@
 #include "stop_signal.h"
 #include "tune_internal.h"
 
-/* The kernel a recording target holds, for the header's name: a Kernel Tuner cache's
- * kernel_name, else a cutune journal's spec (a header named "kernel" for every journal
- * gave two such headers one include guard). */
-static const char *rec_kernel_name(const cutune_recording *rec)
+/* The kernel a recording target holds, for the header's and the Kernel Tuner cache's name,
+ * copied into buf: a Kernel Tuner cache's kernel_name; a cutune journal of a run on a
+ * recording (its spec is that recording's path) the name that recording holds, followed
+ * through its target at most depth times; else a journal's spec (a header named "kernel"
+ * for every journal gave two such headers one include guard). NULL where none is known. */
+static const char *rec_kernel_name(const cutune_recording *rec, char *buf, size_t len, int depth)
 {
+    struct stat st;
     if (!rec)
         return NULL;
-    if (rec->kernel_name && *rec->kernel_name)
-        return rec->kernel_name;
+    if (rec->kernel_name && *rec->kernel_name) {
+        snprintf(buf, len, "%s", rec->kernel_name);
+        return buf;
+    }
+    if (depth > 0 && rec->target && stat(rec->target, &st) == 0 && S_ISREG(st.st_mode) &&
+        cli_is_recording(rec->target)) {
+        cutune_recording *on = NULL;
+        const char *name = NULL;
+        if (cutune_recording_load(rec->target, &on, NULL, 0) == 0)
+            name = rec_kernel_name(on, buf, len, depth - 1);
+        cutune_recording_free(on);
+        if (name)
+            return name;
+    }
     const char *s = rec->spec_name; /* a name, not a description such as "replay at ..." */
     if (!s || !(isalpha((unsigned char)s[0]) || s[0] == '_') ||
         strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != strlen(s))
         return NULL;
-    return s;
+    snprintf(buf, len, "%s", s);
+    return buf;
 }
 
 /* Is a CUDA device usable here? dlopen, never link: cutune must start without a driver. */
@@ -179,6 +195,8 @@ int cutune_cmd_tune(int argc, char **argv)
     cutune_history hist = {.best = -1};
     cli_tune_db tdb = {0};
     cutune_objective *objective = NULL;
+    char kname[256];
+    const char *kernel = NULL; /* rec_kernel_name of a recording target */
 
     if ((rc = cli_tune_parse_options(argc, argv, &o)) >= 0)
         return rc;
@@ -423,8 +441,9 @@ int cutune_cmd_tune(int argc, char **argv)
         }
     }
     /* the header's names are known now: a header that would be refused is refused first */
-    if (o.header && cutune_export_header_check(o.header, t.space, t.spec, rec_kernel_name(t.rec),
-                                               err, sizeof err) < 0)
+    kernel = rec_kernel_name(t.rec, kname, sizeof kname, 4);
+    if (o.header &&
+        cutune_export_header_check(o.header, t.space, t.spec, kernel, err, sizeof err) < 0)
         goto bad_input;
     if (o.csv && cutune_export_csv_check(o.csv, t.space, t.spec, err, sizeof err) < 0)
         goto bad_input;
@@ -611,15 +630,15 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     if (o.csv && (rc = cutune_export_csv(o.csv, t.space, t.spec, &hist, err, sizeof err)) < 0)
         goto export_fail;
-    if (o.kt && (rc = cutune_export_kt_cache_recorded(
-                     o.kt, t.space, t.spec, t.rec, rec_kernel_name(t.rec),
-                     cutune_evaluator_device(ev), &hist, err, sizeof err)) < 0)
+    if (o.kt && (rc = cutune_export_kt_cache_recorded(o.kt, t.space, t.spec, t.rec, kernel,
+                                                      cutune_evaluator_device(ev), &hist, err,
+                                                      sizeof err)) < 0)
         goto export_fail;
     if (o.t4 && (rc = cutune_export_t4(o.t4, t.space, t.spec, cutune_evaluator_device(ev), &hist,
                                        err, sizeof err)) < 0)
         goto export_fail;
-    if (o.header && (rc = cutune_export_header(o.header, t.space, t.spec, rec_kernel_name(t.rec),
-                                               &hist, err, sizeof err)) < 0)
+    if (o.header &&
+        (rc = cutune_export_header(o.header, t.space, t.spec, kernel, &hist, err, sizeof err)) < 0)
         goto export_fail;
     goto out;
 

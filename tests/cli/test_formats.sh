@@ -184,6 +184,14 @@ if python3 "$here/kt_cache_check.py" r.kt.json k "$dev" "[4096]" bs=32,64,128 ip
 else
     bad "a recording's run: the KT cache and T4 exports" "$(cat r.txt)"
 fi
+# a run on that run's journal (whose spec is the recording's path): the kernel's name is
+# still the one the recording holds
+"$exe" --searcher=grid --budget=18 --journal=rj.jsonl --kt-cache=rj.kt.json r.jsonl >rj.txt 2>&1
+if python3 -c 'import json, sys; sys.exit(json.load(open("rj.kt.json"))["kernel_name"] != "k")'; then
+    ok "a run on a journal: the KT cache names the recording's kernel"
+else
+    bad "a run on a journal: the KT cache names the recording's kernel" "$(cat rj.txt; head -c 300 rj.kt.json)"
+fi
 # Python bools, as Kernel Tuner writes them (True in the key, true in the values), are
 # written back so: Kernel Tuner's simulation looks an entry up by str(value), and cutune
 # reads both back to the same values (1 and 0)
