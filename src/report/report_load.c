@@ -15,10 +15,15 @@ static char *dup_or_null(const cJSON *j)
     return cJSON_IsString(j) && j->valuestring ? strdup(j->valuestring) : NULL;
 }
 
+/* A value as the journal wrote it (Python's way): a float keeps its point (2.0), which
+ * the header's numbers carry as marks (recording_mark_member_floats). */
 static void value_text(const cJSON *v, char *buf, size_t len)
 {
+    cutune_value x;
     if (cJSON_IsString(v))
         snprintf(buf, len, "%s", v->valuestring);
+    else if (cJSON_IsNumber(v) && recording_json_value(v, &x) == 0)
+        cutune_value_format(&x, buf, len);
     else if (cJSON_IsNumber(v))
         snprintf(buf, len, "%.15g", v->valuedouble);
     else if (cJSON_IsBool(v))
@@ -386,7 +391,11 @@ static int parse_lines(cutune_report_run *r, const char *text, size_t len, char 
                 return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: not a JSON object", r->path,
                                   line);
             }
-            int rc = have_header ? parse_eval(r, j, line, err, errlen)
+            int rc = have_header ? 0 : recording_mark_member_floats(p, n, j, "params");
+            if (rc < 0)
+                rc = cutune_err(err, errlen, rc, "%s: out of memory", r->path);
+            else
+                rc = have_header ? parse_eval(r, j, line, err, errlen)
                                  : parse_header(r, j, line, err, errlen);
             cJSON_Delete(j);
             if (rc < 0)

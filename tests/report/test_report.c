@@ -215,6 +215,32 @@ static void test_load_journal(void **state)
     free(path);
 }
 
+/* A float parameter's values read as the journal wrote them: 2.0 keeps its point (it is
+ * not the integer 2), in the header's list and in an evaluation's config. */
+static void test_load_float_values(void **state)
+{
+    (void)state;
+    const char *text =
+        "{\"kind\":\"header\",\"format\":1,\"spec\":\"k\",\"searcher\":\"grid\",\"seed\":1,"
+        "\"evaluator\":\"replay\",\"params\":{\"A\":[1,2],\"R\":[1.0,2.0,2.5,1e-05]},"
+        "\"sizes\":{}}\n"
+        "{\"kind\":\"eval\",\"n\":0,\"config\":{\"A\":2,\"R\":2.0},\"status\":\"ok\","
+        "\"time_ms\":1.5}\n";
+    char *path = write_tmp(text);
+    cutune_report_run *r = NULL;
+    char err[512] = "";
+    assert_int_equal(cutune_report_run_load(path, &r, err, sizeof err), 0);
+    assert_string_equal(r->value_text[0][1], "2");
+    assert_string_equal(r->value_text[1][0], "1.0");
+    assert_string_equal(r->value_text[1][1], "2.0");
+    assert_string_equal(r->value_text[1][2], "2.5");
+    assert_string_equal(r->value_text[1][3], "1e-05");
+    assert_int_equal(r->evals[0].idx[1], 1);
+    cutune_report_run_free(r);
+    unlink(path);
+    free(path);
+}
+
 static void expect_load_error_at(int line, const char *body, const char *want)
 {
     char text[4096];
@@ -402,6 +428,7 @@ int main(void)
         cmocka_unit_test(test_importance_sampled),
         cmocka_unit_test(test_importance_degenerate),
         cmocka_unit_test(test_load_journal),
+        cmocka_unit_test(test_load_float_values),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_ncu_raw),
         cmocka_unit_test(test_ncu_details),
