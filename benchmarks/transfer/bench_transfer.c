@@ -11,7 +11,7 @@
  * cutune_warm_prior_build, or the word "inverse": the target's own recording with every
  * time t replaced by 1/t (a source that ranks the target exactly backwards, the worst a
  * misleading source can be), or NAME=FILE,FILE,...: those files (or "inverse") pooled
- * as one source by cutune_warm_prior_mean, as --warm-start=FILE,FILE,... pools them, and
+ * as one source by cutune_warm_prior_median, as --warm-start=FILE,FILE,... pools them, and
  * labelled NAME in the output. Every budget is a run of its own, except budgets with the
  * same plan (cutune_searcher_type.plan), read off the run of the largest of them.
  * Writes FILE.csv: target,source,method,seed,budget,fraction (method cold or warm; a cold
@@ -138,7 +138,7 @@ static int one_prior(const char *arg, const cutune_recording *r, const cutune_sp
 }
 
 /* The FILE,FILE,... of a NAME=FILE,FILE,... source: several sources as one prior, the mean of
- * their priors (cutune_warm_prior_mean, as --warm-start=FILE,FILE,... builds it). */
+ * their priors (cutune_warm_prior_median, as --warm-start=FILE,FILE,... builds it). */
 static int pooled_prior(const char *arg, const cutune_recording *r, const cutune_space *sp,
                         cutune_warm_prior **prior, char *err, size_t errlen)
 {
@@ -156,7 +156,8 @@ static int pooled_prior(const char *arg, const cutune_recording *r, const cutune
         n += rc >= 0;
     }
     if (rc >= 0)
-        rc = cutune_warm_prior_mean((const cutune_warm_prior *const *)parts, n, prior, err, errlen);
+        rc = cutune_warm_prior_median((const cutune_warm_prior *const *)parts, n, prior, err,
+                                      errlen);
     for (size_t i = 0; i < n; i++)
         cutune_warm_prior_free(parts[i]);
     return rc;

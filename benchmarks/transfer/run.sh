@@ -20,7 +20,7 @@
 # the target exactly backwards) for one GEMM and one convolution target.
 #
 # SOURCES=others (default pairs): one warm run per target from all its family's other GPUs
-# at once (--warm-start=FILE,FILE,...: the mean of their priors, docs/transfer.md), labelled
+# at once (--warm-start=FILE,FILE,...: the median of their priors, docs/transfer.md), labelled
 # "others"; a convolution target also gets "others+pnpoly", the same list with pnpoly added
 # (a misleading file among the sources).
 set -e

@@ -81,14 +81,16 @@ int cutune_warm_prior_build(const cutune_warm_source *src, const cutune_space *s
                             cutune_warm_prior **out, char *err, size_t errlen);
 void cutune_warm_prior_free(cutune_warm_prior *p);
 /**
- * Several sources as one prior: the mean of their standardised priors (each built by
- * cutune_warm_prior_build over the same space), standardised again. A configuration the
- * sources agree on keeps its place; one they disagree on moves towards the middle: the
- * GPUs' consensus. nshared and nexact are the largest of the priors', nused and ndropped
- * their sums. CUTUNE_EINVAL when n is 0 or the sizes differ.
+ * Several sources as one prior: for each configuration the median of their standardised
+ * priors (each built by cutune_warm_prior_build over the same space; with an even count,
+ * the mean of the middle two), standardised again. A configuration most sources rank fast
+ * stays first; one that a single source ranks far from the others does not move: the
+ * GPUs' consensus, robust to one GPU that disagrees. nshared and nexact are the largest of
+ * the priors', nused and ndropped their sums. CUTUNE_EINVAL when n is 0 or the sizes
+ * differ.
  */
-int cutune_warm_prior_mean(const cutune_warm_prior *const *priors, size_t n,
-                           cutune_warm_prior **out, char *err, size_t errlen);
+int cutune_warm_prior_median(const cutune_warm_prior *const *priors, size_t n,
+                             cutune_warm_prior **out, char *err, size_t errlen);
 /** FNV-1a hash of the prior's scores (the journal header's "warm_start_hash": a resumed run
  *  checks that its warm start is the one it was started with). */
 uint64_t cutune_warm_prior_hash(const cutune_warm_prior *p);

@@ -62,7 +62,7 @@ static void usage(FILE *f)
         "  --warm-start=FILE[,FILE...]|auto|none\n"
         "                           start from results of the same kernel elsewhere (another\n"
         "                           GPU or size): FILE a Kernel Tuner cache or a cutune\n"
-        "                           journal (several: the mean of their priors), auto the\n"
+        "                           journal (several: their priors' median), auto the\n"
         "                           tuning database's, matched by parameter name and value;\n"
         "                           bo and genetic use it (docs/transfer.md); default none\n"
         "  --output=FILE.json       summary: best config, time, evaluations, counts by status\n"

@@ -172,9 +172,9 @@ int cli_warm_start_mentions(const char *arg, const char *path);
 /** Whether two --warm-start lists name the same files in the same order. */
 int cli_warm_start_same(const char *a, const char *b);
 
-/** Read --warm-start=arg (NULL or "none": cold; FILE[,FILE...]: each mapped, then their mean;
+/** Read --warm-start=arg (NULL or "none": cold; FILE[,FILE...]: each mapped, then their median;
  *  "auto": db's rows of key's kernel on another GPU or at other sizes: every other GPU at
- *  key's sizes and options when there are two or more (their mean), else the group with the
+ *  key's sizes and options when there are two or more (their median), else the group with the
  *  most correct ones, or cold where there are none) and map it onto sp; 0 or a negative code
  *  with a one-line message (another kernel: no shared parameter). */
 int cli_warm_start_load(const char *arg, cutune_db *db, const cutune_db_key *key,

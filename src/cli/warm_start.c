@@ -1,7 +1,7 @@
 /* --warm-start=FILE[,FILE...]|auto|none of `cutune [tune]`: the sources read and mapped onto
  * the run's space (cutune/warm.h), and what --resume checks of them. Several files are
- * recordings of the kernel on several GPUs: each is mapped alone and the prior is their mean
- * (cutune_warm_prior_mean), the GPUs' consensus (docs/transfer.md has the measurements). */
+ * recordings of the kernel on several GPUs: each is mapped alone and the prior is their median
+ * (cutune_warm_prior_median), the GPUs' consensus (docs/transfer.md has the measurements). */
 #include <limits.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -69,7 +69,7 @@ static int group_source(const cutune_db_rows *rows, const cutune_db_row *g, cons
 
 /* --warm-start=auto: the database's rows of the kernel elsewhere, by group (GPU, sizes,
  * options). Where two or more other GPUs hold correct measurements at the run's own sizes
- * and options, each is a source and the prior is their mean, as for a list of files (the
+ * and options, each is a source and the prior is their median, as for a list of files (the
  * GPUs' consensus beats any one GPU: docs/transfer.md); otherwise the one group with the
  * most correct measurements (the first stored on a tie): other sizes are not pooled, since
  * pooled shapes are level with one shape's observations (docs/shapes.md, --shape-warm). *prior
@@ -136,8 +136,8 @@ static int prior_from_db(cutune_db *db, const cutune_db_key *key, const cutune_s
         *prior = parts[0];
         parts[0] = NULL;
     } else if (rc >= 0)
-        rc = cutune_warm_prior_mean((const cutune_warm_prior *const *)parts, nparts, prior, err,
-                                    errlen);
+        rc = cutune_warm_prior_median((const cutune_warm_prior *const *)parts, nparts, prior, err,
+                                      errlen);
 out:
     for (size_t i = 0; i < nparts; i++)
         cutune_warm_prior_free(parts[i]);
@@ -193,7 +193,7 @@ int cli_warm_start_same(const char *a, const char *b)
 }
 
 /* The files of --warm-start=FILE[,FILE...]: each loaded and mapped alone (a file of another
- * kernel is refused by its name), then their mean; w->path lists their absolute paths,
+ * kernel is refused by its name), then their median; w->path lists their absolute paths,
  * comma-separated, and w->files[] holds them one by one. */
 static int load_files(const char *arg, const cutune_space *sp, cli_warm_start *w, char *err,
                       size_t errlen)
@@ -236,8 +236,8 @@ static int load_files(const char *arg, const cutune_space *sp, cli_warm_start *w
         w->prior = parts[0];
         parts[0] = NULL;
     } else if (rc >= 0)
-        rc = cutune_warm_prior_mean((const cutune_warm_prior *const *)parts, used, &w->prior, err,
-                                    errlen);
+        rc = cutune_warm_prior_median((const cutune_warm_prior *const *)parts, used, &w->prior, err,
+                                      errlen);
     for (size_t i = 0; i < used; i++)
         cutune_warm_prior_free(parts[i]);
     return rc;

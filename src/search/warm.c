@@ -432,12 +432,12 @@ out:
     return rc;
 }
 
-int cutune_warm_prior_mean(const cutune_warm_prior *const *priors, size_t n,
-                           cutune_warm_prior **out, char *err, size_t errlen)
+int cutune_warm_prior_median(const cutune_warm_prior *const *priors, size_t n,
+                             cutune_warm_prior **out, char *err, size_t errlen)
 {
     *out = NULL;
     if (n == 0 || !priors[0])
-        return cutune_err(err, errlen, CUTUNE_EINVAL, "warm start: no prior to average");
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "warm start: no prior to combine");
     size_t N = priors[0]->size;
     for (size_t k = 1; k < n; k++)
         if (!priors[k] || priors[k]->size != N)
@@ -445,8 +445,10 @@ int cutune_warm_prior_mean(const cutune_warm_prior *const *priors, size_t n,
                               "warm start: priors over spaces of different sizes (%zu, %zu)", N,
                               priors[k] ? priors[k]->size : 0);
     cutune_warm_prior *p = calloc(1, sizeof *p);
-    if (!p || !(p->score = calloc(N, sizeof *p->score)) ||
+    double *v = malloc(n * sizeof *v);
+    if (!p || !v || !(p->score = calloc(N, sizeof *p->score)) ||
         !(p->order = malloc(N * sizeof *p->order))) {
+        free(v);
         cutune_warm_prior_free(p);
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "warm start: out of memory");
     }
@@ -457,9 +459,18 @@ int cutune_warm_prior_mean(const cutune_warm_prior *const *priors, size_t n,
         p->nused += q->nused;
         p->ndropped += q->ndropped;
         p->nexact = q->nexact > p->nexact ? q->nexact : p->nexact;
-        for (size_t id = 0; id < N; id++)
-            p->score[id] += q->score[id] / (double)n;
     }
+    for (size_t id = 0; id < N; id++) { /* the median of the n scores (insertion sort) */
+        for (size_t k = 0; k < n; k++) {
+            double x = priors[k]->score[id];
+            size_t j = k;
+            for (; j > 0 && v[j - 1] > x; j--)
+                v[j] = v[j - 1];
+            v[j] = x;
+        }
+        p->score[id] = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    }
+    free(v);
     if (standardise(p) < 0) {
         cutune_warm_prior_free(p);
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "warm start: out of memory");

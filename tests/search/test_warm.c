@@ -111,11 +111,12 @@ static void test_mapping(void **st)
     cutune_space_free(sp);
 }
 
-/* Several sources as one prior: the mean of the standardised priors, standardised again.
+/* Several sources as one prior: the median of the standardised priors, standardised again.
  * The source with itself is the source; with its own order reversed (times inverted) the
- * mean is constant (all 0); with another source that agrees on a = 6 but prefers b = x,
- * the consensus keeps a = 6 first and moves b towards the middle. */
-static void test_mean(void **st)
+ * median of two (their mean) is constant (all 0); with another source that agrees on a = 6
+ * but prefers b = x, the consensus keeps a = 6 first and moves b towards the middle; one
+ * source of three far from the other two does not move the median. */
+static void test_median(void **st)
 {
     (void)st;
     char err[256];
@@ -124,7 +125,7 @@ static void test_mean(void **st)
     cutune_warm_prior *p = NULL, *m = NULL;
     assert_int_equal(cutune_warm_prior_build(src, sp, &p, err, sizeof err), 0);
     const cutune_warm_prior *two[2] = {p, p};
-    assert_int_equal(cutune_warm_prior_mean(two, 2, &m, err, sizeof err), 0);
+    assert_int_equal(cutune_warm_prior_median(two, 2, &m, err, sizeof err), 0);
     for (size_t i = 0; i < p->size; i++) {
         assert_true(fabs(m->score[i] - p->score[i]) < 1e-12);
         assert_int_equal(m->order[i], p->order[i]);
@@ -141,7 +142,7 @@ static void test_mean(void **st)
         ns[i] = -p->score[i];
     neg.score = ns;
     const cutune_warm_prior *opp[2] = {p, &neg};
-    assert_int_equal(cutune_warm_prior_mean(opp, 2, &m, err, sizeof err), 0);
+    assert_int_equal(cutune_warm_prior_median(opp, 2, &m, err, sizeof err), 0);
     for (size_t i = 0; i < m->size; i++)
         assert_true(m->score[i] == 0.0);
     cutune_warm_prior_free(m);
@@ -161,7 +162,7 @@ static void test_mean(void **st)
     cutune_warm_prior *q = NULL;
     assert_int_equal(cutune_warm_prior_build(s2, sp, &q, err, sizeof err), 0);
     const cutune_warm_prior *both[2] = {p, q};
-    assert_int_equal(cutune_warm_prior_mean(both, 2, &m, err, sizeof err), 0);
+    assert_int_equal(cutune_warm_prior_median(both, 2, &m, err, sizeof err), 0);
     const uint16_t *first = cutune_space_config(sp, m->order[0]);
     assert_int_equal(first[0], 5); /* a = 6 */
     /* at a = 6 the two sources disagree on b: the gap is smaller than either source's */
@@ -174,13 +175,30 @@ static void test_mean(void **st)
     assert_true(fabs(mean) < 1e-9);
     cutune_warm_prior_free(m);
 
+    /* three sources, one of which ranks p's slowest configuration fastest by far: the
+     * median keeps p's order (a mean would put that configuration first) */
+    cutune_warm_prior odd1 = *p;
+    double *os = malloc(p->size * sizeof *os);
+    assert_non_null(os);
+    memcpy(os, p->score, p->size * sizeof *os);
+    size_t slow = p->order[p->size - 1];
+    os[slow] = -50.0;
+    odd1.score = os;
+    const cutune_warm_prior *three[3] = {p, &odd1, p};
+    assert_int_equal(cutune_warm_prior_median(three, 3, &m, err, sizeof err), 0);
+    for (size_t i = 0; i < p->size; i++)
+        assert_true(fabs(m->score[i] - p->score[i]) < 1e-12);
+    assert_int_equal(m->order[p->size - 1], slow);
+    cutune_warm_prior_free(m);
+    free(os);
+
     /* refused: no prior, and priors over spaces of different sizes */
-    assert_int_equal(cutune_warm_prior_mean(both, 0, &m, err, sizeof err), CUTUNE_EINVAL);
+    assert_int_equal(cutune_warm_prior_median(both, 0, &m, err, sizeof err), CUTUNE_EINVAL);
     assert_null(m);
     cutune_warm_prior small = *q;
     small.size = q->size - 1;
     const cutune_warm_prior *odd[2] = {p, &small};
-    assert_int_equal(cutune_warm_prior_mean(odd, 2, &m, err, sizeof err), CUTUNE_EINVAL);
+    assert_int_equal(cutune_warm_prior_median(odd, 2, &m, err, sizeof err), CUTUNE_EINVAL);
     assert_non_null(strstr(err, "different sizes"));
     free(ns);
     cutune_warm_prior_free(q);
@@ -424,7 +442,7 @@ static void test_threads(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mapping),   cmocka_unit_test(test_mean),
+        cmocka_unit_test(test_mapping),   cmocka_unit_test(test_median),
         cmocka_unit_test(test_refused),   cmocka_unit_test(test_weight),
         cmocka_unit_test(test_searchers), cmocka_unit_test(test_genetic_sequential),
         cmocka_unit_test(test_threads),
