@@ -173,6 +173,8 @@ static int parse_range(t1 *T, const char *path, const char *s, size_t n, long lo
             depth--;
         if (i == n || (s[i] == ',' && depth == 0)) {
             cutune_value v;
+            if (i == n && na > 0 && strspn(s + start, " \t\r\n") == i - start)
+                break; /* a trailing comma, as Python allows: range(64,) */
             if (na == 3)
                 return t1_fail(T, CUTUNE_EINVAL, path, "range() takes 1 to 3 arguments");
             int rc = eval_const(T, path, s + start, i - start, &v, sbuf, sizeof sbuf);
@@ -293,8 +295,8 @@ static int parse_values(t1 *T, const char *path, const cJSON *vals, const char *
     }
     if (starts_call(s, n, "range")) {
         const char *open = strchr(s, '(');
-        long long r[3];
-        size_t count;
+        long long r[3] = {0, 0, 1};
+        size_t count = 0;
         int rc = parse_range(T, path, open + 1, (size_t)(s + n - 1 - (open + 1)), r, &count);
         if (rc)
             return rc;

@@ -283,6 +283,8 @@ static void test_values(void **state)
         {"int", "[2**5, 64 * 2]", 2, "32", "128"},
         {"int", "range(4)", 4, "0", "3"},
         {"int", "range(10, 0, -3)", 4, "10", "1"},
+        {"int", "range(4,)", 4, "0", "3"}, /* Python's trailing comma */
+        {"int", "range(2, 6, )", 4, "2", "5"},
         {"int", "list(range(1, 9))", 8, "1", "8"},
         {"uint", "[0, 7]", 2, "0", "7"},
         {"float", "[0.5, 1, 2.0]", 3, "0.5", "2.0"},
