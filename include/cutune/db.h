@@ -93,9 +93,7 @@ struct cutune_recording;
 /** The fingerprint of a recording's measurements (replay; imports of recordings):
  *  "DEVICE|recording HASH", HASH over its records (configuration, status, time), so two
  *  recordings that share a device name (Kernel Tuner writes "x86_64" for some) are two
- *  GPUs to the database, and a replay answers only from rows of its own recording. A
- *  device name that is such a fingerprint already (a `db export --kt-cache` of one) is
- *  kept as it is. */
+ *  GPUs to the database, and a replay answers only from rows of its own recording. */
 void cutune_db_gpu_from_recording(const struct cutune_recording *rec, cutune_db_gpu *g);
 
 struct cutune_spec;

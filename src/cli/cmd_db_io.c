@@ -161,13 +161,11 @@ int cli_db_export(const db_opts *o, const char *target, char *err, size_t errlen
                 (h.best < 0 || h.e[i].r.time_ms < h.e[h.best].r.time_ms))
                 h.best = (long)i;
         }
-        /* a Kernel Tuner cache names a GPU as Kernel Tuner does: the name before the
-         * fingerprint's other fields; a recording's fingerprint ("NAME|recording HASH")
-         * is kept whole, so that importing the cache keys it under the same GPU again */
+        /* a Kernel Tuner cache names its device as Kernel Tuner does: the name before the
+         * fingerprint's other fields (an imported cache is keyed by its measurements) */
         char device[sizeof key.gpu.fingerprint];
         snprintf(device, sizeof device, "%s", key.gpu.fingerprint);
-        if (!strstr(device, "|recording "))
-            device[strcspn(device, "|")] = '\0';
+        device[strcspn(device, "|")] = '\0';
         if (o->kt)
             rc = cutune_export_kt_cache_recorded(o->kt, t.space, t.spec, t.rec,
                                                  t.rec ? t.rec->kernel_name : NULL, device, &h, err,

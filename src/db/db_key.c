@@ -22,14 +22,6 @@ void cutune_db_gpu_from_name(const char *device_name, cutune_db_gpu *g)
 void cutune_db_gpu_from_recording(const cutune_recording *rec, cutune_db_gpu *g)
 {
     cutune_db_gpu_from_name(rec->device_name, g);
-    /* A device name that is a recording's fingerprint already (a Kernel Tuner cache that
-     * `db export` wrote) names the recording those measurements came from: kept, so that
-     * importing or replaying the export keys it under the GPU it was exported from. */
-    const char *at = strstr(g->fingerprint, "|recording ");
-    if (at && strlen(at + 11) == 16 && strspn(at + 11, "0123456789abcdef") == 16) {
-        snprintf(g->name, sizeof g->name, "%.*s", (int)(at - g->fingerprint), g->fingerprint);
-        return;
-    }
     /* A recorded device name does not tell recordings apart (Kernel Tuner writes the host's
      * architecture, "x86_64", for some): the measurements themselves do, so that replaying
      * one recording never answers from another's rows. */
