@@ -490,6 +490,7 @@ int cutune_cmd_tune(int argc, char **argv)
     if (cli_warm_start_load(o.warm_start, tdb.db, &tdb.key, t.space, &warm, err, sizeof err) < 0 ||
         cli_warm_start_check_resume(&o, &r, &warm, err, sizeof err) < 0)
         goto bad_input;
+    cli_warm_start_say_cold(o.warm_start, &warm);
     if (warm.prior && !o.quiet)
         fprintf(stderr,
                 "cutune: warm start from %s: %zu observations mapped (%zu dropped), %zu shared "

@@ -161,7 +161,14 @@ typedef struct cli_warm_start {
     char files[CLI_WARM_MAX][CLI_WARM_PATH]; /**< the source files one by one (not auto) */
     size_t nfiles;                           /**< files[] in use */
     char hash[17];                           /**< cutune_warm_prior_hash in hex */
+    int cold;          /**< why a warm start given is a cold run (prior NULL): CLI_WARM_COLD_* */
+    size_t cold_nused; /**< CLI_WARM_COLD_ALIKE: the observations mapped */
 } cli_warm_start;
+
+enum {
+    CLI_WARM_COLD_NOTHING = 1, /**< auto: the database holds no correct measurement elsewhere */
+    CLI_WARM_COLD_ALIKE = 2,   /**< the prior scores every configuration alike */
+};
 
 /** The files of --warm-start=arg into files[0..max): arg itself when it names an existing
  *  file, else its comma-separated parts; 0 when a part is empty or too long, or there are
@@ -173,15 +180,18 @@ int cli_warm_start_mentions(const char *arg, const char *path);
 int cli_warm_start_same(const char *a, const char *b);
 
 /** Read --warm-start=arg (NULL or "none": cold; FILE[,FILE...]: each mapped, then their median;
- *  "auto": db's rows of key's kernel on another GPU or at other sizes: every other GPU at
- *  key's sizes and options when there are two or more (their median), else the group with the
- *  most correct ones, or cold where there are none) and map it onto sp; 0 or a negative code
- *  with a one-line message (another kernel: no shared parameter). */
+ *  "auto": db's rows of key's kernel on another GPU or at other sizes: every other GPU with two or
+ *  more correct ones at key's sizes and options when there are two or more (their median), else the
+ * group with the most correct ones, or cold where there are none) and map it onto sp; 0 or a
+ * negative code with a one-line message (another kernel: no shared parameter). */
 int cli_warm_start_load(const char *arg, cutune_db *db, const cutune_db_key *key,
                         const cutune_space *sp, cli_warm_start *w, char *err, size_t errlen);
 /** With --resume: the warm start is the one the journal's run was started with. */
 int cli_warm_start_check_resume(const cli_tune_options *o, const cli_tune_resume *r,
                                 const cli_warm_start *w, char *err, size_t errlen);
+/** Say in one line why a warm start given is a cold run (nothing when it is not). Called
+ *  once --resume's checks have passed, so that a refused resume prints one line. */
+void cli_warm_start_say_cold(const char *arg, const cli_warm_start *w);
 void cli_warm_start_free(cli_warm_start *w);
 
 #endif

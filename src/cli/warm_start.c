@@ -68,13 +68,14 @@ static int group_source(const cutune_db_rows *rows, const cutune_db_row *g, cons
 }
 
 /* --warm-start=auto: the database's rows of the kernel elsewhere, by group (GPU, sizes,
- * options). Where two or more other GPUs hold correct measurements at the run's own sizes
- * and options, each is a source and the prior is their median, as for a list of files (the
- * GPUs' consensus beats any one GPU: docs/transfer.md); otherwise the one group with the
- * most correct measurements (the first stored on a tie): other sizes are not pooled, since
- * pooled shapes are level with one shape's observations (docs/shapes.md, --shape-warm). *prior
- * stays NULL where the database holds no correct measurement elsewhere. label gets "database: GPU[
- * + GPU...], sizes S". */
+ * options). Where two or more other GPUs hold two or more correct measurements each at the
+ * run's own sizes and options, each is a source and the prior is their median, as for a
+ * list of files (the GPUs' consensus beats any one GPU: docs/transfer.md); otherwise the one
+ * group with the most correct measurements (the first stored on a tie): other sizes are not
+ * pooled, since pooled shapes are level with one shape's observations (docs/shapes.md,
+ * --shape-warm). *prior stays NULL where the database holds no correct measurement
+ * elsewhere. label gets "database: GPU[ + GPU...], sizes S", or the GPUs' count where their
+ * names do not fit. */
 static int prior_from_db(cutune_db *db, const cutune_db_key *key, const cutune_space *sp,
                          cutune_warm_prior **prior, char *label, size_t llen, char *err,
                          size_t errlen)
@@ -108,6 +109,7 @@ static int prior_from_db(cutune_db *db, const cutune_db_key *key, const cutune_s
     if (best == SIZE_MAX)
         goto out;
     int pool = here >= 2;
+    /* the label names every GPU used; where that does not fit, their count */
     size_t at = (size_t)snprintf(label, llen, "database: ");
     for (size_t g = 0; g < ng && rc >= 0; g++) {
         const cutune_db_row *r = &rows->row[gr[g].first];
@@ -117,21 +119,25 @@ static int prior_from_db(cutune_db *db, const cutune_db_key *key, const cutune_s
         if (!take)
             continue;
         if (nparts == CLI_WARM_MAX) { /* the first CLI_WARM_MAX GPUs stored, said in the label */
-            if (at < llen)
-                at +=
-                    (size_t)snprintf(label + at, llen - at, " + %zu more not used", here - nparts);
+            at += (size_t)snprintf(label + (at < llen ? at : llen), at < llen ? llen - at : 0,
+                                   " + %zu more not used", here - nparts);
             break;
         }
-        if (at < llen)
-            at += (size_t)snprintf(label + at, llen - at, "%s%s", nparts ? " + " : "", r->gpu);
+        at += (size_t)snprintf(label + (at < llen ? at : llen), at < llen ? llen - at : 0, "%s%s",
+                               nparts ? " + " : "", r->gpu);
         cutune_warm_source *src = NULL;
         if ((rc = group_source(rows, r, sp, &src)) >= 0)
             rc = cutune_warm_prior_build(src, sp, &parts[nparts], err, errlen);
         nparts += rc >= 0;
         cutune_warm_source_free(src);
     }
-    if (rc >= 0 && at < llen)
-        snprintf(label + at, llen - at, ", sizes %s", rows->row[gr[best].first].sizes);
+    const char *sizes = pool ? key->sizes : rows->row[gr[best].first].sizes;
+    if (rc >= 0 &&
+        at + (size_t)snprintf(NULL, 0, ", sizes %s", sizes) >= llen) /* too long: the count */
+        snprintf(label, llen, "database: %zu GPUs%s, sizes %s", nparts,
+                 pool && here > nparts ? " (more not used)" : "", sizes);
+    else if (rc >= 0)
+        snprintf(label + at, llen - at, ", sizes %s", sizes);
     if (rc >= 0 && nparts == 1) {
         *prior = parts[0];
         parts[0] = NULL;
@@ -258,8 +264,7 @@ int cli_warm_start_load(const char *arg, cutune_db *db, const cutune_db_key *key
         if ((rc = prior_from_db(db, key, sp, &w->prior, w->path, sizeof w->path, err, errlen)) < 0)
             return rc;
         if (!w->prior) {
-            fprintf(stderr, "cutune: --warm-start=auto: the database holds no correct "
-                            "measurement of this kernel on another GPU or at other sizes: cold\n");
+            w->cold = CLI_WARM_COLD_NOTHING;
             return 0;
         }
     } else
@@ -273,10 +278,8 @@ int cli_warm_start_load(const char *arg, cutune_db *db, const cutune_db_key *key
     for (size_t i = 1; i < w->prior->size && !informative; i++)
         informative = w->prior->score[i] != w->prior->score[0];
     if (!informative) {
-        fprintf(stderr,
-                "cutune: --warm-start=%s: its %zu observations mapped score every configuration "
-                "alike (fewer than two correct ones, or one time for all): cold\n",
-                strcmp(arg, "auto") == 0 ? w->path : arg, w->prior->nused);
+        w->cold = CLI_WARM_COLD_ALIKE;
+        w->cold_nused = w->prior->nused;
         cutune_warm_prior_free(w->prior);
         w->prior = NULL;
         return 0;
@@ -297,12 +300,40 @@ int cli_warm_start_check_resume(const cli_tune_options *o, const cli_tune_resume
                           "--resume=%s: the run was started cold: --warm-start=%s is not "
                           "allowed (a resumed run continues as it was started)",
                           o->resume, o->warm_start);
+    /* a source that orders nothing now (files rewritten, database rows pruned) is a change:
+     * resumed cold, the run would go on differently from how it started */
+    if (j->warm_start && !w->prior)
+        return cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                          "--resume=%s: the run was warm-started from %s, which now orders "
+                          "nothing (%s): it has changed",
+                          o->resume, j->warm_start,
+                          w->cold == CLI_WARM_COLD_NOTHING
+                              ? "the database holds no correct measurement of it"
+                              : "it scores every configuration alike");
     if (j->warm_start && j->warm_start_hash && w->prior && strcmp(j->warm_start_hash, w->hash))
         return cutune_err(err, errlen, CUTUNE_EMISMATCH,
                           "--resume=%s: the warm start %s maps onto the space differently from "
                           "when the run was started (prior hash %s, now %s): it has changed",
                           o->resume, w->path, j->warm_start_hash, w->hash);
     return 0;
+}
+
+void cli_warm_start_say_cold(const char *arg, const cli_warm_start *w)
+{
+    if (w->cold == CLI_WARM_COLD_NOTHING)
+        fprintf(stderr, "cutune: --warm-start=auto: the database holds no correct measurement "
+                        "of this kernel on another GPU or at other sizes: cold\n");
+    else if (w->cold == CLI_WARM_COLD_ALIKE && w->nfiles > 1)
+        fprintf(stderr,
+                "cutune: --warm-start=%s: the %zu sources' priors combined score every "
+                "configuration alike (they cancel, or hold fewer than two correct observations): "
+                "cold\n",
+                arg, w->nfiles);
+    else if (w->cold == CLI_WARM_COLD_ALIKE)
+        fprintf(stderr,
+                "cutune: --warm-start=%s: its %zu observations mapped score every configuration "
+                "alike (fewer than two correct ones, or one time for all): cold\n",
+                strcmp(arg, "auto") == 0 ? w->path : arg, w->cold_nused);
 }
 
 void cli_warm_start_free(cli_warm_start *w)

@@ -209,8 +209,10 @@ void cutune_warm_prior_free(cutune_warm_prior *p)
     free(p);
 }
 
-/* Standardise p->score over the space (mean 0, sd 1; all 0 when constant) and fill p->order,
- * lowest score first, ties to the lower id. */
+/* Standardise p->score over the space (mean 0, sd 1) and fill p->order, lowest score first,
+ * ties to the lower id. Scores are normal scores, of order 1: a spread below 1e-9 is
+ * rounding (two sources that rank the space exactly opposite cancel to within it), and the
+ * prior is constant, all 0, rather than that rounding magnified into an order. */
 static int standardise(cutune_warm_prior *p)
 {
     size_t N = p->size;
@@ -225,7 +227,7 @@ static int standardise(cutune_warm_prior *p)
     if (!ts)
         return CUTUNE_ENOMEM;
     for (size_t id = 0; id < N; id++) {
-        p->score[id] = sd > 0.0 ? (p->score[id] - m) / sd : 0.0;
+        p->score[id] = sd > 1e-9 ? (p->score[id] - m) / sd : 0.0;
         ts[id].t = p->score[id];
         ts[id].i = id;
     }

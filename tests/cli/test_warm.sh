@@ -199,6 +199,33 @@ CUTUNE_DB=auto.db "$exe" --no-progress --resume=auto2c.jsonl >auto2c.txt 2>&1 \
     && cmp -s auto2.jsonl auto2c.jsonl && ok "auto from two GPUs: resumed, the same journal" \
     || bad "auto from two GPUs: resumed, the same journal" "$(cat auto2c.txt)"
 
+# the pooled label names the run's own sizes (a group at other sizes, larger, is not pooled)
+python3 - <<'PY'
+import json
+d = json.load(open("xg-other.json"))
+d["device_name"] = "Big GPU"
+json.dump(d, open("xg-big.json", "w"))
+PY
+CUTUNE_DB=auto.db "$exe" db import --kernel=xgemm --size M=1024 --size N=1024 --size K=1024 \
+    xg-big.json >/dev/null 2>&1
+CUTUNE_DB=auto.db "$exe" --no-progress --budget=10 --warm-start=auto --journal=auto3.jsonl \
+    xgemm >auto3.txt 2>&1
+h3=$(head -1 auto3.jsonl)
+grep -q '"warm_start":"database: Other GPU[^"]* + Third GPU[^"]*, sizes {\\"M\\":4096' <<<"$h3" \
+    && ! grep -q 'Big GPU' <<<"$h3" \
+    && ok "auto: the pooled GPUs' label names the run's sizes, not the largest group's" \
+    || bad "auto: the pooled label's sizes" "$h3"
+# a resumed auto run whose database no longer holds its groups: refused, one line
+cp auto.db pruned.db
+CUTUNE_DB=pruned.db "$exe" db prune --kernel=xgemm --all >/dev/null 2>&1
+head -6 auto2.jsonl >auto2p.jsonl
+cp auto2p.jsonl auto2p.before
+out=$(CUTUNE_DB=pruned.db "$exe" --no-progress --resume=auto2p.jsonl 2>&1 >/dev/null)
+[ $? -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q "now orders nothing .*: it has changed" <<<"$out" \
+    && cmp -s auto2p.jsonl auto2p.before \
+    && ok "auto: resumed after its rows were pruned, refused (not resumed cold)" \
+    || bad "auto: resumed after its rows were pruned" "$out"
+
 # --warm-start=FILE,FILE: several recordings at once (the mean of their priors). src.json
 # now holds the original source's times inverted, src.orig.json the original: the list's
 # prior is neither one's, its header lists both by absolute path, it resumes as started,
@@ -240,6 +267,31 @@ cp src.orig.json src.orig.keep
 expect_fail "an output onto a file of the list" "--csv=src.orig.json: is the --warm-start source" \
     --warm-start=src.json,src.orig.json --csv=src.orig.json --budget=10 bowl.json.gz
 cmp -s src.orig.json src.orig.keep && ok "... which is left as it was" || bad "... which is left as it was"
+
+# a list whose files no longer order anything (rewritten with one time for all) is a
+# changed warm start: its resume is refused, not run cold
+python3 -c "
+import json; d = json.load(open('src.orig.json'))
+for e in d['cache'].values(): e['time'] = 100.0 * e['a'] + 2.0 * e['b'].bit_length() + e['d']
+json.dump(d, open('la.json', 'w'))
+for e in d['cache'].values(): e['time'] = 10000.0 - e['time']
+json.dump(d, open('lb.json', 'w'))"
+"$exe" --no-progress --searcher=bo --budget=12 --seed=3 --journal=lc.jsonl \
+    --warm-start=la.json,lb.json bowl.json.gz >lc.txt 2>&1
+grep -q "the 2 sources' priors combined score every configuration alike (they cancel" lc.txt \
+    && ! grep -q warm_start lc.jsonl && ok "a list whose priors cancel: cold, said as such" \
+    || bad "a list whose priors cancel" "$(cat lc.txt)"
+"$exe" --no-progress --searcher=bo --budget=12 --seed=3 --journal=ld.jsonl \
+    --warm-start=la.json,src.json bowl.json.gz >/dev/null 2>&1
+python3 -c "
+import json
+for f in ('la.json', 'src.json'):
+    d = json.load(open(f))
+    for e in d['cache'].values(): e['time'] = 5.0
+    json.dump(d, open(f, 'w'))"
+head -5 ld.jsonl >ldc.jsonl
+expect_resume_fail "a list resumed after its files were rewritten to one time" \
+    "now orders nothing .*scores every configuration alike" ldc.jsonl bowl.json.gz
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
