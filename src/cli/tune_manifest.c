@@ -20,8 +20,13 @@ int cli_tune_attach_manifest(const char *summary, const char *target, const char
         files[nfiles++] = target;
     if (replayed && (!target || strcmp(replayed, target) != 0))
         files[nfiles++] = replayed;
-    for (size_t i = 0; x && i < x->nwarm_files && i < 16; i++) /* read by the run: hashed */
-        files[nfiles++] = x->warm_files[i];
+    for (size_t i = 0; x && i < x->nwarm_files && i < 16; i++) { /* read by the run: hashed */
+        int seen = 0; /* a warm start of the target itself is listed once */
+        for (size_t j = 0; j < nfiles && !seen; j++)
+            seen = cutune_path_same(files[j], x->warm_files[i]);
+        if (!seen)
+            files[nfiles++] = x->warm_files[i];
+    }
     const cutune_searcher_type *types[1] = {st};
     const char *args[1] = {sargs};
     char *json = NULL, identity[24];
