@@ -12,6 +12,19 @@
 
 #include "tune_internal.h"
 
+/* The prior of n sources' priors: the one itself (taken: parts[0] becomes NULL), or their
+ * median (cutune_warm_prior_median); the caller frees parts[] either way. */
+static int combine(cutune_warm_prior **parts, size_t n, cutune_warm_prior **out, char *err,
+                   size_t errlen)
+{
+    if (n == 1) {
+        *out = parts[0];
+        parts[0] = NULL;
+        return 0;
+    }
+    return cutune_warm_prior_median((const cutune_warm_prior *const *)parts, n, out, err, errlen);
+}
+
 /* A group of the database's rows: one GPU, sizes and options. */
 typedef struct db_group {
     size_t first; /* its first row */
@@ -138,12 +151,8 @@ static int prior_from_db(cutune_db *db, const cutune_db_key *key, const cutune_s
                  pool && here > nparts ? " (more not used)" : "", sizes);
     else if (rc >= 0)
         snprintf(label + at, llen - at, ", sizes %s", sizes);
-    if (rc >= 0 && nparts == 1) {
-        *prior = parts[0];
-        parts[0] = NULL;
-    } else if (rc >= 0)
-        rc = cutune_warm_prior_median((const cutune_warm_prior *const *)parts, nparts, prior, err,
-                                      errlen);
+    if (rc >= 0)
+        rc = combine(parts, nparts, prior, err, errlen);
 out:
     for (size_t i = 0; i < nparts; i++)
         cutune_warm_prior_free(parts[i]);
@@ -238,12 +247,8 @@ static int load_files(const char *arg, const cutune_space *sp, cli_warm_start *w
         cutune_warm_source_free(src);
     }
     w->nfiles = used;
-    if (rc >= 0 && used == 1) {
-        w->prior = parts[0];
-        parts[0] = NULL;
-    } else if (rc >= 0)
-        rc = cutune_warm_prior_median((const cutune_warm_prior *const *)parts, used, &w->prior, err,
-                                      errlen);
+    if (rc >= 0)
+        rc = combine(parts, used, &w->prior, err, errlen);
     for (size_t i = 0; i < used; i++)
         cutune_warm_prior_free(parts[i]);
     return rc;
