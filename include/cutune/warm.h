@@ -80,6 +80,10 @@ typedef struct cutune_warm_prior {
 int cutune_warm_prior_build(const cutune_warm_source *src, const cutune_space *sp,
                             cutune_warm_prior **out, char *err, size_t errlen);
 void cutune_warm_prior_free(cutune_warm_prior *p);
+/** Whether p orders anything: 0 when it scores every configuration alike (no correct
+ *  observation, one, one time for all, or sources that cancel), and a searcher would take
+ *  its "best" configurations at random. */
+int cutune_warm_prior_informative(const cutune_warm_prior *p);
 /**
  * Several sources as one prior: for each configuration the median of their standardised
  * priors (each built by cutune_warm_prior_build over the same space; with an even count,

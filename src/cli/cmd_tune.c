@@ -484,21 +484,13 @@ int cutune_cmd_tune(int argc, char **argv)
         status = 0;
         goto out;
     }
-    /* before the searcher: a warm start reads the database (tdb.key, cutune_db_rows_transfer) */
-    if ((rc = cli_tune_db_begin(&o, &t, ename, eargs, ev, journal, &tdb, err, sizeof err)) < 0)
+    /* before the searcher: a warm start reads the database (tdb.key, cutune_db_rows_transfer);
+     * the run's rows are stored once the searcher has taken the input */
+    if ((rc = cli_tune_db_open(&o, &t, ename, eargs, ev, &tdb, err, sizeof err)) < 0)
         goto bad_input;
     if (cli_warm_start_load(o.warm_start, tdb.db, &tdb.key, t.space, &warm, err, sizeof err) < 0 ||
         cli_warm_start_check_resume(&o, &r, &warm, err, sizeof err) < 0)
         goto bad_input;
-    cli_warm_start_say_cold(o.warm_start, &warm);
-    if (warm.prior && !o.quiet)
-        fprintf(stderr,
-                "cutune: warm start from %s: %zu observations mapped (%zu dropped), %zu shared "
-                "parameters%s\n",
-                warm.path, warm.prior->nused, warm.prior->ndropped, warm.prior->nshared,
-                strcmp(st->name, "bo") && strcmp(st->name, "genetic")
-                    ? " (unused: only bo and genetic use a warm start)"
-                    : "");
     cutune_searcher_ctx sctx = {.space = t.space,
                                 .budget = r.searcher_budget ? r.searcher_budget : o.budget,
                                 .rng = rng,
@@ -508,8 +500,19 @@ int cutune_cmd_tune(int argc, char **argv)
                                 .stop = &cli_stop_requested,
                                 .warm = warm.prior};
     rc = cutune_searcher_alloc(st, &sctx, &searcher, err, sizeof err);
-    if (rc < 0)
+    if (rc < 0 ||
+        (rc = cli_tune_db_start(&o, &t, ename, eargs, journal, &tdb, err, sizeof err)) < 0)
         goto bad_input;
+    /* what the warm start is, once nothing can refuse the input: a refusal is one line */
+    cli_warm_start_say_cold(o.warm_start, &warm);
+    if (warm.prior && !o.quiet)
+        fprintf(stderr,
+                "cutune: warm start from %s: %zu observations mapped (%zu dropped), %zu shared "
+                "parameters%s\n",
+                warm.path, warm.prior->nused, warm.prior->ndropped, warm.prior->nshared,
+                strcmp(st->name, "bo") && strcmp(st->name, "genetic")
+                    ? " (unused: only bo and genetic use a warm start)"
+                    : "");
     if (rec_objective[0])
         fprintf(stderr,
                 "cutune: %s was tuned for '%s': replaying that objective, %s (--objective "

@@ -91,9 +91,9 @@ static void absolute(const char *path, char *out, size_t len)
         snprintf(out, len, "%s", path);
 }
 
-int cli_tune_db_begin(const cli_tune_options *o, const cli_target *t, const char *ename,
-                      const char *eargs, cutune_evaluator *ev, const char *journal, cli_tune_db *d,
-                      char *err, size_t errlen)
+int cli_tune_db_open(const cli_tune_options *o, const cli_target *t, const char *ename,
+                     const char *eargs, cutune_evaluator *ev, cli_tune_db *d, char *err,
+                     size_t errlen)
 {
     char path[4096];
     memset(d, 0, sizeof *d);
@@ -115,6 +115,15 @@ int cli_tune_db_begin(const cli_tune_options *o, const cli_target *t, const char
     if ((rc = cutune_db_open(path, 0, &d->db, err, errlen)) < 0)
         return rc;
     d->key = key;
+    return 0;
+}
+
+int cli_tune_db_start(const cli_tune_options *o, const cli_target *t, const char *ename,
+                      const char *eargs, const char *journal, cli_tune_db *d, char *err,
+                      size_t errlen)
+{
+    if (!d->db)
+        return 0;
     char searcher[512], evaluator[4400], journal_abs[PATH_MAX + 256];
     snprintf(searcher, sizeof searcher, "%s", o->searcher ? o->searcher : "bo");
     snprintf(evaluator, sizeof evaluator, "%s%s%s", ename, eargs ? ":" : "", eargs ? eargs : "");
@@ -124,12 +133,21 @@ int cli_tune_db_begin(const cli_tune_options *o, const cli_target *t, const char
                                .seed = o->seed,
                                .journal = journal_abs,
                                .source = "tune"};
-    if ((rc = cutune_db_run_begin(d->db, &key, &info, &d->run, err, errlen)) < 0 ||
+    int rc;
+    if ((rc = cutune_db_run_begin(d->db, &d->key, &info, &d->run, err, errlen)) < 0 ||
         (rc = cutune_db_store_alloc(d->run, t->space, !o->remeasure, &d->store, err, errlen)) < 0) {
         cli_tune_db_end(d);
         return rc;
     }
     return 0;
+}
+
+int cli_tune_db_begin(const cli_tune_options *o, const cli_target *t, const char *ename,
+                      const char *eargs, cutune_evaluator *ev, const char *journal, cli_tune_db *d,
+                      char *err, size_t errlen)
+{
+    int rc = cli_tune_db_open(o, t, ename, eargs, ev, d, err, errlen);
+    return rc < 0 ? rc : cli_tune_db_start(o, t, ename, eargs, journal, d, err, errlen);
 }
 
 void cli_tune_db_end(cli_tune_db *d)

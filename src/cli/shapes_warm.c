@@ -6,6 +6,19 @@
 #include "cutune/warm.h"
 #include "shapes_warm.h"
 
+/* A prior that scores every configuration alike orders nothing: the shape is tuned cold,
+ * as a --warm-start source that orders nothing makes a run cold (warm_start.c), and its
+ * journal records no warm start, so that it resumes alone as it ran. */
+static int drop_uninformative(cutune_warm_prior **prior, long *from)
+{
+    if (*prior && !cutune_warm_prior_informative(*prior)) {
+        cutune_warm_prior_free(*prior);
+        *prior = NULL;
+        *from = -1;
+    }
+    return 0;
+}
+
 int shapes_warm_prior(const char *how, shape_run *R, const size_t *order, size_t k,
                       unsigned long seed, cutune_warm_prior **prior, long *from, char *err,
                       size_t errlen)
@@ -19,8 +32,10 @@ int shapes_warm_prior(const char *how, shape_run *R, const size_t *order, size_t
         tuned[i] = *R[order[i]].shape;
     long near = cli_shape_nearest(R[order[k]].shape, tuned, k);
     *from = (long)order[near];
-    if (strcmp(how, "model") == 0)
-        return shapes_model_prior(R, order, k, seed, prior, err, errlen);
+    if (strcmp(how, "model") == 0) {
+        int rc = shapes_model_prior(R, order, k, seed, prior, err, errlen);
+        return rc < 0 ? rc : drop_uninformative(prior, from);
+    }
     const cutune_space *sp = R[order[k]].t.space;
     size_t np = cutune_space_nparams(sp);
     const char *names[256];
@@ -61,5 +76,5 @@ int shapes_warm_prior(const char *how, shape_run *R, const size_t *order, size_t
     if (rc == 0 && cutune_warm_source_size(src))
         rc = cutune_warm_prior_build(src, sp, prior, err, errlen);
     cutune_warm_source_free(src);
-    return rc;
+    return rc < 0 ? rc : drop_uninformative(prior, from);
 }

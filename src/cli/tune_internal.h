@@ -110,8 +110,16 @@ typedef struct cli_tune_db {
  * Open the run's database and begin its run (continued by journal under --resume): the
  * key from the target and the evaluator (ename, eargs as the run uses them; ev for its
  * device), the GPU fingerprint of the device or, under replay, the recording's device
- * name. 0 with d->db NULL when the run has no database.
+ * name. 0 with d->db NULL when the run has no database. cli_tune_db_open is the first
+ * half (the database opened and the key made, nothing stored: a warm start reads it), and
+ * cli_tune_db_start the second (the run's rows), once nothing can refuse the input.
  */
+int cli_tune_db_open(const cli_tune_options *o, const cli_target *t, const char *ename,
+                     const char *eargs, cutune_evaluator *ev, cli_tune_db *d, char *err,
+                     size_t errlen);
+int cli_tune_db_start(const cli_tune_options *o, const cli_target *t, const char *ename,
+                      const char *eargs, const char *journal, cli_tune_db *d, char *err,
+                      size_t errlen);
 int cli_tune_db_begin(const cli_tune_options *o, const cli_target *t, const char *ename,
                       const char *eargs, cutune_evaluator *ev, const char *journal, cli_tune_db *d,
                       char *err, size_t errlen);
@@ -160,6 +168,7 @@ typedef struct cli_warm_start {
                                               *   database group of auto */
     char files[CLI_WARM_MAX][CLI_WARM_PATH]; /**< the source files one by one (not auto) */
     size_t nfiles;                           /**< files[] in use */
+    size_t nsources;                         /**< sources combined: files, or GPUs of auto */
     char hash[17];                           /**< cutune_warm_prior_hash in hex */
     int cold;          /**< why a warm start given is a cold run (prior NULL): CLI_WARM_COLD_* */
     size_t cold_nused; /**< CLI_WARM_COLD_ALIKE: the observations mapped */

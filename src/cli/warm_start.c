@@ -90,10 +90,11 @@ static int group_source(const cutune_db_rows *rows, const cutune_db_row *g, cons
  * elsewhere. label gets "database: GPU[ + GPU...], sizes S", or the GPUs' count where their
  * names do not fit. */
 static int prior_from_db(cutune_db *db, const cutune_db_key *key, const cutune_space *sp,
-                         cutune_warm_prior **prior, char *label, size_t llen, char *err,
-                         size_t errlen)
+                         cutune_warm_prior **prior, size_t *nsources, char *label, size_t llen,
+                         char *err, size_t errlen)
 {
     *prior = NULL;
+    *nsources = 0;
     cutune_db_rows *rows = NULL;
     int rc = cutune_db_rows_transfer(db, key, &rows, err, errlen);
     if (rc < 0)
@@ -147,12 +148,13 @@ static int prior_from_db(cutune_db *db, const cutune_db_key *key, const cutune_s
     const char *sizes = pool ? key->sizes : rows->row[gr[best].first].sizes;
     if (rc >= 0 &&
         at + (size_t)snprintf(NULL, 0, ", sizes %s", sizes) >= llen) /* too long: the count */
-        snprintf(label, llen, "database: %zu GPUs%s, sizes %s", nparts,
+        snprintf(label, llen, "database: %zu GPU%s%s, sizes %s", nparts, nparts == 1 ? "" : "s",
                  pool && here > nparts ? " (more not used)" : "", sizes);
     else if (rc >= 0)
         snprintf(label + at, llen - at, ", sizes %s", sizes);
     if (rc >= 0)
         rc = combine(parts, nparts, prior, err, errlen);
+    *nsources = nparts;
 out:
     for (size_t i = 0; i < nparts; i++)
         cutune_warm_prior_free(parts[i]);
@@ -232,6 +234,13 @@ static int load_files(const char *arg, const cutune_space *sp, cli_warm_start *w
             break;
         if (!realpath(given[i], w->files[i]))
             memcpy(w->files[i], given[i], sizeof w->files[i]); /* same size, terminated */
+        if (n > 1 && strchr(w->files[i], ',')) { /* the header's list is split at commas */
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                            "--warm-start: %s: a path with a comma cannot be one of a list (its "
+                            "journal could not tell the files apart on --resume); give it alone",
+                            w->files[i]);
+            break;
+        }
         size_t at = strlen(w->path), len = strlen(w->files[i]);
         if (at + len + 2 > sizeof w->path) {
             rc = cutune_err(err, errlen, CUTUNE_EINVAL,
@@ -246,7 +255,7 @@ static int load_files(const char *arg, const cutune_space *sp, cli_warm_start *w
         used += rc >= 0;
         cutune_warm_source_free(src);
     }
-    w->nfiles = used;
+    w->nfiles = w->nsources = used;
     if (rc >= 0)
         rc = combine(parts, used, &w->prior, err, errlen);
     for (size_t i = 0; i < used; i++)
@@ -266,7 +275,8 @@ int cli_warm_start_load(const char *arg, cutune_db *db, const cutune_db_key *key
             return cutune_err(err, errlen, CUTUNE_EINVAL,
                               "--warm-start=auto: the run has no tuning database (--no-db or "
                               "CUTUNE_DB=none): give a FILE or none");
-        if ((rc = prior_from_db(db, key, sp, &w->prior, w->path, sizeof w->path, err, errlen)) < 0)
+        if ((rc = prior_from_db(db, key, sp, &w->prior, &w->nsources, w->path, sizeof w->path, err,
+                                errlen)) < 0)
             return rc;
         if (!w->prior) {
             w->cold = CLI_WARM_COLD_NOTHING;
@@ -279,10 +289,7 @@ int cli_warm_start_load(const char *arg, cutune_db *db, const cutune_db_key *key
     /* a prior that scores every configuration alike (no correct observation, one, or one
      * time for all) orders nothing: its "picks" would be draws that take the places of the
      * searcher's own design. The run is cold, and says so. */
-    int informative = 0;
-    for (size_t i = 1; i < w->prior->size && !informative; i++)
-        informative = w->prior->score[i] != w->prior->score[0];
-    if (!informative) {
+    if (!cutune_warm_prior_informative(w->prior)) {
         w->cold = CLI_WARM_COLD_ALIKE;
         w->cold_nused = w->prior->nused;
         cutune_warm_prior_free(w->prior);
@@ -328,12 +335,12 @@ void cli_warm_start_say_cold(const char *arg, const cli_warm_start *w)
     if (w->cold == CLI_WARM_COLD_NOTHING)
         fprintf(stderr, "cutune: --warm-start=auto: the database holds no correct measurement "
                         "of this kernel on another GPU or at other sizes: cold\n");
-    else if (w->cold == CLI_WARM_COLD_ALIKE && w->nfiles > 1)
+    else if (w->cold == CLI_WARM_COLD_ALIKE && w->nsources > 1)
         fprintf(stderr,
                 "cutune: --warm-start=%s: the %zu sources' priors combined score every "
                 "configuration alike (they cancel, or hold fewer than two correct observations): "
                 "cold\n",
-                arg, w->nfiles);
+                strcmp(arg, "auto") == 0 ? w->path : arg, w->nsources);
     else if (w->cold == CLI_WARM_COLD_ALIKE)
         fprintf(stderr,
                 "cutune: --warm-start=%s: its %zu observations mapped score every configuration "

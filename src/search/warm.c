@@ -209,6 +209,14 @@ void cutune_warm_prior_free(cutune_warm_prior *p)
     free(p);
 }
 
+int cutune_warm_prior_informative(const cutune_warm_prior *p)
+{
+    for (size_t i = 1; p && i < p->size; i++)
+        if (p->score[i] != p->score[0])
+            return 1;
+    return 0;
+}
+
 /* Standardise p->score over the space (mean 0, sd 1) and fill p->order, lowest score first,
  * ties to the lower id. Scores are normal scores, of order 1: a spread below 1e-9 is
  * rounding (two sources that rank the space exactly opposite cancel to within it), and the

@@ -326,5 +326,19 @@ resume --sizes="$SE" && rm run/g-2-$L2.jsonl \
     && same "a label written 1.024e3: cut in its own shape, resumed == uninterrupted" ue \
     || bad "a label written 1.024e3: resume (exit $?)" "$(cat run/err.txt)"
 
+# a shape whose source shape holds one correct evaluation (budget 1) is tuned cold: its
+# prior would order nothing, so its journal records no warm start and resumes alone
+rm -rf one && mkdir one
+(cd one && CUTUNE_DB=none "$exe" --no-progress --budget=1 --sizes='M=N=K=1024;M=N=K=2048' \
+    --journal="$tmp/one/g" gemm_h >err.txt 2>&1)
+head -1 one/g-2048x2048x2048.jsonl >one/c2.jsonl
+(cd one && CUTUNE_DB=none "$exe" --no-progress --resume=c2.jsonl --size M=2048 --size N=2048 \
+    --size K=2048 gemm_h >r.txt 2>&1)
+rc=$?
+[ $rc -eq 0 ] && ! head -1 one/g-2048x2048x2048.jsonl | grep -q '"warm_start"' \
+    && cmp -s one/c2.jsonl one/g-2048x2048x2048.jsonl \
+    && ok "a shape after one of one evaluation: cold, and its journal resumes alone == uninterrupted" \
+    || bad "a shape after one of one evaluation (exit $rc)" "$(cat one/err.txt one/r.txt)"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

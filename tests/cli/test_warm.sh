@@ -293,5 +293,43 @@ head -5 ld.jsonl >ldc.jsonl
 expect_resume_fail "a list resumed after its files were rewritten to one time" \
     "now orders nothing .*scores every configuration alike" ldc.jsonl bowl.json.gz
 
+# auto from two GPUs whose times are opposite: their priors cancel, and it says so
+python3 - <<'PY'
+import json
+d = json.load(open("xg-other.json"))
+d["device_name"] = "Inverse GPU"
+for e in d["cache"].values():
+    e["time"] = 100.0 - e["time"]
+json.dump(d, open("xg-inv.json", "w"))
+PY
+CUTUNE_DB=can.db "$exe" db import --kernel=xgemm xg-other.json xg-inv.json >/dev/null 2>&1
+CUTUNE_DB=can.db "$exe" --no-progress -q --budget=5 --warm-start=auto --journal=can.jsonl \
+    xgemm >/dev/null 2>can.txt
+grep -q "the 2 sources' priors combined score every configuration alike" can.txt \
+    && ok "auto: two GPUs whose priors cancel, said as such" || bad "auto: priors that cancel" "$(cat can.txt)"
+# a run refused after its database opened stores nothing there
+out=$(CUTUNE_DB=$tmp/ref.db "$exe" --no-progress --budget=5 --warm-start=other.json \
+    --journal=ref.jsonl bowl.json.gz 2>&1 >/dev/null)
+rc=$?
+runs=$(python3 -c "
+import sqlite3, sys
+try: print(sqlite3.connect('file:ref.db?mode=ro', uri=True).execute('select count(*) from runs').fetchone()[0])
+except Exception: print(0)")
+[ $rc -eq 2 ] && [ "$runs" = 0 ] && [ ! -e ref.jsonl ] \
+    && ok "a refused warm start stores no run in the database" || bad "a refused run's database rows: $runs (exit $rc)" "$out"
+# the warm start's notes come after everything that can refuse the input: one line
+out=$("$exe" --no-db --no-progress --budget=5 --searcher=bo:nonsense=1 --warm-start=allfail.json \
+    --journal=sa.jsonl bowl.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q "nonsense" <<<"$out" \
+    && ok "a refusal after a cold warm start is one line" || bad "a refusal after a cold warm start" "$out"
+# a list given in a folder whose path holds a comma is refused: the header's list of
+# absolute paths is split at commas on --resume
+mkdir -p 'c,d' && cp src.orig.json 'c,d/s1.json' && cp src.json 'c,d/s2.json'
+out=$(cd 'c,d' && "$exe" --no-db --no-progress --budget=5 --warm-start=s1.json,s2.json \
+    --journal=l.jsonl ../bowl.json.gz 2>&1 >/dev/null)
+[ $? -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q "a path with a comma cannot be one of a list" <<<"$out" \
+    && [ ! -e 'c,d/l.jsonl' ] && ok "a list in a folder with a comma in its path: refused, nothing written" \
+    || bad "a list in a folder with a comma in its path" "$out"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
