@@ -80,6 +80,8 @@ typedef struct cuda_state {
     size_t nfly, capfly;
 } cuda_state;
 
+/* cuda_args.c: the arguments into st (the defaults for those not given); 0 or CUTUNE_EINVAL */
+int cuda_parse_args(cuda_state *st, const char *arg, char *err, size_t errlen);
 /* cuda.c: the entry of id, planned and (when pipelining) queued for compilation (the
  * caller holds st->mu); removing one takes st->mu itself */
 int cuda_entry_get(cuda_state *st, size_t id, job_entry **out, char *err, size_t errlen);
