@@ -300,21 +300,19 @@ static int find_held(cutune_db *db, const cutune_db_key *key, const cutune_recor
 
 /* A recording is keyed by its own records' fingerprint, and an export of a group holds
  * other records than what the group was measured from: when a group of key's kernel,
- * sizes and options on a GPU of the same device name holds every record already, the file
- * is that group's export and is keyed as it. */
+ * sizes and options on a GPU of the same device name holds every one of the mapped
+ * records already, the file is that group's export and is keyed as it. Returns 1 then,
+ * with held[] and *nheld filled for that key, 0 when no group is (held[] undefined). */
 static int export_origin(cutune_db *db, cutune_db_key *key, const cutune_recording *rec,
-                         const cutune_space *space, const long *map, unsigned char *held, char *err,
-                         size_t errlen)
+                         const cutune_space *space, const long *map, size_t mapped,
+                         unsigned char *held, size_t *nheld, char *err, size_t errlen)
 {
-    size_t n = cutune_space_size(space), mapped = 0, nheld;
-    for (size_t id = 0; id < n; id++)
-        mapped += map[id] >= 0;
     cutune_db_groups *gs;
-    int rc = cutune_db_groups_list(db, key->kernel, NULL, &gs, err, errlen);
+    int rc = cutune_db_groups_list(db, key->kernel, NULL, &gs, err, errlen), found = 0;
     if (rc < 0)
         return rc;
     size_t len = strlen(key->gpu.name);
-    for (size_t i = 0; rc >= 0 && mapped && i < gs->n; i++) {
+    for (size_t i = 0; rc >= 0 && !found && mapped && i < gs->n; i++) {
         const cutune_db_group *g = &gs->g[i];
         if (strcmp(g->kernel_hash, key->kernel_hash) != 0 || strcmp(g->sizes, key->sizes) != 0 ||
             strcmp(g->options, key->options) != 0 || strcmp(g->gpu, key->gpu.fingerprint) == 0 ||
@@ -322,14 +320,14 @@ static int export_origin(cutune_db *db, cutune_db_key *key, const cutune_recordi
             continue;
         cutune_db_key other = *key;
         snprintf(other.gpu.fingerprint, sizeof other.gpu.fingerprint, "%s", g->gpu);
-        rc = find_held(db, &other, rec, space, map, held, &nheld, err, errlen);
-        if (rc >= 0 && nheld == mapped) {
+        rc = find_held(db, &other, rec, space, map, held, nheld, err, errlen);
+        if (rc >= 0 && *nheld == mapped) {
             snprintf(key->gpu.fingerprint, sizeof key->gpu.fingerprint, "%s", g->gpu);
-            break;
+            found = 1;
         }
     }
     cutune_db_groups_free(gs);
-    return rc;
+    return rc < 0 ? rc : found;
 }
 
 /* Import file into db; dry: check it all (it loads, maps onto its kernel's space, names
@@ -425,13 +423,18 @@ static int import_file(cutune_db *db, const db_opts *o, const char *file, int dr
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
         goto out;
     }
-    size_t nheld;
-    if ((!live && (rc = export_origin(db, &key, rec, space, map, held, err, errlen)) < 0) ||
-        (rc = find_held(db, &key, rec, space, map, held, &nheld, err, errlen)) < 0)
-        goto out;
-    size_t mapped = 0;
+    size_t nheld, mapped = 0;
     for (size_t id = 0; id < n; id++)
         mapped += map[id] >= 0;
+    /* an export of a group is keyed as that group, whose lookups have filled held[] */
+    int origin =
+        live ? 0 : export_origin(db, &key, rec, space, map, mapped, held, &nheld, err, errlen);
+    if (origin < 0) {
+        rc = origin;
+        goto out;
+    }
+    if (!origin && (rc = find_held(db, &key, rec, space, map, held, &nheld, err, errlen)) < 0)
+        goto out;
     cutune_db_run_info info = {.evaluator = rec->format, .journal = ident, .source = source};
     if (mapped > nheld && (rc = cutune_db_run_begin(db, &key, &info, &run, err, errlen)) < 0)
         goto out;
