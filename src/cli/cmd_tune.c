@@ -441,7 +441,8 @@ int cutune_cmd_tune(int argc, char **argv)
         }
     }
     /* the header's names are known now: a header that would be refused is refused first */
-    kernel = rec_kernel_name(t.rec, kname, sizeof kname, 4);
+    if (o.header || o.kt) /* it may load the recordings a journal names: only when used */
+        kernel = rec_kernel_name(t.rec, kname, sizeof kname, 4);
     if (o.header &&
         cutune_export_header_check(o.header, t.space, t.spec, kernel, err, sizeof err) < 0)
         goto bad_input;
