@@ -562,6 +562,10 @@ static void test_alloc_without_driver(void **state)
     rc = cutune_evaluator_alloc(cutune_evaluator_cuda, &ctx, &ev, err, sizeof err);
     assert_int_equal(rc, CUTUNE_EINVAL);
     assert_non_null(strstr(err, "worker= given twice"));
+    ctx.arg = "flush_l2=1,timeout=2,flush_l2=0"; /* any key but devices= */
+    rc = cutune_evaluator_alloc(cutune_evaluator_cuda, &ctx, &ev, err, sizeof err);
+    assert_int_equal(rc, CUTUNE_EINVAL);
+    assert_non_null(strstr(err, "flush_l2= given twice"));
     ctx.arg = "compiler=/nonexistent/nvcc";
     rc = cutune_evaluator_alloc(cutune_evaluator_cuda, &ctx, &ev, err, sizeof err);
     assert_int_equal(rc, CUTUNE_EINVAL);

@@ -1,6 +1,8 @@
 /* The CUDA evaluator's arguments (--evaluator=cuda:key=value,...): each key read into the
  * evaluator's state with its default, checked and bounded; an unknown key, a value out of
- * range, a repeated or empty worker= is refused with a message listing the keys. */
+ * range, an empty worker= or a key given twice is refused with a message listing the keys.
+ * devices= alone may repeat, the last one winning: --devices and an MPI rank's own GPU are
+ * appended to the user's arguments and take precedence over a devices= among them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,16 @@ static int parse_num(const char *key, const char *v, double lo, double hi, doubl
         return cutune_err(err, errlen, CUTUNE_EINVAL,
                           "--evaluator=cuda: %s=%s is not a number in [%g, %g]", key, v, lo, hi);
     *out = d;
+    return 0;
+}
+
+/* Whether key is among the first n keys of the list seen before (a repeat would silently
+ * override the first value). */
+static int seen_before(char *const *seen, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(seen[i], key))
+            return 1;
     return 0;
 }
 
@@ -46,6 +58,8 @@ int cuda_parse_args(cuda_state *st, const char *arg, char *err, size_t errlen)
     int rc = 0;
     char *save = NULL;
     int in_devices = 0; /* devices=0,2: the list goes on over commas */
+    char *seen[32];     /* the distinct keys read so far (into copy) */
+    size_t nseen = 0;
     for (char *kv = strtok_r(copy, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *v = strchr(kv, '=');
         if (!v && in_devices && kv[strspn(kv, "0123456789")] == '\0' && *kv) {
@@ -60,13 +74,18 @@ int cuda_parse_args(cuda_state *st, const char *arg, char *err, size_t errlen)
             break;
         }
         *v++ = '\0';
+        if (!seen_before(seen, nseen, kv)) {
+            seen[nseen++] = kv; /* every key is known (else refused): at most 17 */
+        } else if (strcmp(kv, "devices") != 0) {
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL, "--evaluator=cuda: %s= given twice", kv);
+            break;
+        }
         double d = 0;
         if (!strcmp(kv, "worker")) {
-            /* empty, it would mean cutune itself; twice, the later would silently win */
-            if (!*v || st->worker[0]) {
+            /* empty, it would mean cutune itself */
+            if (!*v) {
                 rc = cutune_err(err, errlen, CUTUNE_EINVAL,
-                                !*v ? "--evaluator=cuda: worker= needs the path of an executable"
-                                    : "--evaluator=cuda: worker= given twice");
+                                "--evaluator=cuda: worker= needs the path of an executable");
                 break;
             }
             snprintf(st->worker, sizeof st->worker, "%s", v);
