@@ -13,8 +13,6 @@
 #include "cutune/bench.h"
 #include "bench_internal.h"
 
-#define RESTRICT_LINE_MAX 4096
-
 typedef struct {
     char **patterns;
     size_t npatterns;
@@ -95,57 +93,65 @@ static int add_section(cutune_bench_restrictions *r, const char *path, size_t ln
     return 0;
 }
 
+/* Line ln (NUL-terminated, its newline gone) of path into r: a comment, a section header
+ * or a restriction of the last section. */
+static int add_line(cutune_bench_restrictions *r, const char *path, size_t ln, char *line,
+                    char *err, size_t errlen)
+{
+    /* '#' starts a comment, on a line of its own or after a header or a restriction
+     * (no expression holds a '#') */
+    char *hash = strchr(line, '#');
+    if (hash)
+        *hash = '\0';
+    size_t len = strlen(line);
+    while (len > 0 && isspace((unsigned char)line[len - 1]))
+        line[--len] = '\0';
+    char *p = line + strspn(line, " \t");
+    if (*p == '\0')
+        return 0;
+    if (*p == '[')
+        return add_section(r, path, ln, p, err, errlen);
+    if (r->nsec == 0)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s:%zu: a restriction before the first '[PATTERN ...]' section", path,
+                          ln);
+    restrict_section *sec = &r->sec[r->nsec - 1];
+    if (push_str(&sec->exprs, &sec->nexprs, p, strlen(p)) < 0)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
+    return 0;
+}
+
 int cutune_bench_restrictions_load(const char *path, cutune_bench_restrictions **out, char *err,
                                    size_t errlen)
 {
     *out = NULL;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return cutune_err(err, errlen, errno == ENOENT ? CUTUNE_ENOTFOUND : CUTUNE_EIO,
-                          "%s: cannot open: %s", path, strerror(errno));
+    /* read whole as every input is (cutune_read_file): a FIFO or /dev/zero is refused, not
+     * read for ever, and the file is under the input limit */
+    char *text = NULL;
+    size_t len = 0;
+    int rc = cutune_read_file(path, &text, &len, err, errlen);
+    if (rc < 0)
+        return errno == ENOENT ? CUTUNE_ENOTFOUND : rc;
     cutune_bench_restrictions *r = calloc(1, sizeof *r);
     if (!r) {
-        fclose(f);
+        free(text);
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
     }
-    char line[RESTRICT_LINE_MAX];
-    size_t ln = 0;
-    int rc = 0;
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        ln++;
-        size_t len = strlen(line);
-        if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(f)) {
-            rc = cutune_err(err, errlen, CUTUNE_EINVAL, "%s:%zu: line longer than %d characters",
-                            path, ln, RESTRICT_LINE_MAX - 2);
+    size_t ln = 1;
+    for (char *line = text; rc == 0 && line < text + len; ln++) {
+        char *nl = memchr(line, '\n', (size_t)(text + len - line));
+        char *e = nl ? nl : text + len;
+        /* a NUL would end the line early: what follows it would be dropped unread */
+        if (memchr(line, '\0', (size_t)(e - line))) {
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                            "%s:%zu: a NUL character (a restrictions file is text)", path, ln);
             break;
         }
-        /* '#' starts a comment, on a line of its own or after a header or a restriction
-         * (no expression holds a '#') */
-        char *hash = strchr(line, '#');
-        if (hash) {
-            *hash = '\0';
-            len = (size_t)(hash - line);
-        }
-        while (len > 0 && isspace((unsigned char)line[len - 1]))
-            line[--len] = '\0';
-        char *p = line + strspn(line, " \t");
-        if (*p == '\0')
-            continue;
-        if (*p == '[') {
-            rc = add_section(r, path, ln, p, err, errlen);
-        } else if (r->nsec == 0) {
-            rc = cutune_err(err, errlen, CUTUNE_EINVAL,
-                            "%s:%zu: a restriction before the first '[PATTERN ...]' section", path,
-                            ln);
-        } else {
-            restrict_section *sec = &r->sec[r->nsec - 1];
-            if (push_str(&sec->exprs, &sec->nexprs, p, strlen(p)) < 0)
-                rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
-        }
+        *e = '\0';
+        rc = add_line(r, path, ln, line, err, errlen);
+        line = e + 1;
     }
-    if (rc == 0 && ferror(f))
-        rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: read error", path);
-    fclose(f);
+    free(text);
     if (rc < 0) {
         cutune_bench_restrictions_free(r);
         return rc;

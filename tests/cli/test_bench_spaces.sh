@@ -62,7 +62,7 @@ bench_fail() {
     shift 2
     rm -rf bad_out
     local out
-    out=$("$exe" bench "${common[@]}" --out=bad_out "$@" 2>&1 >/dev/null | grep -v "^cutune bench: [0-9]* searcher\|restrictions known")
+    out=$(timeout 30 "$exe" bench "${common[@]}" --out=bad_out "$@" 2>&1 >/dev/null | grep -v "^cutune bench: [0-9]* searcher\|restrictions known")
     local rc=${PIPESTATUS[0]}
     if [ "$(wc -l <<<"$out")" -ne 1 ]; then bad "$name: error is not one line" "$out"; return; fi
     if ! grep -qE -- "$pat" <<<"$out"; then bad "$name: message lacks /$pat/" "$out"; return; fi
@@ -86,6 +86,17 @@ printf '# known spaces\n[toy_*]   # every toy\na >= 0   # always true\n' >commen
     && grep -q "restrictions known for 1 of 1" cm.err && ok "bench: a restrictions file with trailing comments" \
     || bad "bench: a restrictions file with trailing comments" "$(cat cm.err)"
 bench_fail "bench: a missing restrictions file" "nofile: cannot open" --restrictions=nofile recs/toy_G1.json
+# A NUL ended the line where it stood: "a >= 0 \0&& a < 3" was read as "a >= 0", the
+# rest dropped unread. A FIFO held bench on its open and /dev/zero was read for ever: the
+# file is read as every input is, a regular file under the input limit.
+printf '[toy_*]\na >= 0 \0&& a < 3\n' >nul_restr
+bench_fail "bench: a NUL in a restrictions file is refused, naming the line" \
+    "nul_restr:2: a NUL character" --restrictions=nul_restr recs/toy_G1.json
+mkfifo fifo_restr
+bench_fail "bench: a FIFO as the restrictions file is refused, without waiting" \
+    "fifo_restr: is a FIFO" --restrictions=fifo_restr recs/toy_G1.json
+bench_fail "bench: /dev/zero as the restrictions file is refused" \
+    "/dev/zero: is a character device" --restrictions=/dev/zero recs/toy_G1.json
 bench_fail "bench: an unknown convention" "valid: constraint-aware, cartesian, recorded, both, all" \
     --convention=honest recs/toy_G1.json
 
