@@ -344,6 +344,8 @@ static int import_file(cutune_db *db, const db_opts *o, const char *file, int dr
     int rc = cutune_recording_load(file, &rec, err, errlen);
     if (rc < 0)
         return rc;
+    if (!dry)
+        cli_say_truncated_tail(rec);
     if (rec->evaluator && strcmp(rec->evaluator, "shapes") == 0) {
         rc = cutune_err(err, errlen, CUTUNE_EINVAL,
                         "%s: a --shape-mode=common journal: its times are geometric means over "

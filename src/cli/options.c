@@ -144,6 +144,22 @@ int cli_is_kt_cache(const char *path)
     return !has_journal_header(buf) && has_kt_key(path);
 }
 
+void cli_say_truncated_tail(const cutune_recording *r)
+{
+    if (!r || !r->truncated_tail) /* read short of its end: said, never a silent cut */
+        return;
+    if (r->format && strcmp(r->format, "kernel_tuner") == 0)
+        fprintf(stderr,
+                "cutune: warning: %s: the cache is unterminated (a Kernel Tuner run that "
+                "stopped?): read up to its last whole entry, as Kernel Tuner reads it\n",
+                r->path);
+    else
+        fprintf(stderr,
+                "cutune: warning: %s: its last line ends without a newline (cut off "
+                "mid-write): left out\n",
+                r->path);
+}
+
 int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, char *err,
                     size_t errlen)
 {
@@ -172,6 +188,7 @@ int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, cha
         rc = cutune_recording_load(t->path, &t->rec, err, errlen);
         if (rc < 0)
             return rc;
+        cli_say_truncated_tail(t->rec);
         rc = cutune_recording_space(t->rec, o->restrict_exprs, o->nrestrict, !o->cartesian,
                                     &t->space, err, errlen);
         if (rc < 0) { /* (e.g. no valid configuration): name the file */

@@ -33,6 +33,10 @@ struct option;
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
 /** Is path (plain or gzip) a Kernel Tuner cache (not a cutune journal)? */
 int cli_is_kt_cache(const char *path);
+/** Say on stderr, one line, that r was read short of its end (truncated_tail): a journal's
+ *  cut-off last line left out, an unterminated Kernel Tuner cache closed after its last
+ *  whole entry. Nothing when it was read whole (or r is NULL). */
+void cli_say_truncated_tail(const struct cutune_recording *r);
 int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, char *err,
                     size_t errlen);
 void cli_target_free(cli_target *t);

@@ -249,11 +249,17 @@ static int load_files(const char *arg, const cutune_space *sp, cli_warm_start *w
             break;
         }
         snprintf(w->path + at, sizeof w->path - at, "%s%s", at ? "," : "", w->files[i]);
+        cutune_recording *rec = NULL;
         cutune_warm_source *src = NULL;
-        if ((rc = cutune_warm_source_load(given[i], &src, err, errlen)) >= 0)
+        if ((rc = cutune_recording_load(given[i], &rec, err, errlen)) >= 0) {
+            cli_say_truncated_tail(rec);
+            rc = cutune_warm_source_from_recording(rec, &src, err, errlen);
+        }
+        if (rc >= 0)
             rc = cutune_warm_prior_build(src, sp, &parts[used], err, errlen);
         used += rc >= 0;
         cutune_warm_source_free(src);
+        cutune_recording_free(rec);
     }
     w->nfiles = w->nsources = used;
     if (rc >= 0)

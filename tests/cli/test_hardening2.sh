@@ -141,6 +141,32 @@ expect_fail "a field given twice in a cache entry" 'duptime.json: cache\["1"\]: 
 "$exe" --searcher=random --budget=3 --journal=j.jsonl bowl.json >/dev/null 2>&1
 sed '2s|"config":{|"config":{"a":1,|' j.jsonl > dupj.jsonl
 expect_fail "a journal line with a key given twice" 'dupj.jsonl:2: config: key "a" given twice' "$exe" space dupj.jsonl
+# A journal's last line cut off mid-write is left out, and an unterminated Kernel Tuner
+# cache closed after its last whole entry: said in one line wherever such a recording is
+# read (resume and report already said it; tune, space, --warm-start and db import were
+# silent).
+"$exe" --searcher=random --budget=4 --journal=whole.jsonl bowl.json >/dev/null 2>&1
+head -c -20 whole.jsonl > torn.jsonl
+python3 -c "import sys; s=open('bowl.json').read(); open('open.json','w').write(s[:s.index('\"1,1,1\"')].rstrip().rstrip(','))"
+torn_said() { # NAME FILE CMD...: exit 0, and stderr says FILE was read short of its end
+    local name=$1 file=$2
+    shift 2
+    rm -f tj.jsonl tdb.db
+    local out
+    out=$("$@" 2>&1 >/dev/null)
+    local rc=$?
+    if [ $rc -ne 0 ]; then bad "$name: exit $rc" "$out"; return; fi
+    grep -qE "^cutune: warning: $file: (its last line ends without a newline \(cut off mid-write\): left out|the cache is unterminated)" <<<"$out" \
+        && ok "$name" || bad "$name: not said" "$out"
+}
+torn_said "a torn journal's last line is said: space" torn.jsonl "$exe" space torn.jsonl
+torn_said "... tune" torn.jsonl "$exe" --budget=2 --journal=tj.jsonl torn.jsonl
+torn_said "... --warm-start" torn.jsonl "$exe" --budget=2 --journal=tj.jsonl --warm-start=torn.jsonl bowl.json
+torn_said "... db import" torn.jsonl "$exe" db import --db=tdb.db torn.jsonl
+torn_said "an unterminated Kernel Tuner cache is said" open.json "$exe" space open.json
+out=$("$exe" space whole.jsonl 2>&1 >/dev/null) && [ -z "$out" ] \
+    && ok "... and nothing is said of a whole journal" || bad "... and nothing is said of a whole journal" "$out"
+
 # Entries whose values disagree with their key; two keys of one configuration.
 printf '{"tune_params_keys": ["a", "b"], "tune_params": {"a": [1, 2], "b": [3, 4]}, "cache": {"1,3": {"a": 1, "b": 4, "time": 1.0}}}' > keyval.json
 expect_fail "a cache entry whose values disagree with its key" \
