@@ -360,6 +360,15 @@ int cutune_cmd_header(int argc, char **argv)
         free(targv);
         return 2;
     }
+    /* Checked before anything is tuned, as tune checks its --header: with a database the
+     * run is made without it (the header is written after it), and a path no header can be
+     * written at was found only once the run had been made and stored (exit 1). */
+    if (!*out) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL, "--header=: empty path");
+        goto fail;
+    }
+    if ((rc = cli_check_writable("header", out, err, sizeof err)) < 0)
+        goto fail;
     /* enough measurements already: the header is the database's best */
     if ((rc = cli_db_path(db, no_db, dbpath, sizeof dbpath, err, sizeof err)) < 0)
         goto fail;

@@ -52,6 +52,17 @@ refused "header -o onto the database, answered from it" "is the tuning database"
     "$exe" header -o t.db --db=t.db --budget=3 bowl.json
 refused "header -o onto the recording, answered from the database" "is an input of" bowl.json \
     "$exe" header -o bowl.json --db=t.db --budget=3 bowl.json
+# a header that cannot be written is refused before anything is tuned: with a database the
+# run is made without --header (the header is the database's best, written after it), so the
+# path was found bad only once the run had been made and stored (exit 1)
+mkdir -p hdir
+refused "header -o into a missing folder: refused before the run" "--header=nodir/h.h: cannot write in nodir" \
+    t.db "$exe" header -o nodir/h.h --db=t.db --budget=20 bowl.json
+refused "header -o onto a folder: refused before the run" "--header=hdir: is a directory" \
+    t.db "$exe" header -o hdir --db=t.db --budget=20 bowl.json
+refused "header -o '': refused before the run" "--header=: empty path" \
+    t.db "$exe" header -o "" --db=t.db --budget=20 bowl.json
+[ ! -e runs ] && ok "... and no journal was started" || bad "... and no journal was started" "$(ls runs)"
 refused "report --html onto the journal it reports" "is a journal being reported" j.jsonl \
     "$exe" report --html=j.jsonl j.jsonl
 if "$exe" db export --db=t.db --kt-cache=out.json bowl.json >/dev/null 2>&1 && [ -s out.json ]; then
