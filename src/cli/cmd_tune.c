@@ -280,6 +280,12 @@ int cutune_cmd_tune(int argc, char **argv)
         snprintf(ename, sizeof ename, "replay");
         eargs = shipped;
         announced = 1;
+    } else if (shipped) { /* named, but not there (not made yet, moved): say which */
+        cutune_err(err, sizeof err, CUTUNE_ENODEV,
+                   "%s: no CUDA GPU found, and the recording it names cannot be read: %s: %s "
+                   "(give --evaluator=replay:FILE)",
+                   t.path, shipped, strerror(errno));
+        goto bad_input;
     } else {
         cutune_err(err, sizeof err, CUTUNE_ENODEV,
                    "%s: no CUDA GPU found and the kernel has no recording to replay "

@@ -220,6 +220,12 @@ else
     [ $? -eq 0 ] && head -1 <<<"$out" | grep -q "no GPU here: replaying" && ok "no GPU: kernel replays its recording, said first" \
         || bad "no GPU: kernel replays its recording, said first" "$out"
     expect_fail "replay at another size" "measured at M=4096, this run has M=1000" --size M=1000 gemm
+    # a spec whose "recording" is not there: the message names it, not "has no recording"
+    sed 's|"recording": "[^"]*"|"recording": "gone.jsonl.gz"|' "$here/../../kernels/vector_add.json" >norec.json
+    cp "$here/../../kernels/vector_add.cu" .
+    expect_fail "no GPU, the spec's recording missing: named" \
+        "norec.json: no CUDA GPU found, and the recording it names cannot be read: .*gone.jsonl.gz: No such file" \
+        ./norec.json
     q=$("$exe" -q --searcher=random --budget=5 --journal=q.jsonl gemm 2>/dev/null)
     [ "$(wc -l <<<"$q")" -eq 1 ] && grep -q "^BM=" <<<"$q" && ok "-q: stdout is the configuration alone" \
         || bad "-q: stdout is the configuration alone" "$q"
