@@ -151,34 +151,34 @@ static int add_shape(const char *opt, const char *where, char *text, cli_shapes 
 
 static int parse_file(const char *opt, const char *path, cli_shapes *out, char *err, size_t errlen)
 {
-    int fd;
-    int rc = cutune_open_input(path, &fd, err, errlen); /* regular files only */
+    /* read whole (regular files only, the input limit), then a line at a time: a NUL ends
+     * no line early, so nothing after one is dropped unread */
+    char *text = NULL, where[4200];
+    size_t len = 0;
+    int rc = cutune_read_file(path, &text, &len, err, errlen);
     if (rc < 0)
         return rc;
-    FILE *f = fdopen(fd, "r");
-    if (!f) {
-        close(fd);
-        return cutune_err(err, errlen, CUTUNE_EIO, "%s=@%s: %s", opt, path, strerror(errno));
-    }
-    char line[4096], where[4200];
-    for (unsigned long no = 1; rc == 0 && fgets(line, sizeof line, f); no++) {
-        size_t len = strlen(line);
-        if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(f)) {
-            /* never read as two lines: the rest of a comment would become a shape */
-            rc = cutune_err(err, errlen, CUTUNE_EINVAL, "%s=@%s:%lu: longer than %zu bytes", opt,
-                            path, no, sizeof line - 2);
+    unsigned long no = 1;
+    for (char *line = text; rc == 0 && line < text + len; no++) {
+        char *nl = memchr(line, '\n', (size_t)(text + len - line));
+        char *e = nl ? nl : text + len;
+        if (memchr(line, '\0', (size_t)(e - line))) {
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL, "%s=@%s:%lu: a NUL character", opt, path,
+                            no);
             break;
         }
+        *e = '\0';
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
         trim(line);
-        if (!*line)
-            continue;
-        snprintf(where, sizeof where, "%s:%lu", path, no);
-        rc = add_shape(opt, where, line, out, err, errlen);
+        if (*line) {
+            snprintf(where, sizeof where, "%s:%lu", path, no);
+            rc = add_shape(opt, where, line, out, err, errlen);
+        }
+        line = e + 1;
     }
-    fclose(f);
+    free(text);
     if (rc == 0 && out->n == 0)
         rc = cutune_err(err, errlen, CUTUNE_EINVAL, "%s=@%s: holds no shape", opt, path);
     return rc;

@@ -46,9 +46,15 @@ expect_fail "a validation shape that is tuned, its sizes in another order" \
     "1000x5000x296 is tuned by --sizes already" --sizes="$S3" --validate-sizes='K=296,M=1000,N=5000' gemm_h
 expect_fail "a validation shape that names another size" "shape 1 does not name K" \
     --sizes="$S3" --validate-sizes='M=2048,N=2048,SMS=132' gemm_h
-python3 -c "print('M=N=K=1024  # M=N=K=2048 left out:' + ' ' * 4100 + 'M=N=K=2048')" >long.txt
-expect_fail "--sizes=@FILE with a line too long: refused, never split" "long.txt:1: longer than" \
-    --sizes=@long.txt gemm_h
+# a long line is read whole, never split: the rest of its comment never becomes a shape
+# (2x48 would be refused, naming the line); the file's one shape is 1024^3
+python3 -c "print('M=N=K=1024  # M=N=K=2x48 left out:' + ' ' * 4100 + 'M=N=K=2x48')" >long.txt
+expect_fail "--sizes=@FILE with a long line: read whole, its comment stays one" \
+    "1024x1024x1024 is tuned by --sizes already" --sizes=@long.txt --validate-sizes='M=N=K=1024' gemm_h
+# a NUL ended the line where it stood: "M=N=K=1024\0,K=99" was read as M=N=K=1024
+printf 'M=N=K=1024\0,K=99\n' >nul.txt
+expect_fail "--sizes=@FILE with a NUL: refused, naming the line" "--sizes=@nul.txt:1: a NUL character" \
+    --sizes=@nul.txt gemm_h
 expect_fail "bad searcher arguments, before any shape runs" "bo: unknown option 'bogus'" \
     --sizes="$S3" --searcher=bo:bogus=1 gemm_h
 expect_fail "--resume=PREFIX with --sizes and another --journal" "--journal=j.jsonl is not allowed" \
