@@ -164,6 +164,12 @@ const char *cutune_outfile_tmp_path(const cutune_outfile *o);
 int cutune_outfile_commit(cutune_outfile *o, int *keep_fd, char *err, size_t errlen);
 /** Remove the temporary and free o (NULL: a no-op); the path is left as it was. */
 void cutune_outfile_abort(cutune_outfile *o);
+/**
+ * Remove every temporary this process has open (not yet committed or aborted), leaving
+ * their paths as they were. Async-signal-safe: for a handler of a signal that then ends
+ * the process, so that it leaves no temporary behind.
+ */
+void cutune_outfile_remove_temporaries(void);
 
 /**
  * Whether paths a and b name one file: the same real folder and name, or (where both

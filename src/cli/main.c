@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "stop_signal.h"
 #include <gsl/gsl_errno.h>
 
 #include "cutune/common.h"
@@ -78,6 +79,7 @@ int main(int argc, char **argv)
         memcpy(cli_argv, argv, (size_t)argc * sizeof *argv);
     /* GSL's default handler aborts; every GSL status is checked instead. */
     gsl_set_error_handler_off();
+    cli_remove_temporaries_on_signal();
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -4,6 +4,8 @@
  * fail, not kill the run (SIGPIPE). */
 #include "stop_signal.h"
 
+#include "cutune/common.h"
+
 volatile sig_atomic_t cli_stop_requested;
 
 static void on_signal(int sig)
@@ -37,4 +39,29 @@ void cli_catch_stop_signals(void)
 void cli_catch_stop_signals_early(void)
 {
     catch (SA_RESTART); /* reads of the inputs go on; the run stops once it starts */
+}
+
+/* A command that does not stop cleanly on a signal (report, bench, db, ...) ends as it
+ * would by default, but first removes the temporaries of the files it was writing: an
+ * interrupted export is then absent, not a stray .NAME.XXXXXXXXXX beside it. */
+static void on_fatal_signal(int sig)
+{
+    cutune_outfile_remove_temporaries();
+    signal(sig, SIG_DFL);
+    raise(sig); /* delivered once the handler returns: the process ends by sig */
+}
+
+void cli_remove_temporaries_on_signal(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa = {0}, old;
+        /* a signal the caller ignores (nohup, a shell's background job) stays ignored */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sa.sa_handler = on_fatal_signal;
+        sa.sa_flags = SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
 }

@@ -13,5 +13,9 @@ void cli_catch_stop_signals(void);
  * inputs are read is the run's stop (exit 130 once it has stopped), not a kill or a failed
  * read. */
 void cli_catch_stop_signals_early(void);
+/* For every command, from the start (tune then installs the above): SIGINT, SIGTERM and
+ * SIGHUP still end the process, but remove the temporaries of unfinished outputs first
+ * (cutune_outfile_remove_temporaries). A signal ignored when cutune started stays so. */
+void cli_remove_temporaries_on_signal(void);
 
 #endif

@@ -21,7 +21,53 @@ struct cutune_outfile {
     char *path;     /* the final path */
     char *dir;      /* its folder ("." for a bare name) */
     char *tmp;      /* the temporary: DIR/.NAME.XXXXXXXXXX */
+    int slot;       /* its entry in live_tmp, or -1 (not tracked) */
 };
+
+/* The temporaries of this process not yet committed or aborted, for
+ * cutune_outfile_remove_temporaries, which a signal handler calls at any moment: each is
+ * a copy in a fixed slot (never freed), published by its state once whole. Slots run out
+ * only with more files open at once than any command writes; one not tracked is left
+ * behind by a fatal signal, as before. */
+#define LIVE_TMP_SLOTS 64
+enum { SLOT_FREE, SLOT_FILLING, SLOT_LIVE };
+static struct {
+    int state;           /* SLOT_* (atomic) */
+    pid_t pid;           /* the process that made it (a forked child does not remove it) */
+    char path[PATH_MAX]; /* the temporary */
+} live_tmp[LIVE_TMP_SLOTS];
+
+static int track_tmp(const char *tmp)
+{
+    if (strlen(tmp) >= sizeof live_tmp[0].path)
+        return -1;
+    for (int i = 0; i < LIVE_TMP_SLOTS; i++) {
+        int want = SLOT_FREE;
+        if (!__atomic_compare_exchange_n(&live_tmp[i].state, &want, SLOT_FILLING, 0,
+                                         __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            continue;
+        strcpy(live_tmp[i].path, tmp);
+        live_tmp[i].pid = getpid();
+        __atomic_store_n(&live_tmp[i].state, SLOT_LIVE, __ATOMIC_RELEASE);
+        return i;
+    }
+    return -1;
+}
+
+static void untrack_tmp(int slot)
+{
+    if (slot >= 0)
+        __atomic_store_n(&live_tmp[slot].state, SLOT_FREE, __ATOMIC_RELEASE);
+}
+
+void cutune_outfile_remove_temporaries(void)
+{
+    pid_t me = getpid();
+    for (int i = 0; i < LIVE_TMP_SLOTS; i++)
+        if (__atomic_load_n(&live_tmp[i].state, __ATOMIC_ACQUIRE) == SLOT_LIVE &&
+            live_tmp[i].pid == me)
+            unlink(live_tmp[i].path); /* async-signal-safe */
+}
 
 /* The longest NAME kept in a temporary's name: room for the dot and suffix in NAME_MAX. */
 #define TMP_NAME_KEEP 200
@@ -74,6 +120,7 @@ static const char *refusal(const char *path, unsigned flags, struct stat *st)
 
 static void outfile_free(cutune_outfile *o)
 {
+    untrack_tmp(o->slot); /* after the rename or the unlink: never a moment untracked */
     if (o->f)
         fclose(o->f); /* closes fd */
     else if (o->fd >= 0)
@@ -109,6 +156,7 @@ int cutune_outfile_open(const char *path, unsigned flags, int mode, cutune_outfi
     if (!o)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
     o->fd = -1;
+    o->slot = -1;
     o->flags = flags;
     size_t dlen = slash ? (slash == path ? 1 : (size_t)(slash - path)) : 1;
     o->path = strdup(path);
@@ -133,6 +181,7 @@ int cutune_outfile_open(const char *path, unsigned flags, int mode, cutune_outfi
                         o->dir, strerror(errno));
         goto out_free;
     }
+    o->slot = track_tmp(o->tmp);
     /* a replaced file keeps its permissions (a private one stays private) */
     if (S_ISREG(st.st_mode))
         (void)fchmod(o->fd, st.st_mode & 0777);

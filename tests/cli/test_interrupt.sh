@@ -82,5 +82,33 @@ done
     bad "two runs at once: the journals" "$(ls -l runs)"
 cd .. || exit 1
 
+# a signal while report, db export or bench writes its file (landed there by gdb, at the
+# commit of the first output): the process ends by the signal, the file there before is
+# left as it was, and no temporary (.NAME.XXXXXXXXXX) is left beside it
+if command -v gdb >/dev/null; then
+    "$exe" --db=sig.db --budget=10 --journal=sig.jsonl --no-progress "$rec" >/dev/null 2>&1
+    mkdir -p sig && echo old >sig/out && echo old >sig/results.md
+    killed_at_commit() { # NAME SIGNAL ARGS...: killed by SIGNAL inside cutune_outfile_commit
+        local name=$1 sig=$2
+        shift 2
+        printf 'set pagination off\nhandle %s nostop noprint pass\nbreak cutune_outfile_commit\nrun\nsignal %s\n' \
+            "$sig" "$sig" >sig.gdb
+        ASAN_OPTIONS=detect_leaks=0 gdb -q -batch -x sig.gdb --args "$exe" "$@" >sig.txt 2>&1
+        local left
+        left=$(cd sig && ls -A | grep '^\.')
+        rm -f sig/.??*
+        grep -q "terminated with signal $sig" sig.txt && [ -z "$left" ] &&
+            [ "$(cat sig/out)" = old ] && [ "$(cat sig/results.md)" = old ] &&
+            ok "$name: $sig while writing: the old file kept, no temporary left" ||
+            bad "$name: $sig while writing (left: ${left:-nothing})" "$(grep -v '^Breakpoint\|^\[' sig.txt | tail -3)"
+    }
+    killed_at_commit "report" SIGINT report --html=sig/out sig.jsonl
+    killed_at_commit "db export" SIGTERM db export --db=sig.db --kt-cache=sig/out "$rec"
+    killed_at_commit "bench" SIGHUP bench --out=sig --no-plots --quiet --seeds=1 --searchers=random \
+        --budgets=5 "$rec"
+else
+    echo "ok - a signal while report, db export or bench writes # SKIP no gdb"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

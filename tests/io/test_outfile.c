@@ -222,6 +222,38 @@ static void test_noreplace(void **state)
     assert_int_equal(count_hidden(f->dir), 0);
 }
 
+/* What a fatal signal's handler removes: the temporaries still open, not a committed
+ * file, nor one committed or aborted before (its slot free again for the next). */
+static void test_remove_temporaries(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "", done[4096];
+    cutune_outfile *a = NULL, *b = NULL;
+    path_in(done, sizeof done, f->dir, "done.json");
+    assert_int_equal(write_out(done, "whole\n", err, sizeof err), 0);
+    write_text(f->path, "old\n");
+    assert_int_equal(cutune_outfile_open(f->path, 0, 0644, &a, err, sizeof err), 0);
+    assert_int_equal(cutune_outfile_open(f->path, 0, 0644, &b, err, sizeof err), 0);
+    fputs("half a file", cutune_outfile_stream(a));
+    assert_int_equal(count_hidden(f->dir), 2);
+    cutune_outfile_remove_temporaries();
+    assert_int_equal(count_hidden(f->dir), 0);
+    char *text = read_text(f->path, NULL);
+    assert_string_equal(text, "old\n");
+    free(text);
+    text = read_text(done, NULL);
+    assert_string_equal(text, "whole\n");
+    free(text);
+    cutune_outfile_abort(a);
+    cutune_outfile_abort(b);
+    for (int i = 0; i < 100; i++) /* more than the slots, each freed by its commit */
+        assert_int_equal(write_out(f->path, "new\n", err, sizeof err), 0);
+    assert_int_equal(cutune_outfile_open(f->path, 0, 0644, &a, err, sizeof err), 0);
+    cutune_outfile_remove_temporaries();
+    assert_int_equal(count_hidden(f->dir), 0);
+    cutune_outfile_abort(a);
+}
+
 /* Two spellings of one file are one file; a missing file compares by its real folder. */
 static void test_path_same(void **state)
 {
@@ -258,6 +290,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_noreplace, setup, teardown),
         cmocka_unit_test_setup_teardown(test_path_same, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_remove_temporaries, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
