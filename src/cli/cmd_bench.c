@@ -399,7 +399,6 @@ int cutune_cmd_bench(int argc, char **argv)
         cmdline[i + 1] = argv[i];
 
     optind = 1;
-    opterr = 1;
     int c, given[64] = {0}, ngiven = 0; /* the options given, for the modes' refusals */
     while ((c = cli_getopt(argc, argv, "h", longopts)) != -1) {
         if (ngiven < 64)
@@ -448,10 +447,7 @@ int cutune_cmd_bench(int argc, char **argv)
             bench_usage(stdout);
             free(cmdline);
             return 0;
-        default:
-            bench_usage(stderr);
-            free(cmdline);
-            return 2;
+        default: /* said in one line by cli_getopt */ free(cmdline); return 2;
         }
     }
 

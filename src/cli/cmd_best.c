@@ -146,7 +146,7 @@ int cutune_cmd_best(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'S': sizes = optarg; break;
         case 'h': best_usage(stdout); return 0;
-        default: best_usage(stderr); return 2;
+        default: return 2; /* said in one line by cli_getopt */
         }
     }
     if (optind != argc - 1) {

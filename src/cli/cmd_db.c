@@ -101,7 +101,7 @@ static int parse(const char *cmd, int argc, char **argv, db_opts *o, char *err, 
                 rc = cli_parse_size(optarg, &o->so.sizes[o->so.nsizes++], err, errlen);
             break;
         case 'h': db_usage(stdout); return 1;
-        default: return cutune_err(err, errlen, CUTUNE_EINVAL, "bad option (try --help)");
+        default: err[0] = '\0'; return CUTUNE_EINVAL; /* said in one line by cli_getopt */
         }
     }
     return rc;
@@ -312,6 +312,7 @@ int cutune_cmd_db(int argc, char **argv)
     }
     if (rc >= 0)
         return 0;
-    fprintf(stderr, "cutune: %s\n", err);
+    if (err[0])
+        fprintf(stderr, "cutune: %s\n", err);
     return rc == CUTUNE_ENOMEM || rc == CUTUNE_EIO ? 1 : 2;
 }

@@ -376,7 +376,7 @@ int cutune_cmd_profile(int argc, char **argv)
         case 'n': ncu_opt = optarg; break;
         case 'd': dir_opt = optarg; break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default: return 2; /* said in one line by cli_getopt */
         }
     }
     if (optind != argc - 1) {

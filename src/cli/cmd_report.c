@@ -116,7 +116,7 @@ int cutune_cmd_report(int argc, char **argv)
         case 't': text = 1; break;
         case 'T': title = optarg; break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default: return 2; /* said in one line by cli_getopt */
         }
     }
     if (optind >= argc) {

@@ -46,11 +46,11 @@ int cutune_cmd_space(int argc, char **argv)
             break;
         case 'c': so.cartesian = 1; break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default: return 2; /* said in one line by cli_getopt */
         }
     }
     if (optind != argc - 1) {
-        usage(stderr);
+        fprintf(stderr, "cutune space: expected one KERNEL, SPEC or RECORDING (try --help)\n");
         return 2;
     }
     cli_target t;

@@ -311,7 +311,7 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
         case OPT_VALIDATE_SIZES: o->validate_sizes = optarg; break;
         case 'q': o->quiet = 1; break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default: return 2; /* said in one line by cli_getopt */
         }
         if (rc < 0) {
             fprintf(stderr, "cutune: %s\n", err);

@@ -95,11 +95,49 @@ static int has_kt_key(const char *path)
     return found;
 }
 
+/* Does longopts hold the option name[0..n) with the value val? */
+static int names_option(const struct option *longopts, const char *name, size_t n, int val)
+{
+    for (; longopts->name; longopts++)
+        if (strlen(longopts->name) == n && strncmp(longopts->name, name, n) == 0)
+            return longopts->val == val;
+    return 0;
+}
+
+/* The one line for an option getopt_long refused (c: '?', or ':' for a missing value),
+ * naming it as given: the command's whole usage after it would bury it. */
+static void say_refused(int c, char **argv, const struct option *longopts)
+{
+    const char *word = optind > 0 ? argv[optind - 1] : "";
+    size_t n = strcspn(word, "=");
+    /* optopt is 0 for an unknown long option, else the option's value; a short one's
+     * word may be a cluster (-qx) */
+    int is_long =
+        strncmp(word, "--", 2) == 0 && (!optopt || names_option(longopts, word + 2, n - 2, optopt));
+    if (!is_long)
+        fprintf(stderr, "cutune: %s '-%c' (try --help)\n",
+                c == ':' ? "a value is needed after" : "unknown option", optopt);
+    else if (c == ':')
+        fprintf(stderr, "cutune: option '%.*s' needs a value (try --help)\n", (int)n, word);
+    else if (optopt)
+        fprintf(stderr, "cutune: option '%.*s' takes no value (try --help)\n", (int)n, word);
+    else
+        fprintf(stderr, "cutune: unknown option '%.*s' (try --help)\n", (int)n, word);
+}
+
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts)
 {
+    char opts[64];
+    snprintf(opts, sizeof opts, ":%s", shortopts); /* ':' first: a missing value is ':' */
+    opterr = 0;                                    /* the messages are say_refused's */
+    optopt = 0;
     int idx = -1;
-    int c = getopt_long(argc, argv, shortopts, longopts, &idx);
-    if (c == -1 || c == '?' || idx < 0)
+    int c = getopt_long(argc, argv, opts, longopts, &idx);
+    if (c == '?' || c == ':') {
+        say_refused(c, argv, longopts);
+        return '?';
+    }
+    if (c == -1 || idx < 0)
         return c;
     /* the word given: before its value when that was the next word */
     const char *word =

@@ -595,6 +595,21 @@ for args in "tune --budg=3 bowl.json.gz" "bench --objective=energy,time --out=ab
         && [ ! -e ab_out ] && [ ! -e x.db ] && ok "abbreviated option refused: $args" \
         || bad "abbreviated option refused: $args" "exit $rc: $(head -2 <<<"$out")"
 done
+# an option refused by getopt (unknown, its value missing, a value given to a flag): exit 2
+# and one line naming it, not the command's whole usage after it
+for args in "tune --bogus bowl.json.gz|'--bogus'" "bowl.json.gz --budget|'--budget' needs a value" \
+    "--no-db=1 bowl.json.gz|'--no-db' takes no value" "-qx bowl.json.gz|'-x'" \
+    "bench --quiet=1|'--quiet' takes no value" "bench --seeds|'--seeds' needs a value" \
+    "db list --bogus|'--bogus'" "db prune --failed=1|'--failed' takes no value" \
+    "space --bogus bowl.json.gz|'--bogus'" "report --html|'--html' needs a value" \
+    "best --bogus bowl.json.gz|'--bogus'" "profile --top|'--top' needs a value" \
+    "header -o h.h --bogus bowl.json.gz|'--bogus'"; do
+    out=$("$exe" ${args%%|*} 2>&1 >/dev/null)
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -qF -- "${args#*|}" <<<"$out" \
+        && ok "refused option, one line: ${args%%|*}" \
+        || bad "refused option, one line: ${args%%|*}" "exit $rc: $(head -3 <<<"$out")"
+done
 out=$("$exe" --budget 3 --no-progress --no-db --journal=ab.jsonl bowl.json.gz 2>&1) \
     && ok "an option spelled out, its value the next word" || bad "an option spelled out, its value the next word" "$out"
 
