@@ -61,7 +61,7 @@ static void bench_usage(FILE *f)
             "                       benchmarks/searchers/restrictions)\n"
             "  --split              also the leave-one-GPU-out tables: the searchers are the\n"
             "                       candidates of one choice, made for each GPU on the others\n"
-            "  --jobs=N             worker threads (default: all cores)\n"
+            "  --jobs=N             worker threads, 1..1024 (default: all cores)\n"
             "  --parallel=N         evaluations in flight per run (default 1): each run is the\n"
             "                       tuner loop on a virtual clock with N workers playing the\n"
             "                       recorded compile + benchmark times (docs/parallel.md)\n"
@@ -418,6 +418,12 @@ int cutune_cmd_bench(int argc, char **argv)
         case OPT_JOBS:
             if (parse_count("--jobs", optarg, &jobs) < 0)
                 goto out;
+            /* the library takes an unsigned, where 0 is every core: 4294967296 would have
+             * wrapped to that, 4294967297 to one thread */
+            if (jobs < 1 || jobs > 1024) {
+                fprintf(stderr, "cutune bench: --jobs=%s: must be 1..1024\n", optarg);
+                goto out;
+            }
             break;
         case OPT_PARALLEL:
             if (parse_count("--parallel", optarg, &parallel) < 0)
