@@ -42,7 +42,8 @@ static void bench_usage(FILE *f)
             "                       default list), e.g. --searcher=genetic:pop=20,mut=0.2\n"
             "  --budgets=LIST       evaluation budgets (default %s); each is a run of its own,\n"
             "                       as cutune --budget=B makes it (searchers plan by it)\n"
-            "  --seeds=N            runs per searcher and recording (default 50; seeds 1..N)\n"
+            "  --seeds=N            runs per searcher and recording, 1..4294967295 (default 50;\n"
+            "                       seeds 1..N)\n"
             "  --convention=C       constraint-aware | cartesian | recorded | both | all\n"
             "                       (default both = constraint-aware and cartesian).\n"
             "                       constraint-aware: the space is the Cartesian product\n"
@@ -522,6 +523,15 @@ int cutune_cmd_bench(int argc, char **argv)
     }
     if (seeds == 0) {
         fprintf(stderr, "cutune bench: --seeds must be at least 1\n");
+        goto out;
+    }
+    /* seed s is `cutune --seed=s`, which takes 1..4294967295: GSL's mt19937 keeps 32 bits,
+     * so seed 4294967296 would repeat the run of 4357 (0's) */
+    if (seeds > 4294967295UL) {
+        fprintf(stderr,
+                "cutune bench: --seeds=%lu: must be 1..4294967295 (the seeds are 1..N, "
+                "32-bit as --seed's)\n",
+                seeds);
         goto out;
     }
     if (parse_budgets(budgets_text, budgets, &nb) < 0)

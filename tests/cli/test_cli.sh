@@ -352,6 +352,7 @@ bench_refused() { # ARG PATTERN
 }
 bench_refused --jobs=0 "^cutune bench: --jobs=0: must be 1..1024"
 bench_refused --jobs=4294967296 "^cutune bench: --jobs=4294967296: must be 1..1024"
+bench_refused --seeds=4294967296 "^cutune bench: --seeds=4294967296: must be 1..4294967295"
 out=$("$exe" bench --searchers=nosuch --seeds=1 --budgets=5 --no-plots --out=bo_out bowl.json.gz 2>&1 >/dev/null)
 [ $? -eq 2 ] && [ ! -e bo_out ] && ok "bench: a bad searcher leaves no --out folder" || bad "bench: a bad searcher leaves no --out folder" "$out"
 out=$("$exe" bench --searcher=bo:xi=1,xi=2 --seeds=1 --budgets=5 --no-plots --out=bo_out bowl.json.gz 2>&1 >/dev/null)
