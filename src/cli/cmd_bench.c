@@ -189,7 +189,7 @@ static int parse_budgets(const char *text, size_t *out, size_t *n)
         errno = 0;
         unsigned long v = isdigit((unsigned char)*p) ? strtoul(p, &end, 10) : 0;
         if (!isdigit((unsigned char)*p) || v == 0 || errno || (*end && *end != ',') ||
-            *n >= BENCH_MAX) {
+            (*end == ',' && !end[1]) || *n >= BENCH_MAX) { /* "20,": a budget left out? */
             fprintf(stderr, "cutune bench: --budgets: '%s' is not a list of positive integers\n",
                     text);
             return -1;

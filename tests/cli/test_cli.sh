@@ -345,7 +345,7 @@ out=$("$exe" bench --seeds=' -1' --budgets=5 --no-plots bowl.json.gz 2>&1 >/dev/
 # was 0, every core) nor taken as another seed; nothing made
 bench_refused() { # ARG PATTERN
     local o r
-    o=$("$exe" bench "$1" --searchers=random --budgets=5 --no-plots --quiet --out=br_out bowl.json.gz 2>&1 >/dev/null)
+    o=$("$exe" bench --searchers=random --budgets=5 --no-plots --quiet --out=br_out "$1" bowl.json.gz 2>&1 >/dev/null)
     r=$?
     [ $r -eq 2 ] && [ "$(wc -l <<<"$o")" -eq 1 ] && grep -qE -- "$2" <<<"$o" && [ ! -e br_out ] \
         && ok "bench $1 refused" || bad "bench $1 refused: exit $r" "$o"
@@ -353,6 +353,7 @@ bench_refused() { # ARG PATTERN
 bench_refused --jobs=0 "^cutune bench: --jobs=0: must be 1..1024"
 bench_refused --jobs=4294967296 "^cutune bench: --jobs=4294967296: must be 1..1024"
 bench_refused --seeds=4294967296 "^cutune bench: --seeds=4294967296: must be 1..4294967295"
+bench_refused --budgets=5, "^cutune bench: --budgets: '5,' is not a list of positive integers"
 out=$("$exe" bench --searchers=nosuch --seeds=1 --budgets=5 --no-plots --out=bo_out bowl.json.gz 2>&1 >/dev/null)
 [ $? -eq 2 ] && [ ! -e bo_out ] && ok "bench: a bad searcher leaves no --out folder" || bad "bench: a bad searcher leaves no --out folder" "$out"
 out=$("$exe" bench --searcher=bo:xi=1,xi=2 --seeds=1 --budgets=5 --no-plots --out=bo_out bowl.json.gz 2>&1 >/dev/null)
