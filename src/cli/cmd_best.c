@@ -322,7 +322,10 @@ int cutune_cmd_header(int argc, char **argv)
             retune = 1;
         } else if (HAS("--budget")) {
             if (cli_parse_ulong("budget", v, &budget, err, sizeof err) < 0 || budget == 0) {
-                fprintf(stderr, "cutune: --budget=%s: must be at least 1\n", v);
+                /* the parser's reason where it has one: 'abc' is not an integer, not 0 */
+                if (!err[0])
+                    snprintf(err, sizeof err, "--budget=%s: must be at least 1", v);
+                fprintf(stderr, "cutune: %s\n", err);
                 free(targv);
                 return 2;
             }

@@ -354,6 +354,13 @@ bench_refused --jobs=0 "^cutune bench: --jobs=0: must be 1..1024"
 bench_refused --jobs=4294967296 "^cutune bench: --jobs=4294967296: must be 1..1024"
 bench_refused --seeds=4294967296 "^cutune bench: --seeds=4294967296: must be 1..4294967295"
 bench_refused --budgets=5, "^cutune bench: --budgets: '5,' is not a list of positive integers"
+# header --budget: the parser's reason (it said "must be at least 1" of 'abc' too)
+for v in "abc|not an integer" "99999999999999999999|out of range" "0|must be at least 1"; do
+    o=$("$exe" header -o hb.h --budget="${v%%|*}" bowl.json.gz 2>&1 >/dev/null)
+    r=$?
+    [ $r -eq 2 ] && [[ "$o" == "cutune: --budget=${v%%|*}: ${v#*|}"* ]] && [ ! -e hb.h ] \
+        && ok "header --budget=${v%%|*} refused: ${v#*|}" || bad "header --budget=${v%%|*}: exit $r" "$o"
+done
 out=$("$exe" bench --searchers=nosuch --seeds=1 --budgets=5 --no-plots --out=bo_out bowl.json.gz 2>&1 >/dev/null)
 [ $? -eq 2 ] && [ ! -e bo_out ] && ok "bench: a bad searcher leaves no --out folder" || bad "bench: a bad searcher leaves no --out folder" "$out"
 out=$("$exe" bench --searcher=bo:xi=1,xi=2 --seeds=1 --budgets=5 --no-plots --out=bo_out bowl.json.gz 2>&1 >/dev/null)
