@@ -209,30 +209,32 @@ out:
 
 static void header_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: cutune header -o FILE.h [--size NAME=VALUE]... [--budget=N] [--db=FILE]\n"
-            "                     [TUNE OPTIONS] KERNEL|SPEC\n"
-            "\n"
-            "Write the tuned configuration of KERNEL on this GPU (without a GPU: replayed from\n"
-            "the kernel's recording) at these sizes as a C header of #defines, for a build.\n"
-            "When the database holds at least N measurements of it (default 60), the header is\n"
-            "its best and nothing is tuned; otherwise KERNEL is tuned with a budget of N, every\n"
-            "configuration the database holds answered from it, and only the rest measured\n"
-            "(without the confirmation step: the header is the database's best either way).\n"
-            "\n"
-            "  -o, --header=FILE.h  the header to write (replaced as a whole, never in part)\n"
-            "  --budget=N           measurements wanted (default 60)\n"
-            "  --retune             tune even when the database holds enough\n"
-            "  --sizes=LIST         several shapes ('M=N=K=1024;M=1000,N=5000,K=296' or @FILE):\n"
-            "                       a dispatch table and a nearest-shape lookup (docs/shapes.md)\n"
-            "  --shape-mode=common  with --sizes: the default entry is one configuration for all\n"
-            "  other options        passed to `cutune tune` (--searcher, --seed, --evaluator,\n"
-            "                       --journal, --db, --no-progress, ...); not --objective,\n"
-            "                       --objectives, --subject-to, --front (the header is the\n"
-            "                       fastest: `cutune --objective=X --header=FILE.h` writes\n"
-            "                       the best by X)\n"
-            "\n"
-            "Exit status: 0 written, 1 failed while tuning or nothing correct, 2 bad input.\n");
+    fprintf(
+        f, "usage: cutune header -o FILE.h [--size NAME=VALUE]... [--budget=N] [--db=FILE]\n"
+           "                     [TUNE OPTIONS] KERNEL|SPEC\n"
+           "\n"
+           "Write the tuned configuration of KERNEL on this GPU (without a GPU: replayed from\n"
+           "the kernel's recording) at these sizes as a C header of #defines, for a build.\n"
+           "When the database holds at least N measurements of it (default 60), the header is\n"
+           "its best and nothing is tuned; otherwise KERNEL is tuned with a budget of N, every\n"
+           "configuration the database holds answered from it, and only the rest measured\n"
+           "(without the confirmation step: the header is the database's best either way).\n"
+           "\n"
+           "  -o, --header=FILE.h  the header to write (replaced as a whole, never in part)\n"
+           "  --budget=N           measurements wanted (default 60)\n"
+           "  --retune             tune even when the database holds enough\n"
+           "  --sizes=LIST         several shapes ('M=N=K=1024;M=1000,N=5000,K=296' or @FILE):\n"
+           "                       a dispatch table and a nearest-shape lookup (docs/shapes.md)\n"
+           "  --shape-mode=common  with --sizes: the default entry is one configuration for all\n"
+           "  other options        passed to `cutune tune` (--searcher, --seed, --evaluator,\n"
+           "                       --journal, --db, --no-progress, ...); not --objective,\n"
+           "                       --objectives, --subject-to, --front (the header is the\n"
+           "                       fastest: `cutune --objective=X --header=FILE.h` writes\n"
+           "                       the best by X)\n"
+           "\n"
+           "Exit status: 0 written, 1 failed while tuning or nothing correct, 2 bad input,\n"
+           "130 the tuning stopped by SIGINT, SIGTERM or SIGHUP (--resume its journal; without\n"
+           "a database the header of what was tuned is written, as tune's --header, else none).\n");
 }
 
 /* The header from the database's best alone (one entry, no tuning). */

@@ -82,6 +82,26 @@ done
     bad "two runs at once: the journals" "$(ls -l runs)"
 cd .. || exit 1
 
+# header whose tuning is stopped (SIGTERM): exit 130; without a database the header of what
+# was tuned is written (tune's --header), with one none (the database's best is wanted)
+for db in --no-db --db=hdr.db; do
+    rm -f hdr.h hdr.jsonl
+    "$exe" header -o hdr.h $db --budget=400 --journal=hdr.jsonl --no-progress "$rec" >hdr.txt 2>&1 &
+    pid=$!
+    sleep 1
+    kill -TERM $pid 2>/dev/null
+    wait $pid
+    rc=$?
+    want=yes && [ $db != --no-db ] && want=no
+    got=no && [ -s hdr.h ] && got=yes
+    if [ $rc -eq 0 ]; then
+        ok "header $db: run ended before the signal (nothing to check)"
+    else
+        [ $rc -eq 130 ] && [ $got = $want ] && ok "header $db stopped: exit 130, header written: $got" ||
+            bad "header $db stopped: exit $rc, header written: $got (want $want)" "$(tail -3 hdr.txt)"
+    fi
+done
+
 # a signal while report, db export or bench writes its file (landed there by gdb, at the
 # commit of the first output): the process ends by the signal, the file there before is
 # left as it was, and no temporary (.NAME.XXXXXXXXXX) is left beside it
