@@ -381,7 +381,13 @@ int cli_parse_double(const char *opt, const char *text, double *out, char *err, 
 {
     char *end;
     errno = 0;
+    /* decimal as --size takes it: strtod's 0x10 (16), inf (no limit at all) and nan are
+     * not the seconds a user meant */
+    if (!is_decimal(text))
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: not a decimal number", opt, text);
     double v = strtod(text, &end);
+    if (errno == ERANGE)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: out of range", opt, text);
     if (end == text || *end || errno)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: not a number", opt, text);
     *out = v;

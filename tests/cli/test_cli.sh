@@ -276,6 +276,10 @@ expect_fail "resume with another batch" "batch=2 differs from the journal's batc
 # Seeds: decimal, and only those the generator (32-bit, 0 = 4357) keeps apart.
 expect_fail "seed 0 aliases 4357" "--seed=0: must be 1..4294967295" --seed=0 bowl.json.gz
 expect_fail "seed above 32 bits" "--seed=4294967297: must be 1..4294967295" --seed=4294967297 bowl.json.gz
+# seconds are decimal: strtod's inf (no limit), hex and nan were taken silently
+expect_fail "time limit inf" "--time-limit=inf: not a decimal number" --time-limit=inf bowl.json.gz
+expect_fail "time limit hex" "--time-limit=0x10: not a decimal number" --time-limit=0x10 bowl.json.gz
+expect_fail "rank timeout 1e400" "--rank-timeout=1e400: out of range" --rank-timeout=1e400 bowl.json.gz
 "$exe" --searcher=random --seed=010 --budget=3 --journal=s10.jsonl bowl.json.gz >/dev/null 2>&1
 grep -q '"seed":10,' s10.jsonl && ok "--seed=010 is ten" || bad "--seed=010 is ten" "$(head -c 300 s10.jsonl)"
 
