@@ -163,6 +163,9 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
     if (seed >= 9007199254740992.0) /* from 2^53 the double may have lost digits: the text */
         r->seed = exact_member_ulong(text, len, "seed", r->seed);
     r->budget = budget < two64 ? (size_t)budget : SIZE_MAX;
+    /* as the seed: 2^53 + 1 read back as 2^53 made its resume an extension */
+    if (budget >= 9007199254740992.0)
+        r->budget = exact_member_ulong(text, len, "budget", r->budget);
     r->valid = valid < two64 ? (size_t)valid : SIZE_MAX;
     const cJSON *cart = cJSON_GetObjectItemCaseSensitive(h, "cartesian");
     if (cart && !cJSON_IsBool(cart))

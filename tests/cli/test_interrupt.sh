@@ -51,6 +51,16 @@ for cut in 29 30 31; do
 done
 [ $ok_all = 1 ] && ok "a stop during a resume's replay replays every record (28, 29, 30 held)"
 
+# a budget above 2^53 (above the space: every configuration) resumes as the budget given,
+# not as the double it reads as (2^53 + 1 was 2^53: the resume called itself an extension)
+"$exe" --searcher=random --budget=9007199254740993 --journal=big.jsonl --no-progress "$rec" >/dev/null 2>&1
+head -50 big.jsonl >bigc.jsonl
+out=$("$exe" --resume=bigc.jsonl --budget=9007199254740993 --no-progress 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 0 ] && ! grep -q extending <<<"$out" && cmp -s big.jsonl bigc.jsonl &&
+    ok "resume of a budget above 2^53 with that budget: no extension, the whole run" ||
+    bad "resume of a budget above 2^53: exit $rc" "$out"
+
 # a line removed or two lines swapped: refused, naming the line and the numbers
 head -41 base.jsonl | sed '20d' >gap.jsonl
 expect_line() { # NAME PATTERN ARGS...: exit 2 and a message matching PATTERN
