@@ -151,6 +151,16 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
                 (int)n, word + 2, longopts[idx].name);
         return '?';
     }
+    if (optarg && optarg == argv[optind - 1] && word != optarg && strncmp(optarg, "--", 2) == 0) {
+        /* '--journal --csv=x.csv' would journal into a file named '--csv=x.csv' (and
+         * '--journal -- F' into '--'), '--budget --seed=2' call that budget not an
+         * integer: an option's value left out */
+        fprintf(stderr,
+                "cutune: option '%s' needs a value: the next word, '%s', is an option (a value "
+                "that starts with -- goes as %s=VALUE)\n",
+                word, optarg, word);
+        return '?';
+    }
     return c;
 }
 
