@@ -5,6 +5,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,9 +86,10 @@ static void bench_usage(FILE *f)
             "\n"
             "Writes DIR/results.md, results.csv, results.json, results.tex, vs-random.csv\n"
             "(the cells not above random search), plots.gp and plots/*.{dat,png,svg,pdf}\n"
-            "(and runs.csv with --per-seed, split.csv with --split); every one names the\n"
-            "manifest (results.json: commit, build, libraries, machine, recordings' SHA-256,\n"
-            "resolved options; docs/reproducibility.md).\n",
+            "(and runs.csv with --per-seed, split.csv with --split); results.md, .csv, .tex\n"
+            "and plots.gp name the manifest (results.json: commit, build, libraries, machine,\n"
+            "recordings' SHA-256, resolved options; docs/reproducibility.md). A signal while\n"
+            "they are written ends bench once the last is in place: never a mixed set.\n",
             default_searchers, default_budgets);
 }
 
@@ -766,6 +769,15 @@ int cutune_cmd_bench(int argc, char **argv)
     }
     res->manifest = manifest;
     snprintf(res->identity, sizeof res->identity, "%s", identity);
+    /* The tables are one set, each naming the manifest: a signal between two files would
+     * leave this run's beside an earlier run's in DIR. It waits until the last is in place
+     * (a few seconds at most), then ends bench as it would have (before the plots). */
+    sigset_t stops, old_mask;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
+    sigaddset(&stops, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &stops, &old_mask);
     rc = cutune_bench_write(res, out_dir, command, err, sizeof err);
     if (rc == 0 && per_seed) {
         rc = cutune_bench_write_runs(res, out_dir, err, sizeof err);
@@ -779,6 +791,7 @@ int cutune_cmd_bench(int argc, char **argv)
         snprintf(stale, sizeof stale, "%s/split.csv", out_dir);
         unlink(stale);
     }
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     if (rc < 0) {
         fprintf(stderr, "cutune bench: %s\n", err);
         status = 1;

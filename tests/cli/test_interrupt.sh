@@ -112,12 +112,12 @@ for db in --no-db --db=hdr.db; do
     fi
 done
 
-# a signal while report, db export or bench writes its file (landed there by gdb, at the
-# commit of the first output): the process ends by the signal, the file there before is
-# left as it was, and no temporary (.NAME.XXXXXXXXXX) is left beside it
+# a signal while report or db export writes its file (landed there by gdb, at the commit
+# of the first output): the process ends by the signal, the file there before is left as
+# it was, and no temporary (.NAME.XXXXXXXXXX) is left beside it
 if command -v gdb >/dev/null; then
     "$exe" --db=sig.db --budget=10 --journal=sig.jsonl --no-progress "$rec" >/dev/null 2>&1
-    mkdir -p sig && echo old >sig/out && echo old >sig/results.md
+    mkdir -p sig && echo old >sig/out
     killed_at_commit() { # NAME SIGNAL ARGS...: killed by SIGNAL inside cutune_outfile_commit
         local name=$1 sig=$2
         shift 2
@@ -128,14 +128,28 @@ if command -v gdb >/dev/null; then
         left=$(cd sig && ls -A | grep '^\.')
         rm -f sig/.??*
         grep -q "terminated with signal $sig" sig.txt && [ -z "$left" ] &&
-            [ "$(cat sig/out)" = old ] && [ "$(cat sig/results.md)" = old ] &&
+            [ "$(cat sig/out)" = old ] &&
             ok "$name: $sig while writing: the old file kept, no temporary left" ||
             bad "$name: $sig while writing (left: ${left:-nothing})" "$(grep -v '^Breakpoint\|^\[' sig.txt | tail -3)"
     }
     killed_at_commit "report" SIGINT report --html=sig/out sig.jsonl
     killed_at_commit "db export" SIGTERM db export --db=sig.db --kt-cache=sig/out "$rec"
-    killed_at_commit "bench" SIGHUP bench --out=sig --no-plots --quiet --seeds=1 --searchers=random \
-        --budgets=5 "$rec"
+    # bench's tables are one set: the signal ends it once the last is in place, never with
+    # this run's tables beside an earlier run's (those that name the manifest name this one,
+    # and runs.csv holds seed 2)
+    "$exe" bench --out=bsig --no-plots --quiet --searchers=random --budgets=5 --per-seed --seeds=1 \
+        "$rec" >/dev/null 2>&1
+    printf 'set pagination off\nhandle SIGHUP nostop noprint pass\nbreak cutune_outfile_commit\nrun\ndelete\nsignal SIGHUP\n' >sig.gdb
+    ASAN_OPTIONS=detect_leaks=0 gdb -q -batch -x sig.gdb --args "$exe" bench --out=bsig --no-plots --quiet \
+        --searchers=random --budgets=5 --per-seed --seeds=2 "$rec" >sig.txt 2>&1
+    id=$(python3 -c "import json; print(json.load(open('bsig/results.json'))['manifest']['identity'])")
+    stale=$(cd bsig && grep -LF -- "$id" results.md results.csv results.tex plots.gp)
+    grep -q '^constraint-aware,xgemm,random,"",2,' bsig/runs.csv || stale="$stale runs.csv"
+    left=$(cd bsig && ls -A | grep '^\.')
+    grep -q "terminated with signal SIGHUP" sig.txt && [ -z "$stale" ] && [ -z "$left" ] &&
+        grep -q -- "--seeds=2" bsig/results.md &&
+        ok "bench: SIGHUP while writing: ended after the last table, all of one run" ||
+        bad "bench: SIGHUP while writing: not of run $id: ${stale:-none}, left: ${left:-nothing}" "$(tail -3 sig.txt)"
 else
     echo "ok - a signal while report, db export or bench writes # SKIP no gdb"
 fi
