@@ -40,6 +40,8 @@
 #include "cutune/common.h"
 #include "cutune/searcher.h"
 
+struct cutune_recording;
+
 /** Conventions (bit mask). */
 enum cutune_bench_convention {
     CUTUNE_BENCH_CONSTRAINT_AWARE = 1u,
@@ -89,6 +91,11 @@ typedef struct cutune_bench_options {
     /** Called (serialised, from any thread) as runs finish; may be NULL. */
     void (*progress)(void *ctx, size_t done, size_t total);
     void *progress_ctx;
+    /** Appended: called once when every recording is loaded (recs[i] in the results'
+     *  order), before the first run; may be NULL. The CLI says there what a recording
+     *  left out (a journal's cut-off last line), as every other command does. */
+    void (*loaded)(void *ctx, const struct cutune_recording *const *recs, size_t n);
+    void *loaded_ctx;
 } cutune_bench_options;
 
 /** Statistics of one (convention, recording, searcher, budget) cell. */

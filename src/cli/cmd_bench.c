@@ -127,6 +127,15 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Once bench has read the recordings: what any of them left out, said (cutune_bench_options
+ * .loaded), as tune and space say it. */
+static void say_loaded(void *ctx, const cutune_recording *const *recs, size_t n)
+{
+    (void)ctx;
+    for (size_t i = 0; i < n; i++)
+        cli_say_truncated_tail(recs[i]);
+}
+
 /* Add path, or every *.json / *.json.gz of the folder path (sorted). */
 static int add_recordings(const char *path, char **out, size_t *n)
 {
@@ -716,6 +725,7 @@ int cutune_cmd_bench(int argc, char **argv)
         .split = split,
         .progress = !quiet && isatty(2) ? progress_bar : NULL,
         .progress_ctx = &ps,
+        .loaded = say_loaded,
     };
     fprintf(stderr,
             "cutune bench: %zu searcher(s) x %zu recording(s) x %lu seeds, %s, up to %zu "

@@ -13,6 +13,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "bench_mo.h"
+#include "options.h"
 
 /* Hypervolume of the feasible entries of hist (two objectives) against ref. */
 static double run_hv(const cutune_objective *o, const cutune_history *h, const double *ref,
@@ -115,8 +116,10 @@ int cli_bench_objectives(const cli_bench_mo *m, char *err, size_t errlen)
         cutune_space *space = NULL;
         cutune_objective *o = NULL;
         cutune_history all = {.best = -1};
-        if ((rc = cutune_recording_load(m->recs[ri], &r, err, errlen)) < 0 ||
-            (rc = cutune_recording_space(r, NULL, 0, 1, &space, err, errlen)) < 0 ||
+        if ((rc = cutune_recording_load(m->recs[ri], &r, err, errlen)) < 0)
+            goto next;
+        cli_say_truncated_tail(r);
+        if ((rc = cutune_recording_space(r, NULL, 0, 1, &space, err, errlen)) < 0 ||
             (rc = cutune_objective_multi_alloc(m->objectives, NULL, 0, space, NULL, &o, err,
                                                errlen)) < 0)
             goto next;

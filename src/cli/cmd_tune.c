@@ -327,6 +327,13 @@ int cutune_cmd_tune(int argc, char **argv)
         rc = cli_restrict_to_recording(&t, eargs, err, sizeof err);
         if (rc < 0)
             goto bad_input;
+    } else if (strcmp(ename, "replay") == 0 && t.spec && eargs) {
+        /* --cartesian: only the evaluator reads it, silently; what it leaves out is said */
+        cutune_recording *replayed = NULL;
+        if (cutune_recording_load(eargs, &replayed, err, sizeof err) < 0)
+            goto bad_input;
+        cli_say_truncated_tail(replayed);
+        cutune_recording_free(replayed);
     }
     /* the space as the run sees it (a spec replayed from a recording: its recorded set) */
     if (cli_tune_resume_check_space(&o, &r, &t, err, sizeof err) < 0)

@@ -449,6 +449,7 @@ int cli_restrict_to_recording(cli_target *t, const char *recording, char *err, s
     int rc = cutune_recording_load(recording, &rec, err, errlen);
     if (rc < 0)
         return rc;
+    cli_say_truncated_tail(rec); /* the replayed file (the evaluator's own load is silent) */
     map = malloc((n ? n : 1) * sizeof *map);
     if (!map) {
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");

@@ -388,6 +388,8 @@ int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out,
     rc = pool_run(jobs, res->nrec, NULL, bench_load_task, &b, NULL, NULL, err, errlen);
     if (rc < 0)
         goto out_free;
+    if (opt->loaded)
+        opt->loaded(opt->loaded_ctx, (const cutune_recording *const *)b.recs, res->nrec);
 
     if ((rc = bench_plan_groups(&b, err, errlen)) < 0)
         goto out_free;

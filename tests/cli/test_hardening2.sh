@@ -163,6 +163,17 @@ torn_said "a torn journal's last line is said: space" torn.jsonl "$exe" space to
 torn_said "... tune" torn.jsonl "$exe" --budget=2 --journal=tj.jsonl torn.jsonl
 torn_said "... --warm-start" torn.jsonl "$exe" --budget=2 --journal=tj.jsonl --warm-start=torn.jsonl bowl.json
 torn_said "... db import" torn.jsonl "$exe" db import --db=tdb.db torn.jsonl
+torn_said "... bench" torn.jsonl "$exe" bench --seeds=1 --budgets=2 --searchers=random --no-plots \
+    --out=tbench torn.jsonl
+# ... and a torn journal replayed for a spec (--evaluator=replay:FILE), with and without
+# --cartesian (then only the evaluator reads it)
+"$exe" --evaluator=replay:"$here/../../data/vector_add.jsonl.gz" --budget=4 --journal=vwhole.jsonl \
+    ./vector_add.json >/dev/null 2>&1
+head -c -20 vwhole.jsonl > vtorn.jsonl
+torn_said "... replay:FILE on a spec" vtorn.jsonl \
+    "$exe" --evaluator=replay:vtorn.jsonl --budget=2 --journal=tj.jsonl ./vector_add.json
+torn_said "... replay:FILE on a spec, --cartesian" vtorn.jsonl \
+    "$exe" --evaluator=replay:vtorn.jsonl --cartesian --budget=2 --journal=tj.jsonl ./vector_add.json
 torn_said "an unterminated Kernel Tuner cache is said" open.json "$exe" space open.json
 out=$("$exe" space whole.jsonl 2>&1 >/dev/null) && [ -z "$out" ] \
     && ok "... and nothing is said of a whole journal" || bad "... and nothing is said of a whole journal" "$out"
