@@ -85,6 +85,24 @@ static int split_name(const char *text, char *name, size_t len, const char **arg
     return 0;
 }
 
+/* The spec's recording that a replay reads, opened once to check it: one that cannot be
+ * read is refused naming the spec and its field ("recording", "recordings[i]"), as the
+ * no-GPU path names them; the loader alone would name only the file. */
+static int check_spec_recording(const cutune_spec *spec, const char *path, char *err, size_t errlen)
+{
+    char why[1024], field[48] = "recording";
+    int fd, rc = cutune_open_input(path, &fd, why, sizeof why);
+    if (rc >= 0) {
+        close(fd);
+        return 0;
+    }
+    for (size_t i = 0; i < spec->nrecordings; i++)
+        if (spec->recordings[i] == path)
+            snprintf(field, sizeof field, "recordings[%zu]", i);
+    return cutune_err(err, errlen, rc, "%s: the recording it names (\"%s\") cannot be read: %s",
+                      spec->path, field, why);
+}
+
 /* Can a file be created at path? A temporary can be created in its folder (and is removed
  * again), as the writer will, and nothing is there that cutune never writes over: a
  * directory, a symbolic link (it is neither written through nor replaced), a device, pipe
@@ -295,6 +313,9 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     if (strcmp(ename, "replay") == 0 && !eargs)
         eargs = t.rec ? t.path : shipped;
+    if (t.spec && eargs && eargs == shipped &&
+        check_spec_recording(t.spec, shipped, err, sizeof err) < 0)
+        goto bad_input;
     /* --devices is the cuda evaluator's devices= (kept in the journal's evaluator_arg); an
      * evaluating rank of an MPI job takes one GPU of its host */
     static char eargs_dev[4400], rank_gpu[16];

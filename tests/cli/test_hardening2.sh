@@ -178,6 +178,14 @@ torn_said "an unterminated Kernel Tuner cache is said" open.json "$exe" space op
 out=$("$exe" space whole.jsonl 2>&1 >/dev/null) && [ -z "$out" ] \
     && ok "... and nothing is said of a whole journal" || bad "... and nothing is said of a whole journal" "$out"
 
+# --evaluator=replay on a spec whose "recording" is not there: named with the spec and the
+# field, as the no-GPU path names them (the loader alone said 'gone.jsonl: cannot open')
+sed 's|"recording": "[^"]*"|"recording": "gone.jsonl"|' vector_add.json > gonerec.json
+expect_fail "--evaluator=replay: the spec's missing recording names the spec and its field" \
+    'gonerec.json: the recording it names \("recording"\) cannot be read: .*gone.jsonl: cannot open: No such file' \
+    "$exe" --evaluator=replay --budget=2 --journal=gone_j.jsonl ./gonerec.json
+[ ! -e gone_j.jsonl ] && ok "... and no journal is left" || bad "... and no journal is left"
+
 # Entries whose values disagree with their key; two keys of one configuration.
 printf '{"tune_params_keys": ["a", "b"], "tune_params": {"a": [1, 2], "b": [3, 4]}, "cache": {"1,3": {"a": 1, "b": 4, "time": 1.0}}}' > keyval.json
 expect_fail "a cache entry whose values disagree with its key" \
