@@ -266,8 +266,15 @@ int cutune_recording_load_buffer(const char *name, const char *data, size_t len,
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", name);
         goto out_free;
     }
+    char kind[32];
     if (recording_is_journal(data, len))
         rc = recording_load_journal(ri, name, data, len, err, errlen);
+    else if (recording_headless_kind(data, len, kind, sizeof kind)) /* not a cache: say so */
+        rc = cutune_err(err, errlen, CUTUNE_EPARSE,
+                        "%s:1: a cutune journal without its header line (the first line is an "
+                        "\"%s\" record; a journal starts with its {\"kind\":\"header\",...} "
+                        "line)",
+                        name, kind);
     else
         rc = recording_load_kt(ri, name, data, len, err, errlen);
     if (rc < 0)

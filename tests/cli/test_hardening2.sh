@@ -186,6 +186,15 @@ expect_fail "--evaluator=replay: the spec's missing recording names the spec and
     "$exe" --evaluator=replay --budget=2 --journal=gone_j.jsonl ./gonerec.json
 [ ! -e gone_j.jsonl ] && ok "... and no journal is left" || bad "... and no journal is left"
 
+# A journal with its header line removed was read as a Kernel Tuner cache: 'malformed JSON
+# at line 2, column 1'. It is named for what it is.
+tail -n +2 whole.jsonl > nohdr.jsonl
+expect_fail "a journal without its header line is said to be one" \
+    'nohdr.jsonl:1: a cutune journal without its header line \(the first line is an "eval" record' \
+    "$exe" space nohdr.jsonl
+expect_fail "... also as --warm-start" 'nohdr.jsonl:1: a cutune journal without its header line' \
+    "$exe" --budget=2 --journal=nohdr_j.jsonl --warm-start=nohdr.jsonl bowl.json
+
 # Entries whose values disagree with their key; two keys of one configuration.
 printf '{"tune_params_keys": ["a", "b"], "tune_params": {"a": [1, 2], "b": [3, 4]}, "cache": {"1,3": {"a": 1, "b": 4, "time": 1.0}}}' > keyval.json
 expect_fail "a cache entry whose values disagree with its key" \
