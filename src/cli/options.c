@@ -56,9 +56,12 @@ static int has_kt_key(const char *path)
     char key[24];
     size_t kl = 0;
     long depth = 0;
-    int object = -1, in_str = 0, esc = 0, want_key = 0, is_key = 0, found = 0, got;
-    while (!found && object != 0 && (got = gzread(f, buf, sizeof buf)) > 0)
-        for (int i = 0; i < got && !found; i++) {
+    int object = -1, in_str = 0, esc = 0, want_key = 0, is_key = 0, found = 0, got, start = 1;
+    while (!found && object != 0 && (got = gzread(f, buf, sizeof buf)) > 0) {
+        /* a UTF-8 byte order mark first is skipped, as cJSON skips it when it parses */
+        int i0 = start && got >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+        start = 0;
+        for (int i = i0; i < got && !found; i++) {
             char c = buf[i];
             if (in_str) {
                 if (esc)
@@ -91,6 +94,7 @@ static int has_kt_key(const char *path)
                 want_key = 1;
             }
         }
+    }
     gzclose(f);
     return found;
 }

@@ -195,6 +195,21 @@ expect_fail "a journal without its header line is said to be one" \
 expect_fail "... also as --warm-start" 'nohdr.jsonl:1: a cutune journal without its header line' \
     "$exe" --budget=2 --journal=nohdr_j.jsonl --warm-start=nohdr.jsonl bowl.json
 
+# A UTF-8 byte order mark first (some Windows editors write one) is skipped wherever JSON is
+# read, as Python's json with utf-8-sig does: a Kernel Tuner cache that starts with one was
+# taken for a spec ('bom.json:1: unknown field 'device_name'').
+bom() { printf '\xef\xbb\xbf'; cat "$1"; }
+bom bowl.json > bom.json
+bom bowl.json | gzip > bom_gz.json.gz
+bom vector_add.json > bomspec.json
+bom whole.jsonl > bomj.jsonl
+for f in bom.json bom_gz.json.gz ./bomspec.json bomj.jsonl; do
+    out=$("$exe" space "$f" 2>&1) && [ "$(head -1 <<<"$out")" = "$f" ] \
+        && ok "a byte order mark is skipped: $f" || bad "a byte order mark is skipped: $f" "$out"
+done
+out=$("$exe" --resume=bomj.jsonl --budget=6 2>&1) && [ "$(grep -c '"kind":"eval"' bomj.jsonl)" -eq 6 ] \
+    && ok "... and a journal that starts with one resumes" || bad "... and a journal that starts with one resumes" "$out"
+
 # Entries whose values disagree with their key; two keys of one configuration.
 printf '{"tune_params_keys": ["a", "b"], "tune_params": {"a": [1, 2], "b": [3, 4]}, "cache": {"1,3": {"a": 1, "b": 4, "time": 1.0}}}' > keyval.json
 expect_fail "a cache entry whose values disagree with its key" \
