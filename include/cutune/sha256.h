@@ -28,7 +28,8 @@ void cutune_sha256_final_hex(cutune_sha256 *s, char hex[65]);
 void cutune_sha256_hex(const void *data, size_t n, char hex[65]);
 /**
  * The digest of a file's bytes as hex (64 digits and a NUL); *size gets its length when
- * size is not NULL. Returns 0, or CUTUNE_EIO with "PATH: REASON" in err.
+ * size is not NULL. Returns 0, or CUTUNE_EIO with "PATH: REASON" in err; a path that is not
+ * a regular file (a FIFO, a device) is refused at once (cutune_open_input), never read.
  */
 int cutune_sha256_file(const char *path, char hex[65], uint64_t *size, char *err, size_t errlen);
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cutune/common.h"
 #include "cutune/sha256.h"
@@ -134,9 +135,16 @@ void cutune_sha256_hex(const void *data, size_t n, char hex[65])
 
 int cutune_sha256_file(const char *path, char hex[65], uint64_t *size, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* a regular file only, as every input is read: fopen would wait on a FIFO named in a
+     * manifest until someone wrote to it, and read /dev/zero for ever */
+    int fd, rc = cutune_open_input(path, &fd, err, errlen);
+    if (rc < 0)
+        return rc;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
         return cutune_err(err, errlen, CUTUNE_EIO, "%s: %s", path, strerror(errno));
+    }
     cutune_sha256 s;
     cutune_sha256_init(&s);
     unsigned char buf[65536];

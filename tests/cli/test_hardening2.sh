@@ -77,6 +77,16 @@ sed 's|"source": "vector_add.cu"|"source": "/dev/zero"|' vector_add.json > devze
 expect_fail "/dev/zero as the CUDA source is refused" "devzero_src.json.*source: /dev/zero: is a character device" \
     "$exe" space ./devzero_src.json
 
+# bench --reproduce hashes the files its manifest names: a FIFO put where a restrictions file
+# was held it on fopen until someone wrote to it. Refused at once (regular files only).
+printf '[bowl]\na >= 1\n' > repro_r.txt
+"$exe" bench --restrictions=repro_r.txt --seeds=1 --budgets=2 --searchers=random --no-plots \
+    --out=repro_o bowl.json >/dev/null 2>&1
+rm repro_r.txt && mkfifo repro_r.txt
+expect_fail "bench --reproduce: a FIFO as the manifest's restrictions file is refused, without waiting" \
+    "repro_r.txt: is a FIFO" "$exe" bench --reproduce=repro_o/results.json --out=repro_o2 --no-plots
+[ ! -e repro_o2 ] && ok "... and no output folder is left" || bad "... and no output folder is left"
+
 # A space too large to hold: refused before it is stored, with the sizes.
 python3 - <<'EOF'
 import json
