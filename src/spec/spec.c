@@ -100,6 +100,10 @@ static void compute_hash(cutune_spec *s, const char *json, size_t len)
 
 /* ------------------------------------------------------------------ top level */
 
+/* Longest "name": with "-SEED-YYYYmmdd-HHMMSS-N.jsonl" (up to 47 bytes) it stays far
+ * below a file name's 255 bytes (NAME_MAX), room left for a --sizes run's shape labels. */
+#define SPEC_NAME_MAX 128
+
 static const char *const top_fields[] = {
     "name",      "description", "source",           "kernel",     "parameters", "restrictions",
     "sizes",     "launch",      "compiler_options", "args",       "reference",  "tolerance",
@@ -265,6 +269,13 @@ static int load_root(loader *L, const cJSON *root, const char *json, size_t len,
         rc = spec_string_member(L, root, NULL, "name", 0, &name);
     if (rc)
         return rc;
+    /* the name makes file names (runs/NAME-SEED-TIME.jsonl, a --sizes run's journals): one
+     * too long for a file name was loaded, and the run then failed on its journal */
+    if (name && strlen(name) > SPEC_NAME_MAX)
+        return spec_fail(L, CUTUNE_EINVAL, "name",
+                         "%zu bytes; at most %d (it names the default journal, "
+                         "runs/NAME-SEED-TIME.jsonl, which must fit in a file name)",
+                         strlen(name), SPEC_NAME_MAX);
     s->path = spec_strdup(L->file);
     s->name = name ? spec_strdup(name) : stem_of(L->file);
     s->space = cutune_space_alloc();

@@ -136,6 +136,14 @@ out=$("$exe" space --size N=1e3 ./vector_add.json 2>&1 && "$exe" space --size N=
 sed 's|"N": 16777216|"N": 1e20|' vector_add.json > hugesize.json
 expect_fail "a size beyond 64 bits is refused" "sizes\.N: integer 1e\+20 out of range" "$exe" space ./hugesize.json
 
+# A spec name too long for a file name loaded, and the run failed on its default journal
+# (runs/NAME-SEED-TIME.jsonl: File name too long, exit 1): refused at load, naming the field.
+python3 -c "import re,sys; s=open('vector_add.json').read(); open('longname.json','w').write(re.sub(r'\"name\": \"vector_add\"', '\"name\": \"' + 'x' * 5000 + '\"', s, count=1))"
+expect_fail "a spec name too long for a file name is refused at load" \
+    'longname.json:[0-9]+: name: 5000 bytes; at most 128' \
+    "$exe" --evaluator=replay:"$here/../../data/vector_add.jsonl.gz" --budget=2 ./longname.json
+[ ! -e runs ] && ok "... and no runs/ folder is made" || bad "... and no runs/ folder is made" "$(ls runs)"
+
 # Duplicate values in a parameter list: two configurations of one.
 printf '{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2, 2.0]}, "cache": {"1": {"a": 1, "time": 1.0}}}' > dupval.json
 expect_fail "duplicate values in a recording's parameter list" \
