@@ -341,7 +341,7 @@ static int import_file(cutune_db *db, const db_opts *o, const char *file, int dr
     long *map = NULL;
     unsigned char *held = NULL;
     cutune_db_run *run = NULL;
-    int rc = cutune_recording_load(file, &rec, err, errlen);
+    int rc = cli_recording_load_for("db import: ", file, &rec, err, errlen);
     if (rc < 0)
         return rc;
     if (!dry)
@@ -480,7 +480,8 @@ int cli_db_import(const db_opts *o, int nfiles, char **files, char *err, size_t 
     for (int i = 0; rc >= 0 && i < nfiles; i++) {
         struct stat st;
         if (stat(files[i], &st) != 0)
-            return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: %s", files[i], strerror(errno));
+            return cutune_err(err, errlen, CUTUNE_EINVAL, "db import: %s: cannot open: %s",
+                              files[i], strerror(errno));
         rc = import_file(NULL, o, files[i], 1, err, errlen);
     }
     if (rc < 0)

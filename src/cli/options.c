@@ -212,6 +212,27 @@ void cli_say_truncated_tail(const cutune_recording *r)
                 r->path);
 }
 
+int cli_recording_load_for(const char *as, const char *path, cutune_recording **out, char *err,
+                           size_t errlen)
+{
+    int rc = cutune_recording_load(path, out, err, errlen);
+    if (rc >= 0)
+        return rc;
+    char why[1024];
+    snprintf(why, sizeof why, "%s", err);
+    int fd; /* a file that reads, but not as a recording: what the target of tune takes it for */
+    if (cutune_open_input(path, &fd, NULL, 0) >= 0) {
+        close(fd);
+        if (!cli_is_recording(path))
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "%s%s: a kernel spec, not a recording (a Kernel Tuner cache or a "
+                              "cutune journal)",
+                              as, path);
+    }
+    /* the loader's message starts with the file: the option goes before it */
+    return cutune_err(err, errlen, rc, "%s%s", as, why);
+}
+
 int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, char *err,
                     size_t errlen)
 {

@@ -251,7 +251,7 @@ static int load_files(const char *arg, const cutune_space *sp, cli_warm_start *w
         snprintf(w->path + at, sizeof w->path - at, "%s%s", at ? "," : "", w->files[i]);
         cutune_recording *rec = NULL;
         cutune_warm_source *src = NULL;
-        if ((rc = cutune_recording_load(given[i], &rec, err, errlen)) >= 0) {
+        if ((rc = cli_recording_load_for("--warm-start=", given[i], &rec, err, errlen)) >= 0) {
             cli_say_truncated_tail(rec);
             rc = cutune_warm_source_from_recording(rec, &src, err, errlen);
         }

@@ -228,6 +228,21 @@ done
 out=$("$exe" --resume=bomj.jsonl --budget=6 2>&1) && [ "$(grep -c '"kind":"eval"' bomj.jsonl)" -eq 6 ] \
     && ok "... and a journal that starts with one resumes" || bad "... and a journal that starts with one resumes" "$out"
 
+# --warm-start and db import name the option, and call a kernel spec one (they said
+# 'vector_add.json: tune_params_keys: missing', and 'nosuch.json: cannot open' without the
+# option)
+expect_fail "--warm-start=SPEC: called a kernel spec, naming the option" \
+    '^cutune: --warm-start=vector_add.json: a kernel spec, not a recording \(a Kernel Tuner cache or a cutune journal\)$' \
+    "$exe" --budget=2 --journal=ws_j.jsonl --warm-start=vector_add.json bowl.json
+expect_fail "--warm-start=MISSING: names the option" \
+    '^cutune: --warm-start=nosuch.json: cannot open: No such file or directory$' \
+    "$exe" --budget=2 --journal=ws_j.jsonl --warm-start=nosuch.json bowl.json
+expect_fail "db import SPEC: called a kernel spec" \
+    '^cutune: db import: vector_add.json: a kernel spec, not a recording' \
+    "$exe" db import --db=ws.db vector_add.json
+expect_fail "db import MISSING: names the command" '^cutune: db import: nosuch.json: cannot open: No such file' \
+    "$exe" db import --db=ws.db nosuch.json
+
 # Entries whose values disagree with their key; two keys of one configuration.
 printf '{"tune_params_keys": ["a", "b"], "tune_params": {"a": [1, 2], "b": [3, 4]}, "cache": {"1,3": {"a": 1, "b": 4, "time": 1.0}}}' > keyval.json
 expect_fail "a cache entry whose values disagree with its key" \
