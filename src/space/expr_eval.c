@@ -302,7 +302,7 @@ static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *
         case OP_EQ:
         case OP_NE:
         case OP_CHAIN: {
-            int op = in->op == OP_CHAIN ? in->sub : in->op, truth, rc;
+            int op = in->op == OP_CHAIN ? in->sub : in->op, truth = 0, rc;
             b = &stack[sp--];
             a = &stack[sp];
             if ((rc = compare(e, in, op, a, b, &truth, err, errlen)))
