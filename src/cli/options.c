@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <cjson/cJSON.h>
+
 #include "options.h"
 
 /* The first len - 1 bytes of path, decompressed if it is gzip (*gz set then), as a
@@ -212,6 +214,24 @@ void cli_say_truncated_tail(const cutune_recording *r)
                 r->path);
 }
 
+/* Whether path reads as a JSON object with a kernel spec's own members (cutune's
+ * "parameters", or a T1 file's top level): what a kernel spec given as a recording is. A
+ * file that does not parse, or parses to anything else, is not called one. */
+static int looks_like_spec(const char *path)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (cutune_read_file(path, &text, &len, NULL, 0) < 0)
+        return 0;
+    cJSON *j = cJSON_ParseWithLength(text, len);
+    free(text);
+    int spec = cJSON_IsObject(j) && (cJSON_GetObjectItemCaseSensitive(j, "parameters") ||
+                                     cJSON_GetObjectItemCaseSensitive(j, "ConfigurationSpace") ||
+                                     cJSON_GetObjectItemCaseSensitive(j, "KernelSpecification"));
+    cJSON_Delete(j);
+    return spec;
+}
+
 int cli_recording_load_for(const char *as, const char *path, cutune_recording **out, char *err,
                            size_t errlen)
 {
@@ -220,15 +240,11 @@ int cli_recording_load_for(const char *as, const char *path, cutune_recording **
         return rc;
     char why[1024];
     snprintf(why, sizeof why, "%s", err);
-    int fd; /* a file that reads, but not as a recording: what the target of tune takes it for */
-    if (cutune_open_input(path, &fd, NULL, 0) >= 0) {
-        close(fd);
-        if (!cli_is_recording(path))
-            return cutune_err(err, errlen, CUTUNE_EINVAL,
-                              "%s%s: a kernel spec, not a recording (a Kernel Tuner cache or a "
-                              "cutune journal)",
-                              as, path);
-    }
+    if (!cli_is_recording(path) && looks_like_spec(path))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s%s: a kernel spec, not a recording (a Kernel Tuner cache or a "
+                          "cutune journal)",
+                          as, path);
     /* the loader's message starts with the file: the option goes before it */
     return cutune_err(err, errlen, rc, "%s%s", as, why);
 }

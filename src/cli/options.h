@@ -38,8 +38,8 @@ int cli_is_kt_cache(const char *path);
  *  whole entry. Nothing when it was read whole (or r is NULL). */
 void cli_say_truncated_tail(const struct cutune_recording *r);
 /** Load path as a recording for what `as` says ("--warm-start=", "db import: "), which
- *  starts every error: a file that is not a recording is called a kernel spec, a file that
- *  cannot be read keeps the loader's reason ("--warm-start=F: cannot open: ..."). */
+ *  starts every error: a kernel spec given as one is called so, any other file that does
+ *  not load keeps the loader's reason ("--warm-start=F: cannot open: ..."). */
 int cli_recording_load_for(const char *as, const char *path, struct cutune_recording **out,
                            char *err, size_t errlen);
 int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, char *err,

@@ -199,7 +199,7 @@ echo '{' >broken.json
 cp t.db imp.db
 refused "import of several files, one broken: nothing stored" "broken.json: malformed JSON" imp.db \
     "$exe" db import --db=imp.db copy.json broken.json
-refused "import of a file that does not exist" "nosuch.json: No such file" imp.db \
+refused "import of a file that does not exist" "nosuch.json: cannot open: No such file" imp.db \
     "$exe" db import --db=imp.db nosuch.json
 refused "import --size without --kernel" "--size goes with --kernel" imp.db \
     "$exe" db import --db=imp.db --size N=8 copy.json
