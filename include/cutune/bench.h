@@ -57,8 +57,10 @@ typedef struct cutune_bench_space_def {
     int known;                       /**< 0: unknown (the recorded configurations stand in) */
     const char *const *restrictions; /**< n expressions (none: the whole Cartesian product) */
     size_t n;
-    const char *source; /**< where they come from, for messages and results.md ("FILE:LINE",
-                             "--restrict"); may be NULL */
+    const char *source;         /**< where they come from, for messages and results.md ("FILE:LINE",
+                                     "--restrict"); may be NULL */
+    const char *const *sources; /**< appended: [n] where each expression is ("FILE:LINE"), so
+                                     that its error names its own line; NULL: source */
 } cutune_bench_space_def;
 
 /** Consecutive already-visited proposals after which a run gives up. */

@@ -127,11 +127,30 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Once bench has read the recordings: what any of them left out, said (cutune_bench_options
- * .loaded), as tune and space say it. */
+/* What bench says it runs, once every recording is loaded and its spaces are built: a
+ * recording or a restriction refused is then the only line, not the third. */
+typedef struct {
+    size_t nsearchers, nrec, nknown, maxb;
+    unsigned long seeds;
+    unsigned conv;
+    const char *conv_text, *restrictions; /* --convention; where the known spaces come from */
+} bench_plan;
+
+/* Once bench has read the recordings (cutune_bench_options.loaded): the plan, and what any
+ * recording left out, as tune and space say it. */
 static void say_loaded(void *ctx, const cutune_recording *const *recs, size_t n)
 {
-    (void)ctx;
+    const bench_plan *p = ctx;
+    fprintf(stderr,
+            "cutune bench: %zu searcher(s) x %zu recording(s) x %lu seeds, %s, up to %zu "
+            "evaluations per run\n",
+            p->nsearchers, p->nrec, p->seeds, p->conv_text, p->maxb);
+    if (p->conv & CUTUNE_BENCH_CONSTRAINT_AWARE)
+        fprintf(stderr,
+                "cutune bench: constraint-aware: restrictions known for %zu of %zu recordings "
+                "(%s); absent configurations they allow are charged as failures, the others "
+                "search their recorded configurations\n",
+                p->nknown, p->nrec, p->restrictions);
     for (size_t i = 0; i < n; i++)
         cli_say_truncated_tail(recs[i]);
 }
@@ -622,7 +641,8 @@ int cutune_cmd_bench(int argc, char **argv)
     for (size_t k = 0; k < nrec; k++) {
         memset(&defs[k], 0, sizeof defs[k]);
         if (nrestrict) {
-            defs[k] = (cutune_bench_space_def){1, restrict_expr, nrestrict, "--restrict"};
+            defs[k] = (cutune_bench_space_def){
+                .known = 1, .restrictions = restrict_expr, .n = nrestrict, .source = "--restrict"};
         } else if (rec_file[k] >= 0) {
             char *label = cutune_bench_recording_label(recs[k]);
             if (!label)
@@ -708,6 +728,16 @@ int cutune_cmd_bench(int argc, char **argv)
     for (size_t i = 0; i < nb; i++)
         maxb = budgets[i] > maxb ? budgets[i] : maxb;
     progress_state ps = {.last = (size_t)-1};
+    bench_plan plan = {.nsearchers = ns,
+                       .nrec = nrec,
+                       .nknown = nknown,
+                       .maxb = maxb,
+                       .seeds = seeds,
+                       .conv = conv,
+                       .conv_text = conv_text,
+                       .restrictions = nrestrict ? "--restrict"
+                                       : nrfiles ? rfile_path[0]
+                                                 : "no restrictions file"};
     cutune_bench_options o = {
         .searchers = types,
         .searcher_args = sargs,
@@ -726,20 +756,8 @@ int cutune_cmd_bench(int argc, char **argv)
         .progress = !quiet && isatty(2) ? progress_bar : NULL,
         .progress_ctx = &ps,
         .loaded = say_loaded,
+        .loaded_ctx = &plan,
     };
-    fprintf(stderr,
-            "cutune bench: %zu searcher(s) x %zu recording(s) x %lu seeds, %s, up to %zu "
-            "evaluations per run\n",
-            ns, nrec, seeds, conv_text, maxb);
-    if (conv & CUTUNE_BENCH_CONSTRAINT_AWARE)
-        fprintf(stderr,
-                "cutune bench: constraint-aware: restrictions known for %zu of %zu recordings "
-                "(%s); absent configurations they allow are charged as failures, the others "
-                "search their recorded configurations\n",
-                nknown, nrec,
-                nrestrict ? "--restrict"
-                : nrfiles ? rfile_path[0]
-                          : "no restrictions file");
     /* the manifest first: the recordings are hashed as they are before the run reads them */
     char *manifest = NULL, identity[24] = "";
     cutune_manifest_input mi = {

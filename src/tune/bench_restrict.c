@@ -18,6 +18,8 @@ typedef struct {
     size_t npatterns;
     char **exprs;
     size_t nexprs;
+    char **expr_src; /* [nexprs] "FILE:LINE" of each expression, for its own errors */
+    size_t nexpr_src;
     char *source; /* "FILE:LINE" of the section's header */
 } restrict_section;
 
@@ -35,8 +37,11 @@ void cutune_bench_restrictions_free(cutune_bench_restrictions *r)
             free(r->sec[i].patterns[j]);
         for (size_t j = 0; j < r->sec[i].nexprs; j++)
             free(r->sec[i].exprs[j]);
+        for (size_t j = 0; j < r->sec[i].nexpr_src; j++)
+            free(r->sec[i].expr_src[j]);
         free(r->sec[i].patterns);
         free(r->sec[i].exprs);
+        free(r->sec[i].expr_src);
         free(r->sec[i].source);
     }
     free(r->sec);
@@ -116,7 +121,10 @@ static int add_line(cutune_bench_restrictions *r, const char *path, size_t ln, c
                           "%s:%zu: a restriction before the first '[PATTERN ...]' section", path,
                           ln);
     restrict_section *sec = &r->sec[r->nsec - 1];
-    if (push_str(&sec->exprs, &sec->nexprs, p, strlen(p)) < 0)
+    char src[4200];
+    snprintf(src, sizeof src, "%s:%zu", path, ln);
+    if (push_str(&sec->exprs, &sec->nexprs, p, strlen(p)) < 0 ||
+        push_str(&sec->expr_src, &sec->nexpr_src, src, strlen(src)) < 0)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
     return 0;
 }
@@ -171,6 +179,7 @@ int cutune_bench_restrictions_lookup(const cutune_bench_restrictions *r, const c
                 def->restrictions = (const char *const *)r->sec[i].exprs;
                 def->n = r->sec[i].nexprs;
                 def->source = r->sec[i].source;
+                def->sources = (const char *const *)r->sec[i].expr_src;
                 return 1;
             }
     return 0;

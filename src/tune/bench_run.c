@@ -26,6 +26,53 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The first of def's expressions that does not parse against r's parameters (a syntax
+ * error, a name r lacks), its message in msg; -1 when each parses alone (the set failed
+ * as a whole: it excludes every configuration, say). */
+static long failing_restriction(const cutune_recording *r, const cutune_bench_space_def *def,
+                                char *msg, size_t msglen)
+{
+    long bad = -1;
+    cutune_space *s = cutune_space_alloc();
+    if (!s)
+        return -1;
+    for (size_t p = 0; p < r->nparams; p++)
+        if (cutune_space_add_param(s, r->param_names[p], r->values[p], r->nvalues[p], msg, msglen) <
+            0)
+            goto out_free_space;
+    for (size_t i = 0; i < def->n && bad < 0; i++)
+        if (cutune_space_add_restriction(s, def->restrictions[i], msg, msglen) < 0)
+            bad = (long)i;
+out_free_space:
+    cutune_space_free(s);
+    return bad;
+}
+
+/* Why r's known space could not be built (rc, msg): an expression that does not parse is
+ * named by its own line, not its section's, and a name r lacks by r's parameters, since a
+ * section may match recordings of other parameters. */
+static int restrictions_error(const cutune_recording *r, const cutune_bench_space_def *def, int rc,
+                              const char *msg, char *err, size_t errlen)
+{
+    char why[512];
+    long i = failing_restriction(r, def, why, sizeof why);
+    const char *where = def->source ? def->source : "the space";
+    if (i < 0)
+        return cutune_err(err, errlen, rc, "%s: the restrictions of the section at %s: %s", r->path,
+                          where, msg);
+    if (def->sources && def->sources[i])
+        where = def->sources[i];
+    if (rc != CUTUNE_ENOTFOUND)
+        return cutune_err(err, errlen, rc, "%s: %s (restricting %s)", where, why, r->path);
+    char names[256] = "";
+    size_t len = 0;
+    for (size_t p = 0; p < r->nparams && len < sizeof names; p++)
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", p ? ", " : "",
+                                r->param_names[p]);
+    return cutune_err(err, errlen, rc, "%s: %s (%s has the parameters %s)", where, why, r->path,
+                      names);
+}
+
 static int build_table(bench_ctx *b, const cutune_recording *r, size_t ci, size_t ri, char *err,
                        size_t errlen)
 {
@@ -48,8 +95,7 @@ static int build_table(bench_ctx *b, const cutune_recording *r, size_t ci, size_
             : cutune_recording_space(r, NULL, 0, !restricted, &t->space, msg, sizeof msg);
     if (rc < 0) {
         if (def && def->known)
-            return cutune_err(err, errlen, rc, "%s: the restrictions of the section at %s: %s",
-                              r->path, def->source ? def->source : "the space", msg);
+            return restrictions_error(r, def, rc, msg, err, errlen);
         return cutune_err(err, errlen, rc, "%s: %s", r->path, msg);
     }
     info->restricted = restricted;

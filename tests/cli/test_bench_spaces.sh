@@ -77,8 +77,29 @@ printf 'a <= b\n' >bad2
 bench_fail "bench: a restriction before any section" "bad2:1: a restriction before the first" \
     --restrictions=bad2 recs/toy_G1.json
 printf '[toy_*]\nc <= b\n' >bad3
-bench_fail "bench: a restriction naming no parameter" "the restrictions of the section at bad3:1" \
+bench_fail "bench: a restriction naming no parameter" \
+    "^cutune bench: bad3:2: unknown parameter 'c' .*toy_G1.json has the parameters a, b" \
     --restrictions=bad3 recs/toy_G1.json
+# A bad expression was named by its section's line, not its own, and only after bench had
+# said what it would run (3 lines): now its own line, the only line, before anything runs.
+restr_fail() {
+    local name=$1 pat=$2 file=$3
+    rm -rf bad_out
+    local out
+    out=$(timeout 30 "$exe" bench "${common[@]}" --out=bad_out --restrictions="$file" recs/toy_G1.json 2>&1 >/dev/null)
+    local rc=$?
+    if [ $rc -ne 2 ]; then bad "$name: exit $rc, not 2" "$out"; return; fi
+    if [ "$(wc -l <<<"$out")" -ne 1 ]; then bad "$name: error is not one line" "$out"; return; fi
+    if ! grep -qE -- "$pat" <<<"$out"; then bad "$name: message lacks /$pat/" "$out"; return; fi
+    if [ -e bad_out ]; then bad "$name: made the output folder"; return; fi
+    ok "$name"
+}
+printf '# known spaces\n[toy_*]\na <= b\n\na *\n' >bad4
+restr_fail "bench: a syntax error in a restriction names its own line, alone" \
+    "^cutune bench: bad4:5: syntax error .* in 'a \\*'" bad4
+printf '[toy_*]\na <= b\nzz > 1\n' >bad5
+restr_fail "bench: a restriction naming a parameter the recording lacks names its line and the name" \
+    "^cutune bench: bad5:3: unknown parameter 'zz' .*toy_G1.json has the parameters a, b" bad5
 # comments after a section header and after a restriction, as docs/cli.md shows them
 printf '# known spaces\n[toy_*]   # every toy\na >= 0   # always true\n' >commented
 "$exe" bench --seeds=2 --budgets=2 --searchers=random --quiet --no-plots --out=cm_out \

@@ -184,7 +184,7 @@ static void test_absent_charged(void **state)
     write_file(sp, sparse_json);
     const char *recs[] = {sp};
     const char *const all[] = {"b >= 1"};
-    cutune_bench_space_def def = {1, all, 1, "test:1"};
+    cutune_bench_space_def def = {.known = 1, .restrictions = all, .n = 1, .source = "test:1"};
     const cutune_searcher_type *types[] = {cutune_searcher_grid};
     size_t budgets[] = {6};
     cutune_bench_result *r = NULL;
@@ -219,7 +219,8 @@ static void test_absent_charged(void **state)
 
     /* restrictions that exclude a recorded configuration, (3,1), are not this recording's */
     const char *const bad[] = {"a < 3"};
-    cutune_bench_space_def wrong = {1, bad, 1, "restrictions:7"};
+    cutune_bench_space_def wrong = {
+        .known = 1, .restrictions = bad, .n = 1, .source = "restrictions:7"};
     r = NULL;
     int rc = run(recs, 1, &wrong, types, 1, budgets, 1, CUTUNE_BENCH_CONSTRAINT_AWARE, 0, &r, err,
                  sizeof err);
@@ -231,11 +232,21 @@ static void test_absent_charged(void **state)
 
     /* a restriction naming no parameter: the error names its source */
     const char *const unk[] = {"c > 1"};
-    cutune_bench_space_def badname = {1, unk, 1, "restrictions:9"};
+    cutune_bench_space_def badname = {
+        .known = 1, .restrictions = unk, .n = 1, .source = "restrictions:9"};
     rc = run(recs, 1, &badname, types, 1, budgets, 1, CUTUNE_BENCH_CONSTRAINT_AWARE, 0, &r, err,
              sizeof err);
     assert_true(rc < 0);
     assert_non_null(strstr(err, "restrictions:9"));
+    /* ... and, where each expression's line is known, that line (not its section's) and
+     * the recording's parameters */
+    const char *const at[] = {"restrictions:10"};
+    badname.sources = at;
+    rc = run(recs, 1, &badname, types, 1, budgets, 1, CUTUNE_BENCH_CONSTRAINT_AWARE, 0, &r, err,
+             sizeof err);
+    assert_true(rc < 0);
+    assert_non_null(strstr(err, "restrictions:10: unknown parameter 'c'"));
+    assert_non_null(strstr(err, "has the parameters a, b"));
 }
 
 /* random search's expected fraction of optimum is exact: after one evaluation of a
