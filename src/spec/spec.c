@@ -276,6 +276,13 @@ static int load_root(loader *L, const cJSON *root, const char *json, size_t len,
                          "%zu bytes; at most %d (it names the default journal, "
                          "runs/NAME-SEED-TIME.jsonl, which must fit in a file name)",
                          strlen(name), SPEC_NAME_MAX);
+    /* ... and must be one: "../x" put a --sizes run's journals outside runs/ (in
+     * runs/../x-SEED-TIME-SHAPE.jsonl), "a/b" named a folder that is not there */
+    if (name && (strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0))
+        return spec_fail(L, CUTUNE_EINVAL, "name",
+                         "'%s' is not a file name: no '/', not '.' or '..' (it names the "
+                         "default journal, runs/NAME-SEED-TIME.jsonl)",
+                         name);
     s->path = spec_strdup(L->file);
     s->name = name ? spec_strdup(name) : stem_of(L->file);
     s->space = cutune_space_alloc();

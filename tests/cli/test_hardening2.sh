@@ -143,6 +143,22 @@ expect_fail "a spec name too long for a file name is refused at load" \
     'longname.json:[0-9]+: name: 5000 bytes; at most 128' \
     "$exe" --evaluator=replay:"$here/../../data/vector_add.jsonl.gz" --budget=2 ./longname.json
 [ ! -e runs ] && ok "... and no runs/ folder is made" || bad "... and no runs/ folder is made" "$(ls runs)"
+# A spec name holding a '/' made a path of it: "../x" put a --sizes run's journals outside
+# runs/ (runs/../x-SEED-TIME-SHAPE.jsonl, written into the folder above), "a/b" named a
+# folder that is not there. Refused at load, naming the field, as "." and "..".
+cp "$kernels/gemm_h.json" "$kernels/gemm_h.cu" .
+mkdir -p slash && cd slash
+for n in ../x a/b . ..; do
+    sed -e "s|\"name\": \"gemm_h\"|\"name\": \"$n\"|" -e "s|\"\.\./data/|\"$here/../../data/|g" \
+        ../gemm_h.json > ../slash.json
+    CUTUNE_DB=none expect_fail "a spec name '$n' is refused at load" \
+        "slash.json:[0-9]+: name: '.*' is not a file name" \
+        "$exe" --sizes='M=N=K=1024;M=N=K=2048' --budget=2 --no-progress ../slash.json
+done
+[ -z "$(ls -A . ..  | grep -- '-1-.*jsonl')" ] && [ ! -e runs ] \
+    && ok "... and no journal is written, in runs/ or beside it" \
+    || bad "... and no journal is written, in runs/ or beside it" "$(ls -AR . ..)"
+cd ..
 
 # Duplicate values in a parameter list: two configurations of one.
 printf '{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2, 2.0]}, "cache": {"1": {"a": 1, "time": 1.0}}}' > dupval.json
