@@ -107,10 +107,6 @@ int cli_bench_objectives(const cli_bench_mo *m, char *err, size_t errlen)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     }
     fprintf(csv, "recording,searcher,budget,seed,hypervolume,fraction,ref1,ref2\n");
-    if (!m->quiet)
-        printf("hypervolume of the (%s) front against each recording's reference point "
-               "(its worst feasible values + 10%% of their ranges); mean over seeds 1..%lu\n",
-               m->objectives, m->nseeds);
     for (size_t ri = 0; ri < m->nrec && rc == 0; ri++) {
         cutune_recording *r = NULL;
         cutune_space *space = NULL;
@@ -133,6 +129,11 @@ int cli_bench_objectives(const cli_bench_mo *m, char *err, size_t errlen)
         double ref[2] = {whole.ref[0], whole.ref[1]}, hv_all = whole.hv;
         size_t nfront = whole.nfront;
         cutune_front_free(&whole);
+        /* once the objectives have parsed: a bad list (one given twice) is the only line */
+        if (!m->quiet && ri == 0)
+            printf("hypervolume of the (%s) front against each recording's reference point "
+                   "(its worst feasible values + 10%% of their ranges); mean over seeds 1..%lu\n",
+                   m->objectives, m->nseeds);
         if (!m->quiet)
             printf("\n%s: %zu configurations, %zu on the front, hypervolume %.6g\n"
                    "  %-10s %6s %5s %12s %8s\n",

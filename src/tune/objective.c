@@ -546,6 +546,35 @@ double cutune_objective_score(const cutune_objective *o, const cutune_history_en
     return o->maximize ? 1.0 / v : v;
 }
 
+/* Whether two parsed texts are one expression up to blanks outside quotes ("time" and
+ * "time_ms" are both "time_ms" once parsed). */
+static int same_text(const char *a, const char *b)
+{
+    char quote = 0; /* the same in both: they are equal up to here */
+    for (;; a++, b++) {
+        while (!quote && (*a == ' ' || *a == '\t'))
+            a++;
+        while (!quote && (*b == ' ' || *b == '\t'))
+            b++;
+        if (*a != *b)
+            return 0;
+        if (!*a)
+            return 1;
+        if (quote ? *a == quote : (*a == '`' || *a == '"' || *a == '\''))
+            quote = quote ? 0 : *a;
+    }
+}
+
+/* The earlier objective of o that sub is, or -1: a repeated objective is one dimension of
+ * the front given twice, which weighs it double in the hypervolume. */
+static long repeated_objective(const cutune_objective *o, const cutune_objective *sub)
+{
+    for (size_t j = 0; j < o->nsub; j++)
+        if (o->sub[j]->maximize == sub->maximize && same_text(o->sub[j]->expr_text, sub->expr_text))
+            return (long)j;
+    return -1;
+}
+
 int cutune_objective_multi_alloc(const char *list, const char *const *constraints, size_t ncons,
                                  const cutune_space *space, const cutune_spec *spec,
                                  cutune_objective **out, char *err, size_t errlen)
@@ -600,10 +629,17 @@ int cutune_objective_multi_alloc(const char *list, const char *const *constraint
         }
         char e2[512];
         rc = cutune_objective_alloc(t, constraints, ncons, space, spec, &o->sub[i], e2, sizeof e2);
-        if (rc < 0)
+        if (rc < 0) {
             cutune_err(err, errlen, rc, "--objectives: %s", e2);
-        else
-            o->nsub++;
+            break;
+        }
+        long j = repeated_objective(o, o->sub[i]);
+        o->nsub++;
+        if (j >= 0)
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                            "--objectives '%s': objective %zu, '%s', is objective %ld again (give "
+                            "each once)",
+                            list, i + 1, t, j + 1);
     }
     free(copy);
     if (rc < 0) {

@@ -280,6 +280,20 @@ expect_fail "bo: an unknown mo=" "mo=hv unknown \(valid: parego, geomean, ehvi\)
     --objectives=time,energy energy.json
 expect_fail "--objective with --objectives" "give one of them" --objective=time --objectives=time,energy energy.json
 expect_fail "one objective in --objectives" "two or more" --objectives=time energy.json
+# The same objective twice was accepted (a front with one dimension given twice, weighed
+# double in the hypervolume): refused, naming it, in tune and in bench.
+expect_fail "an objective given twice in --objectives" \
+    "--objectives 'time,energy,time': objective 3, 'time', is objective 1 again" \
+    --objectives=time,energy,time energy.json
+expect_fail "an objective given twice, spelt two ways" "objective 2, 'time_ms', is objective 1 again" \
+    --objectives=time,time_ms energy.json
+out=$("$exe" bench --objectives=energy,energy --searchers=random --budgets=2 --seeds=1 --out=mo2 \
+    energy.json 2>&1)
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && [ ! -e mo2 ] \
+    && grep -q "^cutune bench: --objectives 'energy,energy': objective 2, 'energy', is objective 1 again" <<<"$out" \
+    && ok "bench: an objective given twice in --objectives, the only line, no --out folder" \
+    || bad "bench: an objective given twice in --objectives, the only line, no --out folder (exit $rc)" "$out"
 # a constant that rules out every configuration is refused; '1/0' divides (not a metric name)
 expect_fail "a constant objective that cannot be computed" \
     "--objective '1/0' reads no name and cannot be computed \(division by zero" --objective=1/0 energy.json
