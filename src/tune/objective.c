@@ -323,11 +323,19 @@ int cutune_objective_alloc(const char *text, const char *const *constraints, siz
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
         goto out_fail;
     }
-    size_t bl = strlen(body);
-    if (bl > 4 && (!strcmp(body + bl - 4, ":max") || !strcmp(body + bl - 4, ":min"))) {
-        o->maximize = !strcmp(body + bl - 4, ":max");
-        body[bl - 4] = '\0';
+    /* blanks around the text and its direction are no part of it: 'time ' (as a list
+     * 'time ,energy' splits) is the built-in time, not a metric of that name */
+    char *text_start = body + strspn(body, " \t");
+    size_t bl = strlen(text_start);
+    while (bl > 0 && (text_start[bl - 1] == ' ' || text_start[bl - 1] == '\t'))
+        text_start[--bl] = '\0';
+    if (bl > 4 && (!strcmp(text_start + bl - 4, ":max") || !strcmp(text_start + bl - 4, ":min"))) {
+        o->maximize = !strcmp(text_start + bl - 4, ":max");
+        text_start[bl -= 4] = '\0';
+        while (bl > 0 && (text_start[bl - 1] == ' ' || text_start[bl - 1] == '\t'))
+            text_start[--bl] = '\0';
     }
+    memmove(body, text_start, bl + 1);
     const char *expr = body;
     if (!strcmp(body, "time"))
         expr = "time_ms";

@@ -287,6 +287,12 @@ expect_fail "an objective given twice in --objectives" \
     --objectives=time,energy,time energy.json
 expect_fail "an objective given twice, spelt two ways" "objective 2, 'time_ms', is objective 1 again" \
     --objectives=time,time_ms energy.json
+# blanks around an objective are no part of it ('time ,energy' read 'time ' as a metric)
+expect_fail "an objective given twice, with a blank before the comma" \
+    "objective 2, 'time', is objective 1 again" --objectives='time ,time' energy.json
+"$exe" --searcher=random --budget=4 --objectives='time , energy:max ' -q energy.json >/dev/null 2>&1 \
+    && ok "blanks around objectives and their direction are left out" \
+    || bad "blanks around objectives and their direction are left out" "exit $?"
 out=$("$exe" bench --objectives=energy,energy --searchers=random --budgets=2 --seeds=1 --out=mo2 \
     energy.json 2>&1)
 rc=$?
