@@ -205,14 +205,6 @@ int cutune_cmd_report(int argc, char **argv)
         }
     }
     status = 1;
-    if (text && cutune_report_text_write(stdout, runs, nruns, err, sizeof err) < 0) {
-        fprintf(stderr, "cutune report: %s\n", err);
-        goto out;
-    }
-    if (text && (fflush(stdout) != 0 || ferror(stdout))) {
-        fprintf(stderr, "cutune report: standard output: write failed\n");
-        goto out;
-    }
     if (html) {
         cutune_outfile *o = NULL;
         if (cutune_outfile_open(html, 0, 0644, &o, err, sizeof err) < 0) {
@@ -231,7 +223,18 @@ int cutune_cmd_report(int argc, char **argv)
             fprintf(stderr, "cutune report: %s\n", err);
             goto out;
         }
+    }
+    /* the text after the page: a reader that stops early (| head, a closed pipe: SIGPIPE)
+     * must not cost the page asked for */
+    if (text && cutune_report_text_write(stdout, runs, nruns, err, sizeof err) < 0) {
+        fprintf(stderr, "cutune report: %s\n", err);
+        goto out;
+    }
+    if (html)
         printf("report: %s\n", html);
+    if (text && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "cutune report: standard output: write failed\n");
+        goto out;
     }
     status = 0;
 out:

@@ -218,6 +218,14 @@ if [ -w /dev/full ]; then
     [ $rc -eq 1 ] && grep -q 'standard output: write failed' err.txt &&
         ok "report --text > /dev/full: exit 1" || bad "report --text > /dev/full: exit $rc" "$(cat err.txt)"
 fi
+# --text --html into a reader that closes at once: killed by SIGPIPE on the text, after the
+# page is in place (it was written after the text, so the page was lost)
+rm -f pipe.html
+"$exe" report --text --html=pipe.html g.jsonl 2>/dev/null | (exec 0<&-; true)
+rc=${PIPESTATUS[0]}
+[ $rc -eq 141 ] && [ -s pipe.html ] && grep -q '</html>' pipe.html && ! ls -A | grep -q '^\.pipe\.html' &&
+    ok "report --text --html | closed pipe: the page is written before the text" ||
+    bad "report --text --html | closed pipe: exit $rc, page $(ls -A | grep pipe)"
 # runs at other problem sizes are not pooled, and the runs table says why
 for m in 512 1024; do
     printf '%s\n' "{\"kind\":\"header\",\"sizes\":{\"M\":$m},\"params\":{\"A\":[1,2]}}" \
