@@ -127,9 +127,15 @@ int cutune_export_t4(const char *path, const cutune_space *s, const struct cutun
 int cutune_export_header(const char *path, const cutune_space *s, const struct cutune_spec *spec,
                          const char *name, const cutune_history *h, char *err, size_t errlen);
 /** The names cutune_export_header would write (its own, every parameter's) checked before
- *  a run: 0, or CUTUNE_EINVAL naming the first that is not a C identifier. */
+ *  a run: 0, or CUTUNE_EINVAL naming the first that is not a C identifier, or that is a C
+ *  or C++ keyword or a reserved identifier (cutune_export_header_name_reserved). */
 int cutune_export_header_check(const char *path, const cutune_space *s,
                                const struct cutune_spec *spec, const char *name, char *err,
                                size_t errlen);
+/** Why an identifier may not be a name in a header (a #define, a struct member): a static
+ *  string saying so when it is a keyword of C11 or C++ (alternative tokens and C++20's
+ *  included) or reserved to the implementation (begins with "__" or "_" and a capital);
+ *  NULL when it may. */
+const char *cutune_export_header_name_reserved(const char *name);
 
 #endif

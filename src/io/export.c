@@ -370,6 +370,35 @@ static size_t ident_len(const char *s)
     return n == 7 && strncmp(s, "defined", 7) == 0 ? 0 : n;
 }
 
+/* Why a #define may not take name, an identifier (NULL: it may): a keyword of C11 or of
+ * C++ (CUDA is C++; C++'s alternative tokens such as "and" cannot be macro names there),
+ * whose every use after the header would become the value, or a name reserved to the
+ * implementation ("__x", "_X": the predefined macros __LINE__, __STDC__, ...). */
+const char *cutune_export_header_name_reserved(const char *name)
+{
+    /* C11's and C++20's keywords, C++'s alternative tokens; a space before and after each */
+    static const char keywords[] =
+        " "
+        "alignas alignof and and_eq asm auto bitand bitor bool break case catch char "
+        "char8_t char16_t char32_t class co_await co_return co_yield compl concept "
+        "const const_cast consteval constexpr constinit continue decltype default "
+        "delete do double dynamic_cast else enum explicit export extern false float "
+        "for friend goto if inline int long mutable namespace new noexcept not not_eq "
+        "nullptr operator or or_eq private protected public register reinterpret_cast "
+        "requires restrict return short signed sizeof static static_assert static_cast "
+        "struct switch template this thread_local throw true try typedef typeid "
+        "typename union unsigned using virtual void volatile wchar_t while xor xor_eq ";
+    size_t n = strlen(name);
+    if (name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z')))
+        return "reserved to the C implementation (it begins with __ or _ and a capital, as "
+               "the predefined macros __LINE__, __STDC__, ... do)";
+    for (const char *k = n && !strchr(name, ' ') ? strstr(keywords, name) : NULL; k;
+         k = strstr(k + 1, name))
+        if (k[-1] == ' ' && k[n] == ' ')
+            return "a keyword of C or C++";
+    return NULL;
+}
+
 /* Length of the decimal integer or floating constant at s, an optional '-' first (as the
  * space prints numbers: 32, -4, 0.5, 1e-05, 500.0); 0: none. */
 static size_t number_len(const char *s)
@@ -464,6 +493,12 @@ int cutune_export_header_check(const char *path, const cutune_space *s,
                               "take: the header is not written",
                               path, text);
         }
+        const char *why = cutune_export_header_name_reserved(pn);
+        if (why)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "%s: parameter name \"%s\" is %s, which no #define may take (every "
+                              "later use would become the value): the header is not written",
+                              path, pn, why);
     }
     return 0;
 }

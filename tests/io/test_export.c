@@ -407,6 +407,31 @@ static void test_header_refuses_injection(void **state)
                      CUTUNE_EINVAL);
     drop_history(&h);
     cutune_space_free(s);
+    /* identifiers that no header may #define: a C or C++ keyword (every later "int" would be
+     * the value), a reserved name (__LINE__ redefined is an error); names near them pass */
+    static const char *const reserved[] = {"int", "class", "restrict", "new", "__LINE__", "_Bool"};
+    for (size_t k = 0; k < sizeof reserved / sizeof reserved[0]; k++) {
+        s = one_param_space(reserved[k], plain, 1, 0, &h);
+        assert_non_null(s);
+        assert_int_equal(cutune_export_header(f->path, s, NULL, "k", &h, err, sizeof err),
+                         CUTUNE_EINVAL);
+        char want[64];
+        snprintf(want, sizeof want, "parameter name \"%s\" is ", reserved[k]);
+        if (!strstr(err, want) || !strstr(err, k < 4 ? "keyword" : "reserved"))
+            fail_msg("%s: '%s'", reserved[k], err);
+        assert_false(file_exists(f->path));
+        drop_history(&h);
+        cutune_space_free(s);
+    }
+    static const char *const near[] = {"integer", "inline_", "new_", "_x", "x__", "classes"};
+    for (size_t k = 0; k < sizeof near / sizeof near[0]; k++) {
+        s = one_param_space(near[k], plain, 1, 0, &h);
+        assert_non_null(s);
+        if (cutune_export_header_check(f->path, s, NULL, "k", err, sizeof err) != 0)
+            fail_msg("%s refused: '%s'", near[k], err);
+        drop_history(&h);
+        cutune_space_free(s);
+    }
     s = one_param_space("T", plain, 1, 0, &h);
     assert_int_equal(
         cutune_export_header(f->path, s, NULL, "k */\n#include <x>", &h, err, sizeof err),
