@@ -79,17 +79,25 @@ static void size_c(FILE *f, double v, int real)
 }
 
 /* Names the lookup function would clash with: its locals (which end in '_') and the
- * entry's time_ms. */
+ * entry's time_ms; and names no struct member or parameter may have (keywords of C or
+ * C++, reserved names). */
 static int dispatch_names_ok(const cli_shape *s0, char *err, size_t errlen)
 {
     static const char *const taken[] = {"n_", "i_", "best_", "bd_", "t_", "d_", "l_", "time_ms"};
-    for (size_t k = 0; k < s0->n; k++)
+    for (size_t k = 0; k < s0->n; k++) {
+        const char *why = cutune_export_header_name_reserved(s0->names[k]);
+        if (why)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "--sizes: a size named %s, %s: the dispatch table's entries and "
+                              "lookup cannot hold it",
+                              s0->names[k], why);
         for (size_t j = 0; j < sizeof taken / sizeof taken[0]; j++)
             if (strcmp(s0->names[k], taken[j]) == 0)
                 return cutune_err(err, errlen, CUTUNE_EINVAL,
                                   "--sizes: a size named %s: the dispatch table's lookup uses "
                                   "that name itself",
                                   s0->names[k]);
+    }
     return 0;
 }
 

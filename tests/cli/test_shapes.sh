@@ -476,6 +476,15 @@ PY
 "$exe" header --sizes='t=1024;t=4096' --budget=6 --no-progress -o vt.h vadd_t.json >vt.txt 2>&1 \
     && cc -std=c11 -Wall -Wextra -pedantic -Werror -c -x c vt.h -o vt.o 2>cc3.txt \
     && ok "a dispatch table over a size named t compiles" || bad "a dispatch table over a size named t compiles" "$(cat vt.txt cc3.txt | tail -5)"
+c++ -std=c++17 -Wall -Wextra -pedantic -Werror -c -x c++ vt.h -o vt.o 2>cc4.txt \
+    && ok "... and as C++17" || bad "the dispatch table compiles as C++17" "$(tail -5 cc4.txt)"
+# a size named as a C++ keyword would be a struct member and a parameter of the lookup
+# (long new;): refused before any shape runs, and nothing written
+sed 's/"t"/"new"/g; s/(t /(new /g; s/"vadd_t"/"vadd_new"/' vadd_t.json >vadd_new.json
+refuse_path "header --sizes over a size named new (a C++ keyword): refused" \
+    "^cutune: --sizes: a size named new, a keyword of C or C\\+\\+" \
+    header --sizes='new=1024;new=4096' --budget=6 --no-progress -o vn.h vadd_new.json
+[ ! -e vn.h ] && ok "... no header written" || bad "a refused dispatch header was written"
 
 # stopped (SIGINT) while the validation shape is tuned directly: its chosen configuration
 # is reported as not measured, "stopped", never "not in its space"
