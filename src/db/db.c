@@ -3,6 +3,7 @@
  * schema, created and migrated in steps (db_schema.c). Nothing is written to a file
  * before it is known to be a cutune database of this schema or an older one. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,9 +134,26 @@ static int make_parent(const char *path, char *err, size_t errlen)
     return 0;
 }
 
-/* What open refuses before SQLite sees the path: a directory, a link, a special file,
- * and (to write) a file or folder without write permission; WAL needs its -wal and -shm
- * files beside the database. */
+/* Does a file that is not empty begin as every SQLite database does? SQLite takes a file
+ * of one byte for an empty database (and would write over it), so it is asked first. */
+static int sqlite_header(const char *path, char *err, size_t errlen)
+{
+    static const char magic[16] = "SQLite format 3";
+    char head[sizeof magic];
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot read: %s", path, strerror(errno));
+    ssize_t n = read(fd, head, sizeof head);
+    close(fd);
+    if (n != (ssize_t)sizeof head || memcmp(head, magic, sizeof magic) != 0)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s: not a cutune database (not a SQLite file)", path);
+    return 0;
+}
+
+/* What open refuses before SQLite sees the path: a directory, a link, a special file, a
+ * file that is not SQLite's, and (to write) a file or folder without write permission;
+ * WAL needs its -wal and -shm files beside the database. */
 static int check_path(const char *path, int readonly, int must_exist, int *exists, char *err,
                       size_t errlen)
 {
@@ -155,6 +173,9 @@ static int check_path(const char *path, int readonly, int must_exist, int *exist
                           path);
     if (!*exists && (readonly || must_exist))
         return cutune_err(err, errlen, CUTUNE_ENOTFOUND, "%s: no such database", path);
+    int rc;
+    if (*exists && st.st_size > 0 && (rc = sqlite_header(path, err, errlen)) < 0)
+        return rc;
     if (readonly)
         return access(path, R_OK) == 0 ? 0
                                        : cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot read: %s",

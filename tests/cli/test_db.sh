@@ -175,6 +175,12 @@ db_fail() { # NAME PATTERN DBFILE [ARGS...]
 }
 printf 'not a database at all\n' >text.db
 db_fail "a text file" "text.db: not a cutune database" text.db "$exe"
+# SQLite takes a file of one byte for an empty database and would write over it
+printf '\n' >byte.db
+db_fail "a file of one byte" "byte.db: not a cutune database" byte.db "$exe"
+out=$("$exe" best --db=byte.db bowl.json.gz 2>&1)
+[ $? -eq 2 ] && grep -q "byte.db: not a cutune database" <<<"$out" && [ "$(wc -c <byte.db)" -eq 1 ] \
+    && ok "best on a file of one byte: exit 2" || bad "best on a file of one byte: exit 2" "$out"
 python3 -c "import sqlite3; c = sqlite3.connect('other.db'); c.execute('create table t (x)'); c.commit()"
 db_fail "another program's SQLite database" "other.db: not a cutune database .*another program" other.db "$exe"
 "$exe" --db=newer.db --budget=3 --no-progress --journal=nw.jsonl bowl.json.gz >/dev/null 2>&1
