@@ -115,7 +115,10 @@ int cli_db_open(const db_opts *o, unsigned flags, cutune_db **db, char *path, si
         return rc;
     if (!path[0])
         return cutune_err(err, errlen, CUTUNE_EINVAL, "$CUTUNE_DB=none: no database (give --db)");
-    return cutune_db_open(path, flags, db, err, errlen);
+    /* a database refused (read-only, in a read-only folder) is bad input, exit 2, as for
+     * tune: CUTUNE_EIO would say a failure while working (exit 1) */
+    rc = cutune_db_open(path, flags, db, err, errlen);
+    return rc == CUTUNE_EIO ? CUTUNE_EINVAL : rc;
 }
 
 /* ------------------------------------------------------------------ list, show */

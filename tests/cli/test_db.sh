@@ -208,15 +208,35 @@ kill $holder 2>/dev/null; wait $holder 2>/dev/null
 "$exe" --db=ro.db --budget=3 --no-progress --journal=ro.jsonl bowl.json.gz >/dev/null 2>&1
 python3 -c "import sqlite3; sqlite3.connect('ro.db').execute('pragma wal_checkpoint(truncate)')"
 chmod 444 ro.db
+# the db commands refuse it as tune does: one line, exit 2 (not 1, a failure while working)
+db_cmd_fail() { # NAME PATTERN DBFILE COMMAND... (--db=DBFILE is added)
+    local name=$1 pat=$2 db=$3
+    shift 3
+    local before out rc
+    before=$(cat "$db" "$db-wal" 2>/dev/null | sha256sum)
+    out=$("$@" --db="$db" 2>&1 >/dev/null)
+    rc=$?
+    if [ $rc -ne 2 ] || [ "$(wc -l <<<"$out")" -ne 1 ] || ! grep -qE -- "$pat" <<<"$out"; then
+        bad "$name: want exit 2 and one line /$pat/" "exit $rc: $out"
+    elif [ "$before" != "$(cat "$db" "$db-wal" 2>/dev/null | sha256sum)" ]; then bad "$name: the database changed"
+    else ok "$name"; fi
+}
 if [ "$(id -u)" -ne 0 ]; then
     db_fail "a read-only database" "ro.db: read-only" ro.db "$exe"
+    db_cmd_fail "db import into a read-only database" "ro.db: read-only" ro.db "$exe" db import exp.json
+    db_cmd_fail "db prune of a read-only database" "ro.db: read-only" ro.db "$exe" db prune --failed
 elif command -v setpriv >/dev/null; then # root writes anything: ask as nobody
     chmod 777 "$tmp"
-    db_fail "a read-only database" "ro.db: read-only" ro.db setpriv --reuid=65534 --regid=65534 --clear-groups "$exe"
+    nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+    db_fail "a read-only database" "ro.db: read-only" ro.db $nobody "$exe"
+    db_cmd_fail "db import into a read-only database" "ro.db: read-only" ro.db $nobody "$exe" db import exp.json
+    db_cmd_fail "db prune of a read-only database" "ro.db: read-only" ro.db $nobody "$exe" db prune --failed
     mkdir rodir && "$exe" --db=rodir/t.db --budget=3 --no-progress --journal=rd.jsonl bowl.json.gz >/dev/null 2>&1
     chmod 666 rodir/t.db && chmod 555 rodir
     db_fail "a database in a read-only folder" "rodir/t.db: its folder rodir is read-only" rodir/t.db \
-        setpriv --reuid=65534 --regid=65534 --clear-groups "$exe"
+        $nobody "$exe"
+    db_cmd_fail "db list of a database in a read-only folder" "rodir/t.db: cannot write" rodir/t.db \
+        $nobody "$exe" db list
     chmod 700 "$tmp"
 else
     echo "ok - a read-only database # SKIP root without setpriv"
