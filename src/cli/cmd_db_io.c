@@ -147,6 +147,13 @@ int cli_db_export(const db_opts *o, const char *target, char *err, size_t errlen
     export_ctx x = {.space = t.space, .spec = t.spec, .h = &h};
     if (rc >= 0)
         rc = cutune_db_each_latest(db, &key, export_one, &x, err, errlen);
+    /* an empty cache or journal would pass for an export of nothing measured */
+    if (rc >= 0 && h.n == 0)
+        rc = cutune_err(err, errlen, CUTUNE_ENOTFOUND,
+                        "%s: nothing to export: %s at sizes %s on %s holds no measurement%s "
+                        "(nothing written)",
+                        path, key.kernel, key.sizes, key.gpu.fingerprint,
+                        x.skipped ? " of a configuration in this space" : "");
     if (rc >= 0) {
         for (size_t i = 0; i < h.n / 2; i++) { /* newest first -> the order stored */
             cutune_history_entry tmp = h.e[i];

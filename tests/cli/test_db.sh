@@ -282,6 +282,18 @@ measured=$(awk -F'\t' 'NR == 2 {print $5}' <<<"$out")
 [ "$nmiss" -gt 0 ] && [ "$measured" = $((10 - nmiss)) ] &&
     ok "db list: $nmiss missing answers are not counted as measurements" ||
     bad "db list counts missing answers" "missing $nmiss, $out"
+# an export of a group that holds no measurement (only missing answers): refused, and a
+# file already at the path is left as it was
+python3 -c "import sqlite3; c = sqlite3.connect('miss.db'); c.execute(\"delete from evaluations where status != 'missing'\"); c.commit()"
+echo keep >mexp.json
+out=$("$exe" db export --db=miss.db --kt-cache=mexp.json "$here/../../data/gemm.jsonl.gz" 2>&1)
+rc=$?
+out2=$("$exe" db export --db=miss.db --journal=mexp.jsonl "$here/../../data/gemm.jsonl.gz" 2>&1)
+rc2=$?
+[ $rc -eq 2 ] && [ $rc2 -eq 2 ] && grep -q "miss.db: nothing to export: gemm .* holds no measurement" <<<"$out" \
+    && [ "$(cat mexp.json)" = keep ] && [ ! -e mexp.jsonl ] && grep -q "nothing to export" <<<"$out2" \
+    && ok "db export of no measurement: refused, nothing written" \
+    || bad "db export of no measurement: refused, nothing written" "exit $rc: $out; exit $rc2: $out2"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
