@@ -142,6 +142,11 @@ int cli_db_export(const db_opts *o, const char *target, char *err, size_t errlen
     if (rc >= 0)
         rc = cli_refuse_onto_input(o->kt ? "--kt-cache" : "--journal", o->kt ? o->kt : o->journal,
                                    &t, path, err, errlen);
+    /* as tune's outputs and header -o: a path no file can be created at is bad input (exit
+     * 2), found before the database is read */
+    if (rc >= 0 && (rc = cli_check_writable(o->kt ? "kt-cache" : "journal",
+                                            o->kt ? o->kt : o->journal, err, errlen)) == CUTUNE_EIO)
+        rc = CUTUNE_EINVAL;
     if (rc >= 0)
         rc = export_key(db, &want, o->gpu, &key, err, errlen);
     export_ctx x = {.space = t.space, .spec = t.spec, .h = &h};

@@ -124,6 +124,14 @@ out=$("$exe" best --db=r.db --size N=1000 vector_add 2>&1)
 "$exe" db export --db=r.db --journal=exp.jsonl bowl.json.gz 2>expj.txt \
     && [ "$(grep -c '"kind":"eval"' exp.jsonl)" -eq "$(python3 -c 'import json; print(len(json.load(open("exp.json"))["cache"]))')" ] \
     && ok "db export --journal" || bad "db export --journal" "$(cat expj.txt)"
+# an export path no file can be created at: bad input, as for tune's outputs (exit 2)
+for opt in --kt-cache --journal; do
+    out=$("$exe" db export --db=r.db $opt=nodir/x.json bowl.json.gz 2>&1)
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q -- "$opt=nodir/x.json: cannot write in nodir" <<<"$out" \
+        && [ ! -e nodir ] && ok "db export $opt into a missing folder: exit 2" \
+        || bad "db export $opt into a missing folder: exit 2" "exit $rc: $out"
+done
 "$exe" db import --db=i.db exp.json >imp.txt 2>&1 && "$exe" db import --db=i.db exp.json >>imp.txt 2>&1 \
     && [ "$(count i.db 'select count(*) from evaluations')" -eq "$(grep -c '"kind":"eval"' exp.jsonl)" ] \
     && ok "db import twice stores once" || bad "db import twice stores once" "$(cat imp.txt)"
