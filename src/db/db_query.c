@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cutune/journal.h"
 #include "db_internal.h"
 
 #define ROW_COLUMNS                                                                                \
@@ -258,6 +259,36 @@ int cutune_db_groups_list(cutune_db *db, const char *kernel, const char *gpu,
     return 0;
 }
 
+/* A run this prune emptied whose journal another cutune still holds (its lock) is in
+ * progress: its row stays, or its next evaluation would name a run that is gone (the
+ * foreign key would fail, and the run with it). Its evaluations go as asked. */
+static int spare_live_runs(cutune_db *db)
+{
+    sqlite3_stmt *st = NULL, *up = NULL;
+    int src = sqlite3_prepare_v2(db->h,
+                                 "SELECT id, journal FROM runs WHERE id IN (SELECT run_id FROM "
+                                 "doomed) AND id NOT IN (SELECT run_id FROM evaluations) AND "
+                                 "journal IS NOT NULL",
+                                 -1, &st, NULL);
+    if (src == SQLITE_OK)
+        src = sqlite3_prepare_v2(db->h, "UPDATE doomed SET run_id = NULL WHERE run_id = ?1", -1,
+                                 &up, NULL);
+    while (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *journal = (const char *)sqlite3_column_text(st, 1);
+        src = SQLITE_OK;
+        if (journal && cutune_journal_check_free(journal, NULL, 0) == CUTUNE_EBUSY) {
+            sqlite3_bind_int64(up, 1, sqlite3_column_int64(st, 0));
+            src = sqlite3_step(up);
+            src = src == SQLITE_DONE ? SQLITE_OK : src;
+            sqlite3_reset(up);
+        }
+    }
+    src = src == SQLITE_DONE ? SQLITE_OK : src;
+    sqlite3_finalize(st);
+    sqlite3_finalize(up);
+    return src;
+}
+
 int cutune_db_prune(cutune_db *db, const cutune_db_prune_filter *f, size_t *removed, char *err,
                     size_t errlen)
 {
@@ -310,7 +341,10 @@ int cutune_db_prune(cutune_db *db, const cutune_db_prune_filter *f, size_t *remo
                            NULL, NULL, NULL);
     if (src == SQLITE_OK)
         *removed = (size_t)sqlite3_changes(db->h);
-    /* only runs this prune emptied: a run just begun elsewhere has no evaluations yet */
+    /* only runs this prune emptied and that are not in progress (a run just begun
+     * elsewhere has no evaluations yet; one under way holds its journal) */
+    if (src == SQLITE_OK)
+        src = spare_live_runs(db);
     if (src == SQLITE_OK)
         src = sqlite3_exec(db->h,
                            "DELETE FROM runs WHERE id IN (SELECT run_id FROM doomed) AND id NOT "
