@@ -143,6 +143,21 @@ int cli_check_writable(const char *opt, const char *path, char *err, size_t errl
     return 0;
 }
 
+/* Can the journal being resumed be appended to? Opened for writing as the tuner will
+ * (O_APPEND, never through a link), so that a read-only journal is refused before the run;
+ * its folder need not be writable: nothing is created there. */
+static int check_appendable(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return cutune_err(err, errlen, CUTUNE_EIO, "--resume=%s: cannot append to it: %s", path,
+                          errno == ELOOP ? "is a symbolic link (cutune never writes through "
+                                           "one: give the path it points to)"
+                                         : strerror(errno));
+    close(fd);
+    return 0;
+}
+
 /* The evaluations the run had in flight, as the tuner makes them of its options (the
  * journal header's "parallel"): --parallel or the evaluator's slots, raised to the batch,
  * capped at the budget. */
@@ -463,7 +478,8 @@ int cutune_cmd_tune(int argc, char **argv)
                 goto bad_input;
             }
         }
-        if (cli_check_writable(outs[i][0], outs[i][1], err, sizeof err) < 0)
+        if (resume && i == 0 ? check_appendable(outs[i][1], err, sizeof err) < 0
+                             : cli_check_writable(outs[i][0], outs[i][1], err, sizeof err) < 0)
             goto bad_input;
         /* a journal is the record of a run: never truncated nor replaced */
         struct stat js;

@@ -79,6 +79,30 @@ expect_line "resume: a journal with two lines swapped" \
 expect_line "report: a journal with a line removed" \
     'gap.jsonl:20: n: evaluation 19 where 18 was expected' report --text gap.jsonl
 
+# a journal the user may append to, in a folder the user cannot write (a shared folder):
+# resumed, nothing needs creating there; a read-only journal is refused before the run, in
+# one line naming --resume, exit 2. As another user where the test runs as root (root
+# passes every permission check).
+as_user=()
+[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+if [ "$(id -u)" -ne 0 ] || [ ${#as_user[@]} -gt 0 ]; then
+    chmod 755 . && mkdir shared && head -12 base.jsonl >shared/w.jsonl && head -12 base.jsonl >shared/ro.jsonl
+    [ ${#as_user[@]} -gt 0 ] && chown nobody shared/w.jsonl shared/ro.jsonl
+    chmod 444 shared/ro.jsonl && chmod 555 shared
+    out=$("${as_user[@]}" "$exe" --resume=shared/w.jsonl --no-progress 2>&1 >/dev/null)
+    rc=$?
+    [ $rc -eq 0 ] && [ "$(evals shared/w.jsonl | wc -l)" -eq 150 ] &&
+        ok "resume of a writable journal in a folder it cannot write in" ||
+        bad "resume of a writable journal in a folder it cannot write in: exit $rc" "$out"
+    out=$("${as_user[@]}" "$exe" --resume=shared/ro.jsonl --no-progress 2>&1 >/dev/null)
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] &&
+        grep -q "^cutune: --resume=shared/ro.jsonl: cannot append to it: Permission denied" <<<"$out" &&
+        ok "resume of a read-only journal: refused before the run, exit 2" ||
+        bad "resume of a read-only journal: exit $rc" "$out"
+    chmod 755 shared
+fi
+
 # two runs in one second without --journal: each its own default journal
 mkdir race && cd race || exit 1
 for i in 1 2 3; do
