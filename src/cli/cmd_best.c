@@ -215,10 +215,11 @@ static void header_usage(FILE *f)
            "\n"
            "Write the tuned configuration of KERNEL on this GPU (without a GPU: replayed from\n"
            "the kernel's recording) at these sizes as a C header of #defines, for a build.\n"
-           "When the database holds at least N measurements of it (default 60), the header is\n"
-           "its best and nothing is tuned; otherwise KERNEL is tuned with a budget of N, every\n"
-           "configuration the database holds answered from it, and only the rest measured\n"
-           "(without the confirmation step: the header is the database's best either way).\n"
+           "When the database holds at least N measurements of it (default 60), or as many as\n"
+           "the space has configurations, the header is its best and nothing is tuned;\n"
+           "otherwise KERNEL is tuned with a budget of N, every configuration the database\n"
+           "holds answered from it, and only the rest measured (without the confirmation step:\n"
+           "the header is the database's best either way).\n"
            "\n"
            "  -o, --header=FILE.h  the header to write (replaced as a whole, never in part)\n"
            "  --budget=N           measurements wanted (default 60)\n"
@@ -374,7 +375,9 @@ int cutune_cmd_header(int argc, char **argv)
     }
     if ((rc = cli_check_writable("header", out, err, sizeof err)) < 0)
         goto fail;
-    /* enough measurements already: the header is the database's best */
+    /* enough measurements already: the header is the database's best (a space smaller than
+     * the budget is enough once it holds as many as the space has configurations: a tune
+     * would answer every one from the database and stop, exhausted) */
     if ((rc = cli_db_path(db, no_db, dbpath, sizeof dbpath, err, sizeof err)) < 0)
         goto fail;
     if (dbpath[0] &&
@@ -388,7 +391,7 @@ int cutune_cmd_header(int argc, char **argv)
         rc = lookup_best(dbpath, &t, evaluator, devices, &key, &best, &measured, err, sizeof err);
         if (rc < 0)
             goto fail;
-        if (rc == 1 && measured >= budget) {
+        if (rc == 1 && (measured >= budget || measured >= cutune_space_size(t.space))) {
             if ((rc = header_from_db(out, &t, &best, err, sizeof err)) < 0) {
                 status = 1;
                 goto fail;

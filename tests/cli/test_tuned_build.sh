@@ -60,5 +60,16 @@ defs=$(grep '^#define [a-z]' bm/vector_add_tuned.h | awk '{printf "%s%s=%s", n++
 [ "$best" = "$defs" ] && ok "the header holds cutune best's configuration ($best)" || bad "the header holds cutune best's configuration" "$best / $defs"
 run_built meson bm
 
+# a budget above the space (vector_add has 66 configurations): once the database holds
+# them all, the header is its best and nothing runs (no tune answering all 66 from it)
+for k in 1 2; do
+    CUTUNE_DB=$tmp/small.db "$exe" header --budget=100 -o small$k.h --no-progress vector_add \
+        >small$k.txt 2>&1
+done
+[ -f small2.h ] && grep -q "the best of 66 measurements in .*; nothing tuned" small2.txt \
+    && ! grep -q "^evaluations:" small2.txt \
+    && ok "a budget above the space: the second header is the database's best, nothing tuned" \
+    || bad "a budget above the space: the second header tunes nothing" "$(tail -3 small2.txt)"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
