@@ -65,37 +65,46 @@ static int best_of_shapes(const char *dbpath, const char *kernel, const char *si
                           const char *evaluator, const char *devices, int quiet)
 {
     static cli_shapes shapes;
+    static cli_target T[SHAPES_MAX];
     char err[1024];
     cli_space_opts none = {0};
     int status = 0;
+    size_t loaded = 0;
     if (cli_shapes_parse("--sizes", sizes, &shapes, err, sizeof err) < 0) {
         fprintf(stderr, "cutune: %s\n", err);
         return 2;
     }
+    /* every shape loads and has a key (bad sizes, no GPU to name: refused) before a line is
+     * printed */
+    for (cutune_db_key key; loaded < shapes.n; loaded++)
+        if (cli_shape_target(kernel, &shapes.s[loaded], &none, "none", NULL, &T[loaded], NULL, 0,
+                             err, sizeof err) < 0 ||
+            cli_db_target_key(&T[loaded], evaluator, devices, &key, err, sizeof err) < 0) {
+            fprintf(stderr, "cutune: %s\n", err);
+            status = 2;
+            goto out;
+        }
     for (size_t i = 0; i < shapes.n; i++) {
-        cli_target t = {0};
+        cli_target *t = &T[i];
         cutune_db_key key;
         cutune_db_row best = {0};
         size_t measured = 0;
-        int rc = cli_shape_target(kernel, &shapes.s[i], &none, "none", NULL, &t, NULL, 0, err,
-                                  sizeof err);
-        if (rc == 0)
-            rc = lookup_best(dbpath, &t, evaluator, devices, &key, &best, &measured, err,
-                             sizeof err);
+        int rc =
+            lookup_best(dbpath, t, evaluator, devices, &key, &best, &measured, err, sizeof err);
         if (rc < 0) {
             fprintf(stderr, "cutune: %s\n", err);
-            cli_target_free(&t);
-            return 2;
+            status = 2;
+            goto out;
         }
         if (rc == 0) {
             fprintf(stderr, "cutune: %s: no correct measurement at shape %s (%zu measurements)\n",
                     dbpath, shapes.s[i].label, measured);
             status = 1;
         } else {
-            long long id = cutune_db_config_id(t.space, best.config);
+            long long id = cutune_db_config_id(t->space, best.config);
             char text[4096];
             int n =
-                id >= 0 ? cutune_space_format_config(t.space, (size_t)id, text, sizeof text) : -1;
+                id >= 0 ? cutune_space_format_config(t->space, (size_t)id, text, sizeof text) : -1;
             printf("%s: %s", shapes.s[i].label,
                    n >= 0 && (size_t)n < sizeof text ? text : best.config);
             if (!quiet)
@@ -103,8 +112,10 @@ static int best_of_shapes(const char *dbpath, const char *kernel, const char *si
             printf("\n");
         }
         cutune_db_row_clear(&best);
-        cli_target_free(&t);
     }
+out:
+    for (size_t i = 0; i < loaded && i < shapes.n; i++)
+        cli_target_free(&T[i]);
     return status;
 }
 

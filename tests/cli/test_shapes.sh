@@ -426,6 +426,13 @@ print("ok")
 PY
 )
 [ "$out" = ok ] && ok "each table entry is the database's best at its shape" || bad "table vs database" "$out"
+# a shape that names nothing best can look up (no recording at 1000^3, no GPU): exit 2
+# before a line is printed, never the earlier shapes' lines and then the error
+out=$("$exe" best -q --sizes='M=N=K=1024;M=N=K=1000' gemm_h 2>b3.err)
+rc=$?
+[ $rc -eq 2 ] && [ -z "$out" ] && grep -q "M=1000,N=1000,K=1000" b3.err \
+    && ok "best --sizes with a shape naming nothing: exit 2, no line printed" \
+    || bad "best --sizes with a shape naming nothing (exit $rc)" "$out / $(cat b3.err)"
 # --shape-mode=common: the default macros are the common run's configuration (its journal's best)
 "$exe" header --sizes="$S3" --shape-mode=common -o cm.h --budget=8 --no-progress gemm_h \
     >cm.txt 2>&1
