@@ -152,6 +152,15 @@ int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *
                           "holds (its run was extended past its budget %zu): --budget=%zu or "
                           "more continues it",
                           resume_path, o->budget, held, resume->budget, held);
+    /* With batches, the extension's own budget decides the rounds' sizes as the run made
+     * them; the journal does not record it, and a guess (what it holds) would replay the
+     * rounds otherwise and leave an evaluation out of the journal */
+    if (resume->budget && held > resume->budget && !o->have_budget && resume->batch > 1)
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "--resume=%s: its run was extended past its budget %zu (it holds %zu "
+                          "evaluations) with --batch=%zu, and the journal does not record the "
+                          "budget it was extended to: give that --budget again",
+                          resume_path, resume->budget, held, resume->batch);
     if (resume->budget && held > resume->budget && !o->have_budget) {
         o->budget = held;
         o->have_budget = 1;

@@ -37,6 +37,26 @@ rc=$?
     ok "extended again: the uninterrupted run's 300 evaluations, in its order" ||
     bad "extended again: exit $rc, journals differ" "$out"
 
+# the same with batches (--batch=2): resumed without --budget, the extension's rounds were
+# replayed at the size of what the journal holds, not the budget they were made for, and
+# one evaluation was counted but never journaled (the journal then refused: "n: evaluation
+# 81 where 80 was expected"). Now refused, asking for the budget, the journal untouched.
+"$exe" --searcher=bo --budget=60 --parallel=3 --batch=2 --confirm=0 --journal=b2.jsonl \
+    --no-progress "$rec" >/dev/null 2>&1
+"$exe" --resume=b2.jsonl --budget=100 --time-limit=20 --confirm=0 --no-progress >/dev/null 2>&1
+cp b2.jsonl b2-before.jsonl
+out=$("$exe" --resume=b2.jsonl --confirm=0 --no-progress 2>&1)
+rc=$?
+[ $rc -eq 2 ] && cmp -s b2.jsonl b2-before.jsonl && grep -q "give that --budget again" <<<"$out" \
+    && ok "resume of a stopped extension with batches, without --budget: refused, journal as it was" \
+    || bad "resume of a stopped extension with batches, without --budget (exit $rc)" "$out"
+out=$("$exe" --resume=b2.jsonl --budget=100 --confirm=0 --no-progress 2>&1)
+rc=$?
+[ $rc -eq 0 ] && [ "$(evals b2.jsonl | wc -l)" -eq 100 ] \
+    && "$exe" --resume=b2.jsonl --budget=100 --confirm=0 --no-progress >/dev/null 2>&1 \
+    && ok "the same with --budget given again: 100 evaluations, resumable" \
+    || bad "the same with --budget given again (exit $rc)" "$out"
+
 # a stop at once during a resume's replay (--time-limit under replay) still replays every
 # record: the slots of proposals the journal lacks are held as the run held them
 ok_all=1
