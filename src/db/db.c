@@ -33,7 +33,7 @@ int cutune_db_sqlite_err(cutune_db *db, int src, char *err, size_t errlen, const
     case SQLITE_PERM:
         return cutune_err(err, errlen, CUTUNE_EIO,
                           "%s: cannot write the database (%s: %s): give --db=FILE elsewhere, "
-                          "or --no-db",
+                          "or, to tune, --no-db",
                           path, what, msg);
     case SQLITE_NOMEM: return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
     default: return cutune_err(err, errlen, CUTUNE_EIO, "%s: %s: %s", path, what, msg);
@@ -192,13 +192,14 @@ static int check_path(const char *path, int readonly, int must_exist, int *exist
     if (*exists && access(path, W_OK) != 0)
         return cutune_err(err, errlen, CUTUNE_EIO,
                           "%s: read-only (%s): cutune writes every evaluation to its database; "
-                          "give --db=FILE elsewhere, or --no-db",
+                          "give --db=FILE elsewhere (or, to tune, --no-db)",
                           path, strerror(errno));
     if (access(dir, W_OK) != 0)
-        return cutune_err(err, errlen, CUTUNE_EIO,
-                          "%s: its folder %s is read-only (%s): the database needs its -wal "
-                          "and -shm files beside it; give --db=FILE elsewhere, or --no-db",
-                          path, dir, strerror(errno));
+        return cutune_err(
+            err, errlen, CUTUNE_EIO,
+            "%s: its folder %s is read-only (%s): the database needs its -wal "
+            "and -shm files beside it; give --db=FILE elsewhere (or, to tune, --no-db)",
+            path, dir, strerror(errno));
     return 0;
 }
 
