@@ -27,6 +27,17 @@ static double run_hv(const cutune_objective *o, const cutune_history *h, const d
     return hv;
 }
 
+/* The metrics objective o reads, into needs (64 at most): what the replay must record. */
+static size_t objective_needs(const cutune_objective *o, const char **needs)
+{
+    size_t nn = 0;
+    while (nn < 64 && nn < cutune_objective_nneeds(o)) {
+        needs[nn] = cutune_objective_need(o, nn);
+        nn++;
+    }
+    return nn;
+}
+
 /* One run of searcher t (args a) on recording r: its history. */
 static int one_run(const cutune_recording *r, cutune_space *space, const cutune_objective *o,
                    const cutune_searcher_type *t, const char *a, size_t budget, unsigned long seed,
@@ -34,11 +45,7 @@ static int one_run(const cutune_recording *r, cutune_space *space, const cutune_
 {
     size_t n = cutune_space_size(space);
     const char *needs[64];
-    size_t nn = 0;
-    while (nn < 64 && nn < cutune_objective_nneeds(o)) {
-        needs[nn] = cutune_objective_need(o, nn);
-        nn++;
-    }
+    size_t nn = objective_needs(o, needs);
     cutune_evaluator_ctx ectx = {.space = space,
                                  .arg = r->path,
                                  .seed = seed,
@@ -80,6 +87,41 @@ static int one_run(const cutune_recording *r, cutune_space *space, const cutune_
     return rc;
 }
 
+/* Every recording's objectives parsed, and its replay made, before a line is printed or a
+ * file opened: a list that a later recording refuses (a metric only the first records) is
+ * the only line, not the end of a table begun. */
+static int check_objectives(const cli_bench_mo *m, char *err, size_t errlen)
+{
+    int rc = 0;
+    for (size_t ri = 0; ri < m->nrec && rc == 0; ri++) {
+        cutune_recording *r = NULL;
+        cutune_space *space = NULL;
+        cutune_objective *o = NULL;
+        if ((rc = cutune_recording_load(m->recs[ri], &r, err, errlen)) >= 0) {
+            cli_say_truncated_tail(r);
+            if ((rc = cutune_recording_space(r, NULL, 0, 1, &space, err, errlen)) >= 0)
+                rc = cutune_objective_multi_alloc(m->objectives, NULL, 0, space, NULL, &o, err,
+                                                  errlen);
+        }
+        if (rc >= 0) { /* the replay refuses a recording without the metrics they read */
+            const char *needs[64];
+            cutune_evaluator_ctx ectx = {.space = space,
+                                         .arg = r->path,
+                                         .seed = 1,
+                                         .recording = r,
+                                         .need_metrics = needs,
+                                         .nneed = objective_needs(o, needs)};
+            cutune_evaluator *ev = NULL;
+            rc = cutune_evaluator_alloc(cutune_evaluator_replay, &ectx, &ev, err, errlen);
+            cutune_evaluator_free(ev);
+        }
+        cutune_objective_free(o);
+        cutune_space_free(space);
+        cutune_recording_free(r);
+    }
+    return rc;
+}
+
 int cli_bench_objectives(const cli_bench_mo *m, char *err, size_t errlen)
 {
     /* two objectives, before anything is written (a comma inside brackets is an
@@ -95,7 +137,9 @@ int cli_bench_objectives(const cli_bench_mo *m, char *err, size_t errlen)
                           "--objectives=%s: two objectives, A,B (the hypervolume is computed for "
                           "two; without --objectives bench compares by time)",
                           m->objectives);
-    int rc = 0;
+    int rc = check_objectives(m, err, errlen);
+    if (rc < 0)
+        return rc;
     char path[4200];
     snprintf(path, sizeof path, "%s/objectives.csv", m->out_dir);
     cutune_outfile *of = NULL;
@@ -114,7 +158,6 @@ int cli_bench_objectives(const cli_bench_mo *m, char *err, size_t errlen)
         cutune_history all = {.best = -1};
         if ((rc = cutune_recording_load(m->recs[ri], &r, err, errlen)) < 0)
             goto next;
-        cli_say_truncated_tail(r);
         if ((rc = cutune_recording_space(r, NULL, 0, 1, &space, err, errlen)) < 0 ||
             (rc = cutune_objective_multi_alloc(m->objectives, NULL, 0, space, NULL, &o, err,
                                                errlen)) < 0)
@@ -129,7 +172,6 @@ int cli_bench_objectives(const cli_bench_mo *m, char *err, size_t errlen)
         double ref[2] = {whole.ref[0], whole.ref[1]}, hv_all = whole.hv;
         size_t nfront = whole.nfront;
         cutune_front_free(&whole);
-        /* once the objectives have parsed: a bad list (one given twice) is the only line */
         if (!m->quiet && ri == 0)
             printf("hypervolume of the (%s) front against each recording's reference point "
                    "(its worst feasible values + 10%% of their ranges); mean over seeds 1..%lu\n",

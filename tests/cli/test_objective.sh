@@ -300,6 +300,14 @@ rc=$?
     && grep -q "^cutune bench: --objectives 'energy,energy': objective 2, 'energy', is objective 1 again" <<<"$out" \
     && ok "bench: an objective given twice in --objectives, the only line, no --out folder" \
     || bad "bench: an objective given twice in --objectives, the only line, no --out folder (exit $rc)" "$out"
+# a recording after the first that lacks a metric the objectives read: refused before
+# bench prints its table's first lines (it had printed the first recording's part)
+out=$("$exe" bench --objectives=time,energy --searchers=random --budgets=2 --seeds=1 --out=mo3 \
+    energy.json plain.json 2>&1)
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && [ ! -e mo3 ] && grep -q "records no metric" <<<"$out" \
+    && ok "bench: a later recording without an objective's metric, the only line, no --out folder" \
+    || bad "bench: a later recording without an objective's metric (exit $rc)" "$out"
 # a constant that rules out every configuration is refused; '1/0' divides (not a metric name)
 expect_fail "a constant objective that cannot be computed" \
     "--objective '1/0' reads no name and cannot be computed \(division by zero" --objective=1/0 energy.json
