@@ -87,39 +87,59 @@ static int one_run(const cutune_recording *r, cutune_space *space, const cutune_
     return rc;
 }
 
-/* Every recording's objectives parsed, and its replay made, before a line is printed or a
- * file opened: a list that a later recording refuses (a metric only the first records) is
- * the only line, not the end of a table begun. */
-static int check_objectives(const cli_bench_mo *m, char *err, size_t errlen)
+/* One recording of the benchmark, loaded with its space and objectives. */
+typedef struct {
+    cutune_recording *r;
+    cutune_space *space;
+    cutune_objective *o;
+} mo_input;
+
+static void inputs_free(mo_input *in, size_t n)
 {
+    for (size_t i = 0; in && i < n; i++) {
+        cutune_objective_free(in[i].o);
+        cutune_space_free(in[i].space);
+        cutune_recording_free(in[i].r);
+    }
+    free(in);
+}
+
+/* Every recording loaded, its objectives parsed and its replay made, before a line is
+ * printed or a file opened: a list that a later recording refuses (a metric only the
+ * first records) is the only line, not the end of a table begun. */
+static int load_inputs(const cli_bench_mo *m, mo_input **out, char *err, size_t errlen)
+{
+    mo_input *in = calloc(m->nrec ? m->nrec : 1, sizeof *in);
+    if (!in)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     int rc = 0;
     for (size_t ri = 0; ri < m->nrec && rc == 0; ri++) {
-        cutune_recording *r = NULL;
-        cutune_space *space = NULL;
-        cutune_objective *o = NULL;
-        if ((rc = cutune_recording_load(m->recs[ri], &r, err, errlen)) >= 0) {
-            cli_say_truncated_tail(r);
-            if ((rc = cutune_recording_space(r, NULL, 0, 1, &space, err, errlen)) >= 0)
-                rc = cutune_objective_multi_alloc(m->objectives, NULL, 0, space, NULL, &o, err,
-                                                  errlen);
-        }
-        if (rc >= 0) { /* the replay refuses a recording without the metrics they read */
-            const char *needs[64];
-            cutune_evaluator_ctx ectx = {.space = space,
-                                         .arg = r->path,
-                                         .seed = 1,
-                                         .recording = r,
-                                         .need_metrics = needs,
-                                         .nneed = objective_needs(o, needs)};
-            cutune_evaluator *ev = NULL;
-            rc = cutune_evaluator_alloc(cutune_evaluator_replay, &ectx, &ev, err, errlen);
-            cutune_evaluator_free(ev);
-        }
-        cutune_objective_free(o);
-        cutune_space_free(space);
-        cutune_recording_free(r);
+        mo_input *x = &in[ri];
+        if ((rc = cutune_recording_load(m->recs[ri], &x->r, err, errlen)) < 0)
+            break;
+        cli_say_truncated_tail(x->r);
+        if ((rc = cutune_recording_space(x->r, NULL, 0, 1, &x->space, err, errlen)) < 0 ||
+            (rc = cutune_objective_multi_alloc(m->objectives, NULL, 0, x->space, NULL, &x->o, err,
+                                               errlen)) < 0)
+            break;
+        /* the replay refuses a recording without the metrics they read */
+        const char *needs[64];
+        cutune_evaluator_ctx ectx = {.space = x->space,
+                                     .arg = x->r->path,
+                                     .seed = 1,
+                                     .recording = x->r,
+                                     .need_metrics = needs,
+                                     .nneed = objective_needs(x->o, needs)};
+        cutune_evaluator *ev = NULL;
+        rc = cutune_evaluator_alloc(cutune_evaluator_replay, &ectx, &ev, err, errlen);
+        cutune_evaluator_free(ev);
     }
-    return rc;
+    if (rc < 0) {
+        inputs_free(in, m->nrec);
+        return rc;
+    }
+    *out = in;
+    return 0;
 }
 
 int cli_bench_objectives(const cli_bench_mo *m, char *err, size_t errlen)
@@ -137,31 +157,33 @@ int cli_bench_objectives(const cli_bench_mo *m, char *err, size_t errlen)
                           "--objectives=%s: two objectives, A,B (the hypervolume is computed for "
                           "two; without --objectives bench compares by time)",
                           m->objectives);
-    int rc = check_objectives(m, err, errlen);
+    mo_input *in = NULL;
+    int rc = load_inputs(m, &in, err, errlen);
     if (rc < 0)
         return rc;
     char path[4200];
     snprintf(path, sizeof path, "%s/objectives.csv", m->out_dir);
     cutune_outfile *of = NULL;
     FILE *csv = NULL;
-    if ((rc = cutune_outfile_open(path, 0, 0644, &of, err, errlen)) < 0)
+    if ((rc = cutune_outfile_open(path, 0, 0644, &of, err, errlen)) < 0) {
+        inputs_free(in, m->nrec);
         return rc;
+    }
     if (!(csv = cutune_outfile_stream(of))) {
         cutune_outfile_abort(of);
+        inputs_free(in, m->nrec);
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     }
     fprintf(csv, "recording,searcher,budget,seed,hypervolume,fraction,ref1,ref2\n");
+    if (!m->quiet)
+        printf("hypervolume of the (%s) front against each recording's reference point "
+               "(its worst feasible values + 10%% of their ranges); mean over seeds 1..%lu\n",
+               m->objectives, m->nseeds);
     for (size_t ri = 0; ri < m->nrec && rc == 0; ri++) {
-        cutune_recording *r = NULL;
-        cutune_space *space = NULL;
-        cutune_objective *o = NULL;
+        const cutune_recording *r = in[ri].r;
+        cutune_space *space = in[ri].space;
+        const cutune_objective *o = in[ri].o;
         cutune_history all = {.best = -1};
-        if ((rc = cutune_recording_load(m->recs[ri], &r, err, errlen)) < 0)
-            goto next;
-        if ((rc = cutune_recording_space(r, NULL, 0, 1, &space, err, errlen)) < 0 ||
-            (rc = cutune_objective_multi_alloc(m->objectives, NULL, 0, space, NULL, &o, err,
-                                               errlen)) < 0)
-            goto next;
         /* the recording's whole front: every configuration, by grid */
         if ((rc = one_run(r, space, o, cutune_searcher_grid, NULL, cutune_space_size(space), 1,
                           &all, err, errlen)) < 0)
@@ -172,10 +194,6 @@ int cli_bench_objectives(const cli_bench_mo *m, char *err, size_t errlen)
         double ref[2] = {whole.ref[0], whole.ref[1]}, hv_all = whole.hv;
         size_t nfront = whole.nfront;
         cutune_front_free(&whole);
-        if (!m->quiet && ri == 0)
-            printf("hypervolume of the (%s) front against each recording's reference point "
-                   "(its worst feasible values + 10%% of their ranges); mean over seeds 1..%lu\n",
-                   m->objectives, m->nseeds);
         if (!m->quiet)
             printf("\n%s: %zu configurations, %zu on the front, hypervolume %.6g\n"
                    "  %-10s %6s %5s %12s %8s\n",
@@ -206,10 +224,8 @@ int cli_bench_objectives(const cli_bench_mo *m, char *err, size_t errlen)
             }
     next:
         cutune_history_free(&all);
-        cutune_objective_free(o);
-        cutune_space_free(space);
-        cutune_recording_free(r);
     }
+    inputs_free(in, m->nrec);
     if (rc < 0) {
         cutune_outfile_abort(of);
         return rc;
