@@ -37,6 +37,13 @@ static int same_group(const cutune_db_row *a, const cutune_db_row *b)
            !strcmp(a->options, b->options);
 }
 
+/* Whether group g (first row r) is one the run may pool: two or more correct measurements
+ * at the run's own sizes and options. */
+static int at_run_key(const db_group *g, const cutune_db_row *r, const cutune_db_key *key)
+{
+    return g->ok >= 2 && !strcmp(r->sizes, key->sizes) && !strcmp(r->options, key->options);
+}
+
 /* The rows of group g as a source over sp's parameters (a row lacking one does not map). */
 static int group_source(const cutune_db_rows *rows, const cutune_db_row *g, const cutune_space *sp,
                         cutune_warm_source **out)
@@ -118,7 +125,7 @@ static int prior_from_db(cutune_db *db, const cutune_db_key *key, const cutune_s
         const cutune_db_row *r = &rows->row[gr[g].first];
         if (gr[g].ok > 0 && (best == SIZE_MAX || gr[g].ok > gr[best].ok))
             best = g;
-        here += gr[g].ok >= 2 && !strcmp(r->sizes, key->sizes) && !strcmp(r->options, key->options);
+        here += at_run_key(&gr[g], r, key);
     }
     if (best == SIZE_MAX)
         goto out;
@@ -127,9 +134,7 @@ static int prior_from_db(cutune_db *db, const cutune_db_key *key, const cutune_s
     size_t at = (size_t)snprintf(label, llen, "database: ");
     for (size_t g = 0; g < ng && rc >= 0; g++) {
         const cutune_db_row *r = &rows->row[gr[g].first];
-        int take = pool ? gr[g].ok >= 2 && !strcmp(r->sizes, key->sizes) &&
-                              !strcmp(r->options, key->options)
-                        : g == best;
+        int take = pool ? at_run_key(&gr[g], r, key) : g == best;
         if (!take)
             continue;
         if (nparts == CLI_WARM_MAX) { /* the first CLI_WARM_MAX GPUs stored, said in the label */
