@@ -186,11 +186,10 @@ int recording_opt_number(const cJSON *o, const char *field, double *out, int *pr
 /* kt_load.c: a Kernel Tuner cache (text[0..len), plain) into ri. */
 int recording_load_kt(recording_impl *ri, const char *file, const char *text, size_t len, char *err,
                       size_t errlen);
-/* journal_load.c: whether the first line of data is a cutune journal header. */
-int recording_is_journal(const char *data, size_t len);
-/* Whether the first line of data is a journal line other than a header (its "kind" into
- * buf): a journal whose header line was removed, not a Kernel Tuner cache. */
-int recording_headless_kind(const char *data, size_t len, char *buf, size_t buflen);
+/* journal_load.c: the "kind" of the first line of data, into buf, when it is a JSON object
+ * with one (a journal's: "header" first; another kind is a journal whose header line was
+ * removed); 0 when it has none (a Kernel Tuner cache). */
+int recording_first_kind(const char *data, size_t len, char *buf, size_t buflen);
 /* journal_load.c: a cutune journal (data[0..len), plain) into ri. */
 int recording_load_journal(recording_impl *ri, const char *file, const char *data, size_t len,
                            char *err, size_t errlen);

@@ -32,7 +32,7 @@ static int blank(const char *p, const char *e)
 
 /* The "kind" of the first line of data when it is a JSON object that has one (a journal
  * line: "header", "eval", ...), copied into buf; 0 when it has none. */
-static int first_line_kind(const char *data, size_t len, char *buf, size_t buflen)
+int recording_first_kind(const char *data, size_t len, char *buf, size_t buflen)
 {
     const char *end = data + len, *e = line_end(data, end);
     size_t off;
@@ -46,18 +46,6 @@ static int first_line_kind(const char *data, size_t len, char *buf, size_t bufle
         snprintf(buf, buflen, "%s", kind->valuestring);
     cJSON_Delete(j);
     return yes;
-}
-
-/* Whether the first line of data is a cutune journal header. */
-int recording_is_journal(const char *data, size_t len)
-{
-    char kind[16];
-    return first_line_kind(data, len, kind, sizeof kind) && strcmp(kind, "header") == 0;
-}
-
-int recording_headless_kind(const char *data, size_t len, char *buf, size_t buflen)
-{
-    return first_line_kind(data, len, buf, buflen) && strcmp(buf, "header") != 0;
 }
 
 /* The unsigned integer after the first `"name":` of a header line, read from

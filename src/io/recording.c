@@ -267,9 +267,10 @@ int cutune_recording_load_buffer(const char *name, const char *data, size_t len,
         goto out_free;
     }
     char kind[32];
-    if (recording_is_journal(data, len))
+    int has_kind = recording_first_kind(data, len, kind, sizeof kind);
+    if (has_kind && strcmp(kind, "header") == 0)
         rc = recording_load_journal(ri, name, data, len, err, errlen);
-    else if (recording_headless_kind(data, len, kind, sizeof kind)) /* not a cache: say so */
+    else if (has_kind) /* a journal without its header, not a cache: say so */
         rc = cutune_err(err, errlen, CUTUNE_EPARSE,
                         "%s:1: a cutune journal without its header line (the first line is an "
                         "\"%s\" record; a journal starts with its {\"kind\":\"header\",...} "
