@@ -171,7 +171,23 @@ static unsigned long ran_parallel(unsigned long parallel, unsigned long batch, u
 
 /* runs/ was made by this run (removed again, if still empty, when the run is refused) */
 static int made_runs_dir;
-static int claimed_journal; /* the default journal's name, held by an empty file */
+static int claimed_journal;       /* the default journal's name is held by claim_path */
+static char claim_path[PATH_MAX]; /* runs/.NAME.claim, an empty file made here */
+
+/* The claim of journal name buf: runs/.NAME.claim */
+static void claim_of(const char *buf, char *out, size_t len)
+{
+    const char *base = strrchr(buf, '/');
+    snprintf(out, len, "%.*s.%s.claim", base ? (int)(base + 1 - buf) : 0, buf,
+             base ? base + 1 : buf);
+}
+
+static void release_claim(void)
+{
+    if (claimed_journal)
+        unlink(claim_path);
+    claimed_journal = 0;
+}
 
 static int default_journal(const char *name, unsigned long seed, char *buf, size_t len)
 {
@@ -192,18 +208,26 @@ static int default_journal(const char *name, unsigned long seed, char *buf, size
     char ts[32];
     strftime(ts, sizeof ts, "%Y%m%d-%H%M%S", &tm);
     snprintf(buf, len, "runs/%s-%lu-%s.jsonl", stem, seed, ts);
-    /* the name is claimed by an empty file made here, so that two runs started in one second
-     * take two names (never overwriting a run); the claim is removed just before the tuner
-     * makes the journal there, and on a refusal */
+    /* Two runs started in one second take two names (never overwriting a run): a name is
+     * taken by making its claim, an empty runs/.NAME.claim, and then finding no journal at
+     * the name. The claim is held until the run ends, so that no other run takes the name
+     * in the moment between the claim and the journal (a claim made at the journal's own
+     * path had to be removed before the tuner could make the journal there, and a run
+     * started in that moment took the name too). */
     for (int i = 2; i < 1000; i++) {
-        int fd = open(buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        struct stat st;
+        claim_of(buf, claim_path, sizeof claim_path);
+        int fd = open(claim_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd >= 0) {
             close(fd);
-            claimed_journal = 1;
-            break;
-        }
-        if (errno != EEXIST)
+            if (lstat(buf, &st) != 0 && errno == ENOENT) {
+                claimed_journal = 1;
+                break;
+            }
+            unlink(claim_path); /* a journal is there: the next name */
+        } else if (errno != EEXIST) {
             break; /* the checks of the outputs say why */
+        }
         snprintf(buf, len, "runs/%s-%lu-%s-%d.jsonl", stem, seed, ts, i);
     }
     return 0;
@@ -614,11 +638,8 @@ int cutune_cmd_tune(int argc, char **argv)
     cutune_stop_reason why;
     if (mpi_rank == 0)
         cli_tune_say_dropped_tail(resume);
-    if (claimed_journal) { /* the tuner makes the journal where the claim was */
-        unlink(journal);
-        claimed_journal = 0;
-    }
     rc = cutune_tune(t.space, t.spec, searcher, visited, ev, &opt, &hist, &why, err, sizeof err);
+    release_claim(); /* the journal is there now (or the run failed before it) */
     /* The best few measured again, interleaved: the winner among those the noise cannot
      * tell apart, by a fixed rule (docs/objectives.md#confirmation). */
     static cutune_confirm_result confirm;
@@ -707,19 +728,15 @@ fail:
         fprintf(stderr, "cutune: rank %d: %s\n", mpi_rank, err);
     else
         fprintf(stderr, "cutune: %s\n", err);
-    if (claimed_journal) { /* the empty claim of the default journal's name (before an MPI
-                              abort, which does not come back) */
-        unlink(journal);
-        claimed_journal = 0;
-    }
+    release_claim(); /* the default journal's name (before an MPI abort, which does not come
+                        back) */
     if (made_runs_dir)
         rmdir("runs"); /* only if empty: a refused run leaves nothing behind */
     if (mpi_size > 1 && !(mpi_rank == 0 && ev)) /* no rank may wait for one that has left */
         cutune_mpi_abort(status);
 out:
-    if (claimed_journal) { /* a run that never reached the tuner: its name's empty claim */
-        unlink(journal);
-        claimed_journal = 0;
+    if (claimed_journal) { /* a run that never reached the tuner: its name's claim */
+        release_claim();
         if (made_runs_dir)
             rmdir("runs");
     }
