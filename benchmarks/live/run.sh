@@ -6,6 +6,8 @@
 # every 100 ms: the fraction of each sample period in which a kernel ran), the GPU
 # worker's share (sum of bench_ms, verification + timing, over wall time) and the best
 # time found. Prints a table; writes results.csv and results.json into OUTDIR.
+# No tuning database (CUTUNE_DB=none): every run measures; with one, a run repeating
+# an earlier run's proposals is answered from it and its wall time is not a tuning's.
 #   benchmarks/live/run.sh BUILD_DIR OUTDIR [SEARCHERS] [PARALLELS] [BUDGET] [KERNEL]
 #   e.g. benchmarks/live/run.sh build-gpu benchmarks/live/results "bo genetic random" "1 2 4 8 default" 60 gemm
 set -uo pipefail
@@ -33,7 +35,7 @@ for s in $searchers; do
                 > "$out/util.txt" 2>/dev/null &
             smi=$!
             t0=$(date +%s.%N)
-            CUTUNE_CACHE_DIR=$cache "$exe" --searcher="$s" --budget="$budget" $popt \
+            CUTUNE_DB=none CUTUNE_CACHE_DIR=$cache "$exe" --searcher="$s" --budget="$budget" $popt \
                 --no-progress --journal="$j" --output="$out/summary.json" "$kernel" \
                 > "$out/journals/$s-p$p-$mode.txt" 2>&1
             t1=$(date +%s.%N)

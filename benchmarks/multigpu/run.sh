@@ -5,6 +5,8 @@
 # the best time found. On a one-GPU machine, "0,0" runs two workers on the one GPU (two
 # kernels timed at once there: a test of the machinery, not a measurement to compare
 # times by). Prints a table; writes results.csv and results.json into OUTDIR.
+# No tuning database (CUTUNE_DB=none): every run measures; with one, a run repeating
+# an earlier run's proposals is answered from it and its wall time is not a tuning's.
 #   benchmarks/multigpu/run.sh BUILD_DIR OUTDIR [BUDGET] [DEVICE_LISTS...]
 #   e.g. benchmarks/multigpu/run.sh build-gpu benchmarks/multigpu/results 120 0 0,1 0,1,2,3
 set -uo pipefail
@@ -25,7 +27,7 @@ for d in "${lists[@]}"; do
     j=$out/journals/bo-devices-${d//,/_}.jsonl
     rm -f "$j"
     t0=$(date +%s.%N)
-    CUTUNE_CACHE_DIR=$cache "$exe" --evaluator=cuda --searcher=bo --budget="$budget" \
+    CUTUNE_DB=none CUTUNE_CACHE_DIR=$cache "$exe" --evaluator=cuda --searcher=bo --budget="$budget" \
         --devices="$d" --no-progress --journal="$j" gemm > "${j%.jsonl}.txt" 2>&1
     t1=$(date +%s.%N)
     rm -rf "$cache"

@@ -9,6 +9,7 @@ WHAT names what differs between a source and its target ("GPU", the default, or 
 A cell is the mean fraction of the optimum over seeds; a difference is warm - cold paired
 by seed (the same seed of the same target), with its standard error over seeds; over
 pairs, the mean of the pairs' differences with the standard error sqrt(sum se^2) / P."""
+import os
 import csv, json, math, sys
 from collections import defaultdict
 
@@ -93,7 +94,7 @@ worst_pair, worst_mislead = worst(gpu_pairs), worst([r for r in rows if r["kind"
 
 L = []
 L.append("# Warm against cold starts (benchmarks/transfer)\n")
-L.append(f"Command: `{command}` ({secs} s wall on the 2-core container)\n")
+L.append(f"Command: `{command}` ({secs} s wall, {os.cpu_count()} cores)\n")
 L.append("Fraction of the optimum (t_opt / t_best) after B unique evaluations, mean over "
          "seeds; diff = warm - cold paired by seed, +- its standard error.\n")
 L.append("## Summary\n")
