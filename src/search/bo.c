@@ -113,17 +113,19 @@ static int parego_retarget(bo_state *s, char *err, size_t errlen)
 }
 
 /* Whether this model-based proposal (s->nmodel counts it) is a local step. The share of
- * local steps is local_frac, or under local=auto Laplace's estimate of the share of the
- * global model-based picks observed so far that failed, (fail + 1) / (n + 2): a global
- * pick is a bet that the model knows where the space runs; where those bets keep
- * failing, the neighbourhood of the best, which ran, gets the proposals instead, and
- * where they run, the model is trusted and local steps fade out (1/2 before any pick is
- * observed, then at most 1/(n + 2) while none fails). */
+ * local steps is local_frac; under local=auto, once a global model-based pick has been
+ * observed, it is the larger of local_frac and the share of those picks that failed
+ * (Laplace's estimate, (fail + 1) / (n + 2)): where the model's picks across the space
+ * keep failing, the neighbourhood of the best, which ran, gets the proposals instead.
+ * Without failures (fail + 1) / (n + 2) <= 1/3 from the first observed pick on, so the
+ * run is a fixed local_frac's, batches and pending proposals included. */
 static int local_due(bo_state *s)
 {
     double f = s->local_frac;
-    if (s->local_auto)
-        f = ((double)(s->gtot - s->gok) + 1.0) / ((double)s->gtot + 2.0);
+    if (s->local_auto && s->gtot > 0) {
+        double fail = ((double)(s->gtot - s->gok) + 1.0) / ((double)s->gtot + 2.0);
+        f = fail > f ? fail : f;
+    }
     if (!(f > 0.0) || (double)s->nlocal_due >= floor((double)s->nmodel * f))
         return 0;
     s->nlocal_due++;
@@ -467,7 +469,7 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->xi = 0.01;
     s->beta = 2.0;
     s->kernel = CUTUNE_GP_MATERN52;
-    s->local_frac = 0.0; /* local=auto: the share is the failed share (local_due) */
+    s->local_frac = 1.0 / 3.0;
     s->local_auto = 1;
     s->lweak_max = BO_LOCAL_WEAK;
     s->warm_gain = BO_MIN_GAIN;

@@ -3,7 +3,7 @@
  * Options (--searcher=bo:key=value,...): acq=ei|pi|lcb, xi= (default 0.01), beta= (LCB,
  * default 2), kernel=matern52|matern32|se, init= (design size), starts= (random starts
  * of the multi-start fits, default 3), local=auto|F (share of local steps; default auto:
- * the failed share of the global model-based picks, Laplace's estimate; F: fixed),
+ * the larger of 1/3 and the failed share of the global model-based picks; F: fixed),
  * pool= (exhaustive up to / pool size above, default 32768 / 4096), pow2=0|1 (power-of-two
  * inputs, default 0), pairs=0|1 (local steps also try moving two parameters of the best
  * configuration one value each; default: 1 in the edge phase, 0 in the safe one),
@@ -195,7 +195,7 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                 return rc;
         } else if (strcmp(key, "local") == 0 && strcmp(val, "auto") == 0) {
             s->local_auto = 1;
-            s->local_frac = 0.0;
+            s->local_frac = 1.0 / 3.0;
         } else if (strcmp(key, "local") == 0) {
             s->local_auto = 0;
             double v = strtod(val, &end);

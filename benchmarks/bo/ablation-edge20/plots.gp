@@ -1,7 +1,6 @@
 # Convergence plots of cutune bench: best-so-far fraction of optimum against
 # evaluations, median and 5-95% band over 50 seeds per searcher.
 # Run from the results folder: gnuplot plots.gp
-# Manifest 844fbfc-207dc299 (results.json)
 set key bottom right
 set grid
 set xlabel 'evaluations'
@@ -12,7 +11,7 @@ set style fill transparent solid 0.18 noborder
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_GTX_1080Ti.png'
-set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -21,27 +20,16 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_GTX_1080Ti.svg'
-set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_GEMM_GTX_1080Ti.pdf'
-set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
-plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_P100.png'
-set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -50,27 +38,16 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_P100.svg'
-set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
      'plots/constraint-aware_GEMM_P100.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_GEMM_P100.pdf'
-set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
-plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_RTX_2070_SUPER.png'
-set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -79,27 +56,16 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_RTX_2070_SUPER.svg'
-set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_GEMM_RTX_2070_SUPER.pdf'
-set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
-plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_GTX_1080Ti.png'
-set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -108,27 +74,16 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_GTX_1080Ti.svg'
-set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_convolution_GTX_1080Ti.pdf'
-set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
-plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.png'
-set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -137,27 +92,16 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.svg'
-set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.pdf'
-set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
-plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_P100.png'
-set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -166,27 +110,16 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_P100.svg'
-set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
      'plots/constraint-aware_convolution_P100.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_convolution_P100.pdf'
-set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
-plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_P100.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_RTX_2070_SUPER.png'
-set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -195,27 +128,16 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_RTX_2070_SUPER.svg'
-set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_convolution_RTX_2070_SUPER.pdf'
-set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
-plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_milo_A4000.png'
-set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -224,27 +146,16 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_milo_A4000.svg'
-set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_convolution_milo_A4000.pdf'
-set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
-plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_dedispersion_milo_A4000.png'
-set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -253,27 +164,16 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_dedispersion_milo_A4000.svg'
-set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_dedispersion_milo_A4000.pdf'
-set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
-plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm_AMD_Vega.png'
-set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "gemm_AMD_Vega (AMD Vega, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -282,27 +182,16 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm_AMD_Vega.svg'
-set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "gemm_AMD_Vega (AMD Vega, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_gemm_AMD_Vega.pdf'
-set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
-plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.png'
-set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -311,27 +200,16 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.svg'
-set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.pdf'
-set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
-plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_1080Ti.png'
-set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -340,27 +218,16 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_1080Ti.svg'
-set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_pnpoly_GTX_1080Ti.pdf'
-set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
-plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.png'
-set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -369,27 +236,16 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.svg'
-set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.pdf'
-set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
-plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_P100.png'
-set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "pnpoly_P100 (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -398,27 +254,16 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_P100.svg'
-set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "pnpoly_P100 (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_pnpoly_P100.pdf'
-set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
-plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.png'
-set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -427,20 +272,9 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.svg'
-set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
+set title "pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.pdf'
-set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-207dc299'
-plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'bo:early=edge'
-unset output
-}

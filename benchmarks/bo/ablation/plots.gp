@@ -1,7 +1,6 @@
 # Convergence plots of cutune bench: best-so-far fraction of optimum against
 # evaluations, median and 5-95% band over 50 seeds per searcher.
 # Run from the results folder: gnuplot plots.gp
-# Manifest 844fbfc-8a022625 (results.json)
 set key bottom right
 set grid
 set xlabel 'evaluations'
@@ -12,7 +11,7 @@ set style fill transparent solid 0.18 noborder
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_GTX_1080Ti.png'
-set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -27,7 +26,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_GTX_1080Ti.svg'
-set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -39,27 +38,10 @@ plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves 
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_GEMM_GTX_1080Ti.pdf'
-set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
-plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'bo:pairs=0', \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'bo:early=safe', \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo:warp=none', \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
-     'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_P100.png'
-set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -74,7 +56,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_P100.svg'
-set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -86,27 +68,10 @@ plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 n
      'plots/constraint-aware_GEMM_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
      'plots/constraint-aware_GEMM_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_GEMM_P100.pdf'
-set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
-plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:5 with lines lw 2 lc 2 title 'bo:pairs=0', \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:8 with lines lw 2 lc 3 title 'bo:early=safe', \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo:warp=none', \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
-     'plots/constraint-aware_GEMM_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_RTX_2070_SUPER.png'
-set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -121,7 +86,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_RTX_2070_SUPER.svg'
-set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -133,27 +98,10 @@ plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcur
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_GEMM_RTX_2070_SUPER.pdf'
-set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
-plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'bo:pairs=0', \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'bo:early=safe', \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo:warp=none', \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
-     'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_GTX_1080Ti.png'
-set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -168,7 +116,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_GTX_1080Ti.svg'
-set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -180,27 +128,10 @@ plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filled
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_convolution_GTX_1080Ti.pdf'
-set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
-plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'bo:pairs=0', \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'bo:early=safe', \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo:warp=none', \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
-     'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.png'
-set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -215,7 +146,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.svg'
-set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -227,27 +158,10 @@ plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 wit
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.pdf'
-set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
-plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'bo:pairs=0', \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'bo:early=safe', \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo:warp=none', \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
-     'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_P100.png'
-set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -262,7 +176,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_P100.svg'
-set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -274,27 +188,10 @@ plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves
      'plots/constraint-aware_convolution_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
      'plots/constraint-aware_convolution_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_convolution_P100.pdf'
-set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
-plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_P100.dat' using 1:5 with lines lw 2 lc 2 title 'bo:pairs=0', \
-     'plots/constraint-aware_convolution_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
-     'plots/constraint-aware_convolution_P100.dat' using 1:8 with lines lw 2 lc 3 title 'bo:early=safe', \
-     'plots/constraint-aware_convolution_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_convolution_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo:warp=none', \
-     'plots/constraint-aware_convolution_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
-     'plots/constraint-aware_convolution_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_RTX_2070_SUPER.png'
-set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -309,7 +206,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_RTX_2070_SUPER.svg'
-set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -321,27 +218,10 @@ plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with fi
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_convolution_RTX_2070_SUPER.pdf'
-set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
-plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'bo:pairs=0', \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'bo:early=safe', \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo:warp=none', \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
-     'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_milo_A4000.png'
-set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -356,7 +236,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_milo_A4000.svg'
-set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -368,27 +248,10 @@ plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filled
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:15:16 with filledcurves lc 5 notitle, \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_convolution_milo_A4000.pdf'
-set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
-plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'bo:pairs=0', \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'bo:early=safe', \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo:warp=none', \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:15:16 with filledcurves lc 5 notitle, \
-     'plots/constraint-aware_convolution_milo_A4000.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_dedispersion_milo_A4000.png'
-set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -403,7 +266,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_dedispersion_milo_A4000.svg'
-set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -415,27 +278,10 @@ plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with fille
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:15:16 with filledcurves lc 5 notitle, \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_dedispersion_milo_A4000.pdf'
-set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
-plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:5 with lines lw 2 lc 2 title 'bo:pairs=0', \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:9:10 with filledcurves lc 3 notitle, \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:8 with lines lw 2 lc 3 title 'bo:early=safe', \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:11 with lines lw 2 lc 4 title 'bo:warp=none', \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:15:16 with filledcurves lc 5 notitle, \
-     'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm_AMD_Vega.png'
-set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "gemm_AMD_Vega (AMD Vega, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -450,7 +296,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm_AMD_Vega.svg'
-set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "gemm_AMD_Vega (AMD Vega, Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -462,27 +308,10 @@ plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:15:16 with filledcurves lc 5 notitle, \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_gemm_AMD_Vega.pdf'
-set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
-plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:5 with lines lw 2 lc 2 title 'bo:pairs=0', \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:9:10 with filledcurves lc 3 notitle, \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:8 with lines lw 2 lc 3 title 'bo:early=safe', \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:11 with lines lw 2 lc 4 title 'bo:warp=none', \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:15:16 with filledcurves lc 5 notitle, \
-     'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.png'
-set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -497,7 +326,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.svg'
-set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -509,27 +338,10 @@ plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with fille
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.pdf'
-set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
-plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'bo:pairs=0', \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'bo:early=safe', \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo:warp=none', \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
-     'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_1080Ti.png'
-set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -544,7 +356,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_1080Ti.svg'
-set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -556,27 +368,10 @@ plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurve
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_pnpoly_GTX_1080Ti.pdf'
-set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
-plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:5 with lines lw 2 lc 2 title 'bo:pairs=0', \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:9:10 with filledcurves lc 3 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:8 with lines lw 2 lc 3 title 'bo:early=safe', \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:11 with lines lw 2 lc 4 title 'bo:warp=none', \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:15:16 with filledcurves lc 5 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.png'
-set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -591,7 +386,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.svg'
-set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -603,27 +398,10 @@ plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with fil
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.pdf'
-set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
-plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:5 with lines lw 2 lc 2 title 'bo:pairs=0', \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:9:10 with filledcurves lc 3 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:8 with lines lw 2 lc 3 title 'bo:early=safe', \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:11 with lines lw 2 lc 4 title 'bo:warp=none', \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:15:16 with filledcurves lc 5 notitle, \
-     'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_P100.png'
-set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "pnpoly_P100 (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -638,7 +416,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_P100.svg'
-set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "pnpoly_P100 (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -650,27 +428,10 @@ plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1
      'plots/constraint-aware_pnpoly_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_pnpoly_P100.pdf'
-set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
-plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:5 with lines lw 2 lc 2 title 'bo:pairs=0', \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:9:10 with filledcurves lc 3 notitle, \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:8 with lines lw 2 lc 3 title 'bo:early=safe', \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:11 with lines lw 2 lc 4 title 'bo:warp=none', \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:15:16 with filledcurves lc 5 notitle, \
-     'plots/constraint-aware_pnpoly_P100.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
-unset output
-}
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.png'
-set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -685,7 +446,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.svg'
-set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
+set title "pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)\nconstraint-aware convention, 50 seeds, median and 5-95% band"
 plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -697,20 +458,3 @@ plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledc
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
 unset output
-
-if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
-set terminal pdfcairo size 6in,4in noenhanced
-set output 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.pdf'
-set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-8a022625'
-plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'bo', \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:5 with lines lw 2 lc 2 title 'bo:pairs=0', \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:9:10 with filledcurves lc 3 notitle, \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:8 with lines lw 2 lc 3 title 'bo:early=safe', \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:12:13 with filledcurves lc 4 notitle, \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:11 with lines lw 2 lc 4 title 'bo:warp=none', \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:15:16 with filledcurves lc 5 notitle, \
-     'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:14 with lines lw 2 lc 5 title 'bo:lin=0'
-unset output
-}

@@ -1,7 +1,7 @@
 # Convergence plots of cutune bench: best-so-far fraction of optimum against
 # evaluations, median and 5-95% band over 50 seeds per searcher.
 # Run from the results folder: gnuplot plots.gp
-# Manifest 844fbfc-22521a21 (results.json)
+# Manifest 0430dee-22521a21 (results.json)
 set key bottom right
 set grid
 set xlabel 'evaluations'
@@ -12,7 +12,7 @@ set style fill transparent solid 0.18 noborder
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_blur.png'
-set title 'blur (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'blur (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_blur.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_blur.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_blur.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -25,7 +25,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_blur.svg'
-set title 'blur (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'blur (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_blur.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_blur.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_blur.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -39,7 +39,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_blur.pdf'
-set title 'blur (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'blur (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_blur.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_blur.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_blur.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -53,7 +53,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm.png'
-set title 'gemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -66,7 +66,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm.svg'
-set title 'gemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -80,7 +80,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_gemm.pdf'
-set title 'gemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -94,7 +94,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm-energy.png'
-set title 'gemm-energy (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm-energy (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm-energy.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm-energy.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm-energy.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -107,7 +107,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm-energy.svg'
-set title 'gemm-energy (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm-energy (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm-energy.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm-energy.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm-energy.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -121,7 +121,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_gemm-energy.pdf'
-set title 'gemm-energy (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm-energy (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm-energy.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm-energy.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm-energy.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -135,7 +135,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm_h.png'
-set title 'gemm_h (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm_h (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm_h.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_h.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_h.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -148,7 +148,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm_h.svg'
-set title 'gemm_h (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm_h (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm_h.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_h.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_h.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -162,7 +162,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_gemm_h.pdf'
-set title 'gemm_h (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm_h (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm_h.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_h.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_h.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -176,7 +176,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm_h_fp16.png'
-set title 'gemm_h_fp16 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm_h_fp16 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm_h_fp16.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_h_fp16.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_h_fp16.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -189,7 +189,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm_h_fp16.svg'
-set title 'gemm_h_fp16 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm_h_fp16 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm_h_fp16.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_h_fp16.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_h_fp16.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -203,7 +203,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_gemm_h_fp16.pdf'
-set title 'gemm_h_fp16 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm_h_fp16 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm_h_fp16.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_h_fp16.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_h_fp16.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -217,7 +217,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm_h_tf32.png'
-set title 'gemm_h_tf32 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm_h_tf32 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm_h_tf32.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_h_tf32.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_h_tf32.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -230,7 +230,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm_h_tf32.svg'
-set title 'gemm_h_tf32 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm_h_tf32 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm_h_tf32.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_h_tf32.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_h_tf32.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -244,7 +244,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_gemm_h_tf32.pdf'
-set title 'gemm_h_tf32 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm_h_tf32 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm_h_tf32.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_h_tf32.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_h_tf32.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -258,7 +258,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm_tf32.png'
-set title 'gemm_tf32 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm_tf32 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm_tf32.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_tf32.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_tf32.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -271,7 +271,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm_tf32.svg'
-set title 'gemm_tf32 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm_tf32 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm_tf32.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_tf32.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_tf32.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -285,7 +285,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_gemm_tf32.pdf'
-set title 'gemm_tf32 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'gemm_tf32 (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_gemm_tf32.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_tf32.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_tf32.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -299,7 +299,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_reduction.png'
-set title 'reduction (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'reduction (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_reduction.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_reduction.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_reduction.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -312,7 +312,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_reduction.svg'
-set title 'reduction (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'reduction (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_reduction.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_reduction.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_reduction.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -326,7 +326,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_reduction.pdf'
-set title 'reduction (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'reduction (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_reduction.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_reduction.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_reduction.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -340,7 +340,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_reduction-energy.png'
-set title 'reduction-energy (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'reduction-energy (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_reduction-energy.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_reduction-energy.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_reduction-energy.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -353,7 +353,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_reduction-energy.svg'
-set title 'reduction-energy (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'reduction-energy (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_reduction-energy.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_reduction-energy.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_reduction-energy.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -367,7 +367,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_reduction-energy.pdf'
-set title 'reduction-energy (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'reduction-energy (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_reduction-energy.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_reduction-energy.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_reduction-energy.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -381,7 +381,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_spmv.png'
-set title 'spmv (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'spmv (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_spmv.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_spmv.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_spmv.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -394,7 +394,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_spmv.svg'
-set title 'spmv (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'spmv (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_spmv.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_spmv.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_spmv.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -408,7 +408,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_spmv.pdf'
-set title 'spmv (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'spmv (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_spmv.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_spmv.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_spmv.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -422,7 +422,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_transpose.png'
-set title 'transpose (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'transpose (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_transpose.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_transpose.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_transpose.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -435,7 +435,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_transpose.svg'
-set title 'transpose (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'transpose (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_transpose.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_transpose.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_transpose.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -449,7 +449,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_transpose.pdf'
-set title 'transpose (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'transpose (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_transpose.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_transpose.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_transpose.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -463,7 +463,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_vector_add.png'
-set title 'vector_add (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'vector_add (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_vector_add.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_vector_add.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_vector_add.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -476,7 +476,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_vector_add.svg'
-set title 'vector_add (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'vector_add (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_vector_add.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_vector_add.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_vector_add.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -490,7 +490,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_vector_add.pdf'
-set title 'vector_add (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'vector_add (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_vector_add.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_vector_add.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_vector_add.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -504,7 +504,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_xgemm.png'
-set title 'xgemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'xgemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_xgemm.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_xgemm.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_xgemm.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -517,7 +517,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_xgemm.svg'
-set title 'xgemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'xgemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_xgemm.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_xgemm.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_xgemm.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -531,7 +531,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_xgemm.pdf'
-set title 'xgemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-22521a21'
+set title 'xgemm (NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0), )'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-22521a21'
 plot 'plots/constraint-aware_xgemm.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_xgemm.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_xgemm.dat' using 1:6:7 with filledcurves lc 2 notitle, \

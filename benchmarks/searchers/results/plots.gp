@@ -1,7 +1,7 @@
 # Convergence plots of cutune bench: best-so-far fraction of optimum against
 # evaluations, median and 5-95% band over 50 seeds per searcher.
 # Run from the results folder: gnuplot plots.gp
-# Manifest 844fbfc-b84008f1 (results.json)
+# Manifest 0430dee-326b8119 (results.json)
 set key bottom right
 set grid
 set xlabel 'evaluations'
@@ -12,7 +12,7 @@ set style fill transparent solid 0.18 noborder
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_GTX_1080Ti.png'
-set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -27,7 +27,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_GTX_1080Ti.svg'
-set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -43,7 +43,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_GEMM_GTX_1080Ti.pdf'
-set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -59,7 +59,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_P100.png'
-set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -74,7 +74,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_P100.svg'
-set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -90,7 +90,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_GEMM_P100.pdf'
-set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -106,7 +106,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_GEMM_RTX_2070_SUPER.png'
-set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -121,7 +121,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_GEMM_RTX_2070_SUPER.svg'
-set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -137,7 +137,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_GEMM_RTX_2070_SUPER.pdf'
-set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -153,7 +153,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_GTX_1080Ti.png'
-set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -168,7 +168,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_GTX_1080Ti.svg'
-set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -184,7 +184,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_convolution_GTX_1080Ti.pdf'
-set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -200,7 +200,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.png'
-set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -215,7 +215,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.svg'
-set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -231,7 +231,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.pdf'
-set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -247,7 +247,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_P100.png'
-set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -262,7 +262,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_P100.svg'
-set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -278,7 +278,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_convolution_P100.pdf'
-set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -294,7 +294,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_RTX_2070_SUPER.png'
-set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -309,7 +309,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_RTX_2070_SUPER.svg'
-set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -325,7 +325,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_convolution_RTX_2070_SUPER.pdf'
-set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -341,7 +341,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_convolution_milo_A4000.png'
-set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -356,7 +356,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_convolution_milo_A4000.svg'
-set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -372,7 +372,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_convolution_milo_A4000.pdf'
-set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -388,7 +388,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_dedispersion_milo_A4000.png'
-set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -403,7 +403,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_dedispersion_milo_A4000.svg'
-set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -419,7 +419,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_dedispersion_milo_A4000.pdf'
-set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -435,7 +435,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm_AMD_Vega.png'
-set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -450,7 +450,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm_AMD_Vega.svg'
-set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -466,7 +466,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_gemm_AMD_Vega.pdf'
-set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -482,7 +482,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.png'
-set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -497,7 +497,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.svg'
-set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -513,7 +513,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.pdf'
-set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -529,7 +529,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_1080Ti.png'
-set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -544,7 +544,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_1080Ti.svg'
-set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -560,7 +560,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_1080Ti.pdf'
-set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -576,7 +576,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.png'
-set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -591,7 +591,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.svg'
-set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -607,7 +607,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.pdf'
-set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -623,7 +623,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_P100.png'
-set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -638,7 +638,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_P100.svg'
-set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -654,7 +654,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_pnpoly_P100.pdf'
-set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -670,7 +670,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.png'
-set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -685,7 +685,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.svg'
-set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -701,7 +701,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.pdf'
-set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'constraint-aware convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/constraint-aware_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -717,7 +717,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_GEMM_GTX_1080Ti.png'
-set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -732,7 +732,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_GEMM_GTX_1080Ti.svg'
-set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -748,7 +748,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/cartesian_GEMM_GTX_1080Ti.pdf'
-set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_GTX_1080Ti (GeForce GTX 1080 Ti, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -764,7 +764,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_GEMM_P100.png'
-set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -779,7 +779,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_GEMM_P100.svg'
-set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -795,7 +795,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/cartesian_GEMM_P100.pdf'
-set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_P100 (Tesla P100-PCIE-12GB, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_GEMM_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -811,7 +811,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_GEMM_RTX_2070_SUPER.png'
-set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -826,7 +826,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_GEMM_RTX_2070_SUPER.svg'
-set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -842,7 +842,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/cartesian_GEMM_RTX_2070_SUPER.pdf'
-set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'GEMM_RTX_2070_SUPER (GeForce RTX 2070 SUPER, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_GEMM_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -858,7 +858,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_GTX_1080Ti.png'
-set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -873,7 +873,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_GTX_1080Ti.svg'
-set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -889,7 +889,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/cartesian_convolution_GTX_1080Ti.pdf'
-set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_GTX_1080Ti (GeForce GTX 1080 Ti, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -905,7 +905,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_GTX_TitanX_Maxwell.png'
-set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -920,7 +920,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_GTX_TitanX_Maxwell.svg'
-set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -936,7 +936,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/cartesian_convolution_GTX_TitanX_Maxwell.pdf'
-set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -952,7 +952,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_P100.png'
-set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -967,7 +967,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_P100.svg'
-set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -983,7 +983,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/cartesian_convolution_P100.pdf'
-set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_P100 (Tesla P100-PCIE-12GB, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_convolution_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -999,7 +999,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_RTX_2070_SUPER.png'
-set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1014,7 +1014,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_RTX_2070_SUPER.svg'
-set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1030,7 +1030,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/cartesian_convolution_RTX_2070_SUPER.pdf'
-set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_RTX_2070_SUPER (GeForce RTX 2070 SUPER, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1046,7 +1046,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_convolution_milo_A4000.png'
-set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1061,7 +1061,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_convolution_milo_A4000.svg'
-set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1077,7 +1077,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/cartesian_convolution_milo_A4000.pdf'
-set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'convolution_milo_A4000 (NVIDIA RTX A4000, convolution_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_convolution_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_convolution_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1093,7 +1093,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_dedispersion_milo_A4000.png'
-set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1108,7 +1108,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_dedispersion_milo_A4000.svg'
-set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1124,7 +1124,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/cartesian_dedispersion_milo_A4000.pdf'
-set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'dedispersion_milo_A4000 (NVIDIA RTX A4000, dedispersion_kernel)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_dedispersion_milo_A4000.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_dedispersion_milo_A4000.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1140,7 +1140,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_gemm_AMD_Vega.png'
-set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1155,7 +1155,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_gemm_AMD_Vega.svg'
-set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1171,7 +1171,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/cartesian_gemm_AMD_Vega.pdf'
-set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'gemm_AMD_Vega (AMD Vega, Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_gemm_AMD_Vega.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_AMD_Vega.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1187,7 +1187,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_gemm_GTX_TitanX_Maxwell.png'
-set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1202,7 +1202,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_gemm_GTX_TitanX_Maxwell.svg'
-set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1218,7 +1218,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/cartesian_gemm_GTX_TitanX_Maxwell.pdf'
-set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'gemm_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), Xgemm)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_gemm_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1234,7 +1234,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_pnpoly_GTX_1080Ti.png'
-set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1249,7 +1249,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_pnpoly_GTX_1080Ti.svg'
-set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1265,7 +1265,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/cartesian_pnpoly_GTX_1080Ti.pdf'
-set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_GTX_1080Ti (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_1080Ti.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1281,7 +1281,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.png'
-set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1296,7 +1296,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.svg'
-set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1312,7 +1312,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.pdf'
-set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_GTX_TitanX_Maxwell (GTX Titan X (Maxwell), cn_pnpoly)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_GTX_TitanX_Maxwell.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1328,7 +1328,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_pnpoly_P100.png'
-set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1343,7 +1343,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_pnpoly_P100.svg'
-set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1359,7 +1359,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/cartesian_pnpoly_P100.pdf'
-set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_P100 (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_pnpoly_P100.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_P100.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_P100.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1375,7 +1375,7 @@ unset output
 
 set terminal pngcairo size 900,600 noenhanced
 set output 'plots/cartesian_pnpoly_RTX_2070_SUPER.png'
-set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1390,7 +1390,7 @@ unset output
 
 set terminal svg size 900,600 dynamic noenhanced
 set output 'plots/cartesian_pnpoly_RTX_2070_SUPER.svg'
-set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
@@ -1406,7 +1406,7 @@ unset output
 if (strstrt(GPVAL_TERMINALS, 'pdfcairo') > 0) {
 set terminal pdfcairo size 6in,4in noenhanced
 set output 'plots/cartesian_pnpoly_RTX_2070_SUPER.pdf'
-set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 844fbfc-b84008f1'
+set title 'pnpoly_RTX_2070_SUPER (x86_64, cn_pnpoly_host)'."\n".'cartesian convention, 50 seeds, median and 5-95% band, manifest 0430dee-326b8119'
 plot 'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:3:4 with filledcurves lc 1 notitle, \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:2 with lines lw 2 lc 1 title 'random', \
      'plots/cartesian_pnpoly_RTX_2070_SUPER.dat' using 1:6:7 with filledcurves lc 2 notitle, \
