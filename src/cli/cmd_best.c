@@ -249,6 +249,16 @@ static void header_usage(FILE *f)
            "a database the header of what was tuned is written, as tune's --header, else none).\n");
 }
 
+/* Whether the database's best is a configuration of t's space. */
+static int best_in_space(const cli_target *t, const cutune_db_row *best, char *err, size_t errlen)
+{
+    if (cutune_db_config_id(t->space, best->config) < 0)
+        return cutune_err(err, errlen, CUTUNE_EMISMATCH,
+                          "the database's best configuration %s is not in %s's space", best->config,
+                          t->path);
+    return 0;
+}
+
 /* The header from the database's best alone (one entry, no tuning). */
 static int header_from_db(const char *path, const cli_target *t, const cutune_db_row *best,
                           char *err, size_t errlen)
@@ -281,6 +291,15 @@ static void say_db_best(const char *out, size_t measured, const char *dbpath,
 
 int cutune_cmd_header(int argc, char **argv)
 {
+    return cli_header_shape(argc, argv, NULL);
+}
+
+/* shown: NULL for `cutune header`; for one shape of `header --sizes`, what its messages
+ * call it ("OUT.h: shape LABEL"): the database is filled and nothing written, the table
+ * being written from the database once every shape is (header_dispatch.c). */
+int cli_header_shape(int argc, char **argv, const char *shown)
+{
+    const int shape = shown != NULL;
     /* The header is the database's fastest correct configuration (what `cutune best`
      * prints): an option that ranks by something else would be tuned by and then ignored. */
     static const char *const ranking[] = {"--objective", "--objectives", "--subject-to", "--front"};
@@ -296,7 +315,7 @@ int cutune_cmd_header(int argc, char **argv)
                 return 2;
             }
         }
-    for (int i = 1; i < argc; i++) /* several shapes: a dispatch table (header_dispatch.c) */
+    for (int i = 1; !shape && i < argc; i++) /* several shapes: a dispatch table */
         if (strncmp(argv[i], "--sizes=", 8) == 0 || strcmp(argv[i], "--sizes") == 0)
             return cli_header_dispatch(argc, argv);
     const char *out = NULL, *db = NULL, *evaluator = NULL, *devices = NULL;
@@ -386,11 +405,17 @@ int cutune_cmd_header(int argc, char **argv)
     }
     if ((rc = cli_check_writable("header", out, err, sizeof err)) < 0)
         goto fail;
+    if (!shown)
+        shown = out;
     /* enough measurements already: the header is the database's best (a space smaller than
      * the budget is enough once it holds as many as the space has configurations: a tune
      * would answer every one from the database and stop, exhausted) */
     if ((rc = cli_db_path(db, no_db, dbpath, sizeof dbpath, err, sizeof err)) < 0)
         goto fail;
+    if (shape && !dbpath[0]) { /* the dispatch table refuses this first */
+        cutune_err(err, sizeof err, CUTUNE_EINVAL, "header --sizes: needs a tuning database");
+        goto fail;
+    }
     if (dbpath[0] &&
         ((rc = cli_target_load(target, &so, &t, err, sizeof err)) < 0 ||
          (rc = cli_refuse_onto_input("--header", out, &t, dbpath, err, sizeof err)) < 0 ||
@@ -403,11 +428,12 @@ int cutune_cmd_header(int argc, char **argv)
         if (rc < 0)
             goto fail;
         if (rc == 1 && (measured >= budget || measured >= cutune_space_size(t.space))) {
-            if ((rc = header_from_db(out, &t, &best, err, sizeof err)) < 0) {
+            if ((rc = shape ? best_in_space(&t, &best, err, sizeof err)
+                            : header_from_db(out, &t, &best, err, sizeof err)) < 0) {
                 status = 1;
                 goto fail;
             }
-            say_db_best(out, measured, dbpath, &best, &key, "; nothing tuned");
+            say_db_best(shown, measured, dbpath, &best, &key, "; nothing tuned");
             status = 0;
             goto done;
         }
@@ -448,9 +474,10 @@ int cutune_cmd_header(int argc, char **argv)
                    "%s holds no correct measurement of it: no header written", dbpath);
         goto fail;
     }
-    if ((rc = header_from_db(out, &t, &best, err, sizeof err)) < 0)
+    if ((rc = shape ? best_in_space(&t, &best, err, sizeof err)
+                    : header_from_db(out, &t, &best, err, sizeof err)) < 0)
         goto fail;
-    say_db_best(out, measured, dbpath, &best, &key, "");
+    say_db_best(shown, measured, dbpath, &best, &key, "");
     status = 0;
     goto done;
 fail:

@@ -22,6 +22,7 @@ typedef struct entry {
     long id; /* the configuration in t's space */
     double time_ms;
     size_t measured;
+    cutune_db_key key; /* its rows' key: the GPU (or recording) it was tuned on */
 } entry;
 
 /* An identifier from text: letters, digits and '_' kept, anything else '_'. */
@@ -101,9 +102,9 @@ static int dispatch_names_ok(const cli_shape *s0, char *err, size_t errlen)
     return 0;
 }
 
-static int write_header(const char *path, const char *kname, const char *gpu, entry *E, size_t n,
-                        size_t dflt, const cli_shape *dshape, long common_id, double common_ms,
-                        char *err, size_t errlen)
+static int write_header(const char *path, const char *kname, entry *E, size_t n, size_t dflt,
+                        const cli_shape *dshape, long common_id, double common_ms, char *err,
+                        size_t errlen)
 {
     cutune_outfile *o = NULL;
     int rc = cutune_outfile_open(path, 0, 0644, &o, err, errlen);
@@ -122,8 +123,20 @@ static int write_header(const char *path, const char *kname, const char *gpu, en
         for (size_t k = 0; k < s0->n; k++)
             real_sizes |= E[i].shape->values[k] != floor(E[i].shape->values[k]);
     const char *st = real_sizes ? "double" : "long";
-    fprintf(f, "/* Dispatch table of %s over %zu shapes, tuned by cutune %s on %s.\n", kname, n,
-            CUTUNE_VERSION, gpu);
+    /* under replay each shape's key names its own recording, and shapes may come from rows
+     * of different GPUs: one GPU named only where every shape's is the same */
+    int same_gpu = 1;
+    for (size_t i = 1; i < n; i++)
+        same_gpu &= strcmp(E[i].key.gpu.fingerprint, E[0].key.gpu.fingerprint) == 0;
+    if (same_gpu) {
+        fprintf(f, "/* Dispatch table of %s over %zu shapes, tuned by cutune %s on %s.\n", kname, n,
+                CUTUNE_VERSION, E[0].key.gpu.fingerprint);
+    } else {
+        fprintf(f, "/* Dispatch table of %s over %zu shapes, tuned by cutune %s, each shape on\n",
+                kname, n, CUTUNE_VERSION);
+        for (size_t i = 0; i < n; i++)
+            fprintf(f, " *   %s: %s\n", E[i].shape->label, E[i].key.gpu.fingerprint);
+    }
     fprintf(f, " * ");
     ident(f, kname, 0);
     fprintf(f, "_tuned_lookup(");
@@ -254,9 +267,11 @@ static int common_config(const char *path, const cutune_space *sp, long *id, dou
 {
     char *buf = NULL;
     size_t len = 0;
-    int rc = cutune_read_file(path, &buf, &len, err, errlen);
-    if (rc < 0)
-        return rc;
+    char why[1024];
+    int rc = cutune_read_file(path, &buf, &len, why, sizeof why);
+    if (rc < 0) /* why names header's own temporary, which the user never gave */
+        return cutune_err(err, errlen, rc,
+                          "--shape-mode=common: the common run's choice could not be read back");
     cJSON *root = cJSON_ParseWithLength(buf, len);
     free(buf);
     cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "common");
@@ -267,9 +282,10 @@ static int common_config(const char *path, const cutune_space *sp, long *id, dou
     *ms = cJSON_IsNumber(g) ? g->valuedouble : NAN;
     free(text);
     cJSON_Delete(root);
-    if (*id < 0)
-        return cutune_err(err, errlen, CUTUNE_EMISMATCH,
-                          "%s: the common run chose no configuration of the space", path);
+    if (*id < 0) /* path is header's own temporary: not named */
+        return cutune_err(
+            err, errlen, CUTUNE_EMISMATCH,
+            "--shape-mode=common: the common run chose no configuration of the space");
     return 0;
 }
 
@@ -425,21 +441,25 @@ int cli_header_dispatch(int argc, char **argv)
             (rc = cli_refuse_onto_input("--header", out, &E[i].t, dbpath, err, sizeof err)) < 0)
             goto fail;
     }
-    struct stat st;
-    if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
-        cutune_err(err, sizeof err, CUTUNE_EINVAL, "-o %s: is a directory", out);
+    /* -o a folder, a link, a read-only folder: refused before any shape is tuned, not
+     * once all are (exit 1 after the database had been filled) */
+    if ((rc = cli_check_writable("header", out, err, sizeof err)) < 0)
         goto fail;
+    /* each shape's key, as its header would look it up: a shape with no recording at its
+     * sizes (no GPU) is refused in one line naming it before anything is tuned, not after
+     * the shapes before it were */
+    for (size_t i = 0; i < n; i++) {
+        char why[1024];
+        if ((rc = cli_db_target_key(&E[i].t, evaluator, devices, &E[i].key, why, sizeof why)) < 0) {
+            cutune_err(err, sizeof err, rc, "shape %s: %s", shapes.s[i].label, why);
+            goto fail;
+        }
     }
-    snprintf(tmpdir, sizeof tmpdir, "%s.shapes-XXXXXX", out);
-    if (!mkdtemp(tmpdir)) {
-        cutune_err(err, sizeof err, CUTUNE_EIO, "-o %s: cannot write beside it: %s", out,
-                   strerror(errno));
-        tmpdir[0] = '\0';
-        goto fail;
-    }
-    /* each shape: `cutune header --size ... -o TMP KERNEL`, which reads the database and
-     * tunes only what it lacks (replaying the recording at the shape's sizes without a GPU) */
-    static char sizeargs[SHAPES_MAX][SHAPE_MAX_SIZES][200], outs[SHAPES_MAX][4300];
+    /* each shape: `cutune header --size ... KERNEL` writing nothing, which reads the database
+     * and tunes only what it lacks (replaying the recording at the shape's sizes without a
+     * GPU); its messages name -o and the shape, never a file of header's own */
+    static char sizeargs[SHAPES_MAX][SHAPE_MAX_SIZES][200], outs[4300], shown[SHAPES_MAX][4400];
+    snprintf(outs, sizeof outs, "--header=%s", out);
     for (size_t i = 0; i < n; i++) {
         int m = npass;
         for (size_t k = 0; k < shapes.s[i].n; k++) {
@@ -447,12 +467,12 @@ int cli_header_dispatch(int argc, char **argv)
                      shapes.s[i].texts[k]);
             pass[m++] = sizeargs[i][k];
         }
-        snprintf(outs[i], sizeof outs[i], "--header=%s/%zu.h", tmpdir, i);
-        pass[m++] = outs[i];
+        pass[m++] = outs;
         pass[m++] = (char *)kernel;
         pass[m] = NULL;
+        snprintf(shown[i], sizeof shown[i], "%s: shape %s", out, shapes.s[i].label);
         fprintf(stderr, "cutune: shape %s (%zu of %zu)\n", shapes.s[i].label, i + 1, n);
-        if ((status = cutune_cmd_header(m, pass)) != 0) {
+        if ((status = cli_header_shape(m, pass, shown[i])) != 0) {
             snprintf(err, sizeof err, "shape %s: cutune header failed (exit %d); no header written",
                      shapes.s[i].label, status);
             goto fail_status;
@@ -464,6 +484,13 @@ int cli_header_dispatch(int argc, char **argv)
     double common_ms = NAN;
     if (common) {
         static char sz[4200], mode[] = "--shape-mode=common", cout[4300];
+        snprintf(tmpdir, sizeof tmpdir, "%s.shapes-XXXXXX", out);
+        if (!mkdtemp(tmpdir)) {
+            cutune_err(err, sizeof err, CUTUNE_EIO, "-o %s: cannot write beside it: %s", out,
+                       strerror(errno));
+            tmpdir[0] = '\0';
+            goto fail;
+        }
         snprintf(sz, sizeof sz, "--sizes=%s", sizes);
         snprintf(cout, sizeof cout, "--output=%s/common.json", tmpdir);
         int m = 0; /* the options given, less header's own --retune */
@@ -490,11 +517,9 @@ int cli_header_dispatch(int argc, char **argv)
     status = 1;
     if ((rc = cutune_db_open(dbpath, CUTUNE_DB_READONLY, &dbh, err, sizeof err)) < 0)
         goto fail;
-    cutune_db_key key;
     for (size_t i = 0; i < n; i++) {
         cutune_db_row row = {0};
-        if ((rc = cli_db_target_key(&E[i].t, evaluator, devices, &key, err, sizeof err)) < 0 ||
-            (rc = cutune_db_best(dbh, &key, &row, &E[i].measured, err, sizeof err)) < 0)
+        if ((rc = cutune_db_best(dbh, &E[i].key, &row, &E[i].measured, err, sizeof err)) < 0)
             goto fail;
         if (rc == 0) {
             cutune_err(err, sizeof err, CUTUNE_ENOTFOUND, "shape %s: no correct measurement in %s",
@@ -531,8 +556,8 @@ int cli_header_dispatch(int argc, char **argv)
     for (size_t i = 0; i < n; i++)
         table[i] = shapes.s[i];
     long dflt = cli_shape_nearest(&dshape, table, n);
-    if ((rc = write_header(out, E[0].t.spec->name, key.gpu.fingerprint, E, n, (size_t)dflt, &dshape,
-                           common_id, common_ms, err, sizeof err)) < 0)
+    if ((rc = write_header(out, E[0].t.spec->name, E, n, (size_t)dflt, &dshape, common_id,
+                           common_ms, err, sizeof err)) < 0)
         goto fail;
     for (size_t i = 0; i < n; i++)
         fprintf(stderr, "cutune: %s: shape %s: %.6g ms (best of %zu measurements)\n", out,
@@ -547,10 +572,6 @@ fail_status:
 out:
     if (tmpdir[0]) {
         char p[4300];
-        for (size_t i = 0; i < n; i++) {
-            snprintf(p, sizeof p, "%s/%zu.h", tmpdir, i);
-            unlink(p);
-        }
         snprintf(p, sizeof p, "%s/common.json", tmpdir);
         unlink(p);
         rmdir(tmpdir);

@@ -73,4 +73,8 @@ int cli_tune_shapes_refuse(const cli_tune_options *o, char *err, size_t errlen);
 /** `cutune header --sizes=...`: a dispatch-table header (header_dispatch.c). */
 int cli_header_dispatch(int argc, char **argv);
 
+/** One shape of it: `cutune header` that fills the database and writes nothing, its
+ *  messages naming shown ("OUT.h: shape LABEL") (cmd_best.c). */
+int cli_header_shape(int argc, char **argv, const char *shown);
+
 #endif
