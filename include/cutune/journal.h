@@ -45,7 +45,8 @@ typedef struct cutune_journal_header {
     int deterministic; /**< leave out "started" (replay: byte-identical journals) */
     int cartesian;     /**< a recording's whole Cartesian product (--cartesian) */
     /** the objective when it is not time ("objective"), else NULL (the line is then as it
-     *  was before objectives); its constraints ("subject_to") */
+     *  was before objectives); its constraints ("subject_to": their canonical forms,
+     *  cutune_objective_constraint_canonical) */
     const char *objective;
     const char *const *subject_to;
     size_t nsubject_to;

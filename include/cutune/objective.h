@@ -64,6 +64,18 @@ int cutune_objective_maximize(const cutune_objective *o);
 /** Constraints given (and the text of constraint i). */
 size_t cutune_objective_nconstraints(const cutune_objective *o);
 const char *cutune_objective_constraint(const cutune_objective *o, size_t i);
+/**
+ * The canonical form of the objective: what it computes (built-ins spelt out: time is
+ * "time_ms"), one blank between tokens (none inside brackets, before a comma, after a
+ * unary operator), integers in decimal, reals in the fewest digits that read back the same
+ * double, names as the language reads them (a metric that is no identifier between
+ * backquotes), ":max" after it when maximised; several: their forms joined by ",". Two
+ * spellings of one objective ("GFLOP/s:max", " `GFLOP/s` :max") have the same one, and it
+ * parses back to the same objective.
+ */
+const char *cutune_objective_canonical(const cutune_objective *o);
+/** Constraint i in canonical form ("registers<=0x40" is "registers <= 64"), or NULL. */
+const char *cutune_objective_constraint_canonical(const cutune_objective *o, size_t i);
 /** The evaluator's metrics it reads (not parameters, sizes, times or spec metrics):
  *  count and names. An evaluator that never measures one cannot serve the run. */
 size_t cutune_objective_nneeds(const cutune_objective *o);

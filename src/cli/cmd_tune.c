@@ -428,7 +428,7 @@ int cutune_cmd_tune(int argc, char **argv)
         }
         goto bad_input;
     }
-    if (resume && cli_tune_check_objective(resume, objective, err, sizeof err) < 0)
+    if (resume && cli_tune_check_objective(resume, objective, t.space, t.spec, err, sizeof err) < 0)
         goto bad_input;
     const char *needs[256];
     size_t nneeds = 0;

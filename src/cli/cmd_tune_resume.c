@@ -4,6 +4,7 @@
  * loaded, its spec, space and file must be the journal's too. Each refusal names the
  * journal and the difference. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "options.h"
@@ -290,31 +291,69 @@ int cli_tune_resume_check_space(const cli_tune_options *o, const cli_tune_resume
     return 0;
 }
 
-int cli_tune_check_objective(const cutune_recording *journal, const cutune_objective *obj,
-                             char *err, size_t errlen)
+/* Do the canonical texts a[0..n) and b[0..n) hold the same constraints, in any order? */
+static int same_constraints(const cutune_objective *a, const cutune_objective *b)
 {
+    size_t n = cutune_objective_nconstraints(a);
+    unsigned char used[64] = {0};
+    if (n != cutune_objective_nconstraints(b) || n > sizeof used)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = 0;
+        while (j < n && (used[j] || strcmp(cutune_objective_constraint_canonical(a, i),
+                                           cutune_objective_constraint_canonical(b, j)) != 0))
+            j++;
+        if (j == n)
+            return 0;
+        used[j] = 1;
+    }
+    return 1;
+}
+
+int cli_tune_check_objective(const cutune_recording *journal, const cutune_objective *obj,
+                             const cutune_space *space, const cutune_spec *spec, char *err,
+                             size_t errlen)
+{
+    /* The journal's objective and constraints are parsed as this run's are, and compared
+     * in canonical form: "registers<=64" and "registers <= 64", energy and energy_j, a
+     * journal from before the header held canonical constraints (its text as given) */
     const char *had = journal->objective ? journal->objective : "time";
-    char cons[4096] = "";
+    char had_text[1100];
+    snprintf(had_text, sizeof had_text, "%s%s", had, journal->objective_max ? ":max" : "");
+    const char *had_cons[64];
+    char *cons_copy = journal->subject_to ? strdup(journal->subject_to) : NULL;
+    size_t ncons = 0;
+    for (char *c = cons_copy, *nl; c && ncons < 64; c = nl ? nl + 1 : NULL) {
+        if ((nl = strchr(c, '\n')))
+            *nl = '\0';
+        had_cons[ncons++] = c;
+    }
+    cutune_objective *was = NULL;
+    char e2[512];
+    int multi = 0;
+    if (cutune_objective_alloc(had_text, had_cons, ncons, space, spec, &was, e2, sizeof e2) < 0)
+        multi = cutune_objective_multi_alloc(had_text, had_cons, ncons, space, spec, &was, e2,
+                                             sizeof e2) == 0;
+    int same = was && !strcmp(cutune_objective_canonical(was), cutune_objective_canonical(obj)) &&
+               same_constraints(was, obj);
+    cutune_objective_free(was);
+    if (same) {
+        free(cons_copy);
+        return 0;
+    }
+    /* one line: each constraint as --subject-to 'TEXT' */
+    char said[4096] = "";
     size_t n = 0;
-    for (size_t i = 0; i < cutune_objective_nconstraints(obj); i++)
-        n += (size_t)snprintf(cons + n, n < sizeof cons ? sizeof cons - n : 0, "%s%s",
-                              i ? "\n" : "", cutune_objective_constraint(obj, i));
-    const char *had_cons = journal->subject_to ? journal->subject_to : "";
-    /* the journal's text has lost its :max/:min to objective_max: compared the same way */
-    char now[1024];
-    snprintf(now, sizeof now, "%s",
-             cutune_objective_is_time(obj) ? "time" : cutune_objective_text(obj));
-    size_t nl = strlen(now);
-    if (nl > 4 && (!strcmp(now + nl - 4, ":max") || !strcmp(now + nl - 4, ":min")))
-        now[nl - 4] = '\0';
-    if (strcmp(had, now) != 0 || !journal->objective_max != !cutune_objective_maximize(obj) ||
-        strcmp(had_cons, cons) != 0)
-        return cutune_err(err, errlen, CUTUNE_EINVAL,
-                          "--resume=%s: the run was started with --objective=%s%s%s%s; give the "
-                          "same objective and --subject-to again (they are not restored)",
-                          journal->path, had, journal->objective_max ? ":max" : "",
-                          *had_cons ? " and --subject-to " : "", *had_cons ? had_cons : "");
-    return 0;
+    for (size_t i = 0; i < ncons; i++)
+        n += (size_t)snprintf(said + n, n < sizeof said ? sizeof said - n : 0, " --subject-to '%s'",
+                              had_cons[i]);
+    int rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                        "--resume=%s: the run was started with --objective%s=%s%s; give the "
+                        "same %s and --subject-to again (they are not restored)",
+                        journal->path, multi ? "s" : "", had_text, said,
+                        multi ? "objectives" : "objective");
+    free(cons_copy);
+    return rc;
 }
 
 void cli_tune_say_dropped_tail(const cutune_recording *resume)

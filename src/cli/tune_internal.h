@@ -142,9 +142,12 @@ int cli_db_target_key(const cli_target *t, const char *evaluator, const char *de
                       cutune_db_key *key, char *err, size_t errlen);
 /** A resumed journal's objective and constraints (its header's "objective" and
  *  "subject_to"; none: time) are obj's: they are not restored (give them again, as
- *  --restrict and --size), and a run is never continued under another one. */
+ *  --restrict and --size), and a run is never continued under another one. Compared as
+ *  parsed over the run's space and spec, in canonical form (cutune_objective_canonical):
+ *  two spellings of one constraint are one, in any order. */
 int cli_tune_check_objective(const cutune_recording *journal, const cutune_objective *obj,
-                             char *err, size_t errlen);
+                             const cutune_space *space, const cutune_spec *spec, char *err,
+                             size_t errlen);
 /* tune_summary.c: what a run prints when it ends */
 /** "budget", "exhausted", "time", "signal", ...: the journal's and the summary's name. */
 const char *cli_tune_stop_reason_name(cutune_stop_reason r);

@@ -5,6 +5,7 @@
  * of the text that is no other name, keyword or function is taken for one. */
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,8 @@ struct cutune_objective {
     cutune_expr *expr;             /**< the objective */
     cutune_expr **cons;            /**< the constraints */
     char **cons_text;              /**< as given */
+    char **cons_canon;             /**< canonical (cutune_objective_constraint_canonical) */
+    char *canon;                   /**< canonical (cutune_objective_canonical) */
     size_t ncons;                  /**< constraints */
     const cutune_space *space;     /**< view */
     const cutune_spec *spec;       /**< view, or NULL */
@@ -226,8 +229,126 @@ static int rewrite(cutune_objective *o, const char *text, char **out, const char
     return *out ? 0 : cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
 }
 
+/* The canonical spelling of a parsed text t (the rewritten one, its names slots): one token
+ * after another, separated by one blank except inside brackets, before a comma, after a unary
+ * operator and between a function and its '('; integers in decimal, reals in the fewest digits that
+ * read back the same double (a '.0' keeps them reals); every name as the language reads it (an
+ * evaluator metric by its real name, between backquotes when it is no identifier, a spec metric by
+ * its name). Two spellings of one expression ('regs<=64', 'regs <= 0x40', '`regs` <= 64') have one
+ * canonical text, which parses back to the same expression. NULL when out of memory. */
+static char *canonical(const cutune_objective *o, const char *t)
+{
+    strbuf b = {0};
+    const char *p = t;
+    /* what the previous token was: 0 none, 1 an operand or a closing bracket, 2 an
+     * operator, 3 an opening bracket, 4 a unary operator, 5 a function's name, 6 a comma */
+    int prev = 0;
+    while (*p) {
+        if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+            p++;
+            continue;
+        }
+        char tok[64];
+        const char *s = p;
+        size_t n = 0;
+        int kind = 1;                  /* this token's kind, as prev */
+        if (*p == '"' || *p == '\'') { /* as is, escapes included */
+            for (p++; *p && *p != *s; p++)
+                if (*p == '\\' && p[1])
+                    p++;
+            if (*p)
+                p++;
+            n = (size_t)(p - s);
+        } else if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
+            char *end;
+            if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+                unsigned long long v = strtoull(p + 2, &end, 16);
+                snprintf(tok, sizeof tok, "%llu", v);
+            } else {
+                size_t k = strspn(p, "0123456789");
+                int real = p[k] == '.' || p[k] == 'e' || p[k] == 'E';
+                if (real) {
+                    double v = strtod(p, &end);
+                    for (int prec = 1; prec <= 17; prec++) {
+                        snprintf(tok, sizeof tok, "%.*g", prec, v);
+                        if (strtod(tok, NULL) == v)
+                            break;
+                    }
+                    if (!isfinite(v))
+                        snprintf(tok, sizeof tok, "%.*s", (int)(end - p < 63 ? end - p : 63), p);
+                    else if (!strpbrk(tok, ".e"))
+                        strcat(tok, ".0");
+                } else {
+                    long long v = strtoll(p, &end, 10);
+                    snprintf(tok, sizeof tok, "%lld", v);
+                }
+            }
+            p = end;
+            s = tok;
+            n = strlen(tok);
+        } else if (is_ident_start((unsigned char)*p)) {
+            while (isalnum((unsigned char)*p) || *p == '_')
+                p++;
+            n = (size_t)(p - s);
+            long k = name_index(o, s, n);
+            char word[64];
+            snprintf(word, sizeof word, "%.*s", (int)(n < 63 ? n : 63), s);
+            const char *q = p + strspn(p, " \t\n\r");
+            if (k >= (long)o->nspace + 2 && k < (long)(o->nspace + 2 + o->nspecm) && !o->metric[k])
+                n = strlen(s = o->spec->metrics[k - (long)o->nspace - 2].name); /* spec metric */
+            else if (k >= 0 && o->metric[k])
+                n = strlen(s = o->metric[k]); /* an evaluator metric */
+            else if (k < 0 && cutune_expr_is_keyword(word) && strcmp(word, "true") &&
+                     strcmp(word, "false") && strcmp(word, "True") && strcmp(word, "False"))
+                kind = 2; /* in, not, and, or */
+            else if (k < 0 && *q == '(')
+                kind = 5;
+            if (k >= 0 && o->metric[k]) {
+                int bare = is_ident(s) && !cutune_expr_is_keyword(s);
+                for (size_t f = 0; f < sizeof functions / sizeof functions[0] && bare; f++)
+                    bare = strcmp(s, functions[f]) != 0;
+                if (!bare) {
+                    snprintf(tok, sizeof tok, "`%s`", s);
+                    s = tok;
+                    n = strlen(tok);
+                }
+            }
+        } else {
+            static const char *const two[] = {"<=", ">=", "==", "!=", "&&", "||", "**", "//"};
+            n = 1;
+            for (size_t i = 0; i < sizeof two / sizeof two[0]; i++)
+                if (!strncmp(p, two[i], 2))
+                    n = 2;
+            p += n;
+            if (n == 1 && (*s == '(' || *s == '['))
+                kind = 3;
+            else if (n == 1 && *s == ',')
+                kind = 6;
+            else if (n == 1 && (*s == ')' || *s == ']'))
+                kind = 1;
+            else if (n == 1 && (*s == '-' || *s == '+' || *s == '!') &&
+                     (prev == 0 || prev == 2 || prev == 3 || prev == 4 || prev == 6))
+                kind = 4;
+            else
+                kind = 2;
+        }
+        int close = n == 1 && (*s == ')' || *s == ']' || *s == ',');
+        int call = n == 1 && *s == '(' && prev == 5;
+        if (prev && prev != 3 && prev != 4 && !close && !call)
+            sb_put(&b, " ", 1);
+        sb_put(&b, s, n);
+        prev = kind;
+    }
+    if (b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s ? b.s : strdup("");
+}
+
+/* Parse text into *out; with canon, *canon receives its canonical text (canonical()). */
 static int parse(cutune_objective *o, const char *text, const char *opt, cutune_expr **out,
-                 char *err, size_t errlen)
+                 char **canon, char *err, size_t errlen)
 {
     char *t = NULL, msg[512];
     int rc = rewrite(o, text, &t, opt, err, errlen);
@@ -237,6 +358,8 @@ static int parse(cutune_objective *o, const char *text, const char *opt, cutune_
     rc = cutune_expr_parse(t, &st, out, msg, sizeof msg);
     if (rc < 0)
         rc = cutune_err(err, errlen, rc, "%s '%s': %s", opt, text, msg);
+    if (rc == 0 && canon && !(*canon = canonical(o, t)))
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     if (out == &o->expr && rc == 0) {
         o->expr_text = t;
         t = NULL;
@@ -285,7 +408,8 @@ int cutune_objective_alloc(const char *text, const char *const *constraints, siz
     o->text = strdup(text && *text ? text : "time");
     o->cons = calloc(ncons ? ncons : 1, sizeof *o->cons);
     o->cons_text = calloc(ncons ? ncons : 1, sizeof *o->cons_text);
-    if (!o->text || !o->cons || !o->cons_text) {
+    o->cons_canon = calloc(ncons ? ncons : 1, sizeof *o->cons_canon);
+    if (!o->text || !o->cons || !o->cons_text || !o->cons_canon) {
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
         goto out_fail;
     }
@@ -361,7 +485,17 @@ int cutune_objective_alloc(const char *text, const char *const *constraints, siz
         snprintf(quoted, bl + 3, "`%s`", body);
         expr = quoted;
     }
-    rc = parse(o, expr, "--objective", &o->expr, err, errlen);
+    char *canon = NULL;
+    rc = parse(o, expr, "--objective", &o->expr, &canon, err, errlen);
+    if (rc == 0) {
+        size_t cl = strlen(canon);
+        o->canon = malloc(cl + 5);
+        if (o->canon)
+            snprintf(o->canon, cl + 5, "%s%s", canon, o->maximize ? ":max" : "");
+        else
+            rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    }
+    free(canon);
     o->is_time = !strcmp(expr, "time_ms") && !o->maximize && ncons == 0;
     free(quoted);
     free(body);
@@ -373,7 +507,8 @@ int cutune_objective_alloc(const char *text, const char *const *constraints, siz
             goto out_fail;
         }
         o->ncons++;
-        if ((rc = parse(o, constraints[i], "--subject-to", &o->cons[i], err, errlen)) < 0 ||
+        if ((rc = parse(o, constraints[i], "--subject-to", &o->cons[i], &o->cons_canon[i], err,
+                        errlen)) < 0 ||
             (rc = refuse_constant(o->cons[i], constraints[i], "--subject-to", 1, err, errlen)) < 0)
             goto out_fail;
     }
@@ -395,9 +530,12 @@ void cutune_objective_free(cutune_objective *o)
     for (size_t i = 0; i < o->ncons; i++) {
         cutune_expr_free(o->cons[i]);
         free(o->cons_text[i]);
+        free(o->cons_canon ? o->cons_canon[i] : NULL);
     }
     free(o->cons);
     free(o->cons_text);
+    free(o->cons_canon);
+    free(o->canon);
     for (size_t i = 0; i < o->nnames; i++) {
         free(o->names[i]);
         free(o->metric[i]);
@@ -437,6 +575,18 @@ const char *cutune_objective_constraint(const cutune_objective *o, size_t i)
     if (o && o->nsub)
         return cutune_objective_constraint(o->sub[0], i);
     return o && i < o->ncons ? o->cons_text[i] : NULL;
+}
+
+const char *cutune_objective_canonical(const cutune_objective *o)
+{
+    return o ? o->canon : "time_ms";
+}
+
+const char *cutune_objective_constraint_canonical(const cutune_objective *o, size_t i)
+{
+    if (o && o->nsub)
+        return cutune_objective_constraint_canonical(o->sub[0], i);
+    return o && i < o->ncons ? o->cons_canon[i] : NULL;
 }
 
 size_t cutune_objective_count(const cutune_objective *o)
@@ -650,7 +800,16 @@ int cutune_objective_multi_alloc(const char *list, const char *const *constraint
                             list, i + 1, t, j + 1);
     }
     free(copy);
+    strbuf cb = {0};
+    for (size_t i = 0; rc == 0 && i < o->nsub; i++) {
+        sb_put(&cb, i ? "," : "", i ? 1 : 0);
+        sb_put(&cb, o->sub[i]->canon, strlen(o->sub[i]->canon));
+    }
+    if (rc == 0 && (cb.oom || !(o->canon = cb.s)))
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     if (rc < 0) {
+        if (!o->canon)
+            free(cb.s);
         cutune_objective_free(o);
         return rc;
     }

@@ -611,7 +611,7 @@ static int open_journal(run *u, size_t batch)
     if (!cutune_objective_is_time(ob)) {
         jh.objective = cutune_objective_text(ob);
         for (size_t i = 0; i < cutune_objective_nconstraints(ob) && i < 64; i++)
-            cons[jh.nsubject_to++] = cutune_objective_constraint(ob, i);
+            cons[jh.nsubject_to++] = cutune_objective_constraint_canonical(ob, i);
         jh.subject_to = cons;
     }
     return cutune_journal_create(opt->journal_path, &jh, u->space, &u->journal, u->err, u->errlen);

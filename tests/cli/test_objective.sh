@@ -172,6 +172,47 @@ head -5 gm.jsonl >gm2.jsonl
 "$exe" --resume=gm2.jsonl >/dev/null 2>&1 && cmp -s gm.jsonl gm2.jsonl \
     && ok "a cache's maximised objective: resumed without --objective, the same journal" \
     || bad "a cache's maximised objective: resumed without --objective" "$(diff gm.jsonl gm2.jsonl | head -3)"
+# constraints and objectives are compared as parsed, not as text: another spelling of the
+# same one resumes (blanks, 0x40, `name`, aliases, any order), another constraint is
+# refused in one line naming the journal; the header holds the canonical form
+"$exe" --searcher=random --budget=4 --subject-to='power_w<=300' --subject-to='bs>=64' \
+    --journal=sc.jsonl energy.json >/dev/null 2>&1
+grep -q '"subject_to":\["power_w <= 300","bs >= 64"\]' sc.jsonl \
+    && ok "the header holds the constraints' canonical form" \
+    || bad "the header holds the constraints' canonical form" "$(head -c 400 sc.jsonl)"
+"$exe" --resume=sc.jsonl --budget=6 --subject-to=' bs >= 0x40 ' --subject-to='`power_w` <= 300' \
+    >/dev/null 2>&1 && [ "$(grep -c '"kind":"eval"' sc.jsonl)" -eq 6 ] \
+    && ok "resume with the constraints spelt otherwise" || bad "resume with the constraints spelt otherwise"
+out=$("$exe" --resume=sc.jsonl --budget=8 --subject-to='power_w <= 301' --subject-to='bs >= 64' 2>&1 >/dev/null)
+[ $? -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] \
+    && grep -q "^cutune: --resume=sc.jsonl: the run was started with --objective=time --subject-to 'power_w <= 300' --subject-to 'bs >= 64'" <<<"$out" \
+    && ok "resume under another constraint: refused in one line" \
+    || bad "resume under another constraint: refused in one line" "$out"
+# a journal from before the canonical header: its constraint as given
+python3 - <<'PY'
+import json
+lines = open("sc.jsonl").read().splitlines()
+h = json.loads(lines[0]); h["subject_to"] = ["power_w<=300", "bs>=64"]
+open("sc_old.jsonl", "w").write("\n".join([json.dumps(h, separators=(",", ":"))] + lines[1:5]) + "\n")
+PY
+"$exe" --resume=sc_old.jsonl --budget=6 --subject-to='power_w <= 300' --subject-to='bs >= 64' \
+    >/dev/null 2>&1 && ok "an older journal's constraints as given: resumed when they parse the same" \
+    || bad "an older journal's constraints as given: resumed when they parse the same"
+"$exe" --searcher=random --budget=4 --objective='energy_j:max' --journal=so.jsonl energy.json >/dev/null 2>&1
+"$exe" --resume=so.jsonl --budget=6 --objective=' energy :max' >/dev/null 2>&1 \
+    && ok "resume with the objective spelt otherwise (energy for energy_j)" \
+    || bad "resume with the objective spelt otherwise (energy for energy_j)"
+"$exe" --searcher=random --budget=4 --objectives='time,power_w:max' --journal=sm.jsonl energy.json >/dev/null 2>&1
+head -3 sm.jsonl >sm2.jsonl
+"$exe" --resume=sm2.jsonl --budget=4 --objectives='time,power_w:max' >/dev/null 2>&1 \
+    && cmp -s sm.jsonl sm2.jsonl && ok "--objectives with a maximised last one: resumed as given" \
+    || bad "--objectives with a maximised last one: resumed as given"
+"$exe" --resume=sm2.jsonl --budget=6 --objectives='time_ms, power_w :max' >/dev/null 2>&1 \
+    && ok "--objectives spelt otherwise: resumed" || bad "--objectives spelt otherwise: resumed"
+out=$("$exe" --resume=sm2.jsonl --budget=8 --objectives='time,power_w' 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q "started with --objectives=time,power_w:max;" <<<"$out" \
+    && ok "--objectives in another direction: refused, naming them" \
+    || bad "--objectives in another direction: refused, naming them" "$out"
 
 # a stop (SIGINT) during the confirmation is a stopped run: exit 130, "signal", said; the
 # signal is landed inside the confirmation by gdb (where there is one; LeakSanitizer
