@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd_db_internal.h"
 
@@ -116,6 +117,10 @@ static int write_journal(const char *path, const cli_target *t, const char *dbpa
     int rc = cutune_journal_create(path, &jh, t->space, &j, err, errlen);
     for (size_t i = 0; rc >= 0 && i < h->n; i++)
         rc = cutune_journal_write_eval(j, t->space, t->spec, i, &h->e[i], err, errlen);
+    /* an export cut off by a write error (a full disk) would pass for the export of
+     * fewer measurements: the file it created goes, while its lock still holds it */
+    if (rc < 0 && j)
+        (void)unlink(path);
     cutune_journal_close(j);
     return rc;
 }

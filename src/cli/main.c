@@ -1,5 +1,6 @@
 /* cutune: the command table, global options and dispatch (kmod tools/kmod.c
  * style). A first argument that names no command runs `tune`. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,40 @@ static int cmd_help(int argc, char **argv)
 int cli_argc;
 char **cli_argv;
 
+/* What was printed reached standard output, or one line says it did not (coreutils'
+ * close_stdout): a full disk or a closed pipe under `cutune ... > FILE` is an I/O failure
+ * (exit 1, or the command's own non-zero status), never a cut-off output and exit 0. A
+ * stdout closed by the caller (`>&-`) with nothing written to it is no failure. */
+static const char *progname = "cutune"; /* "cutune bench" once a command is named */
+
+static int close_stdout(int rc)
+{
+    int failed = ferror(stdout);
+    errno = 0;
+    if (fflush(stdout) != 0)
+        failed = 1;
+    int e = errno;
+    if (!failed && fclose(stdout) != 0 && errno != EBADF) {
+        failed = 1;
+        e = errno;
+    }
+    if (!failed)
+        return rc;
+    if (e)
+        fprintf(stderr, "%s: standard output: write error: %s\n", progname, strerror(e));
+    else
+        fprintf(stderr, "%s: standard output: write error\n", progname);
+    return rc ? rc : 1;
+}
+
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    return close_stdout(run(argc, argv));
+}
+
+static int run(int argc, char **argv)
 {
     /* the command line as given, before any getopt permutes argv (a run's manifest) */
     cli_argc = argc;
@@ -97,6 +131,7 @@ int main(int argc, char **argv)
             static char prog[64]; /* getopt's messages name it: "cutune bench: ..." */
             snprintf(prog, sizeof prog, "cutune %s", commands[i].name);
             argv[1] = prog;
+            progname = prog;
             return commands[i].fn(argc - 1, argv + 1);
         }
     /* No command named: `cutune [opts] KERNEL` is `cutune tune [opts] KERNEL`. */

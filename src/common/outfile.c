@@ -243,12 +243,27 @@ int cutune_outfile_commit(cutune_outfile *o, int *keep_fd, char *err, size_t err
         *keep_fd = -1;
     if (!o)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "output: no file");
-    if (o->f && (fflush(o->f) != 0 || ferror(o->f))) {
-        rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: write error: %s", o->tmp, strerror(errno));
-        goto out_abort;
+    if (o->f) {
+        int failed = ferror(o->f);
+        errno = 0;
+        if (fflush(o->f) != 0)
+            failed = 1;
+        int e = errno;
+        if (failed) {
+            /* A write that failed earlier left no errno to tell: one byte more onto the
+             * temporary (removed below) fails again for the same reason (ENOSPC, EFBIG). */
+            if (!e && write(o->fd, "", 1) < 0)
+                e = errno;
+            if (e)
+                rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: write error: %s", o->path,
+                                strerror(e));
+            else
+                rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: write error", o->path);
+            goto out_abort;
+        }
     }
     if (fsync(o->fd) != 0 && errno != EINVAL && errno != EROFS) {
-        rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: fsync: %s", o->tmp, strerror(errno));
+        rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: fsync: %s", o->path, strerror(errno));
         goto out_abort;
     }
     /* Checked again: what appeared since _open is refused too. One planted between this
