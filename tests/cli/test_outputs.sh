@@ -11,6 +11,10 @@
 # --size without --kernel.
 # --kt-cache and --csv that cannot hold the space, and outputs in a folder no file can be
 # created in (/proc, /sys: even for root), are refused before the run.
+# A full disk: standard output on /dev/full (tune, space, list, best, db list, report
+# --text) and every file output under ulimit -f (the summary, exports, header -o, report
+# --html, bench --out, db export) exit 1 with one line naming it and the reason, and
+# leave no file behind.
 # Importing the same records twice (from a copy, gzipped) stores them once. No GPU, no
 # shared data. Prints "ok"/"not ok" lines and "N passed, N failed".
 set -u
@@ -281,6 +285,77 @@ for out_opt in --csv=/proc/cutune-x.csv --kt-cache=/sys/cutune-x.json --journal=
     [ ! -e jp.jsonl ] && ! ls -a /proc /sys | grep -q cutune && ok "$out_opt: no journal, nothing left" \
         || bad "$out_opt: no journal, nothing left"
 done
+
+# A full disk: standard output that cannot be written (/dev/full: ENOSPC) is one line
+# naming it and exit 1, never exit 0 with the output lost; a file written through a
+# temporary (ulimit -f: EFBIG, SIGXFSZ ignored) is one line naming the file asked for and
+# the reason, exit 1, and nothing left behind (no temporary, no cut-off file).
+data=$here/../../data
+if [ -c /dev/full ] && ! (echo x >/dev/full) 2>/dev/null; then
+    "$exe" --db=full.db -q --budget=5 --journal=full.jsonl "$data/gemm.jsonl.gz" >/dev/null 2>&1
+    for args in "--no-db -q --resume=full.jsonl" "--no-db --resume=full.jsonl" "space gemm" \
+        "space $data/gemm.jsonl.gz" "list" "--version" \
+        "best --db=full.db $data/gemm.jsonl.gz" "best --db=full.db -q $data/gemm.jsonl.gz" \
+        "db list --db=full.db" "report --text full.jsonl"; do
+        # shellcheck disable=SC2086
+        out=$(timeout 60 "$exe" $args 2>&1 >/dev/full)
+        rc=$?
+        if [ $rc -ne 1 ]; then
+            bad "$args > /dev/full: exit $rc, want 1" "$out"
+        elif [ "$(wc -l <<<"$out")" -ne 1 ] ||
+            ! grep -qE "^cutune( [a-z]+)?: standard output: write error: No space left on device$" <<<"$out"; then
+            bad "$args > /dev/full: not one line naming standard output and the error" "$out"
+        else
+            ok "$args > /dev/full: exit 1, one line"
+        fi
+    done
+else
+    echo "ok - # SKIP no /dev/full"
+fi
+
+# efbig NAME PATTERN BLOCKS CMD... : under ulimit -f BLOCKS, exit 1, one line matching
+# PATTERN (lines matching $efbig_info, bench's notes, aside), and no file in the folder
+# but those that were there (a database's -shm and -wal aside)
+efbig_info='^cutune bench: [^:]*(searcher\(s\) x|constraint-aware: restrictions)'
+lsa() { ls -A . out 2>/dev/null | grep -vE -- '-(shm|wal)$'; }
+efbig() {
+    local name=$1 pat=$2 blocks=$3
+    shift 3
+    lsa >before.ls
+    local out rc
+    out=$( (trap '' XFSZ; ulimit -f "$blocks" && exec timeout 60 "$@") 2>&1 >/dev/null)
+    rc=$?
+    out=$(grep -vE -- "$efbig_info" <<<"$out")
+    if [ $rc -ne 1 ]; then bad "$name: exit $rc, want 1" "$out"; return; fi
+    if [ "$(wc -l <<<"$out")" -ne 1 ]; then bad "$name: error is not one line" "$out"; return; fi
+    if ! grep -qE -- "$pat" <<<"$out"; then bad "$name: message lacks /$pat/" "$out"; return; fi
+    if ! lsa | cmp -s - before.ls; then
+        bad "$name: left a file" "$(lsa | diff before.ls -)"
+        return
+    fi
+    ok "$name"
+}
+"$exe" --no-db -q --budget=5 --journal=fb.jsonl "$data/gemm.jsonl.gz" >/dev/null 2>&1
+for o in output=fb.json header=fb.h csv=fb.csv kt-cache=fb-kt.json t4=fb-t4.json; do
+    efbig "--$o on a full disk" "^cutune: ${o#*=}: write error: File too large$" 0 \
+        "$exe" --no-db --resume=fb.jsonl "--$o"
+done
+efbig "header -o on a full disk" "^cutune: fbh.h: write error: File too large$" 0 \
+    "$exe" header -o fbh.h --no-db --resume=fb.jsonl --budget=5 "$data/gemm.jsonl.gz"
+efbig "report --html on a full disk" "^cutune report: fb.html: write error: File too large$" 0 \
+    "$exe" report --html=fb.html fb.jsonl
+mkdir -p out
+efbig "bench --out on a full disk names the file" \
+    "^cutune bench: out/results.md: write error: File too large$" 1 \
+    "$exe" bench --out=out --seeds=2 --budgets=5 --no-plots --quiet --searchers=random \
+    "$data/gemm.jsonl.gz"
+"$exe" --db=fbx.db -q --budget=100 --confirm=0 --journal=fbx.jsonl "$data/gemm.jsonl.gz" >/dev/null 2>&1
+# 40 KiB: room for the database's 32 KiB shared-memory file, not for the export
+efbig "db export --journal on a full disk leaves no journal" \
+    "^cutune: fbx-e.jsonl: write error: File too large$" 40 \
+    "$exe" db export --db=fbx.db --journal=fbx-e.jsonl "$data/gemm.jsonl.gz"
+efbig "db export --kt-cache on a full disk" "^cutune: fbx-e.json: write error: File too large$" 40 \
+    "$exe" db export --db=fbx.db --kt-cache=fbx-e.json "$data/gemm.jsonl.gz"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -215,7 +215,8 @@ mkdir -p dotdir && cp g.jsonl dotdir/ && (cd dotdir && "$exe" report . >/dev/nul
 if [ -w /dev/full ]; then
     "$exe" report --text g.jsonl >/dev/full 2>err.txt
     rc=$?
-    [ $rc -eq 1 ] && grep -q 'standard output: write failed' err.txt &&
+    [ $rc -eq 1 ] && [ "$(wc -l <err.txt)" -eq 1 ] &&
+        grep -q '^cutune report: standard output: write error: No space left on device$' err.txt &&
         ok "report --text > /dev/full: exit 1" || bad "report --text > /dev/full: exit $rc" "$(cat err.txt)"
 fi
 # --text --html into a reader that closes at once: killed by SIGPIPE on the text, after the
