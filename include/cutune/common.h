@@ -162,6 +162,13 @@ const char *cutune_outfile_tmp_path(const cutune_outfile *o);
  *        when no stream was made): a journal keeps writing, and keeps its lock.
  */
 int cutune_outfile_commit(cutune_outfile *o, int *keep_fd, char *err, size_t errlen);
+/**
+ * Flush and fsync the temporary, nothing put at the path yet: a write that failed (a full
+ * disk) is found here, so that files published together (cutune bench's) are committed
+ * only once every one of them is whole. On failure o is freed and its temporary removed,
+ * as by _commit; on success o stays open for cutune_outfile_commit or _abort.
+ */
+int cutune_outfile_sync(cutune_outfile *o, char *err, size_t errlen);
 /** Remove the temporary and free o (NULL: a no-op); the path is left as it was. */
 void cutune_outfile_abort(cutune_outfile *o);
 /**

@@ -567,6 +567,11 @@ int cutune_cmd_bench(int argc, char **argv)
     rc = cutune_bench_write(res, out_dir, command, err, sizeof err);
     if (rc == 0 && per_seed) {
         rc = cutune_bench_write_runs(res, out_dir, err, sizeof err);
+        if (rc < 0) { /* an earlier run's would be taken for this one's */
+            char stale[4200];
+            snprintf(stale, sizeof stale, "%s/runs.csv", out_dir);
+            unlink(stale);
+        }
     } else if (rc == 0) { /* an earlier --per-seed run's runs.csv would not match these */
         char stale[4200];
         snprintf(stale, sizeof stale, "%s/runs.csv", out_dir);

@@ -234,15 +234,11 @@ static void sync_dir(const char *dir)
     }
 }
 
-int cutune_outfile_commit(cutune_outfile *o, int *keep_fd, char *err, size_t errlen)
+/* Everything written is on disk in the temporary: the stream flushed without an error,
+ * the descriptor fsync'd. 0, or an error naming the path (o left as it is). */
+static int outfile_sync(cutune_outfile *o, char *err, size_t errlen)
 {
     int rc = 0;
-    struct stat st;
-
-    if (keep_fd)
-        *keep_fd = -1;
-    if (!o)
-        return cutune_err(err, errlen, CUTUNE_EINVAL, "output: no file");
     if (o->f) {
         int failed = ferror(o->f);
         errno = 0;
@@ -259,13 +255,37 @@ int cutune_outfile_commit(cutune_outfile *o, int *keep_fd, char *err, size_t err
                                 strerror(e));
             else
                 rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: write error", o->path);
-            goto out_abort;
+            return rc;
         }
     }
     if (fsync(o->fd) != 0 && errno != EINVAL && errno != EROFS) {
         rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: fsync: %s", o->path, strerror(errno));
-        goto out_abort;
+        return rc;
     }
+    return 0;
+}
+
+int cutune_outfile_sync(cutune_outfile *o, char *err, size_t errlen)
+{
+    if (!o)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "output: no file");
+    int rc = outfile_sync(o, err, errlen);
+    if (rc < 0)
+        cutune_outfile_abort(o);
+    return rc;
+}
+
+int cutune_outfile_commit(cutune_outfile *o, int *keep_fd, char *err, size_t errlen)
+{
+    int rc = 0;
+    struct stat st;
+
+    if (keep_fd)
+        *keep_fd = -1;
+    if (!o)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "output: no file");
+    if ((rc = outfile_sync(o, err, errlen)) < 0)
+        goto out_abort;
     /* Checked again: what appeared since _open is refused too. One planted between this
      * check and the rename is replaced by the rename, never written through. */
     const char *why = refusal(o->path, o->flags, &st);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "cutune/bench.h"
+#include "cutune/common.h"
 #include "cutune/recording.h"
 #include "cutune/space.h"
 
@@ -71,5 +72,8 @@ void bench_write_csv_vs_random(FILE *f, const cutune_bench_result *r);
 /* bench_split.c: leave-one-GPU-out (results.md section, split.csv); order: scratch of nrec. */
 void bench_write_md_split(FILE *f, const cutune_bench_result *r, size_t *order);
 void bench_write_csv_split(FILE *f, const cutune_bench_result *r);
+/* bench_output.c: finish a file of cutune_bench_write's set (committed with the others
+ * once all are whole; at once outside a cutune_bench_write). Frees o on failure. */
+int bench_close_out(cutune_outfile *o, char *err, size_t errlen);
 
 #endif

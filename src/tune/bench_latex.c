@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench_internal.h"
 #include "cutune/bench.h"
 
 /* text with LaTeX's special characters escaped */
@@ -90,5 +91,5 @@ int cutune_bench_write_latex(const cutune_bench_result *r, const char *dir, char
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
     }
     write_tex(f, r);
-    return cutune_outfile_commit(o, NULL, err, errlen);
+    return bench_close_out(o, err, errlen); /* with the set of cutune_bench_write */
 }

@@ -75,9 +75,56 @@ static cutune_outfile *open_out(const char *dir, const char *name, FILE **f, cha
     return o;
 }
 
+/* The files of one cutune_bench_write, published together: each is checked whole on
+ * disk as it is finished (close_out), and all are put at their paths at the end, none when
+ * one failed, so a full disk midway leaves an earlier run's set as it was instead of part
+ * of it replaced. Outside a cutune_bench_write a file is committed at once. */
+static struct {
+    int active;
+    cutune_outfile **o;
+    size_t n, cap;
+} set;
+
+int bench_close_out(cutune_outfile *o, char *err, size_t errlen)
+{
+    if (!set.active)
+        return cutune_outfile_commit(o, NULL, err, errlen);
+    if (set.n == set.cap) {
+        size_t cap = set.cap ? 2 * set.cap : 16;
+        cutune_outfile **grown = realloc(set.o, cap * sizeof *grown);
+        if (!grown) {
+            cutune_outfile_abort(o);
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
+        }
+        set.o = grown;
+        set.cap = cap;
+    }
+    int rc = cutune_outfile_sync(o, err, errlen);
+    if (rc < 0)
+        return rc;
+    set.o[set.n++] = o;
+    return 0;
+}
+
+/* End the set: rc >= 0 commits every file (a commit that fails aborts the rest), else
+ * every one is aborted. The status. */
+static int set_end(int rc, char *err, size_t errlen)
+{
+    set.active = 0;
+    for (size_t i = 0; i < set.n; i++)
+        if (rc >= 0)
+            rc = cutune_outfile_commit(set.o[i], NULL, err, errlen);
+        else
+            cutune_outfile_abort(set.o[i]);
+    free(set.o);
+    set.o = NULL;
+    set.n = set.cap = 0;
+    return rc < 0 ? rc : 0;
+}
+
 static int close_out(cutune_outfile *o, char *err, size_t errlen)
 {
-    return cutune_outfile_commit(o, NULL, err, errlen);
+    return bench_close_out(o, err, errlen);
 }
 
 /* What a budget charges under convention ci, for results.md and results.json: the
@@ -502,7 +549,6 @@ static int write_plots(const cutune_bench_result *r, const char *dir, char *err,
     int rc = mkdir_p(pdir, err, errlen);
     if (rc < 0)
         return rc;
-    clear_plots(pdir);
     FILE *gp;
     cutune_outfile *gpo = open_out(dir, "plots.gp", &gp, err, errlen);
     if (!gpo)
@@ -592,8 +638,24 @@ static int write_plots(const cutune_bench_result *r, const char *dir, char *err,
     return close_out(gpo, err, errlen);
 }
 
+static int write_set(const cutune_bench_result *r, const char *dir, const char *command, char *err,
+                     size_t errlen);
+
 int cutune_bench_write(const cutune_bench_result *r, const char *dir, const char *command,
                        char *err, size_t errlen)
+{
+    set.active = 1;
+    int rc = write_set(r, dir, command, err, errlen);
+    if (rc >= 0) { /* every file whole: the earlier run's plots go, then this run's appear */
+        char pdir[4096];
+        snprintf(pdir, sizeof pdir, "%s/plots", dir);
+        clear_plots(pdir);
+    }
+    return set_end(rc, err, errlen);
+}
+
+static int write_set(const cutune_bench_result *r, const char *dir, const char *command, char *err,
+                     size_t errlen)
 {
     int rc = mkdir_p(dir, err, errlen);
     if (rc < 0)

@@ -349,6 +349,23 @@ efbig "bench --out on a full disk names the file" \
     "^cutune bench: out/results.md: write error: File too large$" 1 \
     "$exe" bench --out=out --seeds=2 --budgets=5 --no-plots --quiet --searchers=random \
     "$data/gemm.jsonl.gz"
+# a write that fails midway (results.md fits in 7 KiB, results.json does not) leaves the
+# earlier run's set as it was: no file of it replaced by this run's
+bargs=(--seeds=2 --budgets=5,10 --no-plots --quiet --searchers=random,grid,genetic
+    "$data/gemm.jsonl.gz" "$data/blur.jsonl.gz")
+rm -rf out && "$exe" bench --out=out "${bargs[@]}" 2>/dev/null
+(cd out && find . -type f | sort | xargs md5sum) >bench.md5
+if [ "$(stat -c %s out/results.md)" -lt 7168 ] && [ "$(stat -c %s out/results.json)" -gt 7168 ]; then
+    efbig "bench --out, a full disk at results.json" \
+        "^cutune bench: out/results.json: write error: File too large$" 7 \
+        "$exe" bench --out=out --seeds=3 "${bargs[@]:1}"
+    (cd out && find . -type f | sort | xargs md5sum) | cmp -s - bench.md5 &&
+        ok "bench --out, a full disk at results.json: the earlier run's files unchanged" ||
+        bad "bench --out, a full disk at results.json: files changed" \
+            "$( (cd out && find . -type f | sort | xargs md5sum) | diff bench.md5 -)"
+else
+    bad "bench --out: results.md $(stat -c %s out/results.md) B, results.json $(stat -c %s out/results.json) B: the 7 KiB limit no longer falls between them"
+fi
 "$exe" --db=fbx.db -q --budget=100 --confirm=0 --journal=fbx.jsonl "$data/gemm.jsonl.gz" >/dev/null 2>&1
 # 40 KiB: room for the database's 32 KiB shared-memory file, not for the export
 efbig "db export --journal on a full disk leaves no journal" \
