@@ -151,6 +151,32 @@ static int sqlite_header(const char *path, char *err, size_t errlen)
     return 0;
 }
 
+/* The folder path is in ("." for a bare name). */
+static void folder_of(const char *path, char *dir, size_t len)
+{
+    snprintf(dir, len, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, len, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+}
+
+/* May a reader open path read-write? A read-only connection to a WAL database makes its
+ * -wal and -shm files and can never remove them (only the last connection to close,
+ * checkpointing, does, and a read-only one cannot checkpoint), so a command that only
+ * reads would leave them behind. When the file and its folder are writable the reader
+ * opens read-write with PRAGMA query_only (no statement can write) and its close removes
+ * them as a writer's does; otherwise it opens read-only as before. */
+static int reader_may_write(const char *path)
+{
+    char dir[4096];
+    folder_of(path, dir, sizeof dir);
+    return access(path, W_OK) == 0 && access(dir, W_OK) == 0;
+}
+
 /* What open refuses before SQLite sees the path: a directory, a link, a special file, a
  * file that is not SQLite's, and (to write) a file or folder without write permission;
  * WAL needs its -wal and -shm files beside the database. */
@@ -181,14 +207,7 @@ static int check_path(const char *path, int readonly, int must_exist, int *exist
                                        : cutune_err(err, errlen, CUTUNE_EIO, "%s: cannot read: %s",
                                                     path, strerror(errno));
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
+    folder_of(path, dir, sizeof dir);
     if (*exists && access(path, W_OK) != 0)
         return cutune_err(err, errlen, CUTUNE_EIO,
                           "%s: read-only (%s): cutune writes every evaluation to its database; "
@@ -269,7 +288,9 @@ int cutune_db_open(const char *path, unsigned flags, cutune_db **out, char *err,
         goto out_free;
     if ((rc = check_path(path, readonly, must_exist, &exists, err, errlen)) < 0)
         goto out_free;
-    int oflags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    int oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    if (readonly)
+        oflags = reader_may_write(path) ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
     src = sqlite3_open_v2(path, &db->h, oflags | SQLITE_OPEN_NOFOLLOW, NULL);
     if (src != SQLITE_OK) {
         rc = cutune_db_sqlite_err(db, src, err, errlen, "open");
@@ -277,6 +298,9 @@ int cutune_db_open(const char *path, unsigned flags, cutune_db **out, char *err,
     }
     sqlite3_extended_result_codes(db->h, 0);
     sqlite3_busy_timeout(db->h, (int)(db->timeout_s * 1000));
+    if (readonly && (oflags & SQLITE_OPEN_READWRITE) &&
+        (rc = cutune_db_exec(db, "PRAGMA query_only=ON", err, errlen)) < 0)
+        goto out_free;
     if ((rc = check_identity(db, err, errlen)) < 0)
         goto out_free;
     if (readonly) {

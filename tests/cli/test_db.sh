@@ -113,6 +113,24 @@ out=$("$exe" best --db=r.db --size N=1000 vector_add 2>&1)
 [ $? -eq 1 ] && grep -q "no correct measurement of vector_add" <<<"$out" && ok "best of sizes never tuned: exit 1" \
     || bad "best of sizes never tuned: exit 1" "$out"
 
+# --- a command that only reads leaves the folder as it found it: a read-only connection
+# to a WAL database made its -wal and -shm files and could never remove them
+python3 -c "import sqlite3; sqlite3.connect('r.db').execute('pragma wal_checkpoint(truncate)')"
+if [ -e r.db-wal ] || [ -e r.db-shm ]; then
+    bad "read-only commands leave no -wal, -shm" "left after a checkpoint: $(ls r.db*)"
+else
+    left=
+    for c in "db list --db=r.db" "db show --db=r.db bowl.json.gz" "best --db=r.db bowl.json.gz" \
+        "db export --db=r.db --kt-cache=ro_exp.json bowl.json.gz" \
+        "header --db=r.db -o ro.h --budget=20 bowl.json.gz"; do
+        "$exe" $c >/dev/null 2>&1 || left="$left; $c: exit $?"
+        for f in r.db-wal r.db-shm; do [ -e $f ] && left="$left; $c left $f"; done
+        rm -f r.db-wal r.db-shm
+    done
+    [ -z "$left" ] && ok "read-only commands leave no -wal, -shm beside the database" \
+        || bad "read-only commands leave no -wal, -shm beside the database" "${left#; }"
+fi
+
 # --- db list / show / export / import / prune
 "$exe" db list --db=r.db >list.txt 2>&1 && grep -q "^bowl	Synthetic|recording [0-9a-f]*	{}	\[\]	80	" list.txt \
     && ok "db list" || bad "db list" "$(cat list.txt)"
@@ -245,6 +263,8 @@ elif command -v setpriv >/dev/null; then # root writes anything: ask as nobody
         $nobody "$exe"
     db_cmd_fail "db list of a database in a read-only folder" "rodir/t.db: cannot write" rodir/t.db \
         $nobody "$exe" db list
+    [ ! -e rodir/t.db-wal ] && [ ! -e rodir/t.db-shm ] && ok "db list in a read-only folder leaves nothing" \
+        || bad "db list in a read-only folder leaves nothing" "$(ls rodir)"
     chmod 700 "$tmp"
 else
     echo "ok - a read-only database # SKIP root without setpriv"
