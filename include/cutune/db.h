@@ -149,6 +149,15 @@ int cutune_db_run_record(cutune_db_run *run, size_t seq, const char *config,
                          const cutune_eval_result *r, long long reused_from, char *err,
                          size_t errlen);
 /**
+ * Evaluation seq of the run, from its resumed journal: 1 when the run holds it already
+ * (nothing to store), else 0 with *reused_from the latest measurement of config by
+ * another run of the key with exactly r's status, time and repetitions (a reused answer
+ * whose row a kill took), or 0 when there is none (a measurement).
+ */
+int cutune_db_run_journaled(cutune_db_run *run, size_t seq, const char *config,
+                            const cutune_eval_result *r, long long *reused_from, char *err,
+                            size_t errlen);
+/**
  * 1 when the database already holds r as a measurement of config in key (kernel, hash,
  * GPU, sizes and options): a row with r's status, time and repetitions, as an export of
  * it imports again; 0 when not. kt: r comes from a Kernel Tuner cache, whose

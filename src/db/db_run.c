@@ -278,6 +278,58 @@ int cutune_db_run_record(cutune_db_run *run, size_t seq, const char *config,
     return 0;
 }
 
+int cutune_db_run_journaled(cutune_db_run *run, size_t seq, const char *config,
+                            const cutune_eval_result *r, long long *reused_from, char *err,
+                            size_t errlen)
+{
+    cutune_db *db = run->db;
+    sqlite3_stmt *st = NULL;
+    *reused_from = 0;
+    int src = sqlite3_prepare_v2(db->h, "SELECT 1 FROM evaluations WHERE run_id = ?1 AND seq = ?2",
+                                 -1, &st, NULL);
+    if (src == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, run->id);
+        sqlite3_bind_int64(st, 2, (long long)seq);
+        src = sqlite3_step(st);
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (src == SQLITE_ROW)
+        return 1;
+    if (src != SQLITE_DONE)
+        return cutune_db_sqlite_err(db, src, err, errlen, "looking up a resumed evaluation");
+    char *times = times_text(r);
+    if (!times)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
+    src = sqlite3_prepare_v2(
+        db->h,
+        "SELECT e.id FROM evaluations e JOIN runs r ON r.id = e.run_id "
+        "WHERE e.config = ?1 AND e.reused_from IS NULL AND e.status != 'missing' "
+        "AND r.kernel_id = ?2 AND r.gpu_id = ?3 AND r.sizes = ?4 AND r.options = ?5 "
+        "AND r.id != ?6 AND e.status = ?7 AND e.time_ms IS ?8 AND e.times_ms IS ?9 "
+        "ORDER BY e.id DESC LIMIT 1",
+        -1, &st, NULL);
+    if (src == SQLITE_OK) {
+        bind_text(st, 1, config);
+        sqlite3_bind_int64(st, 2, run->kernel);
+        sqlite3_bind_int64(st, 3, run->gpu);
+        bind_text(st, 4, run->sizes);
+        bind_text(st, 5, run->options);
+        sqlite3_bind_int64(st, 6, run->id);
+        bind_text(st, 7, cutune_status_name(r->status));
+        bind_real(st, 8, r->time_ms, 1);
+        bind_text(st, 9, times);
+        src = sqlite3_step(st);
+        if (src == SQLITE_ROW)
+            *reused_from = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+    free(times);
+    if (src != SQLITE_ROW && src != SQLITE_DONE)
+        return cutune_db_sqlite_err(db, src, err, errlen, "looking up a resumed evaluation");
+    return 0;
+}
+
 int cutune_db_holds(cutune_db *db, const cutune_db_key *key, const char *config,
                     const cutune_eval_result *r, int kt, char *err, size_t errlen)
 {

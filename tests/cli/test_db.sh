@@ -300,6 +300,29 @@ agree "after kill -9 and resume: database == journal" kill.db k.jsonl
     || bad "the resumed run continues its own row" "$(count kill.db 'select count(*) from runs') runs"
 
 
+# A reused answer whose row a kill -9 took (between its journal line and its row, which
+# the journal does not mark as reused) was stored on resume as a measurement: the
+# database then counted it twice. Crafted: the second run's journal cut after evaluation
+# 20 and its rows from 20 on removed, as a kill there leaves them.
+"$exe" --db=ru.db --searcher=random --seed=5 --budget=40 --no-progress -q --journal=ru1.jsonl bowl.json.gz >/dev/null 2>&1
+"$exe" --db=ru.db --searcher=random --seed=5 --budget=40 --no-progress -q --journal=ru2.jsonl bowl.json.gz >/dev/null 2>&1
+head -n 22 ru2.jsonl >ru2.cut && mv ru2.cut ru2.jsonl
+python3 -c "
+import os, sqlite3
+c = sqlite3.connect('ru.db')
+c.execute('delete from evaluations where seq >= 20 and run_id = (select id from runs where journal = ?)',
+          (os.path.realpath('ru2.jsonl'),))
+c.commit()"
+"$exe" --db=ru.db --resume=ru2.jsonl --no-progress >rur.txt 2>&1
+measured=$("$exe" db list --db=ru.db 2>&1 | awk -F'\t' 'NR == 2 {print $5}')
+[ "$(count ru.db 'select count(*) from evaluations where reused_from is null')" -eq 40 ] && [ "$measured" = 40 ] \
+    && [ "$(count ru.db 'select count(*) from evaluations where reused_from is not null')" -eq 40 ] \
+    && ok "a reused answer lost to kill -9 is stored on resume as reused, not as a second measurement" \
+    || bad "a reused answer lost to kill -9 is stored on resume as reused, not as a second measurement" \
+        "db list measured $measured; $(cat rur.txt)"
+agree "after the reused answer's resume: database == journal" ru.db ru2.jsonl
+
+
 # `missing` answers (a configuration a replayed recording lacks) are no measurements: the
 # counts of `db list` and `best` leave them out, so `header` does not take them for tuning
 "$exe" --db=miss.db --cartesian --searcher=random --budget=10 --journal=miss.jsonl --no-progress \
