@@ -184,6 +184,11 @@ int cutune_bench_restrictions_load(const char *path, cutune_bench_restrictions *
  *  does (def->known = 0). */
 int cutune_bench_restrictions_lookup(const cutune_bench_restrictions *r, const char *label,
                                      cutune_bench_space_def *def);
+/** The sections of r that match none of the n labels: their count, and in buf (len > 0)
+ *  "[PATTERN ...] (FILE:LINE)" of each, joined by ", " (cut short where buf is). */
+size_t cutune_bench_restrictions_unmatched(const cutune_bench_restrictions *r,
+                                           const char *const *labels, size_t n, char *buf,
+                                           size_t len);
 void cutune_bench_restrictions_free(cutune_bench_restrictions *r);
 
 /**

@@ -447,6 +447,28 @@ int cutune_cmd_bench(int argc, char **argv)
                                     !nrestrict && rec_file[k] >= 0 ? rfile_path[rec_file[k]] : NULL,
                                     nrestrict ? NULL : defs[k].source};
     }
+    /* a section no recording given matches is read for nothing: a misspelt name would
+     * leave its recording to the recorded-configurations convention unsaid */
+    for (size_t f = 0; !nrestrict && f < nrfiles; f++) {
+        char *rlabels[BENCH_MAX];
+        size_t nl = 0;
+        int oom = 0;
+        for (size_t k = 0; k < nrec; k++)
+            if (rec_file[k] == (long)f && !oom)
+                oom = !(rlabels[nl++] = cutune_bench_recording_label(recs[k]));
+        char which[2048];
+        size_t nun = oom ? 0
+                         : cutune_bench_restrictions_unmatched(
+                               rfiles[f], (const char *const *)rlabels, nl, which, sizeof which);
+        for (size_t k = 0; k < nl; k++)
+            free(rlabels[k]);
+        if (oom)
+            goto out;
+        if (nun)
+            fprintf(stderr,
+                    "cutune bench: warning: %s: %zu section(s) match no recording given: %s\n",
+                    rfile_path[f], nun, which);
+    }
     /* the output folder is checked (and made) before the benchmark runs, not after, and
      * only once every other argument is known to be good */
     struct stat out_st;

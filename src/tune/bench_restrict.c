@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cutune/bench.h"
+#include "cutune/expr.h"
 #include "bench_internal.h"
 
 typedef struct {
@@ -98,6 +99,55 @@ static int add_section(cutune_bench_restrictions *r, const char *path, size_t ln
     return 0;
 }
 
+/* Whether the restriction text parses (docs/expressions.md), whatever the names it reads:
+ * every word of it is taken for a parameter, so that only the syntax is checked here, at
+ * load, for every section, the sections that match no recording of a bench included. The
+ * names are checked against each recording's parameters when its space is built. */
+static int check_syntax(const char *path, size_t ln, const char *text, char *err, size_t errlen)
+{
+    const char *names[256];
+    char *words[256];
+    size_t n = 0;
+    int rc = 0;
+    for (const char *q = text; *q && n < 256;) {
+        if (isalpha((unsigned char)*q) || *q == '_') {
+            size_t len = 1;
+            while (isalnum((unsigned char)q[len]) || q[len] == '_')
+                len++;
+            if (!(words[n] = malloc(len + 1))) {
+                rc = CUTUNE_ENOMEM;
+                break;
+            }
+            memcpy(words[n], q, len);
+            words[n][len] = '\0';
+            names[n] = words[n];
+            n++;
+            q += len;
+        } else if (isdigit((unsigned char)*q)) { /* 1e3, 0x20: no name */
+            while (isalnum((unsigned char)*q) || *q == '.' || *q == '_')
+                q++;
+        } else {
+            q++;
+        }
+    }
+    if (rc == 0) {
+        char msg[512];
+        cutune_symtab syms = {names, n};
+        cutune_expr *e = NULL;
+        rc = cutune_expr_parse(text, &syms, &e, msg, sizeof msg);
+        cutune_expr_free(e);
+        if (rc == CUTUNE_ENOTFOUND) /* a name past the 256 words: left to the recordings */
+            rc = 0;
+        else if (rc < 0)
+            rc = cutune_err(err, errlen, rc, "%s:%zu: %s", path, ln, msg);
+    } else {
+        rc = cutune_err(err, errlen, rc, "%s: out of memory", path);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(words[i]);
+    return rc;
+}
+
 /* Line ln (NUL-terminated, its newline gone) of path into r: a comment, a section header
  * or a restriction of the last section. */
 static int add_line(cutune_bench_restrictions *r, const char *path, size_t ln, char *line,
@@ -120,6 +170,9 @@ static int add_line(cutune_bench_restrictions *r, const char *path, size_t ln, c
         return cutune_err(err, errlen, CUTUNE_EINVAL,
                           "%s:%zu: a restriction before the first '[PATTERN ...]' section", path,
                           ln);
+    int rc = check_syntax(path, ln, p, err, errlen);
+    if (rc < 0)
+        return rc;
     restrict_section *sec = &r->sec[r->nsec - 1];
     char src[4200];
     snprintf(src, sizeof src, "%s:%zu", path, ln);
@@ -183,4 +236,31 @@ int cutune_bench_restrictions_lookup(const cutune_bench_restrictions *r, const c
                 return 1;
             }
     return 0;
+}
+
+size_t cutune_bench_restrictions_unmatched(const cutune_bench_restrictions *r,
+                                           const char *const *labels, size_t n, char *buf,
+                                           size_t len)
+{
+    size_t count = 0, used = 0;
+    if (len)
+        buf[0] = '\0';
+    for (size_t i = 0; r && i < r->nsec; i++) {
+        int hit = 0;
+        for (size_t k = 0; k < n && !hit; k++)
+            for (size_t j = 0; j < r->sec[i].npatterns && !hit; j++)
+                hit = fnmatch(r->sec[i].patterns[j], labels[k], 0) == 0;
+        if (hit)
+            continue;
+        for (size_t j = 0; j < r->sec[i].npatterns && used < len; j++)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                     j       ? " "
+                                     : count ? ", ["
+                                             : "[",
+                                     r->sec[i].patterns[j]);
+        if (used < len)
+            used += (size_t)snprintf(buf + used, len - used, "] (%s)", r->sec[i].source);
+        count++;
+    }
+    return count;
 }

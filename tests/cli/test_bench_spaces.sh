@@ -24,10 +24,18 @@ for a in vals:
     for b in vals:
         if a <= b and (a, b) not in ((1, 4), (2, 4), (3, 4)):
             cache["%d,%d" % (a, b)] = {"a": a, "b": b, "time": 10.0 / (a * b) + a}
-d = {"device_name": "G", "kernel_name": "k", "tune_params_keys": ["a", "b"],
-     "tune_params": {"a": vals, "b": vals}, "objective": "time", "cache": cache}
-json.dump(d, open("recs/toy_G1.json", "w"))
-json.dump(d, open("recs/toy_G2.json", "w"))
+def rec(dev, kern="toy"):
+    return {"device_name": dev, "kernel_name": kern, "tune_params_keys": ["a", "b"],
+            "tune_params": {"a": vals, "b": vals}, "objective": "time", "cache": cache}
+json.dump(rec("G1"), open("recs/toy_G1.json", "w"))
+json.dump(rec("G2"), open("recs/toy_G2.json", "w"))
+# --split: names that are not KERNEL_GPU, and a GPU named with '_', grouped by the
+# recordings' own device and kernel fields
+import os
+os.makedirs("names", exist_ok=True)
+json.dump(rec("GPU A", "Sum"), open("names/plain.json", "w"))
+json.dump(rec("GPU A", "Sum"), open("names/plain_fp16.json", "w"))
+json.dump(rec("GTX_1080Ti", "Sum"), open("names/sum_GTX_1080Ti.json", "w"))
 PY
 common=(--searchers=random,genetic --budgets=4,10 --seeds=2 --no-plots --quiet)
 
@@ -49,12 +57,18 @@ out=$("$exe" bench "${common[@]}" --convention=constraint-aware --split --out=r2
 [ $? = 0 ] && grep -q "| toy_G2 | 10 (7; 3) |" r2/results.md && grep -q "recs/restrictions" <<<"$out" \
     && grep -q "^## Leave-one-GPU-out" r2/results.md && grep -q "^constraint-aware,toy_G1,toy,G1,4,random," r2/split.csv \
     && ok "bench FOLDER: FOLDER/restrictions; --split" || bad "bench FOLDER: FOLDER/restrictions; --split" "$out"
+! grep -q "warning" <<<"$out" && ok "bench: no warning where every section matches a recording given" \
+    || bad "bench: no warning where every section matches a recording given" "$out"
 # a recording no section names searches its recorded configurations, marked so
 printf '[other_*]\na <= b\n' >recs/restrictions
 out=$("$exe" bench "${common[@]}" --convention=constraint-aware --out=r3 recs 2>&1)
 [ $? = 0 ] && grep -q "| toy_G1 | recorded 7 (7; 0) |" r3/results.md && grep -q "known for 0 of 2" <<<"$out" \
     && ok "bench: unknown restrictions: the recorded configurations, marked" \
     || bad "bench: unknown restrictions: the recorded configurations, marked" "$out"
+# a misspelt section went unnoticed: now one line names it
+grep -qx "cutune bench: warning: recs/restrictions: 1 section(s) match no recording given: \[other_\*\] (recs/restrictions:1)" <<<"$out" \
+    && ok "bench: a section that matches no recording given is named in a warning" \
+    || bad "bench: a section that matches no recording given is named in a warning" "$out"
 
 # bad input: one line naming the file and line (or the recording), exit 2, no results
 bench_fail() {
@@ -96,7 +110,11 @@ restr_fail() {
 }
 printf '# known spaces\n[toy_*]\na <= b\n\na *\n' >bad4
 restr_fail "bench: a syntax error in a restriction names its own line, alone" \
-    "^cutune bench: bad4:5: syntax error .* in 'a \\*'" bad4
+    "^cutune bench: --restrictions: bad4:5: syntax error .* in 'a \\*'" bad4
+# a section that matches no recording given was not parsed: its syntax error unnoticed
+printf '[toy_*]\na <= b\n[toyy_G1]\na <=\n' >bad_unmatched
+restr_fail "bench: a syntax error in a section no recording matches names its line" \
+    "^cutune bench: --restrictions: bad_unmatched:4: syntax error" bad_unmatched
 printf '[toy_*]\na <= b\nzz > 1\n' >bad5
 restr_fail "bench: a restriction naming a parameter the recording lacks names its line and the name" \
     "^cutune bench: bad5:3: unknown parameter 'zz' .*toy_G1.json has the parameters a, b" bad5
