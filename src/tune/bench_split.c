@@ -147,6 +147,18 @@ void bench_write_md_split(FILE *f, const cutune_bench_result *r, size_t *order)
                "report. Recordings are named KERNEL_GPU; the kernel is the name up to the first "
                "'_'. A choice that holds scores about as the best candidate; one fitted to the "
                "recordings it was made on scores less.\n\n");
+    /* a name without '_' is not KERNEL_GPU: say so rather than group it silently */
+    size_t nplain = 0;
+    for (size_t ri = 0; ri < r->nrec; ri++)
+        nplain += strchr(r->rec[ri].name, '_') == NULL;
+    if (nplain) {
+        fprintf(f, "Not named KERNEL_GPU (no '_'), so each is a GPU of its own and its name the "
+                   "kernel:");
+        for (size_t ri = 0, i = 0; ri < r->nrec; ri++)
+            if (!strchr(r->rec[ri].name, '_'))
+                fprintf(f, "%s %s", i++ ? "," : "", r->rec[ri].name);
+        fprintf(f, ".\n\n");
+    }
     kernel_order(r, order);
     for (size_t ci = 0; ci < r->nconv; ci++) {
         fprintf(f, "### Chosen without the GPU (%s)\n\n",

@@ -59,6 +59,14 @@ out=$("$exe" bench "${common[@]}" --convention=constraint-aware --split --out=r2
     && ok "bench FOLDER: FOLDER/restrictions; --split" || bad "bench FOLDER: FOLDER/restrictions; --split" "$out"
 ! grep -q "warning" <<<"$out" && ok "bench: no warning where every section matches a recording given" \
     || bad "bench: no warning where every section matches a recording given" "$out"
+# --split groups by the file name (docs/cli.md: the device field is x86_64 in some Kernel
+# Tuner caches); a name without '_' was taken for a GPU of its own without a word
+out=$("$exe" bench "${common[@]}" --convention=recorded --split --out=r2n names 2>&1)
+[ $? = 0 ] && grep -q "^recorded,plain_fp16,plain,fp16,4,random," r2n/split.csv \
+    && grep -q "^recorded,sum_GTX_1080Ti,sum,GTX_1080Ti,4,random," r2n/split.csv \
+    && grep -qx "Not named KERNEL_GPU (no '_'), so each is a GPU of its own and its name the kernel: plain." r2n/results.md \
+    && ok "bench --split: the recordings not named KERNEL_GPU are named in the header" \
+    || bad "bench --split: the recordings not named KERNEL_GPU are named in the header" "$out $(grep -A3 Leave r2n/results.md)"
 # a recording no section names searches its recorded configurations, marked so
 printf '[other_*]\na <= b\n' >recs/restrictions
 out=$("$exe" bench "${common[@]}" --convention=constraint-aware --out=r3 recs 2>&1)
