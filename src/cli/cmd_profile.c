@@ -61,7 +61,8 @@ static void usage(FILE *f)
             "\n"
             "Exit status: 0 profiled, 1 a profile failed, 2 bad input, 3 ncu not found,\n"
             "4 ncu cannot read the GPU's performance counters here (the reason is written to\n"
-            "profile.json, and the report shows the tuner's own metrics without counters).\n");
+            "profile.json, and the report shows the tuner's own metrics without counters),\n"
+            "130 interrupted by SIGINT or SIGTERM (the profiles made so far are kept).\n");
 }
 
 /* The run's kernel spec: the header's target when it is a spec, else the spec by name. */
