@@ -28,7 +28,7 @@ static void usage(FILE *f)
         "                           benchmark time where the recording holds it, else wall;\n"
         "                           with --sizes: per shape)\n"
         "  --parallel=N             evaluations in flight, 1..1024 (default: replay 1; cuda\n"
-        "                           enough to keep the GPU busy: one per compile thread + 1)\n"
+        "                           one per compile thread + one per GPU)\n"
         "  --devices=all|I,J,..|NAME  GPUs to measure on, one worker each (cuda; default all\n"
         "                           of GPU 0's model; NAME: those whose name contains it)\n"
         "  --rank-timeout=SECONDS   under mpirun: a rank that has not answered an evaluation\n"
