@@ -576,31 +576,8 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     if (s->transfer == BO_TRANSFER_INPUT && ctx->warm && ctx->warm->size == s->size) {
         if (!(s->wfx = malloc(s->size * sizeof *s->wfx)))
             goto out_nomem;
-        if (s->winput_score == 1) {
-            const double *sc = ctx->warm->score;
-            double lo = sc[0], hi = sc[0];
-            for (size_t i = 1; i < s->size; i++) {
-                lo = sc[i] < lo ? sc[i] : lo;
-                hi = sc[i] > hi ? sc[i] : hi;
-            }
-            for (size_t i = 0; i < s->size; i++)
-                s->wfx[i] = hi > lo ? (sc[i] - lo) / (hi - lo) : 0.0;
-        } else if (s->winput_score == 2) {
-            /* mid-ranks: configurations tied in the source's score share one input */
-            const double *sc = ctx->warm->score;
-            const size_t *o = ctx->warm->order;
-            for (size_t a = 0; a < s->size;) {
-                size_t b = a + 1;
-                while (b < s->size && sc[o[b]] == sc[o[a]])
-                    b++;
-                double mid = 0.5 * (double)(a + b - 1);
-                for (size_t r = a; r < b; r++)
-                    s->wfx[o[r]] = s->size > 1 ? mid / (double)(s->size - 1) : 0.0;
-                a = b;
-            }
-        } else
-            for (size_t r = 0; r < s->size; r++)
-                s->wfx[ctx->warm->order[r]] = s->size > 1 ? (double)r / (double)(s->size - 1) : 0.0;
+        for (size_t r = 0; r < s->size; r++)
+            s->wfx[ctx->warm->order[r]] = s->size > 1 ? (double)r / (double)(s->size - 1) : 0.0;
         s->D++;
     }
     /* Hvarfner et al. 2024: log ell ~ N(sqrt 2 + log(D) / 2, 3) */
