@@ -54,6 +54,13 @@ static void usage(FILE *f)
 
 static int cmd_help(int argc, char **argv)
 {
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        printf("usage: cutune help [COMMAND]\n"
+               "\n"
+               "Without COMMAND: the commands and what each does. With one: its options, as\n"
+               "'cutune COMMAND --help' prints them.\n");
+        return 0;
+    }
     if (argc > 1 && strcmp(argv[1], "help") != 0) { /* 'help help' is this usage */
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
             if (strcmp(argv[1], commands[i].name) == 0) {

@@ -342,6 +342,10 @@ head -6 ja.jsonl > jac.jsonl
 "$exe" --resume=jac.jsonl --no-progress r1.jsonl >/dev/null 2>&1 && cmp -s ja.jsonl jac.jsonl \
     && ok "resume of a run whose target is not the replayed file" || bad "resume of a run whose target is not the replayed file" "$(wc -l ja.jsonl jac.jsonl)"
 "$exe" help help | grep -q "Commands:" && ok "help help" || bad "help help"
+for h in --help -h; do
+    hh=$("$exe" help $h 2>&1); [ $? -eq 0 ] && grep -q "^usage: cutune help \[COMMAND\]" <<<"$hh" \
+        && ok "help $h: help's usage, exit 0" || bad "help $h: help's usage, exit 0" "$hh"
+done
 # bench: counts are decimal and non-negative; nothing is made before the arguments check out.
 out=$("$exe" bench --seeds=' -1' --budgets=5 --no-plots bowl.json.gz 2>&1 >/dev/null)
 [ $? -eq 2 ] && grep -q "is not a non-negative integer" <<<"$out" && ok "bench --seeds=' -1' refused" || bad "bench --seeds=' -1' refused" "$out"
