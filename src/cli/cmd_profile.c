@@ -70,18 +70,16 @@ static int run_spec_path(const cutune_report_run *run, char *buf, size_t len, ch
                          size_t errlen)
 {
     if (run->target) {
+        /* a recording (a Kernel Tuner cache or a journal, gzipped or not, told apart from a
+         * spec as tune and space tell it) has no kernel; a .gz or .jsonl one need not be
+         * present to be told by its name */
+        if (cli_is_recording(run->target))
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "%s: the run tuned a recording (%s), not a kernel spec: "
+                              "nothing to compile",
+                              run->path, run->target);
         size_t n = strlen(run->target);
-        int is_json = n > 5 && strcmp(run->target + n - 5, ".json") == 0;
-        if (is_json && access(run->target, R_OK) == 0) {
-            cutune_recording *probe = NULL; /* a Kernel Tuner cache is a recording, not a spec */
-            char e2[256];
-            if (cutune_recording_load(run->target, &probe, e2, sizeof e2) == 0) {
-                cutune_recording_free(probe);
-                return cutune_err(err, errlen, CUTUNE_EINVAL,
-                                  "%s: the run tuned a recording (%s), not a kernel spec: "
-                                  "nothing to compile",
-                                  run->path, run->target);
-            }
+        if (n > 5 && strcmp(run->target + n - 5, ".json") == 0 && access(run->target, R_OK) == 0) {
             snprintf(buf, len, "%s", run->target);
             return 0;
         }

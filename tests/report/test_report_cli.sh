@@ -113,6 +113,19 @@ out=$("$exe" profile --top=x g.jsonl 2>&1)
 [ $? -eq 2 ] && grep -q -- '--top=x: must be' <<<"$out" && ok "profile --top=x" || bad "--top=x" "$out"
 out=$("$exe" profile bad.jsonl 2>&1)
 [ $? -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && ok "profile of a bad journal" || bad "profile bad" "$out"
+# a run over a recording has no kernel to compile: a journal (plain or gzipped) or a Kernel
+# Tuner cache (.json or .json.gz) is refused as one, whatever its name ends with
+cp "$root/data/xgemm.jsonl.gz" rx.jsonl.gz && gunzip -c rx.jsonl.gz >rxp.jsonl
+python3 "$root/tests/cli/mkcache.py" rkt.json.gz && python3 "$root/tests/cli/mkcache.py" rkt.json 4 4 2
+for t in rx.jsonl.gz rxp.jsonl rkt.json.gz rkt.json; do
+    "$exe" --evaluator=replay --budget=5 --no-progress --journal="on-$t.jsonl" "$t" >/dev/null 2>&1
+    out=$("$exe" profile --ncu=/bin/true "on-$t.jsonl" 2>&1)
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] &&
+        grep -q "on-$t.jsonl: the run tuned a recording (.*$t), not a kernel spec" <<<"$out" &&
+        ok "profile of a run on $t: refused as a recording" ||
+        bad "profile of a run on $t: exit $rc" "$out"
+done
 out=$("$exe" profile --ncu=/nonexistent/ncu g.jsonl 2>&1)
 rc=$?
 [ $rc -eq 3 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q 'ncu) not found at /nonexistent/ncu' <<<"$out" &&
