@@ -126,6 +126,15 @@ for t in rx.jsonl.gz rxp.jsonl rkt.json.gz rkt.json; do
         ok "profile of a run on $t: refused as a recording" ||
         bad "profile of a run on $t: exit $rc" "$out"
 done
+# the journal is bad input before ncu is looked for: exit 2 where there is no ncu too
+out=$(env PATH=/nonexistent CUTUNE_NCU= "$exe" profile on-rx.jsonl.gz.jsonl 2>&1)
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q "the run tuned a recording" <<<"$out" &&
+    ok "profile of a run on a recording, no ncu: exit 2, not 3" ||
+    bad "profile of a run on a recording, no ncu: exit $rc" "$out"
+out=$("$exe" profile --ncu=/nonexistent/ncu bad.jsonl 2>&1)
+[ $? -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && ok "profile of a bad journal, no ncu: exit 2" ||
+    bad "profile of a bad journal, no ncu" "$out"
 out=$("$exe" profile --ncu=/nonexistent/ncu g.jsonl 2>&1)
 rc=$?
 [ $rc -eq 3 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q 'ncu) not found at /nonexistent/ncu' <<<"$out" &&
