@@ -395,7 +395,7 @@ int cutune_cmd_profile(int argc, char **argv)
         return rc;
     }
 
-    int status = 2;
+    int status = 2, made_dir = 0;
     size_t *order = NULL, nok = 0;
     char *log = NULL;
     cutune_report_profile prof = {0};
@@ -450,7 +450,9 @@ int cutune_cmd_profile(int argc, char **argv)
         fprintf(stderr, "cutune profile: %s: name too long\n", journal);
         goto out;
     }
-    if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+    if (mkdir(dir, 0777) == 0)
+        made_dir = 1;
+    else if (errno != EEXIST) {
         fprintf(stderr, "cutune profile: %s: cannot create the folder: %s (give --dir=DIR)\n", dir,
                 strerror(errno));
         goto out;
@@ -571,6 +573,10 @@ int cutune_cmd_profile(int argc, char **argv)
             printf("profile: %s/profile.json\n", dir);
     }
 out:
+    /* the folder made here and left empty (every profile failed) goes: rmdir removes
+     * nothing else, and a folder that was there before is left as it was */
+    if (made_dir)
+        rmdir(dir);
     free(log);
     for (size_t i = 0; i < prof.nentries; i++)
         cutune_report_profile_entry_clear(&prof.entries[i]);

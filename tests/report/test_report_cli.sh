@@ -212,6 +212,19 @@ grep -q 'Nsight Compute gave no counters: ncu cannot read' noc.html &&
     grep -q 'id="table-resources"' noc.html && ok "the report says why there are no counters" ||
     bad "the report does not say why there are no counters"
 
+# every profile failed: the folder made for them is removed; one that was there is kept
+cp g.jsonl gf.jsonl && mkdir keep.profile && : >keep.profile/note
+out=$("$exe" profile --ncu=/bin/true --top=1 --worst=0 gf.jsonl 2>&1)
+rc=$?
+[ $rc -eq 1 ] && [ ! -e gf.profile ] && ok "profile, every profile failed: exit 1, no empty folder left" ||
+    bad "profile, every profile failed: exit $rc, $(ls -d gf.profile 2>&1)" "$out"
+mkdir gf.profile
+"$exe" profile --ncu=/bin/true --top=1 --worst=0 gf.jsonl >/dev/null 2>&1
+"$exe" profile --ncu=/bin/true --top=1 --worst=0 --dir=keep.profile gf.jsonl >/dev/null 2>&1
+[ -d gf.profile ] && [ -f keep.profile/note ] && ok "profile, every profile failed: a folder that was there is kept" ||
+    bad "profile, every profile failed: a folder that was there is gone" "$(ls -A)"
+rm -rf gf.profile keep.profile
+
 # --launch without a GPU: the cuda evaluator's own error, one line, exit 1
 out=$("$exe" profile --launch=0 g.jsonl 2>&1)
 rc=$?
