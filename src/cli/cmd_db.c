@@ -15,10 +15,11 @@
 static void db_usage(FILE *f)
 {
     fprintf(f,
-            "usage: cutune db COMMAND [OPTIONS]\n"
+            "usage: cutune db [OPTIONS] COMMAND [OPTIONS]\n"
             "\n"
             "The tuning database (--db=FILE; default $CUTUNE_DB, else\n"
             "$XDG_DATA_HOME/cutune/tuning.db, else ~/.local/share/cutune/tuning.db).\n"
+            "Options go before COMMAND or after it (`cutune db --db=FILE list`).\n"
             "\n"
             "  list [--kernel=NAME] [--gpu=TEXT]\n"
             "        one line per kernel, GPU, sizes and options: measurements, correct ones,\n"
@@ -57,16 +58,36 @@ static const char *command_options(const char *cmd)
     return NULL; /* an unknown command: refused by its name later */
 }
 
+static const struct option longopts[] = {
+    {"db", required_argument, NULL, 'd'},       {"kernel", required_argument, NULL, 'k'},
+    {"gpu", required_argument, NULL, 'g'},      {"before", required_argument, NULL, 'b'},
+    {"kt-cache", required_argument, NULL, 'K'}, {"journal", required_argument, NULL, 'j'},
+    {"failed", no_argument, NULL, 'f'},         {"all", no_argument, NULL, 'a'},
+    {"top", required_argument, NULL, 't'},      {"size", required_argument, NULL, 's'},
+    {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+};
+
+/* Where the command word is among argv[1..argc): the first word that is neither an option
+ * nor the value of one given as the next word (`--db FILE list`); argc when there is none. */
+static int command_index(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *w = argv[i];
+        if (strcmp(w, "--") == 0)
+            return i + 1;
+        if (w[0] != '-' || !w[1])
+            return i;
+        if (strncmp(w, "--", 2) != 0 || strchr(w, '='))
+            continue;
+        for (const struct option *lo = longopts; lo->name; lo++)
+            if (strcmp(w + 2, lo->name) == 0 && lo->has_arg == required_argument)
+                i++; /* its value */
+    }
+    return argc;
+}
+
 static int parse(const char *cmd, int argc, char **argv, db_opts *o, char *err, size_t errlen)
 {
-    static const struct option longopts[] = {
-        {"db", required_argument, NULL, 'd'},       {"kernel", required_argument, NULL, 'k'},
-        {"gpu", required_argument, NULL, 'g'},      {"before", required_argument, NULL, 'b'},
-        {"kt-cache", required_argument, NULL, 'K'}, {"journal", required_argument, NULL, 'j'},
-        {"failed", no_argument, NULL, 'f'},         {"all", no_argument, NULL, 'a'},
-        {"top", required_argument, NULL, 't'},      {"size", required_argument, NULL, 's'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
-    };
     int c, rc = 0;
     memset(o, 0, sizeof *o);
     o->top = 5;
@@ -285,15 +306,27 @@ int cutune_cmd_db(int argc, char **argv)
         db_usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
-    const char *cmd = argv[1];
+    /* options may come before the command too (`db --db=FILE list`): the command word
+     * is moved to the front, the options before it follow it */
+    int ci = command_index(argc, argv);
+    if (ci < argc) {
+        char *word = argv[ci];
+        memmove(argv + 2, argv + 1, (size_t)(ci - 1) * sizeof *argv);
+        argv[1] = word;
+    }
+    int off = ci < argc; /* getopt's argv[0]: the command word, else "cutune db" */
+    const char *cmd = off ? argv[1] : "";
     db_opts o;
-    int rc = parse(cmd, argc - 1, argv + 1, &o, err, sizeof err);
+    int rc = parse(cmd, argc - off, argv + off, &o, err, sizeof err);
     if (rc == 1)
         return 0; /* --help */
     if (rc == 0) {
-        int rest = argc - 1 - optind;
-        char **pos = argv + 1 + optind;
-        if (strcmp(cmd, "list") == 0 || strcmp(cmd, "prune") == 0) {
+        int rest = argc - off - optind;
+        char **pos = argv + off + optind;
+        if (!*cmd) {
+            rc = cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                            "db: no command given (list, show, export, import, prune)");
+        } else if (strcmp(cmd, "list") == 0 || strcmp(cmd, "prune") == 0) {
             if (rest)
                 rc =
                     cutune_err(err, sizeof err, CUTUNE_EINVAL, "db %s: unexpected %s", cmd, pos[0]);

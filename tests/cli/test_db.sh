@@ -134,6 +134,19 @@ fi
 # --- db list / show / export / import / prune
 "$exe" db list --db=r.db >list.txt 2>&1 && grep -q "^bowl	Synthetic|recording [0-9a-f]*	{}	\[\]	80	" list.txt \
     && ok "db list" || bad "db list" "$(cat list.txt)"
+# options before the command word too, a value as the next word included
+for pre in "--db=r.db list" "--db r.db list" "--kernel=bowl --db=r.db list --gpu=Synthetic"; do
+    "$exe" db $pre >pre.txt 2>&1 && cmp -s pre.txt list.txt && ok "db $pre" || bad "db $pre" "$(cat pre.txt)"
+done
+out=$("$exe" db --db=r.db --top=2 show bowl.json.gz 2>&1) && [ "$(grep -c ' ms  {' <<<"$out")" -eq 2 ] \
+    && ok "db --db=r.db --top=2 show" || bad "db --db=r.db --top=2 show" "$out"
+out=$("$exe" db --top=2 list --db=r.db 2>&1)
+[ $? -eq 2 ] && grep -q "db list: --top does not apply to it" <<<"$out" && ok "db --top=2 list: refused as db list --top" \
+    || bad "db --top=2 list: refused as db list --top" "$out"
+out=$("$exe" db --db=r.db 2>&1)
+[ $? -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q "db: no command given" <<<"$out" \
+    && ok "db with options and no command: exit 2, one line" || bad "db with options and no command" "$out"
+"$exe" db --db=r.db --help | grep -q "^usage: cutune db" && ok "db --db=FILE --help" || bad "db --db=FILE --help"
 "$exe" db show --db=r.db --top=2 bowl.json.gz >show.txt 2>&1 && [ "$(grep -c ' ms  {' show.txt)" -eq 2 ] \
     && ok "db show" || bad "db show" "$(cat show.txt)"
 "$exe" db export --db=r.db --kt-cache=exp.json bowl.json.gz 2>exp.txt && python3 "$here/kt_cache_check.py" exp.json bowl Synthetic - \
