@@ -174,6 +174,11 @@ ra = [r for r in a if r["searcher"] == "random"]
 rb = [r for r in b if r["searcher"] == "random"]
 assert ra and [r["mean"] for r in ra] == [r["mean"] for r in rb], (ra, rb)
 PY
+# bench --help states the range bench enforces
+out=$("$exe" bench --parallel=1025 --no-plots --quiet --out=bench-range "$gemm" 2>&1 >/dev/null)
+[ $? -eq 2 ] && grep -q -- "--parallel=1025: must be 1..1024" <<<"$out" && [ ! -e bench-range ] \
+    && "$exe" bench --help | grep -qE -- "^  --parallel=N .*1\.\.1024" \
+    && ok "bench --parallel: 1..1024, as bench --help says" || bad "bench --parallel: 1..1024, as bench --help says" "$out"
 
 expect_fail "--parallel=0" "--parallel=0: must be 1..1024" --parallel=0 "$gemm"
 expect_fail "--parallel above the budget" "more evaluations in flight than the budget of 10" --parallel=16 --budget=10 "$gemm"
