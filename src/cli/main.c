@@ -38,14 +38,15 @@ static const struct command {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: cutune [--help] [--version] [COMMAND] [OPTIONS] KERNEL|SPEC|RECORDING\n"
-               "\n"
-               "cutune finds the fastest correct configuration of a tunable CUDA kernel.\n"
-               "\n"
-               "  cutune --searcher=bo --budget=60 gemm\n"
-               "  cutune --evaluator=replay data/xgemm.jsonl.gz\n"
-               "\n"
-               "Commands:\n");
+    fprintf(f,
+            "usage: cutune [-h|--help] [-V|--version] [COMMAND] [OPTIONS] KERNEL|SPEC|RECORDING\n"
+            "\n"
+            "cutune finds the fastest correct configuration of a tunable CUDA kernel.\n"
+            "\n"
+            "  cutune --searcher=bo --budget=60 gemm\n"
+            "  cutune --evaluator=replay data/xgemm.jsonl.gz\n"
+            "\n"
+            "Commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-8s %s%s\n", commands[i].name, commands[i].help,
                 commands[i].flags & CMD_NEEDS_GPU ? " [GPU]" : "");

@@ -15,6 +15,10 @@ python3 "$here/mkcache.py" small.json 4 4 2
 
 v=$("$exe" --version) && [[ $v == "cutune "* ]] && ok "--version" || bad "--version" "$v"
 "$exe" --help | grep -q "Commands:" && ok "--help" || bad "--help"
+# -h and -V, as the usage lists them
+[ "$("$exe" -h)" = "$("$exe" --help)" ] && [ "$("$exe" -V)" = "$v" ] \
+    && "$exe" --help | grep -q -- "^usage: cutune \[-h|--help\] \[-V|--version\]" \
+    && ok "-h and -V, listed in the usage" || bad "-h and -V, listed in the usage" "$("$exe" --help | head -1)"
 "$exe" tune --help | grep -q -- "--searcher" && ok "tune --help" || bad "tune --help"
 "$exe" list | grep -q "random" && ok "list" || bad "list"
 for cmd in tune space bench; do
