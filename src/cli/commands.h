@@ -18,6 +18,8 @@ int cutune_cmd_profile(int argc,
 /* main.c: the process's command line as given (cli_argv NULL when out of memory) */
 extern int cli_argc;
 extern char **cli_argv;
+/* main.c: "cutune", or "cutune COMMAND" once a command is named: what messages start with */
+extern const char *cli_progname;
 
 /* tune_manifest.c: add the run's manifest to its summary JSON (--output) */
 struct cutune_searcher_type;

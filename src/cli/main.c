@@ -83,7 +83,7 @@ char **cli_argv;
  * close_stdout): a full disk or a closed pipe under `cutune ... > FILE` is an I/O failure
  * (exit 1, or the command's own non-zero status), never a cut-off output and exit 0. A
  * stdout closed by the caller (`>&-`) with nothing written to it is no failure. */
-static const char *progname = "cutune"; /* "cutune bench" once a command is named */
+const char *cli_progname = "cutune"; /* "cutune bench" once a command is named */
 
 static int close_stdout(int rc)
 {
@@ -99,9 +99,9 @@ static int close_stdout(int rc)
     if (!failed)
         return rc;
     if (e)
-        fprintf(stderr, "%s: standard output: write error: %s\n", progname, strerror(e));
+        fprintf(stderr, "%s: standard output: write error: %s\n", cli_progname, strerror(e));
     else
-        fprintf(stderr, "%s: standard output: write error\n", progname);
+        fprintf(stderr, "%s: standard output: write error\n", cli_progname);
     return rc ? rc : 1;
 }
 
@@ -139,7 +139,7 @@ static int run(int argc, char **argv)
             static char prog[64]; /* getopt's messages name it: "cutune bench: ..." */
             snprintf(prog, sizeof prog, "cutune %s", commands[i].name);
             argv[1] = prog;
-            progname = prog;
+            cli_progname = prog;
             return commands[i].fn(argc - 1, argv + 1);
         }
     /* No command named: `cutune [opts] KERNEL` is `cutune tune [opts] KERNEL`. */

@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "commands.h"
 #include "options.h"
 
 /* The first len - 1 bytes of path, decompressed if it is gzip (*gz set then), as a
@@ -121,14 +122,16 @@ static void say_refused(int c, char **argv, const struct option *longopts)
     int is_long =
         strncmp(word, "--", 2) == 0 && (!optopt || names_option(longopts, word + 2, n - 2, optopt));
     if (!is_long)
-        fprintf(stderr, "cutune: %s '-%c' (try --help)\n",
+        fprintf(stderr, "%s: %s '-%c' (try --help)\n", cli_progname,
                 c == ':' ? "a value is needed after" : "unknown option", optopt);
     else if (c == ':')
-        fprintf(stderr, "cutune: option '%.*s' needs a value (try --help)\n", (int)n, word);
+        fprintf(stderr, "%s: option '%.*s' needs a value (try --help)\n", cli_progname, (int)n,
+                word);
     else if (optopt)
-        fprintf(stderr, "cutune: option '%.*s' takes no value (try --help)\n", (int)n, word);
+        fprintf(stderr, "%s: option '%.*s' takes no value (try --help)\n", cli_progname, (int)n,
+                word);
     else
-        fprintf(stderr, "cutune: unknown option '%.*s' (try --help)\n", (int)n, word);
+        fprintf(stderr, "%s: unknown option '%.*s' (try --help)\n", cli_progname, (int)n, word);
 }
 
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts)
@@ -153,8 +156,8 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
         /* getopt takes an unambiguous prefix; cutune does not: an option of a command
          * would otherwise answer for another command's of that prefix (bench --objective
          * was bench --objectives), and a later option could make it ambiguous */
-        fprintf(stderr, "cutune: option '--%.*s' is not spelled out: did you mean '--%s'?\n",
-                (int)n, word + 2, longopts[idx].name);
+        fprintf(stderr, "%s: option '--%.*s' is not spelled out: did you mean '--%s'?\n",
+                cli_progname, (int)n, word + 2, longopts[idx].name);
         return '?';
     }
     if (optarg && optarg == argv[optind - 1] && word != optarg && strncmp(optarg, "--", 2) == 0) {
@@ -162,9 +165,9 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
          * '--journal -- F' into '--'), '--budget --seed=2' call that budget not an
          * integer: an option's value left out */
         fprintf(stderr,
-                "cutune: option '%s' needs a value: the next word, '%s', is an option (a value "
+                "%s: option '%s' needs a value: the next word, '%s', is an option (a value "
                 "that starts with -- goes as %s=VALUE)\n",
-                word, optarg, word);
+                cli_progname, word, optarg, word);
         return '?';
     }
     return c;

@@ -623,12 +623,13 @@ fi
 for args in "tune --budg=3 bowl.json.gz" "bench --objective=energy,time --out=ab_out" "db list --d=x.db" "space --cart bowl.json.gz"; do
     out=$("$exe" $args 2>&1)
     rc=$?
-    [ $rc -eq 2 ] && grep -q "^cutune: option '--[a-z]*' is not spelled out: did you mean '--[a-z]*'?" <<<"$out" \
+    [ $rc -eq 2 ] && grep -q "^cutune ${args%% *}: option '--[a-z]*' is not spelled out: did you mean '--[a-z]*'?" <<<"$out" \
         && [ ! -e ab_out ] && [ ! -e x.db ] && ok "abbreviated option refused: $args" \
         || bad "abbreviated option refused: $args" "exit $rc: $(head -2 <<<"$out")"
 done
 # an option refused by getopt (unknown, its value missing, a value given to a flag): exit 2
-# and one line naming it, not the command's whole usage after it
+# and one line naming it (and the command, where one is named), not the command's whole
+# usage after it
 for args in "tune --bogus bowl.json.gz|'--bogus'" "bowl.json.gz --budget|'--budget' needs a value" \
     "--no-db=1 bowl.json.gz|'--no-db' takes no value" "-qx bowl.json.gz|'-x'" \
     "bench --quiet=1|'--quiet' takes no value" "bench --seeds|'--seeds' needs a value" \
@@ -640,7 +641,12 @@ for args in "tune --bogus bowl.json.gz|'--bogus'" "bowl.json.gz --budget|'--budg
     "--budget --seed=2 bowl.json.gz|'--budget' needs a value"; do
     out=$("$exe" ${args%%|*} 2>&1 >/dev/null)
     rc=$?
+    case ${args%% *} in
+    tune | bench | db | space | report | best | profile | header) prefix="cutune ${args%% *}: " ;;
+    *) prefix="cutune: " ;;
+    esac
     [ $rc -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -qF -- "${args#*|}" <<<"$out" \
+        && [ "${out#"$prefix"}" != "$out" ] \
         && [ ! -e ./--csv=jx.csv ] && ok "refused option, one line: ${args%%|*}" \
         || bad "refused option, one line: ${args%%|*}" "exit $rc: $(head -3 <<<"$out")"
 done
