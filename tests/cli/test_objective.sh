@@ -100,6 +100,14 @@ grep -q "gflops.json was tuned for 'GFLOP/s': replaying that objective, maximise
     && ok "... and says so in one line" || bad "... and says so in one line" "$out"
 out=$("$exe" --searcher=grid --budget=16 --objective=time --journal=g2.jsonl gflops.json 2>&1)
 best_is "--objective=time overrides the cache's objective" best_time "$out"
+# a journal of that run replays its objective too, and tune --help says which default wins
+out=$("$exe" --searcher=grid --budget=16 --journal=g3.jsonl g.jsonl 2>&1)
+grep -q "g.jsonl was tuned for 'GFLOP/s': replaying that objective, maximised" <<<"$out" \
+    && ok "a journal tuned for GFLOP/s replays that objective" || bad "a journal tuned for GFLOP/s replays that objective" "$out"
+h=$("$exe" tune --help | tr -s ' \n' ' ')
+grep -qF "default the spec's \"objective\", else what a recording given as the target was tuned for, else time" <<<"$h" \
+    && ! grep -q "time (default)" <<<"$h" && ok "tune --help: the objective's default as the run takes it" \
+    || bad "tune --help: the objective's default as the run takes it" "$(grep -A4 -- --objective= <<<"$("$exe" tune --help)")"
 
 # a Kernel Tuner cache with its NVML observer's fields: nvml_energy is energy_j
 python3 - <<'PY'
