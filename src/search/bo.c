@@ -191,9 +191,6 @@ static int bo_propose(void *state, size_t k, size_t *out, size_t *n, char *err, 
             id = s->tail_pos < s->ntail ? (long long)s->tail[s->tail_pos++] : -1;
         } else if (at < s->n_init && (id = bo_warm_design_pick(s, at)) >= 0) {
             /* the ranking-based design of a warm start (bo_warm.c) */
-        } else if (s->walk && k == 1 && npre == 0 && s->nok >= 2 && at >= s->n_init &&
-                   !bo_ehvi_on(s) && (id = bo_warm_walk_pick(s)) >= 0) {
-            /* the source's walk (bo_warm.c) */
         } else if (s->nok < 2 || at < s->n_init) {
             id = s->design_random                  ? bo_random_available(s)
                  : s->design_lhs && at < s->n_init ? bo_lhs_pick(s, at)
@@ -448,7 +445,6 @@ static void bo_free(void *state)
     free(s->obs_t);
     free(s->tail);
     free(s->wdesign);
-    free(s->wwalk);
     free(s->ok_prior);
     free(s->ok_obj);
     bo_ehvi_free(s);

@@ -173,8 +173,6 @@ typedef struct bo_state {
     size_t nwdesign;                      /**< its length */
     int design_test;                      /**< wtest=1: the design's sequential test */
     int wplain;                           /**< wlcb=0: the weight is rho itself */
-    int walk;                             /**< walk=1: the source's walk after the design */
-    size_t *wwalk, nwwalk, walk_turn;     /**< its list, length, model slots seen */
     double *wfx;      /**< transfer=input: per configuration its source rank / (size - 1), the
                            GP's last input; NULL otherwise */
     double wprior;    /**< weight of the prior mean (0: none) */
@@ -253,7 +251,6 @@ long long bo_lhs_pick(bo_state *s, size_t t);
 /* bo_warm.c: warm starts */
 int bo_warm_setup(bo_state *s, const cutune_searcher_ctx *ctx);
 long long bo_warm_design_pick(bo_state *s, size_t at);
-long long bo_warm_walk_pick(bo_state *s);
 /* w p(id): what the prior mean adds to the GP's (residual) prediction at id */
 double bo_warm_offset(const bo_state *s, size_t id);
 /* the GP target of the i-th ok observation: warped time less the prior mean */

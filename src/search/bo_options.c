@@ -181,8 +181,6 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                                   "design from the source)",
                                   key, val);
             s->warm_design = (size_t)v;
-        } else if (strcmp(key, "walk") == 0) {
-            s->walk = val[0] - '0';
         } else if (strcmp(key, "wtest") == 0 || strcmp(key, "wlcb") == 0) {
             if (strcmp(val, "0") && strcmp(val, "1"))
                 return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: %s=%s is not 0 or 1", key, val);

@@ -44,12 +44,6 @@ int bo_warm_setup(bo_state *s, const cutune_searcher_ctx *ctx)
     if (!s->wdesign)
         return CUTUNE_ENOMEM;
     s->nwdesign = cutune_warm_prior_design(s->warm, s->space, k, NULL, s->rng, s->wdesign);
-    if (s->walk) {
-        size_t kw = s->budget < s->size ? s->budget : s->size;
-        if (!(s->wwalk = malloc((kw ? kw : 1) * sizeof *s->wwalk)))
-            return CUTUNE_ENOMEM;
-        s->nwwalk = cutune_warm_prior_design(s->warm, s->space, kw, NULL, s->rng, s->wwalk);
-    }
     return 0;
 }
 
@@ -64,8 +58,6 @@ static int source_holds(const bo_state *s)
         int src = 0;
         for (size_t j = 0; j < s->nwdesign && !src; j++)
             src = s->obs_id[i] == s->wdesign[j];
-        for (size_t j = 0; j < s->nwwalk && !src; j++)
-            src = s->obs_id[i] == s->wwalk[j];
         double t = s->obs_ok[i] ? s->obs_t[i] : INFINITY;
         if (src) {
             ns++;
@@ -89,54 +81,6 @@ long long bo_warm_design_pick(bo_state *s, size_t at)
     for (size_t i = 0; i < s->nwdesign; i++)
         if (!bo_excluded(s, s->wdesign[i]))
             return (long long)s->wdesign[i];
-    return -1;
-}
-
-static int is_source(const bo_state *s, size_t id)
-{
-    for (size_t j = 0; j < s->nwdesign; j++)
-        if (id == s->wdesign[j])
-            return 1;
-    for (size_t j = 0; j < s->nwwalk; j++)
-        if (id == s->wwalk[j])
-            return 1;
-    return 0;
-}
-
-/* walk=2: the source's picks' mean rank among the run's observations (failures last) is at
- * most that of the model's picks (after the design) */
-static int source_ranks_ahead(const bo_state *s)
-{
-    double rs = 0, rm = 0;
-    size_t ns = 0, nm = 0;
-    for (size_t i = 0; i < s->nobs; i++) {
-        double r = 0;
-        if (!s->obs_ok[i])
-            r = (double)s->nobs;
-        else
-            for (size_t j = 0; j < s->nobs; j++)
-                r += s->obs_ok[j] && s->obs_t[j] < s->obs_t[i];
-        if (is_source(s, s->obs_id[i])) {
-            rs += r;
-            ns++;
-        } else if (i >= s->n_init) {
-            rm += r;
-            nm++;
-        }
-    }
-    return !ns || !nm || rs / (double)ns <= rm / (double)nm;
-}
-
-/* walk=1: every other model-based proposal is the source's next diversified configuration
- * not yet visited, while the source's picks hold (source_holds) */
-long long bo_warm_walk_pick(bo_state *s)
-{
-    if (!s->warm || !s->nwwalk || (s->walk_turn++ % 2) == 0 ||
-        !(s->walk == 2 ? source_ranks_ahead(s) : source_holds(s)))
-        return -1;
-    for (size_t i = 0; i < s->nwwalk; i++)
-        if (!bo_excluded(s, s->wwalk[i]))
-            return (long long)s->wwalk[i];
     return -1;
 }
 
