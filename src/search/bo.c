@@ -532,8 +532,6 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
             s->active[s->d++] = p;
     if (s->d == 0) /* a single configuration: keep one constant dimension */
         s->active[s->d++] = 0;
-    if (s->init_dim)
-        s->n_init = s->d + 1 < 5 ? 5 : s->d + 1 > 10 ? 10 : s->d + 1;
     s->nv = malloc(s->d * sizeof *s->nv);
     s->ftoff = malloc(s->d * sizeof *s->ftoff);
     if (!s->nv || !s->ftoff)

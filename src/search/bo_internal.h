@@ -173,7 +173,6 @@ typedef struct bo_state {
     size_t nwdesign;                      /**< its length */
     int design_test;                      /**< wtest=1: the design's sequential test */
     int wplain;                           /**< wlcb=0: the weight is rho itself */
-    int init_dim;                         /**< init=dim: d + 1 design points, 5..10 */
     double *wfx;      /**< transfer=input: per configuration its source rank / (size - 1), the
                            GP's last input; NULL otherwise */
     double wprior;    /**< weight of the prior mean (0: none) */

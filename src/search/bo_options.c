@@ -241,8 +241,6 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
                               &s->fit.lin_max, err, errlen);
             if (rc < 0)
                 return rc;
-        } else if (strcmp(key, "init") == 0 && strcmp(val, "dim") == 0) {
-            s->init_dim = 1;
         } else if (strcmp(key, "init") == 0 || strcmp(key, "starts") == 0 ||
                    strcmp(key, "lweak") == 0) {
             long v = strtol(val, &end, 10);
