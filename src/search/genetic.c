@@ -110,8 +110,6 @@ typedef struct {
     int spread;    /* spread=1 (default): the seeding draws are maximin, not uniform */
     size_t *seeds; /* the seeding places filled so far (the source's picks too) */
     size_t nseeds;
-    uint8_t *seedkind;     /* spread=2: 1 a spread seed, 2 a uniform seed */
-    size_t sf, sn, uf, un; /* their failures and observations */
     /* population */
     ga_member *pop;
     size_t npop;
@@ -154,7 +152,7 @@ typedef struct {
 
 static const ga_key ga_keys[] = {
     {"pop", 1, 2, 100000}, {"cx", 0, 0, 1},      {"mut", 0, 0, 0.95},    {"tour", 1, 1, 64},
-    {"adj", 0, 0, 1},      {"stall", 1, 1, 1e9}, {"init", 1, 1, 100000}, {"spread", 1, 0, 2},
+    {"adj", 0, 0, 1},      {"stall", 1, 1, 1e9}, {"init", 1, 1, 100000}, {"spread", 1, 0, 1},
 };
 #define GA_NKEYS (sizeof ga_keys / sizeof ga_keys[0])
 
@@ -200,7 +198,7 @@ static int parse_args(ga_state *s, const char *args, char *err, size_t errlen)
         case 4: s->adj = v; break;
         case 5: s->stall = (size_t)v; break;
         case 6: s->init = (size_t)v; break;
-        case 7: s->spread = (int)v; break;
+        case 7: s->spread = v != 0; break;
         }
         p = end ? end + 1 : NULL;
     }
@@ -214,7 +212,6 @@ static void ga_free(void *state)
     ga_state *s = state;
     free(s->pop);
     free(s->pending);
-    free(s->seedkind);
     free(s->seeds);
     free(s->child);
     free(s->nbuf);
@@ -262,7 +259,6 @@ static int ga_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
     s->nbuf_cap = cap;
     s->pop = calloc(s->pop_max, sizeof *s->pop);
     s->pending = calloc(s->n, 1);
-    s->seedkind = calloc(s->n, 1);
     s->seeds = calloc(s->init ? s->init : 1, sizeof *s->seeds);
     s->child = calloc(s->nparams ? s->nparams : 1, sizeof *s->child);
     s->nbuf = calloc(cap, sizeof *s->nbuf);
@@ -505,22 +501,8 @@ static int make_child(ga_state *s, size_t *out)
                 return 1;
             }
     size_t id;
-    if (seeding && s->spread && s->nobj <= 1 && s->nproposed < s->init && s->nseeds < s->init) {
-        /* spread=2: a place is a spread draw unless spread seeds have failed more often than
-         * uniform ones (Laplace's estimates), then a uniform one */
-        if (s->spread == 2 &&
-            (double)(s->sf + 1) / (double)(s->sn + 2) > (double)(s->uf + 1) / (double)(s->un + 2)) {
-            if (!draw_free(s, out))
-                return 0;
-            s->seeds[s->nseeds++] = *out;
-            s->seedkind[*out] = 2;
-            return 1;
-        }
-        int ok = spread_draw(s, out);
-        if (ok)
-            s->seedkind[*out] = 1;
-        return ok;
-    }
+    if (seeding && s->spread && s->nobj <= 1 && s->nproposed < s->init && s->nseeds < s->init)
+        return spread_draw(s, out);
     if (seeding || !offspring(s, &id))
         return draw_free(s, out);
     *out = id;
@@ -614,11 +596,6 @@ static int ga_observe(void *state, const cutune_observation *obs, size_t n, char
             s->since_best = 0;
         } else {
             s->since_best++;
-        }
-        if (s->seedkind[obs[i].id]) {
-            int fail = !isfinite(fit), sp = s->seedkind[obs[i].id] == 1;
-            *(sp ? &s->sf : &s->uf) += (size_t)fail;
-            *(sp ? &s->sn : &s->un) += 1;
         }
         if (s->nwdesign) { /* the warm start's sequential test (source_place) */
             int src = 0;
