@@ -302,6 +302,14 @@ int recording_parse_times(const cJSON *arr, cutune_record *rec, const char *loc,
     return 0;
 }
 
+static int metric_skipped(const char *name, const char *const *skip, size_t nskip)
+{
+    for (size_t k = 0; k < nskip; k++)
+        if (!strcmp(name, skip[k]))
+            return 1;
+    return 0;
+}
+
 int recording_parse_metrics(const cJSON *obj, cutune_record *rec, const char *const *skip,
                             size_t nskip, const char *const *skip2, size_t nskip2, const char *loc,
                             char *err, size_t errlen)
@@ -309,8 +317,15 @@ int recording_parse_metrics(const cJSON *obj, cutune_record *rec, const char *co
     size_t n = 0;
     if (!cJSON_IsObject(obj))
         return 0;
-    for (const cJSON *it = obj->child; it; it = it->next)
+    for (const cJSON *it = obj->child; it; it = it->next) {
+        /* a number beyond a double's range (1e400) reads as infinity, which would win or
+         * lose every comparison of an objective */
+        if (cJSON_IsNumber(it) && !isfinite(it->valuedouble) && it->string &&
+            !metric_skipped(it->string, skip, nskip) && !metric_skipped(it->string, skip2, nskip2))
+            return cutune_err(err, errlen, CUTUNE_EPARSE,
+                              "%s.%s: a number beyond the range of a double", loc, it->string);
         n += cJSON_IsNumber(it) != 0;
+    }
     if (!n)
         return 0;
     rec->metrics = malloc(n * sizeof *rec->metrics);
@@ -319,12 +334,7 @@ int recording_parse_metrics(const cJSON *obj, cutune_record *rec, const char *co
     for (const cJSON *it = obj->child; it; it = it->next) {
         if (!cJSON_IsNumber(it) || !it->string || strlen(it->string) >= sizeof rec->metrics[0].name)
             continue;
-        int skipped = 0;
-        for (size_t k = 0; k < nskip && !skipped; k++)
-            skipped = !strcmp(it->string, skip[k]);
-        for (size_t k = 0; k < nskip2 && !skipped; k++)
-            skipped = !strcmp(it->string, skip2[k]);
-        if (skipped)
+        if (metric_skipped(it->string, skip, nskip) || metric_skipped(it->string, skip2, nskip2))
             continue;
         cutune_record_metric *m = &rec->metrics[rec->nmetrics++];
         memcpy(m->name, it->string, strlen(it->string) + 1);
@@ -342,6 +352,9 @@ int recording_opt_number(const cJSON *o, const char *field, double *out, int *pr
         return 0;
     if (!cJSON_IsNumber(it))
         return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.%s: expected a number", loc, field);
+    if (!isfinite(it->valuedouble)) /* 1e400: strtod's infinity */
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s.%s: a number beyond the range of a double", loc, field);
     *out = it->valuedouble;
     if (present)
         *present = 1;

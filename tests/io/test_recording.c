@@ -438,6 +438,11 @@ static void test_kt_misreadings(void **state)
          CUTUNE_EPARSE, "t.json: tune_params.x[1]: NUL character"},
         {"{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\\u0000\":[1]},\"cache\":{}}",
          CUTUNE_EPARSE, "t.json: a key of tune_params: NUL character"},
+        /* a number beyond a double's range, which strtod reads as infinity */
+        {KT_HEAD "{\"1\":{\"x\":1,\"time\":1,\"compile_time\":1e400}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"1\"].compile_time: a number beyond the range of a double"},
+        {KT_HEAD "{\"1\":{\"x\":1,\"time\":1,\"GFLOP/s\":-1e999}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"1\"].GFLOP/s: a number beyond the range of a double"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char err[512] = "";
@@ -448,6 +453,29 @@ static void test_kt_misreadings(void **state)
             fail_msg("case %zu: rc %d, message '%s', expected %d '%s'", i, rc, err, cases[i].code,
                      cases[i].msg);
         assert_null(r);
+    }
+    /* ... and in a journal's costs and metrics */
+    static const char *const jinf[][2] = {
+        {"\"compile_ms\":1e400",
+         "j.jsonl:2: eval.compile_ms: a number beyond the range of a double"},
+        {"\"bench_ms\":-1e400", "j.jsonl:2: eval.bench_ms: a number beyond the range of a double"},
+        {"\"metrics\":{\"GB/s\":1e999}",
+         "j.jsonl:2: eval.metrics.GB/s: a number beyond the range of a double"},
+    };
+    for (size_t i = 0; i < sizeof jinf / sizeof jinf[0]; i++) {
+        char text[512], jerr[512] = "";
+        snprintf(text, sizeof text,
+                 "{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n"
+                 "{\"kind\":\"eval\",\"n\":0,\"config\":{\"x\":1},\"status\":\"ok\","
+                 "\"time_ms\":3,%s}\n",
+                 jinf[i][0]);
+        cutune_recording *jr = (cutune_recording *)1;
+        int rc =
+            cutune_recording_load_buffer("j.jsonl", text, strlen(text), &jr, jerr, sizeof jerr);
+        if (rc != CUTUNE_EPARSE || !strstr(jerr, jinf[i][1]))
+            fail_msg("journal case %zu: rc %d, message '%s', expected '%s'", i, rc, jerr,
+                     jinf[i][1]);
+        assert_null(jr);
     }
     /* a raw NUL byte, also between tokens (where cJSON takes it for a space) */
     static const char raw[] = KT_HEAD "{\"1\":{\"x\":1,\0\"time\":1}}}";
