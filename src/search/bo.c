@@ -542,6 +542,23 @@ static int bo_alloc(void *state, const cutune_searcher_ctx *ctx, char *err, size
         s->ftoff[j] = ftn;
         ftn += s->nv[j] * s->nv[j];
     }
+    /* the tables hold every pair of a parameter's values: a parameter of 60,000 values
+     * would take 29 GB each (refused, naming it, rather than failing the allocation) */
+    if (ftn > BO_FTAB_MAX) {
+        size_t big = 0;
+        for (size_t j = 1; j < s->d; j++)
+            if (s->nv[j] > s->nv[big])
+                big = j;
+        const cutune_param *pr = cutune_space_param(ctx->space, s->active[big]);
+        rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                        "bo: parameter '%s' has %zu values: bo's tables of value pairs would "
+                        "hold %zu entries, above its limit of %u (about 4096 values for one "
+                        "parameter); use another searcher (--searcher=random, grid or genetic)",
+                        pr->name, s->nv[big], ftn, BO_FTAB_MAX);
+        bo_free(s);
+        memset(s, 0, sizeof *s);
+        return rc;
+    }
     s->ftab = malloc(ftn * sizeof *s->ftab);
     if (!s->ftab)
         goto out_nomem;

@@ -18,6 +18,7 @@
 #define BO_POOL_TOP 10u          /* best observations whose neighbours join the pool */
 #define BO_ENCODE_CACHE 8000000u /* cache the encoding when size * dim doubles fit */
 #define BO_CACHE_MAX 536870912.0 /* bytes the exhaustive prediction cache may reach (512 MiB) */
+#define BO_FTAB_MAX 16777216u    /* entries of the value-pair tables (128 MiB of doubles each) */
 #define BO_BLOCK 1024u           /* candidates scored per block */
 #define BO_SCORE_BITS 32         /* significant bits an acquisition score is compared on */
 #define BO_MAXIMIN_TRIES 64u     /* random candidates per maximin design point */

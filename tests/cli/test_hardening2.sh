@@ -116,6 +116,14 @@ rc=$? secs=$(( $(date +%s) - start ))
     && ok "bo with budget = space size (2000) visits everything in ${secs} s (< 30 s)" \
     || bad "bo with budget = space size (2000) visits everything in < 30 s" "exit $rc, ${secs} s: $(tail -3 <<<"$out")"
 
+# bo keeps a table of every pair of each parameter's values: a parameter of 60,000 values
+# asked for 29 GB (an allocator abort, or the memory of the machine). Refused, naming it.
+python3 -c "import json; print(json.dumps({'tune_params_keys': ['a', 'b'], 'tune_params': {'a': list(range(60000)), 'b': [1, 2]}, 'cache': {'%d,%d' % (a, b): {'a': a, 'b': b, 'time': 1.0 + a + b} for a in range(4) for b in (1, 2)}}))" > wide.json
+expect_fail "bo on a parameter of 60000 values is refused, naming it" \
+    "bo: parameter 'a' has 60000 values: bo's tables of value pairs would hold" \
+    "$exe" --searcher=bo --budget=4 --journal=wide_j.jsonl wide.json
+[ ! -e wide_j.jsonl ] && ok "... and no journal is left" || bad "... and no journal is left"
+
 # ---- no silent truncation or misreading
 
 # An int argument whose value does not fit: 3000000000 as an int32 was passed as
