@@ -155,9 +155,19 @@ static int parse_file(const char *opt, const char *path, cli_shapes *out, char *
      * no line early, so nothing after one is dropped unread */
     char *text = NULL, where[4200];
     size_t len = 0;
+    if (!*path)
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "%s=@: no file name after '@'", opt);
     int rc = cutune_read_file(path, &text, &len, err, errlen);
-    if (rc < 0)
+    if (rc < 0) {
+        /* "PATH: why" becomes "--sizes=@PATH: why": the option the file came from */
+        char why[1024];
+        size_t pl = strlen(path);
+        snprintf(why, sizeof why, "%s",
+                 strncmp(err, path, pl) == 0 && err[pl] == ':' && err[pl + 1] == ' ' ? err + pl + 2
+                                                                                     : err);
+        cutune_err(err, errlen, rc, "%s=@%s: %s", opt, path, why);
         return rc;
+    }
     unsigned long no = 1;
     for (char *line = text; rc == 0 && line < text + len; no++) {
         char *nl = memchr(line, '\n', (size_t)(text + len - line));

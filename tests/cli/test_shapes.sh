@@ -59,7 +59,11 @@ expect_fail "bad searcher arguments, before any shape runs" "bo: unknown option 
     --sizes="$S3" --searcher=bo:bogus=1 gemm_h
 expect_fail "--resume=PREFIX with --sizes and another --journal" "--journal=j.jsonl is not allowed" \
     --sizes="$S3" --resume=x gemm_h
-expect_fail "--sizes=@ a missing file" "nope.txt" --sizes=@nope.txt gemm_h
+expect_fail "--sizes=@ a missing file, naming the option" \
+    "^cutune: --sizes=@nope.txt: cannot open: No such file or directory$" --sizes=@nope.txt gemm_h
+expect_fail "--sizes=@ without a file name" "^cutune: --sizes=@: no file name after '@'" --sizes=@ gemm_h
+expect_fail "--validate-sizes=@ a folder, naming the option" "^cutune: --validate-sizes=@.: is a directory" \
+    --sizes="$S3" --validate-sizes=@. gemm_h
 printf '# shapes\nM=N=K=1024\n\nM=N=K=2048  # square\nM=1000,N=5000,K=2x96\n' >shapes.txt
 expect_fail "--sizes=@FILE names the line" "shapes.txt:5 \(M=1000,N=5000,K=2x96\)" \
     --sizes=@shapes.txt gemm_h
