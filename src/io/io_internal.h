@@ -182,6 +182,9 @@ int recording_parse_metrics(const cJSON *obj, cutune_record *rec, const char *co
                             char *err, size_t errlen);
 int recording_opt_number(const cJSON *o, const char *field, double *out, int *present,
                          const char *loc, char *err, size_t errlen);
+/* As recording_opt_number, for a cost: a negative one is an error. */
+int recording_opt_cost(const cJSON *o, const char *field, double *out, int *present,
+                       const char *loc, char *err, size_t errlen);
 
 /* kt_load.c: a Kernel Tuner cache (text[0..len), plain) into ri. */
 int recording_load_kt(recording_impl *ri, const char *file, const char *text, size_t len, char *err,

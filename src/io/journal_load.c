@@ -251,9 +251,9 @@ static int journal_eval(recording_impl *ri, const cJSON *j, cutune_record *rec, 
         return cutune_err(err, errlen, CUTUNE_EPARSE,
                           "%s:%zu: time_ms: %g is not a time (a measured time is above 0)", file,
                           lineno, rec->time_ms);
-    if ((rc = recording_opt_number(j, "compile_ms", &rec->compile_ms, NULL, where, err, errlen)) <
+    if ((rc = recording_opt_cost(j, "compile_ms", &rec->compile_ms, NULL, where, err, errlen)) <
             0 ||
-        (rc = recording_opt_number(j, "bench_ms", &rec->bench_ms, NULL, where, err, errlen)) < 0)
+        (rc = recording_opt_cost(j, "bench_ms", &rec->bench_ms, NULL, where, err, errlen)) < 0)
         return rc;
     if (rec->compile_ms >= 0 || rec->bench_ms >= 0)
         r->has_costs = 1;

@@ -211,12 +211,11 @@ static int kt_record(recording_impl *ri, const cJSON *entry, cutune_record *rec,
         return rc;
     double compile = -1, verify = 0, bench = 0;
     int have_bench = 0;
-    if ((rc = recording_opt_number(entry, "compile_time", &compile, NULL, where, err, errlen)) <
-            0 ||
-        (rc = recording_opt_number(entry, "verification_time", &verify, &have_bench, where, err,
-                                   errlen)) < 0 ||
-        (rc = recording_opt_number(entry, "benchmark_time", &bench, &have_bench, where, err,
-                                   errlen)) < 0)
+    if ((rc = recording_opt_cost(entry, "compile_time", &compile, NULL, where, err, errlen)) < 0 ||
+        (rc = recording_opt_cost(entry, "verification_time", &verify, &have_bench, where, err,
+                                 errlen)) < 0 ||
+        (rc = recording_opt_cost(entry, "benchmark_time", &bench, &have_bench, where, err,
+                                 errlen)) < 0)
         return rc;
     rec->compile_ms = compile;
     rec->bench_ms = have_bench ? verify + bench : -1;

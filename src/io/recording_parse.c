@@ -361,6 +361,28 @@ int recording_opt_number(const cJSON *o, const char *field, double *out, int *pr
     return 0;
 }
 
+/* Optional cost field (milliseconds spent compiling, verifying, timing): a number, 0 or
+ * more; absent or null when not recorded. A negative cost is refused, not read as "not
+ * recorded" (which is what null says). */
+int recording_opt_cost(const cJSON *o, const char *field, double *out, int *present,
+                       const char *loc, char *err, size_t errlen)
+{
+    double v = 0;
+    int have = 0;
+    int rc = recording_opt_number(o, field, &v, &have, loc, err, errlen);
+    if (rc < 0 || !have)
+        return rc;
+    if (!(v >= 0))
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s.%s: %g is not a cost (a time spent is 0 or more; null when it "
+                          "was not recorded)",
+                          loc, field, v);
+    *out = v;
+    if (present)
+        *present = 1;
+    return 0;
+}
+
 /* Parse JSON text of length len fully: trailing non-space is an error too. */
 cJSON *recording_parse_json(const char *text, size_t len, size_t *err_offset)
 {

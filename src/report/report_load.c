@@ -315,7 +315,13 @@ static int parse_eval(cutune_report_run *r, const cJSON *j, size_t line, char *e
     static const char *const costs[] = {"compile_ms", "bench_ms"};
     for (size_t c = 0; c < 2; c++) {
         double v = number_or_nan(cJSON_GetObjectItemCaseSensitive(j, costs[c]));
-        if (isfinite(v) && v >= 0 && set_metric(r, e, costs[c], v) < 0)
+        /* as the journal loader: null is "not recorded", a negative cost an error */
+        if (v < 0)
+            return cutune_err(err, errlen, CUTUNE_EPARSE,
+                              "%s:%zu: eval.%s: %g is not a cost (a time spent is 0 or more; "
+                              "null when it was not recorded)",
+                              f, line, costs[c], v);
+        if (isfinite(v) && set_metric(r, e, costs[c], v) < 0)
             return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     }
     return 0;

@@ -443,6 +443,13 @@ static void test_kt_misreadings(void **state)
          "t.json: cache[\"1\"].compile_time: a number beyond the range of a double"},
         {KT_HEAD "{\"1\":{\"x\":1,\"time\":1,\"GFLOP/s\":-1e999}}}", CUTUNE_EPARSE,
          "t.json: cache[\"1\"].GFLOP/s: a number beyond the range of a double"},
+        /* a negative cost, which is neither a time spent nor "not recorded" (null) */
+        {KT_HEAD "{\"1\":{\"x\":1,\"time\":1,\"compile_time\":-5}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"1\"].compile_time: -5 is not a cost"},
+        {KT_HEAD "{\"1\":{\"x\":1,\"time\":1,\"verification_time\":-1}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"1\"].verification_time: -1 is not a cost"},
+        {KT_HEAD "{\"1\":{\"x\":1,\"time\":1,\"benchmark_time\":-0.25}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"1\"].benchmark_time: -0.25 is not a cost"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char err[512] = "";
@@ -461,6 +468,8 @@ static void test_kt_misreadings(void **state)
         {"\"bench_ms\":-1e400", "j.jsonl:2: eval.bench_ms: a number beyond the range of a double"},
         {"\"metrics\":{\"GB/s\":1e999}",
          "j.jsonl:2: eval.metrics.GB/s: a number beyond the range of a double"},
+        {"\"compile_ms\":-5", "j.jsonl:2: eval.compile_ms: -5 is not a cost"},
+        {"\"bench_ms\":-1e-3", "j.jsonl:2: eval.bench_ms: -0.001 is not a cost"},
     };
     for (size_t i = 0; i < sizeof jinf / sizeof jinf[0]; i++) {
         char text[512], jerr[512] = "";

@@ -277,6 +277,13 @@ static void test_load_errors(void **state)
     expect_load_error("{\"kind\":\"eval\",\"config\":{\"A\":1,\"MODE\":\"fast\"},\"status\":"
                       "\"ok\",\"time_ms\":0}\n",
                       "time_ms: an ok evaluation needs a positive time");
+    /* a negative cost is refused, as the journal loader refuses it (null: not recorded) */
+    expect_load_error("{\"kind\":\"eval\",\"config\":{\"A\":1,\"MODE\":\"fast\"},\"status\":"
+                      "\"ok\",\"time_ms\":1,\"compile_ms\":-5}\n",
+                      "eval.compile_ms: -5 is not a cost");
+    expect_load_error("{\"kind\":\"eval\",\"config\":{\"A\":1,\"MODE\":\"fast\"},\"status\":"
+                      "\"ok\",\"time_ms\":1,\"bench_ms\":-0.5}\n",
+                      "eval.bench_ms: -0.5 is not a cost");
     expect_load_error("not json\n{}\n", "not a JSON object");
     /* two runs' lines in one file, as the journal loader refuses them */
     expect_load_error(header, "a second header");
