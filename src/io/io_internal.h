@@ -153,6 +153,11 @@ int recording_check_json(const char *text, size_t len, const cJSON *root, const 
 int recording_mark_member_floats(const char *text, size_t len, cJSON *root, const char *member);
 /* A malloc'd copy of string member key of o; NULL when absent, not a string, or OOM. */
 char *recording_json_strdup(const cJSON *o, const char *key);
+/* Optional string (NULL when absent or null) and count fields: another type is an error
+ * naming loc.key. */
+int recording_opt_string(const cJSON *o, const char *key, char **out, const char *loc, char *err,
+                         size_t errlen);
+int recording_opt_count(const cJSON *o, const char *key, const char *loc, char *err, size_t errlen);
 /* A JSON scalar as a value (strings are views into the node); CUTUNE_EUNSUPPORTED for an
  * integer of 2^53 or more (not held exactly), CUTUNE_EINVAL for anything else. */
 int recording_json_value(const cJSON *it, cutune_value *v);

@@ -88,16 +88,30 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
     if ((rc = recording_mark_member_floats(text, len, h, "params")) < 0)
         return cutune_err(err, errlen, rc, "%s: out of memory", file);
     r->format = strdup("cutune_journal");
-    r->device_name = recording_json_strdup(h, "device");
-    r->spec_name = recording_json_strdup(h, "spec");
-    r->spec_hash = recording_json_strdup(h, "spec_hash");
-    r->space_hash = recording_json_strdup(h, "space_hash");
-    r->searcher = recording_json_strdup(h, "searcher");
-    r->evaluator = recording_json_strdup(h, "evaluator");
-    r->searcher_args = recording_json_strdup(h, "searcher_args");
-    r->evaluator_arg = recording_json_strdup(h, "evaluator_arg");
-    r->target = recording_json_strdup(h, "target");
-    r->objective = recording_json_strdup(h, "objective");
+    char where[512];
+    snprintf(where, sizeof where, "%s:1: header", file);
+    /* optional strings: absent or null is "not recorded", another type an error (a
+     * searcher of 1 resumed under the default searcher) */
+    {
+        const struct {
+            const char *key;
+            char **dst;
+        } strs[] = {{"device", &r->device_name},
+                    {"spec", &r->spec_name},
+                    {"spec_hash", &r->spec_hash},
+                    {"space_hash", &r->space_hash},
+                    {"searcher", &r->searcher},
+                    {"evaluator", &r->evaluator},
+                    {"searcher_args", &r->searcher_args},
+                    {"evaluator_arg", &r->evaluator_arg},
+                    {"target", &r->target},
+                    {"objective", &r->objective},
+                    {"warm_start", &r->warm_start},
+                    {"warm_start_hash", &r->warm_start_hash}};
+        for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+            if ((rc = recording_opt_string(h, strs[i].key, strs[i].dst, where, err, errlen)) < 0)
+                return rc;
+    }
     size_t ol = r->objective ? strlen(r->objective) : 0;
     if (ol > 4 &&
         (!strcmp(r->objective + ol - 4, ":max") || !strcmp(r->objective + ol - 4, ":min"))) {
@@ -118,8 +132,6 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
         strcpy(n + old, c->valuestring);
         r->subject_to = n;
     }
-    r->warm_start = recording_json_strdup(h, "warm_start");
-    r->warm_start_hash = recording_json_strdup(h, "warm_start_hash");
     if (!r->format)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
     const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(h, "sizes");
@@ -140,8 +152,6 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
         }
     }
     double seed = 0, budget = 0, batch = 0, valid = 0, parallel = 0;
-    char where[512];
-    snprintf(where, sizeof where, "%s:1: header", file);
     if ((rc = recording_opt_number(h, "seed", &seed, NULL, where, err, errlen)) < 0 ||
         (rc = recording_opt_number(h, "budget", &budget, NULL, where, err, errlen)) < 0 ||
         (rc = recording_opt_number(h, "batch", &batch, NULL, where, err, errlen)) < 0 ||
@@ -257,6 +267,12 @@ static int journal_eval(recording_impl *ri, const cJSON *j, cutune_record *rec, 
         return rc;
     if (rec->compile_ms >= 0 || rec->bench_ms >= 0)
         r->has_costs = 1;
+    /* read by the report and kept by no record, but a wrong type is a damaged line */
+    double elapsed = 0;
+    if ((rc = recording_opt_number(j, "elapsed_s", &elapsed, NULL, where, err, errlen)) < 0 ||
+        (rc = recording_opt_count(j, "worker", where, err, errlen)) < 0 ||
+        (rc = recording_opt_count(j, "submitted", where, err, errlen)) < 0)
+        return rc;
     char where_m[520];
     snprintf(where_m, sizeof where_m, "%s.metrics", where);
     if ((rc = recording_parse_metrics(cJSON_GetObjectItemCaseSensitive(j, "metrics"), rec, NULL, 0,

@@ -310,6 +310,15 @@ int recording_load_kt(recording_impl *ri, const char *file, const char *text, si
         goto out_delete;
     }
     r->format = strdup("kernel_tuner");
+    /* optional strings: absent or null say nothing, another type is an error */
+    static const char *const strs[] = {"device_name", "kernel_name"};
+    for (size_t k = 0; k < 2; k++) {
+        const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, strs[k]);
+        if (it && !cJSON_IsNull(it) && !cJSON_IsString(it)) {
+            rc = cutune_err(err, errlen, CUTUNE_EPARSE, "%s: %s: expected a string", file, strs[k]);
+            goto out_delete;
+        }
+    }
     r->device_name = recording_json_strdup(root, "device_name");
     r->kernel_name = recording_json_strdup(root, "kernel_name");
     /* kept as its JSON text, for an export to carry on (printed in the arena: copied out) */

@@ -26,6 +26,35 @@ char *recording_json_strdup(const cJSON *o, const char *key)
     return cJSON_IsString(it) ? strdup(it->valuestring) : NULL;
 }
 
+/* Optional string field into *out (NULL when absent or null): present with another type
+ * (a number, an object) is an error naming loc.key. */
+int recording_opt_string(const cJSON *o, const char *key, char **out, const char *loc, char *err,
+                         size_t errlen)
+{
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+    *out = NULL;
+    if (!it || cJSON_IsNull(it))
+        return 0;
+    if (!cJSON_IsString(it))
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.%s: expected a string", loc, key);
+    if (!(*out = strdup(it->valuestring)))
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", loc);
+    return 0;
+}
+
+/* Optional count field (0, 1, 2, ...): absent or null is fine, anything else an error. */
+int recording_opt_count(const cJSON *o, const char *key, const char *loc, char *err, size_t errlen)
+{
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!it || cJSON_IsNull(it))
+        return 0;
+    if (!cJSON_IsNumber(it) || !(it->valuedouble >= 0) || it->valuedouble > 9007199254740992.0 ||
+        it->valuedouble != floor(it->valuedouble))
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.%s: expected a count (0, 1, 2, ...)", loc,
+                          key);
+    return 0;
+}
+
 /* ------------------------------------------------------- float lexemes */
 
 /* Walk JSON text (already accepted by cJSON) and collect, for every number

@@ -85,6 +85,15 @@ static int parse_header(cutune_report_run *r, const cJSON *h, size_t line, char 
     if (!cJSON_IsObject(params))
         return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: params: missing or not an object", f,
                           line);
+    /* optional strings, as the journal loader reads them: absent or null, or a string */
+    static const char *const strs[] = {"spec",   "searcher", "evaluator", "evaluator_arg",
+                                       "device", "target",   "objective"};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) {
+        const cJSON *it = cJSON_GetObjectItemCaseSensitive(h, strs[i]);
+        if (it && !cJSON_IsNull(it) && !cJSON_IsString(it))
+            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: header.%s: expected a string", f,
+                              line, strs[i]);
+    }
     r->spec = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "spec"));
     r->searcher = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "searcher"));
     r->evaluator = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "evaluator"));
@@ -270,7 +279,11 @@ static int parse_eval(cutune_report_run *r, const cJSON *j, size_t line, char *e
             return cutune_err(err, errlen, CUTUNE_EPARSE,
                               "%s:%zu: time_ms: an ok evaluation needs a positive time", f, line);
     }
-    e->elapsed_s = number_or_nan(cJSON_GetObjectItemCaseSensitive(j, "elapsed_s"));
+    const cJSON *el = cJSON_GetObjectItemCaseSensitive(j, "elapsed_s");
+    if (el && !cJSON_IsNull(el) && !cJSON_IsNumber(el))
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: eval.elapsed_s: expected a number",
+                          f, line);
+    e->elapsed_s = number_or_nan(el);
 
     const cJSON *config = cJSON_GetObjectItemCaseSensitive(j, "config");
     if (!cJSON_IsObject(config))

@@ -443,6 +443,13 @@ static void test_kt_misreadings(void **state)
          "t.json: cache[\"1\"].compile_time: a number beyond the range of a double"},
         {KT_HEAD "{\"1\":{\"x\":1,\"time\":1,\"GFLOP/s\":-1e999}}}", CUTUNE_EPARSE,
          "t.json: cache[\"1\"].GFLOP/s: a number beyond the range of a double"},
+        /* optional strings of another type */
+        {"{\"device_name\":7,\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[1]},"
+         "\"cache\":{}}",
+         CUTUNE_EPARSE, "t.json: device_name: expected a string"},
+        {"{\"kernel_name\":{\"a\":1},\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[1]},"
+         "\"cache\":{}}",
+         CUTUNE_EPARSE, "t.json: kernel_name: expected a string"},
         /* a negative cost, which is neither a time spent nor "not recorded" (null) */
         {KT_HEAD "{\"1\":{\"x\":1,\"time\":1,\"compile_time\":-5}}}", CUTUNE_EPARSE,
          "t.json: cache[\"1\"].compile_time: -5 is not a cost"},
@@ -468,6 +475,11 @@ static void test_kt_misreadings(void **state)
         {"\"bench_ms\":-1e400", "j.jsonl:2: eval.bench_ms: a number beyond the range of a double"},
         {"\"metrics\":{\"GB/s\":1e999}",
          "j.jsonl:2: eval.metrics.GB/s: a number beyond the range of a double"},
+        /* optional fields of another type than theirs */
+        {"\"elapsed_s\":\"x\"", "j.jsonl:2: eval.elapsed_s: expected a number"},
+        {"\"worker\":\"0\"", "j.jsonl:2: eval.worker: expected a count (0, 1, 2, ...)"},
+        {"\"submitted\":\"a\"", "j.jsonl:2: eval.submitted: expected a count (0, 1, 2, ...)"},
+        {"\"submitted\":-1", "j.jsonl:2: eval.submitted: expected a count (0, 1, 2, ...)"},
         {"\"compile_ms\":-5", "j.jsonl:2: eval.compile_ms: -5 is not a cost"},
         {"\"bench_ms\":-1e-3", "j.jsonl:2: eval.bench_ms: -0.001 is not a cost"},
     };
@@ -484,6 +496,38 @@ static void test_kt_misreadings(void **state)
         if (rc != CUTUNE_EPARSE || !strstr(jerr, jinf[i][1]))
             fail_msg("journal case %zu: rc %d, message '%s', expected '%s'", i, rc, jerr,
                      jinf[i][1]);
+        assert_null(jr);
+    }
+    /* absent and null are fine; present with another type is an error */
+    static const char *const jnull =
+        "{\"kind\":\"header\",\"params\":{\"x\":[1,2]},\"searcher\":null,\"spec\":null}\n"
+        "{\"kind\":\"eval\",\"n\":0,\"config\":{\"x\":1},\"status\":\"ok\",\"time_ms\":3,"
+        "\"elapsed_s\":null,\"compile_ms\":null}\n";
+    cutune_recording *ok = NULL;
+    char okerr[512] = "";
+    assert_int_equal(
+        cutune_recording_load_buffer("j.jsonl", jnull, strlen(jnull), &ok, okerr, sizeof okerr), 0);
+    assert_null(ok->searcher);
+    cutune_recording_free(ok);
+    static const char *const jhead[][2] = {
+        {"\"searcher\":1", "j.jsonl:1: header.searcher: expected a string"},
+        {"\"evaluator\":[\"replay\"]", "j.jsonl:1: header.evaluator: expected a string"},
+        {"\"spec\":{}", "j.jsonl:1: header.spec: expected a string"},
+        {"\"device\":true", "j.jsonl:1: header.device: expected a string"},
+    };
+    for (size_t i = 0; i < sizeof jhead / sizeof jhead[0]; i++) {
+        char text[512], jerr[512] = "";
+        snprintf(text, sizeof text,
+                 "{\"kind\":\"header\",\"params\":{\"x\":[1,2]},%s}\n"
+                 "{\"kind\":\"eval\",\"n\":0,\"config\":{\"x\":1},\"status\":\"ok\","
+                 "\"time_ms\":3}\n",
+                 jhead[i][0]);
+        cutune_recording *jr = (cutune_recording *)1;
+        int rc =
+            cutune_recording_load_buffer("j.jsonl", text, strlen(text), &jr, jerr, sizeof jerr);
+        if (rc != CUTUNE_EPARSE || !strstr(jerr, jhead[i][1]))
+            fail_msg("journal header case %zu: rc %d, message '%s', expected '%s'", i, rc, jerr,
+                     jhead[i][1]);
         assert_null(jr);
     }
     /* a raw NUL byte, also between tokens (where cJSON takes it for a space) */

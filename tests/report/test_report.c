@@ -284,7 +284,24 @@ static void test_load_errors(void **state)
     expect_load_error("{\"kind\":\"eval\",\"config\":{\"A\":1,\"MODE\":\"fast\"},\"status\":"
                       "\"ok\",\"time_ms\":1,\"bench_ms\":-0.5}\n",
                       "eval.bench_ms: -0.5 is not a cost");
+    /* optional fields of another type than theirs, as the journal loader refuses them */
+    expect_load_error("{\"kind\":\"eval\",\"config\":{\"A\":1,\"MODE\":\"fast\"},\"status\":"
+                      "\"ok\",\"time_ms\":1,\"elapsed_s\":\"x\"}\n",
+                      "eval.elapsed_s: expected a number");
     expect_load_error("not json\n{}\n", "not a JSON object");
+    {
+        /* a header's optional strings given as another type */
+        char *path = write_tmp("{\"kind\":\"header\",\"format\":1,\"searcher\":1,"
+                               "\"params\":{\"A\":[1,2]}}\n");
+        cutune_report_run *r = NULL;
+        char err[512] = "", want[4200];
+        assert_int_equal(cutune_report_run_load(path, &r, err, sizeof err), CUTUNE_EPARSE);
+        assert_null(r);
+        snprintf(want, sizeof want, "%s:1: header.searcher: expected a string", path);
+        assert_string_equal(err, want);
+        unlink(path);
+        free(path);
+    }
     /* two runs' lines in one file, as the journal loader refuses them */
     expect_load_error(header, "a second header");
     expect_load_error_at(4,
