@@ -503,7 +503,7 @@ int cli_db_import(const db_opts *o, int nfiles, char **files, char *err, size_t 
     }
     if (rc < 0)
         return rc;
-    cutune_db *db;
+    cutune_db *db = NULL; /* left unset by a failed open ($CUTUNE_DB=none) */
     char path[4096];
     rc = cli_db_open(o, 0, &db, path, sizeof path, err, errlen);
     for (int i = 0; rc >= 0 && i < nfiles; i++)

@@ -166,6 +166,12 @@ done
 "$exe" db import --db=i.db exp.json >imp.txt 2>&1 && "$exe" db import --db=i.db exp.json >>imp.txt 2>&1 \
     && [ "$(count i.db 'select count(*) from evaluations')" -eq "$(grep -c '"kind":"eval"' exp.jsonl)" ] \
     && ok "db import twice stores once" || bad "db import twice stores once" "$(cat imp.txt)"
+# no database to import into: one line, exit 2, nothing stored anywhere
+out=$(CUTUNE_DB=none "$exe" db import exp.json 2>&1)
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q 'CUTUNE_DB=none: no database' <<<"$out" \
+    && ok "db import with \$CUTUNE_DB=none: exit 2, one line" \
+    || bad "db import with \$CUTUNE_DB=none: exit 2, one line" "exit $rc: $out"
 # an export imported into the database it came from: every evaluation is there already
 n_evals=$(count r.db 'select count(*) from evaluations') n_runs=$(count r.db 'select count(*) from runs')
 "$exe" db import --db=r.db exp.json exp.jsonl >back.txt 2>&1 \
