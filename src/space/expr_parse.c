@@ -80,7 +80,21 @@ typedef struct parser {
     int sp;    /* stack depth of the code emitted so far */
     char *err;
     size_t errlen;
+    char quoted[200]; /* the expression as errors quote it (shown) */
 } parser;
+
+/* The expression as an error quotes it: whole up to EXPR_QUOTE_MAX bytes, else its start
+ * and its length, so that a generated expression of megabytes makes a line, not a page */
+#define EXPR_QUOTE_MAX 160
+static const char *shown(parser *p)
+{
+    size_t n = strlen(p->src);
+    if (n <= EXPR_QUOTE_MAX)
+        return p->src;
+    snprintf(p->quoted, sizeof p->quoted, "%.*s... (%zu bytes in all)", EXPR_QUOTE_MAX - 40, p->src,
+             n);
+    return p->quoted;
+}
 
 static int col_of(const parser *p, size_t off)
 {
@@ -89,16 +103,16 @@ static int col_of(const parser *p, size_t off)
 
 static int syntax_error(parser *p, size_t off, const char *what)
 {
-    char shown[32];
+    char found[32];
     if (p->tok == T_EOF) {
-        snprintf(shown, sizeof shown, "end of input");
+        snprintf(found, sizeof found, "end of input");
     } else {
         size_t n = p->tlen < 20 ? p->tlen : 20;
-        snprintf(shown, sizeof shown, "'%.*s'", (int)n, p->src + p->tstart);
+        snprintf(found, sizeof found, "'%.*s'", (int)n, p->src + p->tstart);
     }
     return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
                       "syntax error at column %d: %s, found %s in '%s'", col_of(p, off), what,
-                      shown, p->src);
+                      found, shown(p));
 }
 
 static int lex_string(parser *p)
@@ -115,7 +129,7 @@ static int lex_string(parser *p)
             free(buf);
             return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
                               "syntax error at column %d: unterminated string in '%s'",
-                              col_of(p, start), p->src);
+                              col_of(p, start), shown(p));
         }
         p->pos++;
         if (c == quote)
@@ -202,11 +216,11 @@ static int lex_number(parser *p)
 bad:
     return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
                       "syntax error at column %d: malformed number in '%s'", col_of(p, start),
-                      p->src);
+                      shown(p));
 range:
     return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
                       "syntax error at column %d: number out of range in '%s'", col_of(p, start),
-                      p->src);
+                      shown(p));
 }
 
 /* Advance to the next token. */
@@ -267,7 +281,7 @@ static int next(parser *p)
                 return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
                                   "syntax error at column %d: unexpected character '%c'%s "
                                   "in '%s'",
-                                  col_of(p, p->pos), c, hint, p->src);
+                                  col_of(p, p->pos), c, hint, shown(p));
             return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
                               "syntax error at column %d: unexpected byte 0x%02x",
                               col_of(p, p->pos), (unsigned char)c);
@@ -328,7 +342,7 @@ static int emit(parser *p, int op, int32_t arg, size_t off)
     if (e->max_stack > EXPR_MAX_STACK)
         return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
                           "expression too complex at column %d (evaluation stack over %d) in '%s'",
-                          (int)off + 1, EXPR_MAX_STACK, p->src);
+                          (int)off + 1, EXPR_MAX_STACK, shown(p));
     return 0;
 }
 
@@ -392,7 +406,7 @@ static int parse_call(parser *p, size_t name_off, size_t name_len)
     if (!f)
         return cutune_err(p->err, p->errlen, CUTUNE_ENOTFOUND,
                           "unknown function '%.*s' at column %d in '%s'", (int)name_len,
-                          p->src + name_off, col_of(p, name_off), p->src);
+                          p->src + name_off, col_of(p, name_off), shown(p));
     int rc = next(p); /* past '(' */
     if (rc)
         return rc;
@@ -418,7 +432,7 @@ static int parse_call(parser *p, size_t name_off, size_t name_len)
         return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
                           "syntax error at column %d: %s() takes %s%d argument%s, got %d in '%s'",
                           col_of(p, name_off), f->name, f->maxargs < 0 ? "at least " : "",
-                          f->minargs, f->minargs == 1 ? "" : "s", nargs, p->src);
+                          f->minargs, f->minargs == 1 ? "" : "s", nargs, shown(p));
     if (f->op != OP_MIN && f->op != OP_MAX)
         return emit(p, f->op, 0, name_off);
     return 0;
@@ -468,7 +482,7 @@ static int parse_primary(parser *p)
                 return emit_const(p, (sval){.t = CUTUNE_VALUE_INT, .i = len == 4}, off);
         return cutune_err(p->err, p->errlen, CUTUNE_ENOTFOUND,
                           "unknown parameter '%.*s' at column %d in '%s'", (int)len, name,
-                          col_of(p, off), p->src);
+                          col_of(p, off), shown(p));
     }
     default: return syntax_error(p, off, "expected a value");
     }
@@ -480,7 +494,7 @@ static int enter(parser *p, size_t off)
     if (++p->depth > EXPR_MAX_DEPTH)
         return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
                           "expression nested too deeply at column %d (limit %d) in '%s'",
-                          col_of(p, off), EXPR_MAX_DEPTH, p->src);
+                          col_of(p, off), EXPR_MAX_DEPTH, shown(p));
     return 0;
 }
 

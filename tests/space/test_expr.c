@@ -572,6 +572,29 @@ static void test_type_errors(void **state)
     cutune_expr_free(e);
 }
 
+/* An error quotes a long expression by its start and its length, so that the line stays a
+ * line; a short one whole. */
+static void test_error_quotes_long_expression(void **state)
+{
+    (void)state;
+    char text[2100], big[8192];
+    size_t n = 0;
+    for (int i = 0; i < 1000; i++)
+        text[n++] = '(';
+    text[n++] = 'a';
+    for (int i = 0; i < 1000; i++)
+        text[n++] = ')';
+    text[n] = '\0';
+    cutune_expr *e = NULL;
+    assert_int_equal(cutune_expr_parse(text, &syms, &e, big, sizeof big), CUTUNE_EPARSE);
+    assert_null(e);
+    assert_non_null(strstr(big, "nested too deeply"));
+    assert_non_null(strstr(big, "... (2001 bytes in all)'"));
+    assert_true(strlen(big) < 300);
+    assert_int_equal(cutune_expr_parse("a +", &syms, &e, big, sizeof big), CUTUNE_EPARSE);
+    assert_non_null(strstr(big, "in 'a +'"));
+}
+
 static void test_nesting_limit(void **state)
 {
     char buf[4096];
@@ -697,6 +720,7 @@ int main(void)
         cmocka_unit_test_setup(test_math_errors, setup),
         cmocka_unit_test_setup(test_type_errors, setup),
         cmocka_unit_test_setup(test_nesting_limit, setup),
+        cmocka_unit_test_setup(test_error_quotes_long_expression, setup),
         cmocka_unit_test_setup(test_slots_and_text, setup),
         cmocka_unit_test_setup(test_reuse, setup),
     };
