@@ -2,294 +2,17 @@
  * Python's (Kernel Tuner restrictions are Python expressions) in one grammar.
  *
  * Text is parsed once by recursive descent straight into bytecode for the stack machine
- * of expr_eval.c (expr_internal.h): the lexer, code emission and the parser, one
- * function a precedence level. Names are resolved to slots here; types are checked at
- * evaluation, because a slot's type is only known from the value bound to it. */
-#include <ctype.h>
-#include <errno.h>
-#include <limits.h>
-#include <math.h>
+ * of expr_eval.c (expr_internal.h): code emission and the parser, one function a
+ * precedence level; the tokens come from expr_lex.c. Names are resolved to slots here; types are
+ * checked at evaluation, because a slot's type is only known from the value bound to it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr_internal.h"
+#include "expr_parse_internal.h"
 
 /* Parser recursion bound: keeps hostile input ("((((...") off the C stack. */
 #define EXPR_MAX_DEPTH 100
-
-/* ---- lexer ---------------------------------------------------------------- */
-
-enum tok {
-    T_EOF,
-    T_INT,
-    T_REAL,
-    T_STRING,
-    T_IDENT,
-    T_IN,
-    T_PLUS,
-    T_MINUS,
-    T_STAR,
-    T_STARSTAR, /* ** */
-    T_SLASH,
-    T_SLASHSLASH, /* // */
-    T_PERCENT,
-    T_NOT,    /* ! */
-    T_KW_NOT, /* not (the keyword: looser than the comparisons) */
-    T_LT,
-    T_LE,
-    T_GT,
-    T_GE,
-    T_EQ,
-    T_NE,
-    T_AND, /* && and the keyword and */
-    T_OR,  /* || and the keyword or */
-    T_QUESTION,
-    T_COLON,
-    T_LPAREN,
-    T_RPAREN,
-    T_LBRACKET,
-    T_RBRACKET,
-    T_COMMA,
-};
-
-/* Words the lexer takes as operators; with the constants they are no names. */
-static const struct {
-    const char *text;
-    int tok;
-} keywords[] = {{"in", T_IN}, {"not", T_KW_NOT}, {"and", T_AND}, {"or", T_OR}};
-static const char *const constant_names[] = {"true", "false", "True", "False"};
-
-typedef struct parser {
-    const char *src;
-    const cutune_symtab *syms;
-    size_t pos; /* scan position */
-    /* current token */
-    int tok;
-    size_t tstart; /* byte offset where it starts */
-    size_t tlen;
-    long long ival;
-    double rval;
-    char *sval; /* T_STRING: decoded text (owned until moved to the pool) */
-    /* output */
-    cutune_expr *e;
-    size_t capcode;
-    size_t cappool;
-    size_t capslots;
-    int depth; /* current recursion depth */
-    int sp;    /* stack depth of the code emitted so far */
-    char *err;
-    size_t errlen;
-    char quoted[200]; /* the expression as errors quote it (shown) */
-} parser;
-
-/* The expression as an error quotes it: whole up to EXPR_QUOTE_MAX bytes, else its start
- * and its length, so that a generated expression of megabytes makes a line, not a page */
-#define EXPR_QUOTE_MAX 160
-static const char *shown(parser *p)
-{
-    size_t n = strlen(p->src);
-    if (n <= EXPR_QUOTE_MAX)
-        return p->src;
-    snprintf(p->quoted, sizeof p->quoted, "%.*s... (%zu bytes in all)", EXPR_QUOTE_MAX - 40, p->src,
-             n);
-    return p->quoted;
-}
-
-static int col_of(const parser *p, size_t off)
-{
-    return (int)off + 1;
-}
-
-static int syntax_error(parser *p, size_t off, const char *what)
-{
-    char found[32];
-    if (p->tok == T_EOF) {
-        snprintf(found, sizeof found, "end of input");
-    } else {
-        size_t n = p->tlen < 20 ? p->tlen : 20;
-        snprintf(found, sizeof found, "'%.*s'", (int)n, p->src + p->tstart);
-    }
-    return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
-                      "syntax error at column %d: %s, found %s in '%s'", col_of(p, off), what,
-                      found, shown(p));
-}
-
-static int lex_string(parser *p)
-{
-    char quote = p->src[p->pos];
-    size_t start = p->pos++;
-    size_t cap = 16, n = 0;
-    char *buf = malloc(cap);
-    if (!buf)
-        return cutune_err(p->err, p->errlen, CUTUNE_ENOMEM, "out of memory");
-    for (;;) {
-        char c = p->src[p->pos];
-        if (c == '\0') {
-            free(buf);
-            return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
-                              "syntax error at column %d: unterminated string in '%s'",
-                              col_of(p, start), shown(p));
-        }
-        p->pos++;
-        if (c == quote)
-            break;
-        if (c == '\\') {
-            char d = p->src[p->pos];
-            if (d == '\0')
-                continue; /* reported as unterminated on the next round */
-            p->pos++;
-            switch (d) {
-            case 'n': c = '\n'; break;
-            case 't': c = '\t'; break;
-            default: c = d; break; /* \\ \" \' and anything else: itself */
-            }
-        }
-        if (n + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                return cutune_err(p->err, p->errlen, CUTUNE_ENOMEM, "out of memory");
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        buf[n++] = c;
-    }
-    buf[n] = '\0';
-    p->sval = buf;
-    p->tok = T_STRING;
-    return 0;
-}
-
-static int lex_number(parser *p)
-{
-    const char *s = p->src + p->pos;
-    size_t start = p->pos;
-    char *end;
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        if (!isxdigit((unsigned char)s[2]))
-            goto bad;
-        errno = 0;
-        unsigned long long v = strtoull(s + 2, &end, 16);
-        if (errno == ERANGE || v > (unsigned long long)LLONG_MAX)
-            goto range;
-        p->ival = (long long)v;
-        p->tok = T_INT;
-    } else {
-        size_t k = 0;
-        int real = 0;
-        while (isdigit((unsigned char)s[k]))
-            k++;
-        if (s[k] == '.') {
-            real = 1;
-            k++;
-            while (isdigit((unsigned char)s[k]))
-                k++;
-        }
-        if (s[k] == 'e' || s[k] == 'E') {
-            size_t j = k + 1;
-            if (s[j] == '+' || s[j] == '-')
-                j++;
-            if (!isdigit((unsigned char)s[j]))
-                goto bad;
-            real = 1;
-        }
-        errno = 0;
-        if (real) {
-            p->rval = strtod(s, &end);
-            if (errno == ERANGE && fabs(p->rval) > 1.0)
-                goto range; /* overflow; underflow to 0 is accepted */
-            p->tok = T_REAL;
-        } else {
-            p->ival = strtoll(s, &end, 10);
-            if (errno == ERANGE)
-                goto range;
-            p->tok = T_INT;
-        }
-    }
-    p->pos += (size_t)(end - s);
-    /* "2x" or "0x1g" is one malformed token, not a number and a name */
-    if (isalnum((unsigned char)p->src[p->pos]) || p->src[p->pos] == '_' || p->src[p->pos] == '.')
-        goto bad;
-    return 0;
-bad:
-    return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
-                      "syntax error at column %d: malformed number in '%s'", col_of(p, start),
-                      shown(p));
-range:
-    return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
-                      "syntax error at column %d: number out of range in '%s'", col_of(p, start),
-                      shown(p));
-}
-
-/* Advance to the next token. */
-static int next(parser *p)
-{
-    free(p->sval);
-    p->sval = NULL;
-    while (p->src[p->pos] == ' ' || p->src[p->pos] == '\t' || p->src[p->pos] == '\n' ||
-           p->src[p->pos] == '\r')
-        p->pos++;
-    p->tstart = p->pos;
-    const char *s = p->src + p->pos;
-    char c = s[0];
-    int rc = 0;
-    if (c == '\0') {
-        p->tok = T_EOF;
-    } else if (isdigit((unsigned char)c) || (c == '.' && isdigit((unsigned char)s[1]))) {
-        rc = lex_number(p);
-    } else if (c == '"' || c == '\'') {
-        rc = lex_string(p);
-    } else if (isalpha((unsigned char)c) || c == '_') {
-        size_t k = 0;
-        while (isalnum((unsigned char)s[k]) || s[k] == '_')
-            k++;
-        p->pos += k;
-        p->tok = T_IDENT;
-        for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
-            if (strlen(keywords[i].text) == k && memcmp(s, keywords[i].text, k) == 0)
-                p->tok = keywords[i].tok;
-    } else {
-        static const struct {
-            const char *text;
-            int tok;
-        } ops[] = {
-            /* two-character operators first */
-            {"<=", T_LE},      {">=", T_GE},      {"==", T_EQ},       {"!=", T_NE},
-            {"&&", T_AND},     {"||", T_OR},      {"**", T_STARSTAR}, {"//", T_SLASHSLASH},
-            {"+", T_PLUS},     {"-", T_MINUS},    {"*", T_STAR},      {"/", T_SLASH},
-            {"%", T_PERCENT},  {"!", T_NOT},      {"<", T_LT},        {">", T_GT},
-            {"?", T_QUESTION}, {":", T_COLON},    {"(", T_LPAREN},    {")", T_RPAREN},
-            {"[", T_LBRACKET}, {"]", T_RBRACKET}, {",", T_COMMA},
-        };
-        size_t i;
-        for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-            size_t n = strlen(ops[i].text);
-            if (strncmp(s, ops[i].text, n) == 0) {
-                p->pos += n;
-                p->tok = ops[i].tok;
-                break;
-            }
-        }
-        if (i == sizeof ops / sizeof ops[0]) {
-            const char *hint = c == '='   ? " (did you mean '=='?)"
-                               : c == '&' ? " (did you mean '&&'?)"
-                               : c == '|' ? " (did you mean '||'?)"
-                                          : "";
-            if (isprint((unsigned char)c))
-                return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
-                                  "syntax error at column %d: unexpected character '%c'%s "
-                                  "in '%s'",
-                                  col_of(p, p->pos), c, hint, shown(p));
-            return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
-                              "syntax error at column %d: unexpected byte 0x%02x",
-                              col_of(p, p->pos), (unsigned char)c);
-        }
-    }
-    p->tlen = p->pos - p->tstart;
-    return rc;
-}
 
 /* ---- code emission --------------------------------------------------------- */
 
@@ -342,7 +65,7 @@ static int emit(parser *p, int op, int32_t arg, size_t off)
     if (e->max_stack > EXPR_MAX_STACK)
         return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
                           "expression too complex at column %d (evaluation stack over %d) in '%s'",
-                          (int)off + 1, EXPR_MAX_STACK, shown(p));
+                          (int)off + 1, EXPR_MAX_STACK, expr_shown(p));
     return 0;
 }
 
@@ -381,8 +104,8 @@ static int parse_ternary(parser *p);
 static int expect(parser *p, int tok, const char *what)
 {
     if (p->tok != tok)
-        return syntax_error(p, p->tstart, what);
-    return next(p);
+        return expr_syntax_error(p, p->tstart, what);
+    return expr_next(p);
 }
 
 static const struct func {
@@ -406,8 +129,8 @@ static int parse_call(parser *p, size_t name_off, size_t name_len)
     if (!f)
         return cutune_err(p->err, p->errlen, CUTUNE_ENOTFOUND,
                           "unknown function '%.*s' at column %d in '%s'", (int)name_len,
-                          p->src + name_off, col_of(p, name_off), shown(p));
-    int rc = next(p); /* past '(' */
+                          p->src + name_off, expr_col_of(p, name_off), expr_shown(p));
+    int rc = expr_next(p); /* past '(' */
     if (rc)
         return rc;
     int nargs = 0;
@@ -422,7 +145,7 @@ static int parse_call(parser *p, size_t name_off, size_t name_len)
                 return rc;
             if (p->tok != T_COMMA)
                 break;
-            if ((rc = next(p)))
+            if ((rc = expr_next(p)))
                 return rc;
         }
     }
@@ -431,8 +154,8 @@ static int parse_call(parser *p, size_t name_off, size_t name_len)
     if (nargs < f->minargs || (f->maxargs >= 0 && nargs > f->maxargs))
         return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
                           "syntax error at column %d: %s() takes %s%d argument%s, got %d in '%s'",
-                          col_of(p, name_off), f->name, f->maxargs < 0 ? "at least " : "",
-                          f->minargs, f->minargs == 1 ? "" : "s", nargs, shown(p));
+                          expr_col_of(p, name_off), f->name, f->maxargs < 0 ? "at least " : "",
+                          f->minargs, f->minargs == 1 ? "" : "s", nargs, expr_shown(p));
     if (f->op != OP_MIN && f->op != OP_MAX)
         return emit(p, f->op, 0, name_off);
     return 0;
@@ -446,26 +169,26 @@ static int parse_primary(parser *p)
     case T_INT:
         if ((rc = emit_const(p, (sval){.t = CUTUNE_VALUE_INT, .i = p->ival}, off)))
             return rc;
-        return next(p);
+        return expr_next(p);
     case T_REAL:
         if ((rc = emit_const(p, (sval){.t = CUTUNE_VALUE_REAL, .r = p->rval}, off)))
             return rc;
-        return next(p);
+        return expr_next(p);
     case T_STRING: {
         char *s = p->sval;
         p->sval = NULL; /* the pool owns it from here */
         if ((rc = emit_const(p, (sval){.t = CUTUNE_VALUE_STRING, .s = s}, off)))
             return rc;
-        return next(p);
+        return expr_next(p);
     }
     case T_LPAREN:
-        if ((rc = next(p)) || (rc = parse_ternary(p)))
+        if ((rc = expr_next(p)) || (rc = parse_ternary(p)))
             return rc;
         return expect(p, T_RPAREN, "expected ')'");
     case T_IDENT: {
         size_t len = p->tlen;
         const char *name = p->src + off;
-        if ((rc = next(p)))
+        if ((rc = expr_next(p)))
             return rc;
         if (p->tok == T_LPAREN)
             return parse_call(p, off, len);
@@ -477,14 +200,14 @@ static int parse_primary(parser *p)
                 return emit(p, OP_LOAD, (int32_t)i, off);
             }
         }
-        for (size_t i = 0; i < sizeof constant_names / sizeof constant_names[0]; i++)
-            if (strlen(constant_names[i]) == len && memcmp(name, constant_names[i], len) == 0)
-                return emit_const(p, (sval){.t = CUTUNE_VALUE_INT, .i = len == 4}, off);
+        int k = expr_constant(name, len);
+        if (k >= 0)
+            return emit_const(p, (sval){.t = CUTUNE_VALUE_INT, .i = k}, off);
         return cutune_err(p->err, p->errlen, CUTUNE_ENOTFOUND,
                           "unknown parameter '%.*s' at column %d in '%s'", (int)len, name,
-                          col_of(p, off), shown(p));
+                          expr_col_of(p, off), expr_shown(p));
     }
-    default: return syntax_error(p, off, "expected a value");
+    default: return expr_syntax_error(p, off, "expected a value");
     }
 }
 
@@ -494,7 +217,7 @@ static int enter(parser *p, size_t off)
     if (++p->depth > EXPR_MAX_DEPTH)
         return cutune_err(p->err, p->errlen, CUTUNE_EPARSE,
                           "expression nested too deeply at column %d (limit %d) in '%s'",
-                          col_of(p, off), EXPR_MAX_DEPTH, shown(p));
+                          expr_col_of(p, off), EXPR_MAX_DEPTH, expr_shown(p));
     return 0;
 }
 
@@ -508,7 +231,7 @@ static int parse_power(parser *p)
     if (rc || p->tok != T_STARSTAR)
         return rc;
     size_t off = p->tstart;
-    if (!(rc = enter(p, off)) && !(rc = next(p)) && !(rc = parse_unary(p)))
+    if (!(rc = enter(p, off)) && !(rc = expr_next(p)) && !(rc = parse_unary(p)))
         rc = emit(p, OP_POW, 0, off);
     p->depth--;
     return rc;
@@ -526,7 +249,7 @@ static int parse_unary(parser *p)
     size_t off = p->tstart;
     int rc = enter(p, off);
     if (!rc)
-        rc = next(p);
+        rc = expr_next(p);
     if (!rc)
         rc = parse_unary(p);
     if (!rc)
@@ -545,7 +268,7 @@ static int parse_mul(parser *p)
                  : p->tok == T_SLASHSLASH ? OP_IDIV
                                           : OP_MOD;
         size_t off = p->tstart;
-        if (!(rc = next(p)) && !(rc = parse_unary(p)))
+        if (!(rc = expr_next(p)) && !(rc = parse_unary(p)))
             rc = emit(p, op, 0, off);
     }
     return rc;
@@ -557,7 +280,7 @@ static int parse_add(parser *p)
     while (!rc && (p->tok == T_PLUS || p->tok == T_MINUS)) {
         int op = p->tok == T_PLUS ? OP_ADD : OP_SUB;
         size_t off = p->tstart;
-        if (!(rc = next(p)) && !(rc = parse_mul(p)))
+        if (!(rc = expr_next(p)) && !(rc = parse_mul(p)))
             rc = emit(p, op, 0, off);
     }
     return rc;
@@ -571,23 +294,23 @@ static int parse_in_list(parser *p)
     size_t off = p->tstart;
     int negate = p->tok == T_KW_NOT;
     if (negate) {
-        if ((rc = next(p)))
+        if ((rc = expr_next(p)))
             return rc;
         if (p->tok != T_IN)
-            return syntax_error(p, p->tstart, "expected 'in' after 'not'");
+            return expr_syntax_error(p, p->tstart, "expected 'in' after 'not'");
     }
-    if ((rc = next(p)))
+    if ((rc = expr_next(p)))
         return rc;
     if (p->tok == T_LPAREN)
         close = T_RPAREN;
     else if (p->tok == T_LBRACKET)
         close = T_RBRACKET;
     else
-        return syntax_error(p, p->tstart, "expected '(' or '[' after 'in'");
-    if ((rc = next(p)))
+        return expr_syntax_error(p, p->tstart, "expected '(' or '[' after 'in'");
+    if ((rc = expr_next(p)))
         return rc;
     if (p->tok == close)
-        return syntax_error(p, p->tstart, "expected a value in the list after 'in'");
+        return expr_syntax_error(p, p->tstart, "expected a value in the list after 'in'");
     if ((rc = emit(p, OP_IN_BEGIN, 0, off)))
         return rc;
     for (;;) {
@@ -595,7 +318,7 @@ static int parse_in_list(parser *p)
             return rc;
         if (p->tok != T_COMMA)
             break;
-        if ((rc = next(p)))
+        if ((rc = expr_next(p)))
             return rc;
         if (p->tok == close)
             break;
@@ -640,11 +363,12 @@ static int parse_compare(parser *p)
         size_t off = p->tstart;
         int k = (op == OP_EQ || op == OP_NE) ? CHAIN_EQUALITY : CHAIN_ORDER;
         if (after_in)
-            return syntax_error(p, off, "a comparison cannot follow an 'in' list: add parentheses");
+            return expr_syntax_error(p, off,
+                                     "a comparison cannot follow an 'in' list: add parentheses");
         if (kind != CHAIN_NONE && k != kind)
-            return syntax_error(p, off,
-                                "'==' and '!=' do not chain with '<', '<=', '>', '>=' or 'in' "
-                                "(C and Python read this differently: add parentheses)");
+            return expr_syntax_error(p, off,
+                                     "'==' and '!=' do not chain with '<', '<=', '>', '>=' or 'in' "
+                                     "(C and Python read this differently: add parentheses)");
         kind = k;
         if (pending >= 0) {
             if ((rc = emit(p, OP_CHAIN, chain, pending_off)))
@@ -656,7 +380,7 @@ static int parse_compare(parser *p)
         if (in) {
             rc = parse_in_list(p);
             after_in = 1;
-        } else if (!(rc = next(p)) && !(rc = parse_add(p))) {
+        } else if (!(rc = expr_next(p)) && !(rc = parse_add(p))) {
             pending = op;
             pending_off = off;
         }
@@ -680,7 +404,7 @@ static int parse_not(parser *p)
     size_t off = p->tstart;
     int rc = enter(p, off);
     if (!rc)
-        rc = next(p);
+        rc = expr_next(p);
     if (!rc)
         rc = parse_not(p);
     if (!rc)
@@ -696,7 +420,7 @@ static int parse_logic(parser *p, int tok, int op, int (*operand)(parser *))
     while (!rc && p->tok == tok) {
         size_t off = p->tstart;
         size_t jump = p->e->ncode;
-        if ((rc = emit(p, op, 0, off)) || (rc = next(p)) || (rc = operand(p)) ||
+        if ((rc = emit(p, op, 0, off)) || (rc = expr_next(p)) || (rc = operand(p)) ||
             (rc = emit(p, OP_BOOL, 0, off)))
             break;
         p->e->code[jump].arg = (int32_t)p->e->ncode;
@@ -723,7 +447,7 @@ static int parse_ternary(parser *p)
         goto out;
     off = p->tstart;
     size_t jfalse = p->e->ncode;
-    if ((rc = emit(p, OP_JFALSE, 0, off)) || (rc = next(p)) || (rc = parse_ternary(p)))
+    if ((rc = emit(p, OP_JFALSE, 0, off)) || (rc = expr_next(p)) || (rc = parse_ternary(p)))
         goto out;
     size_t jend = p->e->ncode;
     if ((rc = emit(p, OP_JUMP, 0, off)) || (rc = expect(p, T_COLON, "expected ':' of '?:'")))
@@ -755,7 +479,7 @@ int cutune_expr_parse(const char *text, const cutune_symtab *syms, cutune_expr *
         goto out_free;
     }
     p.e = e;
-    if ((rc = next(&p)))
+    if ((rc = expr_next(&p)))
         goto out_free;
     if (p.tok == T_EOF) {
         rc = cutune_err(err, errlen, CUTUNE_EPARSE, "empty expression");
@@ -764,7 +488,7 @@ int cutune_expr_parse(const char *text, const cutune_symtab *syms, cutune_expr *
     if ((rc = parse_ternary(&p)))
         goto out_free;
     if (p.tok != T_EOF) {
-        rc = syntax_error(&p, p.tstart, "unexpected input after the expression");
+        rc = expr_syntax_error(&p, p.tstart, "unexpected input after the expression");
         goto out_free;
     }
     *out = e;
@@ -787,17 +511,4 @@ void cutune_expr_free(cutune_expr *e)
     free(e->slots);
     free(e->text);
     free(e);
-}
-
-int cutune_expr_is_keyword(const char *name)
-{
-    if (!name)
-        return 0;
-    for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
-        if (strcmp(name, keywords[i].text) == 0)
-            return 1;
-    for (size_t i = 0; i < sizeof constant_names / sizeof constant_names[0]; i++)
-        if (strcmp(name, constant_names[i]) == 0)
-            return 1;
-    return 0;
 }
