@@ -289,6 +289,19 @@ typedef struct bad_case {
 
 #define KT_HEAD "{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[1,2]},\"cache\":"
 
+/* Loading text as file is refused with code, the message holding msg, and no recording
+ * (what and i name the case). */
+static void expect_refused(const char *file, const char *text, int code, const char *msg,
+                           const char *what, size_t i)
+{
+    char err[512] = "";
+    cutune_recording *r = (cutune_recording *)1;
+    int rc = cutune_recording_load_buffer(file, text, strlen(text), &r, err, sizeof err);
+    if (rc != code || !strstr(err, msg))
+        fail_msg("%s %zu: rc %d, message '%s', expected %d '%s'", what, i, rc, err, code, msg);
+    assert_null(r);
+}
+
 static void test_kt_errors(void **state)
 {
     (void)state;
@@ -396,16 +409,8 @@ static void test_kt_errors(void **state)
          "{\"kind\":\"eval\",\"n\":0.5,\"config\":{\"x\":1},\"status\":\"ok\",\"time_ms\":1}\n",
          CUTUNE_EPARSE, "t.json:2: n: expected an evaluation number"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char err[512] = "";
-        cutune_recording *r = (cutune_recording *)1;
-        int rc = cutune_recording_load_buffer("t.json", cases[i].json, strlen(cases[i].json), &r,
-                                              err, sizeof err);
-        if (rc != cases[i].code || !strstr(err, cases[i].msg))
-            fail_msg("case %zu: rc %d, message '%s', expected %d '%s'", i, rc, err, cases[i].code,
-                     cases[i].msg);
-        assert_null(r);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_refused("t.json", cases[i].json, cases[i].code, cases[i].msg, "case", i);
 }
 
 /* Misreadings a JSON reader lets through, each refused with the file and the field:
@@ -458,16 +463,8 @@ static void test_kt_misreadings(void **state)
         {KT_HEAD "{\"1\":{\"x\":1,\"time\":1,\"benchmark_time\":-0.25}}}", CUTUNE_EPARSE,
          "t.json: cache[\"1\"].benchmark_time: -0.25 is not a cost"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char err[512] = "";
-        cutune_recording *r = (cutune_recording *)1;
-        int rc = cutune_recording_load_buffer("t.json", cases[i].json, strlen(cases[i].json), &r,
-                                              err, sizeof err);
-        if (rc != cases[i].code || !strstr(err, cases[i].msg))
-            fail_msg("case %zu: rc %d, message '%s', expected %d '%s'", i, rc, err, cases[i].code,
-                     cases[i].msg);
-        assert_null(r);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_refused("t.json", cases[i].json, cases[i].code, cases[i].msg, "case", i);
     /* ... and in a journal's costs and metrics */
     static const char *const jinf[][2] = {
         {"\"compile_ms\":1e400",
@@ -484,19 +481,13 @@ static void test_kt_misreadings(void **state)
         {"\"bench_ms\":-1e-3", "j.jsonl:2: eval.bench_ms: -0.001 is not a cost"},
     };
     for (size_t i = 0; i < sizeof jinf / sizeof jinf[0]; i++) {
-        char text[512], jerr[512] = "";
+        char text[512];
         snprintf(text, sizeof text,
                  "{\"kind\":\"header\",\"params\":{\"x\":[1,2]}}\n"
                  "{\"kind\":\"eval\",\"n\":0,\"config\":{\"x\":1},\"status\":\"ok\","
                  "\"time_ms\":3,%s}\n",
                  jinf[i][0]);
-        cutune_recording *jr = (cutune_recording *)1;
-        int rc =
-            cutune_recording_load_buffer("j.jsonl", text, strlen(text), &jr, jerr, sizeof jerr);
-        if (rc != CUTUNE_EPARSE || !strstr(jerr, jinf[i][1]))
-            fail_msg("journal case %zu: rc %d, message '%s', expected '%s'", i, rc, jerr,
-                     jinf[i][1]);
-        assert_null(jr);
+        expect_refused("j.jsonl", text, CUTUNE_EPARSE, jinf[i][1], "journal case", i);
     }
     /* absent and null are fine; present with another type is an error */
     static const char *const jnull =
@@ -516,19 +507,13 @@ static void test_kt_misreadings(void **state)
         {"\"device\":true", "j.jsonl:1: header.device: expected a string"},
     };
     for (size_t i = 0; i < sizeof jhead / sizeof jhead[0]; i++) {
-        char text[512], jerr[512] = "";
+        char text[512];
         snprintf(text, sizeof text,
                  "{\"kind\":\"header\",\"params\":{\"x\":[1,2]},%s}\n"
                  "{\"kind\":\"eval\",\"n\":0,\"config\":{\"x\":1},\"status\":\"ok\","
                  "\"time_ms\":3}\n",
                  jhead[i][0]);
-        cutune_recording *jr = (cutune_recording *)1;
-        int rc =
-            cutune_recording_load_buffer("j.jsonl", text, strlen(text), &jr, jerr, sizeof jerr);
-        if (rc != CUTUNE_EPARSE || !strstr(jerr, jhead[i][1]))
-            fail_msg("journal header case %zu: rc %d, message '%s', expected '%s'", i, rc, jerr,
-                     jhead[i][1]);
-        assert_null(jr);
+        expect_refused("j.jsonl", text, CUTUNE_EPARSE, jhead[i][1], "journal header case", i);
     }
     /* a raw NUL byte, also between tokens (where cJSON takes it for a space) */
     static const char raw[] = KT_HEAD "{\"1\":{\"x\":1,\0\"time\":1}}}";
