@@ -10,11 +10,6 @@
 #include "cutune/report.h"
 #include "src/io/io_internal.h"
 
-static char *dup_or_null(const cJSON *j)
-{
-    return cJSON_IsString(j) && j->valuestring ? strdup(j->valuestring) : NULL;
-}
-
 /* A value as the journal wrote it (Python's way): a float keeps its point (2.0), which
  * the header's numbers carry as marks (recording_mark_member_floats). */
 static void value_text(const cJSON *v, char *buf, size_t len)
@@ -85,24 +80,25 @@ static int parse_header(cutune_report_run *r, const cJSON *h, size_t line, char 
     if (!cJSON_IsObject(params))
         return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: params: missing or not an object", f,
                           line);
-    /* optional strings, as the journal loader reads them: absent or null, or a string */
-    static const char *const strs[] = {"spec",   "searcher", "evaluator", "evaluator_arg",
-                                       "device", "target",   "objective"};
+    /* optional strings, read as the journal loader reads them: absent or null, or a string */
+    char loc[512];
+    snprintf(loc, sizeof loc, "%s:%zu: header", f, line);
+    const struct {
+        const char *key;
+        char **dst;
+    } strs[] = {{"spec", &r->spec},           {"searcher", &r->searcher},
+                {"evaluator", &r->evaluator}, {"evaluator_arg", &r->evaluator_arg},
+                {"device", &r->device},       {"target", &r->target}};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) {
-        const cJSON *it = cJSON_GetObjectItemCaseSensitive(h, strs[i]);
-        if (it && !cJSON_IsNull(it) && !cJSON_IsString(it))
-            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:%zu: header.%s: expected a string", f,
-                              line, strs[i]);
+        int rc = recording_opt_string(h, strs[i].key, strs[i].dst, loc, err, errlen);
+        if (rc < 0)
+            return rc;
     }
-    r->spec = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "spec"));
-    r->searcher = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "searcher"));
-    r->evaluator = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "evaluator"));
-    r->evaluator_arg = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "evaluator_arg"));
-    r->device = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "device"));
-    r->target = dup_or_null(cJSON_GetObjectItemCaseSensitive(h, "target"));
     {
         /* what the run ranked by: its objective and constraints, NULL for plain time */
         const cJSON *ob = cJSON_GetObjectItemCaseSensitive(h, "objective");
+        if (ob && !cJSON_IsNull(ob) && !cJSON_IsString(ob))
+            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.objective: expected a string", loc);
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(h, "subject_to");
         const cJSON *first = cJSON_IsArray(st) ? st->child : NULL;
         size_t len = 32 + (cJSON_IsString(ob) ? strlen(ob->valuestring) : 4);
