@@ -198,6 +198,10 @@ int recording_load_kt(recording_impl *ri, const char *file, const char *text, si
  * with one (a journal's: "header" first; another kind is a journal whose header line was
  * removed); 0 when it has none (a Kernel Tuner cache). */
 int recording_first_kind(const char *data, size_t len, char *buf, size_t buflen);
+
+/* Whether the line [p, e) holds only blanks (space, tab, CR): a journal's empty line. Reads
+ * nothing outside it, so a buffer need not end in a NUL. */
+int recording_blank_line(const char *p, const char *e);
 /* journal_load.c: a cutune journal (data[0..len), plain) into ri. */
 int recording_load_journal(recording_impl *ri, const char *file, const char *data, size_t len,
                            char *err, size_t errlen);

@@ -22,7 +22,7 @@ static const char *line_end(const char *p, const char *end)
     return nl ? nl : end;
 }
 
-static int blank(const char *p, const char *e)
+int recording_blank_line(const char *p, const char *e)
 {
     for (; p < e; p++)
         if (*p != ' ' && *p != '\t' && *p != '\r')
@@ -347,7 +347,7 @@ int recording_load_journal(recording_impl *ri, const char *file, const char *dat
         const char *e = line_end(p, end);
         int terminated = e < end;
         lineno++;
-        if (blank(p, e)) {
+        if (recording_blank_line(p, e)) {
             p = terminated ? e + 1 : end;
             continue;
         }

@@ -396,7 +396,7 @@ static int parse_lines(cutune_report_run *r, const char *text, size_t len, char 
         const char *e = nl ? nl : end;
         line++;
         size_t n = (size_t)(e - p);
-        if (n && strspn(p, " \t\r") < n) {
+        if (!recording_blank_line(p, e)) { /* the buffer need not end in a NUL */
             cJSON *j = cJSON_ParseWithLength(p, n);
             if (!j) {
                 if (!nl) { /* a last line cut short by a crash: the record ends before it */

@@ -30,9 +30,11 @@ command -v clang >/dev/null || { echo "clang not found: apt-get install -y clang
 
 # Files each target's parser lives in (for the line coverage report).
 declare -A files=(
-    [expr]="src/space/expr_parse.c src/space/expr_eval.c"
-    [spec]="src/spec/spec.c src/spec/spec_parse.c src/spec/spec_space.c src/spec/spec_args.c src/spec/spec_launch.c src/spec/spec_check.c src/spec/json_path.c src/space/space.c src/space/space_enumerate.c src/space/expr_parse.c src/space/expr_eval.c src/common/json_check.c"
+    [expr]="src/space/expr_lex.c src/space/expr_parse.c src/space/expr_eval.c"
+    [spec]="src/spec/spec.c src/spec/spec_parse.c src/spec/spec_space.c src/spec/spec_args.c src/spec/spec_launch.c src/spec/spec_check.c src/spec/t1.c src/spec/t1_space.c src/spec/t1_kernel.c src/spec/json_path.c src/space/space.c src/space/space_enumerate.c src/space/expr_lex.c src/space/expr_parse.c src/space/expr_eval.c src/common/json_check.c"
     [recording]="src/io/recording.c src/io/recording_parse.c src/io/kt_load.c src/io/journal_load.c src/io/util.c src/common/json_check.c src/io/json_arena.c"
+    [report]="src/report/report_load.c src/report/ncu_csv.c src/report/importance.c src/report/html_page.c src/report/html_plots.c src/report/report_text.c src/report/svg.c"
+    [objective]="src/tune/objective.c src/tune/objective_text.c"
 )
 
 if [ ! -f "$build/build.ninja" ]; then
@@ -92,10 +94,10 @@ if [ "${FUZZ_LLVM_COV:-1}" != 0 ] && command -v llvm-profdata >/dev/null && comm
             | awk -v t="$t" -v want="${files[$t]}" '
                 BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) keep[w[i]] = 1 }
                 NF == 13 && ($1 in keep) {
-                    printf "  %-10s %-24s lines %5d/%-5d %7s  functions %3d/%-3d  branches %5d/%-5d\n",
+                    printf "  %-10s %-28s lines %5d/%-5d %7s  functions %3d/%-3d  branches %5d/%-5d\n",
                         t, $1, $8 - $9, $8, $10, $5 - $6, $5, $11 - $12, $11
                     L += $8; LM += $9; F += $5; FM += $6; B += $11; BM += $12 }
-                END { if (L) printf "  %-10s %-24s lines %5d/%-5d %6.2f%%  functions %3d/%-3d  branches %5d/%-5d\n",
+                END { if (L) printf "  %-10s %-28s lines %5d/%-5d %6.2f%%  functions %3d/%-3d  branches %5d/%-5d\n",
                           t, "(these files)", L - LM, L, 100 * (L - LM) / L, F - FM, F, B - BM, B }'
     done
 fi
