@@ -5,6 +5,7 @@
  * Kept apart from t1.c because it is the one part that parses text of its own (the value
  * lists and expressions) rather than mapping fields one to one.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +159,29 @@ static int eval_const(t1 *T, const char *path, const char *text, size_t n, cutun
     return 0;
 }
 
+/* How many values range(r[0], r[1], r[2]) holds, counted in unsigned arithmetic: the span
+ * of two 64-bit integers and its quotient are exact there, where doubles round them
+ * (range(0, 2**62 + 1, 2**62) holds 2 values, not 1) and signed integers overflow. */
+static size_t range_count(const long long r[3])
+{
+    if (r[2] > 0 ? r[1] <= r[0] : r[1] >= r[0])
+        return 0;
+    unsigned long long lo = (unsigned long long)r[0], hi = (unsigned long long)r[1],
+                       step = (unsigned long long)r[2];
+    unsigned long long span = r[2] > 0 ? hi - lo : lo - hi, by = r[2] > 0 ? step : 0 - step;
+    return (size_t)(span / by + (span % by != 0));
+}
+
+/* The value k of range(r[0], r[1], r[2]), k below its count: r[0] + k * r[2] is within the
+ * range, so taken modulo 2^64 (unsigned) it is exact even where k * r[2] alone would
+ * overflow a long long. */
+static long long range_value(const long long r[3], size_t k)
+{
+    unsigned long long v =
+        (unsigned long long)r[0] + (unsigned long long)k * (unsigned long long)r[2];
+    return v <= (unsigned long long)LLONG_MAX ? (long long)v : -(long long)(0 - v - 1) - 1;
+}
+
 /* Parse range(stop), range(start, stop[, step]) from the arguments in s[0..n). */
 static int parse_range(t1 *T, const char *path, const char *s, size_t n, long long r[3],
                        size_t *count)
@@ -191,8 +215,7 @@ static int parse_range(t1 *T, const char *path, const char *s, size_t n, long lo
     r[2] = na == 3 ? a[2] : 1;
     if (r[2] == 0)
         return t1_fail(T, CUTUNE_EINVAL, path, "range() step must not be zero");
-    double span = ((double)r[1] - (double)r[0]) / (double)r[2];
-    *count = span > 0 ? (size_t)fmin(ceil(span), 1e9) : 0;
+    *count = range_count(r);
     return 0;
 }
 
@@ -306,7 +329,7 @@ static int parse_values(t1 *T, const char *path, const cJSON *vals, const char *
             return t1_fail(T, CUTUNE_EINVAL, path, "range() holds %zu values (at most %d)", count,
                            CUTUNE_SPACE_MAX_VALUES);
         for (size_t k = 0; k < count; k++) {
-            cutune_value v = {.type = CUTUNE_VALUE_INT, .i = r[0] + (long long)k * r[2]};
+            cutune_value v = {.type = CUTUNE_VALUE_INT, .i = range_value(r, k)};
             if ((rc = add_value(T, path, type, &v, list, tp)))
                 return rc;
         }

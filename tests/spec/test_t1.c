@@ -286,6 +286,12 @@ static void test_values(void **state)
         {"int", "range(4,)", 4, "0", "3"}, /* Python's trailing comma */
         {"int", "range(2, 6, )", 4, "2", "5"},
         {"int", "list(range(1, 9))", 8, "1", "8"},
+        /* counted and stepped exactly, though a double rounds 2**62 + 1 and 3 * 2**62
+         * overflows a long long */
+        {"int", "range(0, 4611686018427387905, 4611686018427387904)", 2, "0",
+         "4611686018427387904"},
+        {"int", "range(-9223372036854775807, 9223372036854775807, 4611686018427387904)", 4,
+         "-9223372036854775807", "4611686018427387905"},
         {"uint", "[0, 7]", 2, "0", "7"},
         {"float", "[0.5, 1, 2.0]", 3, "0.5", "2.0"},
         {"bool", "[True, False]", 2, "1", "0"},
