@@ -337,20 +337,21 @@ int cutune_spec_load_buffer(const char *name, const char *json, size_t len, cons
     rc = parse_json(&L, json, len, &root);
     if (rc)
         return rc;
-    if (cutune_spec_t1_detect(root)) { /* a T1 file (t1.c): mapped onto a spec, loaded here */
-        rc = cutune_spec_t1_load(L.file, json, len, root, source_dir, ov, nov, out, err, errlen);
-        cJSON_Delete(root);
-        return rc;
-    }
     L.text = json;
     L.textlen = len;
-    /* cJSON cuts a string at a \u0000 ("k.cu\u0000x" would read as "k.cu") */
+    /* cJSON cuts a string at a \u0000 ("k.cu\u0000x" would read as "k.cu"), in a T1 file
+     * as in a spec: checked before either is read */
     char where[PATH_LEN];
     int is_key;
     if ((rc = cutune_json_check_nul(json, len, root, where, sizeof where, &is_key)) < 0) {
         rc = spec_fail(&L, rc, where, "%s a NUL character (\\u0000): spec strings hold none",
                        is_key ? "a key holds" : "holds");
         goto out_free_root;
+    }
+    if (cutune_spec_t1_detect(root)) { /* a T1 file (t1.c): mapped onto a spec, loaded here */
+        rc = cutune_spec_t1_load(L.file, json, len, root, source_dir, ov, nov, out, err, errlen);
+        cJSON_Delete(root);
+        return rc;
     }
     rc = spec_index_numbers(&L, json, len, root);
     if (rc)

@@ -484,6 +484,19 @@ static void test_field_errors(void **state)
                "ConfigurationSpace.Conditions[0].Parameters[0]", "'bz' is not a tuning parameter");
 }
 
+/* cJSON cuts a string at a \u0000: in a T1 file, as in a spec, it is an error naming the
+ * field, not a shorter file name, parameter name or expression. */
+static void test_nul_strings(void **state)
+{
+    (void)state;
+    load_fails(replace(t1_doc(NULL, NULL, NULL, NULL), "\"KernelFile\": \"k.cu\"",
+                       "\"KernelFile\": \"k.cu\\u0000.bak\""),
+               CUTUNE_EPARSE, 4, "KernelSpecification.KernelFile", "NUL character");
+    load_fails(
+        replace(t1_doc(NULL, NULL, NULL, NULL), "bs * ipt <= 128", "bs * ipt <= 128\\u0000 or 1"),
+        CUTUNE_EPARSE, 2, "ConfigurationSpace.Conditions[0].Expression", "NUL character");
+}
+
 /* A native spec is no T1 file, and a T1 file without its required parts says which. */
 static void test_detect(void **state)
 {
@@ -508,7 +521,7 @@ int main(void)
         cmocka_unit_test(test_values),           cmocka_unit_test(test_size_rewrites),
         cmocka_unit_test(test_warnings),         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_mapped_errors),    cmocka_unit_test(test_field_errors),
-        cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_nul_strings),      cmocka_unit_test(test_detect),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
