@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "json_path.h"
+#include "src/common/json_check.h"
 #include "t1_internal.h"
 
 /* ------------------------------------------------------------------ messages */
@@ -396,6 +397,22 @@ static void rewrite_message(t1 *T, char *err, size_t errlen)
     }
 }
 
+/* A key given twice in one object: cJSON keeps both and the readers here see the first, so
+ * the second ("KernelFile" again, a second "Values") would be dropped silently. The message
+ * of cutune_json_check_keys ("PATH: key \"K\" given twice ...") is said at PATH's line. */
+static int check_repeated_keys(t1 *T, const cJSON *root)
+{
+    char msg[MSG_LEN], path[PATH_LEN];
+    int rc = cutune_json_check_keys(root, msg, sizeof msg);
+    if (rc >= 0)
+        return 0;
+    const char *key = strstr(msg, ": key \"");
+    if (!key || (size_t)(key - msg) >= sizeof path)
+        return t1_fail(T, rc, NULL, "%s", msg); /* the top level's keys, or out of memory */
+    snprintf(path, sizeof path, "%.*s", (int)(key - msg), msg);
+    return t1_fail(T, rc, path, "%s", key + 2);
+}
+
 static void t1_free(t1 *T)
 {
     for (size_t m = 0; m < T->nmaps; m++) {
@@ -428,7 +445,9 @@ int cutune_spec_t1_load(const char *file, const char *text, size_t len, const cJ
         rc = t1_oom(&T);
         goto out_free;
     }
-    rc = build(&T, root, doc);
+    rc = check_repeated_keys(&T, root);
+    if (!rc)
+        rc = build(&T, root, doc);
     if (rc)
         goto out_free;
     json = cJSON_PrintUnformatted(doc); /* one line: every message says line 1 */

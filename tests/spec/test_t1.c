@@ -497,6 +497,20 @@ static void test_nul_strings(void **state)
         CUTUNE_EPARSE, 2, "ConfigurationSpace.Conditions[0].Expression", "NUL character");
 }
 
+/* A key given twice in one object is an error at that object's line: a reader keeps one of
+ * the two, so the other would be dropped silently. */
+static void test_repeated_keys(void **state)
+{
+    (void)state;
+    load_fails(replace(t1_doc(NULL, NULL, NULL, NULL), "\"KernelFile\": \"k.cu\"",
+                       "\"KernelFile\": \"k.cu\", \"KernelFile\": \"other.cu\""),
+               CUTUNE_EPARSE, 3, "KernelSpecification", "key \"KernelFile\" given twice");
+    load_fails(replace(t1_doc(NULL, NULL, NULL, NULL), "\"FillValue\": 0.5",
+                       "\"FillValue\": 0.5, \"FillValue\": 0.25"),
+               CUTUNE_EPARSE, 10, "KernelSpecification.Arguments[2]",
+               "key \"FillValue\" given twice");
+}
+
 /* A native spec is no T1 file, and a T1 file without its required parts says which. */
 static void test_detect(void **state)
 {
@@ -521,7 +535,8 @@ int main(void)
         cmocka_unit_test(test_values),           cmocka_unit_test(test_size_rewrites),
         cmocka_unit_test(test_warnings),         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_mapped_errors),    cmocka_unit_test(test_field_errors),
-        cmocka_unit_test(test_nul_strings),      cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_nul_strings),      cmocka_unit_test(test_repeated_keys),
+        cmocka_unit_test(test_detect),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
