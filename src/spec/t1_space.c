@@ -347,6 +347,9 @@ static int parse_values(t1 *T, const char *path, const cJSON *vals, const char *
             size_t j = i + 1;
             while (j < n - 1 && s[j] != c)
                 j += s[j] == '\\' ? 2 : 1;
+            if (j >= n - 1) /* the list ended inside it: its last value would be dropped */
+                return t1_fail(T, CUTUNE_EINVAL, path, "'%s': a string is not closed",
+                               vals->valuestring);
             i = j;
             continue;
         }

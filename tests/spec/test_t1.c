@@ -466,6 +466,12 @@ static void test_field_errors(void **state)
              "{\"Name\": \"bs\", \"Type\": \"int\", \"Values\": \"[2**i for i in range(6)]\"}]}");
     load_fails(t1_doc(cs, NULL, NULL, NULL), CUTUNE_EUNSUPPORTED, 3,
                "ConfigurationSpace.TuningParameters[0].Values", "a list comprehension is not read");
+    /* Python refuses an unclosed string; read up to the list's end it lost the value */
+    snprintf(cs, sizeof cs,
+             "\"ConfigurationSpace\": {\"TuningParameters\": [\n"
+             "{\"Name\": \"bs\", \"Type\": \"string\", \"Values\": \"['a', 'b]\"}]}");
+    load_fails(t1_doc(cs, NULL, NULL, NULL), CUTUNE_EINVAL, 3,
+               "ConfigurationSpace.TuningParameters[0].Values", "a string is not closed");
     snprintf(cs, sizeof cs,
              "\"ConfigurationSpace\": {\"TuningParameters\": [\n"
              "{\"Name\": \"bs\", \"Type\": \"uint\", \"Values\": \"[-1, 2]\"}]}");
