@@ -61,6 +61,8 @@ int t1_load_problem_size(t1 *T, const cJSON *ks, cJSON *doc)
     t1_map_field(T, "sizes", path, 0);
     if (cJSON_IsNumber(ps)) {
         cutune_value v = t1_json_number(ps);
+        if (!isfinite(ps->valuedouble)) /* 1e400: no number the spec could read back */
+            return t1_fail(T, CUTUNE_EINVAL, path, "number out of range");
         if (!t1_add(T, sizes, "ProblemSize", t1_number_node(&v)))
             return t1_oom(T);
         t1_map_field(T, "sizes.ProblemSize", path, 0);
@@ -72,8 +74,10 @@ int t1_load_problem_size(t1 *T, const cJSON *ks, cJSON *doc)
     size_t i = 0;
     for (const cJSON *e = ps->child; e; e = e->next, i++) {
         snprintf(tpath, sizeof tpath, "%s[%zu]", path, i);
-        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
+        if (!cJSON_IsNumber(e))
             return t1_fail(T, CUTUNE_EINVAL, tpath, "expected a number");
+        if (!isfinite(e->valuedouble))
+            return t1_fail(T, CUTUNE_EINVAL, tpath, "number out of range");
         cutune_value v = t1_json_number(e);
         snprintf(name, sizeof name, "ProblemSize_%zu", i);
         if (!t1_add(T, sizes, name, t1_number_node(&v)))

@@ -466,6 +466,13 @@ static void test_field_errors(void **state)
              "{\"Name\": \"bs\", \"Type\": \"int\", \"Values\": \"[2**i for i in range(6)]\"}]}");
     load_fails(t1_doc(cs, NULL, NULL, NULL), CUTUNE_EUNSUPPORTED, 3,
                "ConfigurationSpace.TuningParameters[0].Values", "a list comprehension is not read");
+    /* beyond a double's range: said of the T1 field, not of the document it maps to */
+    load_fails(replace(t1_doc(NULL, NULL, NULL, NULL), "\"ProblemSize\": [1024]",
+                       "\"ProblemSize\": 1e400"),
+               CUTUNE_EINVAL, 4, "KernelSpecification.ProblemSize", "number out of range");
+    load_fails(replace(t1_doc(NULL, NULL, NULL, NULL), "\"ProblemSize\": [1024]",
+                       "\"ProblemSize\": [1e400]"),
+               CUTUNE_EINVAL, 4, "KernelSpecification.ProblemSize[0]", "number out of range");
     /* Python refuses an unclosed string; read up to the list's end it lost the value */
     snprintf(cs, sizeof cs,
              "\"ConfigurationSpace\": {\"TuningParameters\": [\n"
