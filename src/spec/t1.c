@@ -281,6 +281,8 @@ static int load_kernel_rest(t1 *T, const cJSON *root, cJSON *doc)
     if (rc)
         return rc;
     const cJSON *prof = t1_member(ks, "Profiling");
+    if (prof && !cJSON_IsNull(prof) && !cJSON_IsBool(prof)) /* "yes": neither, not dropped */
+        return t1_fail(T, CUTUNE_EINVAL, "KernelSpecification.Profiling", "expected true or false");
     if (prof && cJSON_IsTrue(prof))
         t1_warn(T, "KernelSpecification.Profiling", "KernelSpecification.Profiling",
                 "ignored (cutune collects no profiling counters)");

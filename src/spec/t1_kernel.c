@@ -263,6 +263,10 @@ static int load_arg(t1 *T, const cJSON *arg, const char *path, size_t i, cJSON *
     if (fv && !cJSON_IsNull(fv) && !cJSON_IsNumber(fv) && !cJSON_IsString(fv))
         return t1_fail(T, CUTUNE_EINVAL, FIELD("FillValue"), "expected a number");
     int have_fv = fv && !cJSON_IsNull(fv);
+    /* Output is Kernel Tuner's flag: a string ("yes") would be neither, dropped silently */
+    if (outp && !cJSON_IsNull(outp) && !cJSON_IsBool(outp) && !cJSON_IsNumber(outp))
+        return t1_fail(T, CUTUNE_EINVAL, FIELD("Output"), "expected true or false");
+    int out_flag = outp && (cJSON_IsTrue(outp) || (cJSON_IsNumber(outp) && outp->valuedouble != 0));
     if (strcmp(mem, "Scalar") == 0) {
         if (ft && strcmp(ft, "Constant") != 0)
             return t1_fail(T, CUTUNE_EUNSUPPORTED, FIELD("FillType"),
@@ -279,6 +283,12 @@ static int load_arg(t1 *T, const cJSON *arg, const char *path, size_t i, cJSON *
         if (acc && !(cJSON_IsString(acc) && strcmp(acc->valuestring, "ReadOnly") == 0))
             t1_warn(T, FIELD("AccessType"), FIELD("AccessType"),
                     "ignored (a scalar is passed by value: only read)");
+        /* fields of a buffer, which a scalar has not: said, as any field cutune ignores */
+        if (out_flag)
+            t1_warn(T, FIELD("Output"), FIELD("Output"),
+                    "ignored (a scalar is passed by value: what the kernel writes is not seen)");
+        if (size && !cJSON_IsNull(size))
+            t1_warn(T, FIELD("Size"), FIELD("Size"), "ignored (a scalar is one value)");
     } else if (strcmp(mem, "Vector") == 0) {
         const char *access = cJSON_IsString(acc) ? acc->valuestring : NULL;
         if (acc &&
@@ -286,9 +296,7 @@ static int load_arg(t1 *T, const cJSON *arg, const char *path, size_t i, cJSON *
                          strcmp(access, "ReadWrite") == 0)))
             return t1_fail(T, CUTUNE_EINVAL, FIELD("AccessType"),
                            "expected ReadOnly, WriteOnly or ReadWrite");
-        int output =
-            (access && strcmp(access, "WriteOnly") == 0) ||
-            (outp && (cJSON_IsTrue(outp) || (cJSON_IsNumber(outp) && outp->valuedouble != 0)));
+        int output = (access && strcmp(access, "WriteOnly") == 0) || out_flag;
         if (output && access && strcmp(access, "ReadWrite") == 0)
             return t1_fail(T, CUTUNE_EUNSUPPORTED, FIELD("Output"),
                            "an output cutune checks is filled with NaN before each check, so it "

@@ -423,6 +423,20 @@ static void test_errors(void **state)
     assert_false(s->args[1].output);
     assert_non_null(strstr(s->warnings, "Arguments[1].AccessType: ReadWrite: read as an input"));
     cutune_spec_free(s);
+    /* a flag of another type is neither true nor false: not read as either */
+    load_fails(replace(t1_doc(NULL, NULL, NULL, NULL), "\"ReadOnly\"",
+                       "\"ReadOnly\", \"Output\": \"yes\""),
+               CUTUNE_EINVAL, 9, "KernelSpecification.Arguments[1].Output",
+               "expected true or false");
+    load_fails(t1_doc(NULL, "\"Profiling\": \"yes\"", NULL, NULL), CUTUNE_EINVAL, 7,
+               "KernelSpecification.Profiling", "expected true or false");
+    /* a buffer's fields on a scalar are ignored, and said to be */
+    s = load_ok(replace(t1_doc(NULL, NULL, NULL, NULL), "\"FillValue\": 0.5",
+                        "\"FillValue\": 0.5, \"Size\": 4, \"Output\": true"));
+    assert_non_null(s->warnings);
+    assert_non_null(strstr(s->warnings, ":10: KernelSpecification.Arguments[2].Size: ignored"));
+    assert_non_null(strstr(s->warnings, ":10: KernelSpecification.Arguments[2].Output: ignored"));
+    cutune_spec_free(s);
     load_fails(
         replace(t1_doc(NULL, NULL, NULL, NULL), "\"ReadOnly\"", "\"ReadWrite\", \"Output\": 1"),
         CUTUNE_EUNSUPPORTED, 9, "KernelSpecification.Arguments[1].Output", "cannot also be read");
