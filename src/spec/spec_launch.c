@@ -81,6 +81,11 @@ int spec_load_reference(loader *L, const cJSON *root, const cutune_symtab *syms)
                 return spec_fail(L, CUTUNE_EINVAL, path, "a builtin reference takes no '%s'",
                                  fields[k]);
             }
+        /* the CUDA evaluator has these two: another name loaded, replayed, and was refused
+         * only on a GPU, without the line */
+        if (strcmp(builtin, "cublas_sgemm") != 0 && strcmp(builtin, "cublas_gemm_abt") != 0)
+            return spec_fail(L, CUTUNE_ENOTFOUND, "reference.builtin",
+                             "'%s' is unknown (known: cublas_sgemm, cublas_gemm_abt)", builtin);
         s->ref_kind = CUTUNE_REF_BUILTIN;
         s->ref_name = spec_strdup(builtin);
         return s->ref_name ? 0 : spec_fail(L, CUTUNE_ENOMEM, "reference", "out of memory");

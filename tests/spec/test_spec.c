@@ -782,6 +782,8 @@ static void test_wrong_types(void **state)
               "reference.block", "missing");
     bad_field("reference", "{\"builtin\": \"cublas_sgemm\", \"grid\": [1]}", CUTUNE_EINVAL,
               "reference.grid", "builtin");
+    bad_field("reference", "{\"builtin\": \"cublas_dgemm\"}", CUTUNE_ENOTFOUND, "reference.builtin",
+              "'cublas_dgemm' is unknown");
     bad_field("tolerance", "[]", CUTUNE_EINVAL, "tolerance", "expected an object");
     bad_field("tolerance", "{\"rtol\": \"small\"}", CUTUNE_EINVAL, "tolerance.rtol",
               "expected a number");
