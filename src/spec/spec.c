@@ -348,14 +348,14 @@ int cutune_spec_load_buffer(const char *name, const char *json, size_t len, cons
                        is_key ? "a key holds" : "holds");
         goto out_free_root;
     }
-    if (cutune_spec_t1_detect(root)) { /* a T1 file (t1.c): mapped onto a spec, loaded here */
-        rc = cutune_spec_t1_load(L.file, json, len, root, source_dir, ov, nov, out, err, errlen);
-        cJSON_Delete(root);
-        return rc;
-    }
-    rc = spec_index_numbers(&L, json, len, root);
+    rc = spec_index_numbers(&L, json, len, root); /* both formats read the literals */
     if (rc)
         goto out_free_root;
+    if (cutune_spec_t1_detect(root)) { /* a T1 file (t1.c): mapped onto a spec, loaded here */
+        rc = cutune_spec_t1_load(L.file, json, len, root, L.nums, L.nnums, source_dir, ov, nov, out,
+                                 err, errlen);
+        goto out_free_root;
+    }
     L.impl = calloc(1, sizeof *L.impl);
     if (!L.impl) {
         rc = spec_fail(&L, CUTUNE_ENOMEM, NULL, "out of memory");

@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "cutune/spec.h"
+#include "spec_numbers.h"
 
 #define MSG_LEN 1024
 #define PATH_LEN 256
@@ -25,13 +26,6 @@ typedef struct spec_impl {
     const char **metric_names; /* symbol table of metric expressions (views) */
     size_t nmetric_names;      /* space symbols + 2 */
 } spec_impl;
-
-/* A number token of the JSON text, paired with its cJSON node. */
-typedef struct numtok {
-    const cJSON *node; /* the cJSON_Number node */
-    const char *text;  /* the literal in the JSON text (not NUL-terminated) */
-    size_t len;        /* its length */
-} numtok;
 
 /* State of one load. */
 typedef struct loader {

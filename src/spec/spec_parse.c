@@ -252,12 +252,12 @@ int spec_index_numbers(loader *L, const char *text, size_t len, const cJSON *roo
     return 0;
 }
 
-static const numtok *number_literal(const loader *L, const cJSON *node)
+const numtok *spec_find_number(const numtok *nums, size_t n, const cJSON *node)
 {
-    if (!L->nums)
+    if (!nums)
         return NULL;
     numtok key = {.node = node};
-    return bsearch(&key, L->nums, L->nnums, sizeof *L->nums, numtok_cmp);
+    return bsearch(&key, nums, n, sizeof *nums, numtok_cmp);
 }
 
 /*
@@ -268,7 +268,7 @@ static const numtok *number_literal(const loader *L, const cJSON *node)
 int spec_number_value(loader *L, const cJSON *j, const char *path, int prefer_int,
                       cutune_value *out)
 {
-    const numtok *t = number_literal(L, j);
+    const numtok *t = spec_find_number(L->nums, L->nnums, j);
     double d = j->valuedouble;
     memset(out, 0, sizeof *out);
     if (!isfinite(d))

@@ -17,6 +17,7 @@
  * conditions are read in t1_space.c, the kernel (source, sizes, launch, arguments) in
  * t1_kernel.c; what they share is declared in t1_internal.h.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -174,10 +175,26 @@ cJSON *t1_number_node(const cutune_value *v)
     return cJSON_CreateRaw(text);
 }
 
-/* A JSON number as a value: an integer where it is integral, else a real. */
-cutune_value t1_json_number(const cJSON *j)
+/* A JSON number as a value: an integer where it is integral, else a real. An integer
+ * literal is read from the text, as a spec's is: its double would round one beyond 2^53
+ * (an int64 FillValue 9007199254740993 read as ...992). */
+cutune_value t1_json_number(const t1 *T, const cJSON *j)
 {
     cutune_value v = {.type = CUTUNE_VALUE_REAL, .r = j->valuedouble};
+    const numtok *t = spec_find_number(T->nums, T->nnums, j);
+    if (t && t->len < 32 && !memchr(t->text, '.', t->len) && !memchr(t->text, 'e', t->len) &&
+        !memchr(t->text, 'E', t->len)) {
+        char buf[32], *end;
+        memcpy(buf, t->text, t->len);
+        buf[t->len] = '\0';
+        errno = 0;
+        long long i = strtoll(buf, &end, 10);
+        if (errno != ERANGE && !*end) {
+            v.type = CUTUNE_VALUE_INT;
+            v.i = i;
+            return v;
+        }
+    }
     if (j->valuedouble == floor(j->valuedouble) && fabs(j->valuedouble) < 9007199254740992.0) {
         v.type = CUTUNE_VALUE_INT;
         v.i = (long long)j->valuedouble;
@@ -435,10 +452,18 @@ int cutune_spec_t1_detect(const cJSON *root)
 }
 
 int cutune_spec_t1_load(const char *file, const char *text, size_t len, const cJSON *root,
-                        const char *dir, const cutune_size_override *ov, size_t nov,
-                        cutune_spec **out, char *err, size_t errlen)
+                        const numtok *nums, size_t nnums, const char *dir,
+                        const cutune_size_override *ov, size_t nov, cutune_spec **out, char *err,
+                        size_t errlen)
 {
-    t1 T = {.file = file, .dir = dir, .text = text, .len = len, .err = err, .errlen = errlen};
+    t1 T = {.file = file,
+            .dir = dir,
+            .text = text,
+            .len = len,
+            .err = err,
+            .errlen = errlen,
+            .nums = nums,
+            .nnums = nnums};
     cJSON *doc = cJSON_CreateObject();
     char *json = NULL;
     int rc;

@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 
 #include "cutune/spec.h"
+#include "spec_numbers.h"
 
 /** Whether root is a T1 document: an object holding "ConfigurationSpace" or
  *  "KernelSpecification" (the members T1's schema requires; a cutune spec has neither). */
@@ -14,13 +15,14 @@ int cutune_spec_t1_detect(const cJSON *root);
 
 /**
  * Map the T1 document root (parsed from text[0..len), the file named file, relative
- * paths starting in dir) onto a cutune spec and load that as cutune_spec_load_buffer
- * does. Errors name the file, the line and the T1 field ("KernelSpecification.
- * Arguments[2].FillType: ..."); what T1 says that cutune ignores is listed, one line
- * each, in (*out)->warnings.
+ * paths starting in dir; nums its number literals as spec_index_numbers pairs them, or
+ * NULL) onto a cutune spec and load that as cutune_spec_load_buffer does. Errors name
+ * the file, the line and the T1 field ("KernelSpecification.Arguments[2].FillType:
+ * ..."); what T1 says that cutune ignores is listed, one line each, in (*out)->warnings.
  */
 int cutune_spec_t1_load(const char *file, const char *text, size_t len, const cJSON *root,
-                        const char *dir, const cutune_size_override *ov, size_t nov,
-                        cutune_spec **out, char *err, size_t errlen);
+                        const numtok *nums, size_t nnums, const char *dir,
+                        const cutune_size_override *ov, size_t nov, cutune_spec **out, char *err,
+                        size_t errlen);
 
 #endif

@@ -46,6 +46,8 @@ typedef struct t1 {
     size_t wlen;      /* its length */
     t1_param *params; /* the tuning parameters, in order */
     size_t nparams;
+    const numtok *nums; /* the number literals of text (exact integers), or NULL */
+    size_t nnums;
     int problem_kind; /* ProblemSize: 0 none, 1 a number ("ProblemSize"), 2 an array */
     size_t nproblem;  /* entries of the array */
 } t1;
@@ -65,7 +67,7 @@ char *t1_dup_str(const char *s);
 void t1_map_field(t1 *T, const char *native, const char *t1path, int keep_suffix);
 cJSON *t1_add(t1 *T, cJSON *obj, const char *key, cJSON *item);
 cJSON *t1_number_node(const cutune_value *v);
-cutune_value t1_json_number(const cJSON *j);
+cutune_value t1_json_number(const t1 *T, const cJSON *j);
 const cJSON *t1_member(const cJSON *obj, const char *name);
 void t1_path_member(char *buf, size_t len, const char *parent, const char *key);
 

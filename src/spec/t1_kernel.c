@@ -60,7 +60,7 @@ int t1_load_problem_size(t1 *T, const cJSON *ks, cJSON *doc)
         return t1_oom(T);
     t1_map_field(T, "sizes", path, 0);
     if (cJSON_IsNumber(ps)) {
-        cutune_value v = t1_json_number(ps);
+        cutune_value v = t1_json_number(T, ps);
         if (!isfinite(ps->valuedouble)) /* 1e400: no number the spec could read back */
             return t1_fail(T, CUTUNE_EINVAL, path, "number out of range");
         if (!t1_add(T, sizes, "ProblemSize", t1_number_node(&v)))
@@ -78,7 +78,7 @@ int t1_load_problem_size(t1 *T, const cJSON *ks, cJSON *doc)
             return t1_fail(T, CUTUNE_EINVAL, tpath, "expected a number");
         if (!isfinite(e->valuedouble))
             return t1_fail(T, CUTUNE_EINVAL, tpath, "number out of range");
-        cutune_value v = t1_json_number(e);
+        cutune_value v = t1_json_number(T, e);
         snprintf(name, sizeof name, "ProblemSize_%zu", i);
         if (!t1_add(T, sizes, name, t1_number_node(&v)))
             return t1_oom(T);

@@ -116,7 +116,7 @@ int t1_expr_node(t1 *T, const cJSON *j, const char *path, int size_expr, cJSON *
 {
     *out = NULL;
     if (cJSON_IsNumber(j)) {
-        cutune_value v = t1_json_number(j);
+        cutune_value v = t1_json_number(T, j);
         if (!isfinite(j->valuedouble))
             return t1_fail(T, CUTUNE_EINVAL, path, "number out of range");
         *out = t1_number_node(&v);
@@ -291,7 +291,7 @@ static int parse_values(t1 *T, const char *path, const cJSON *vals, const char *
         for (const cJSON *e = vals->child; e; e = e->next) {
             cutune_value v;
             if (cJSON_IsNumber(e) && isfinite(e->valuedouble))
-                v = t1_json_number(e);
+                v = t1_json_number(T, e);
             else if (cJSON_IsString(e))
                 v = (cutune_value){.type = CUTUNE_VALUE_STRING, .s = e->valuestring};
             else if (cJSON_IsBool(e))

@@ -334,6 +334,32 @@ static void test_size_rewrites(void **state)
     cutune_spec_free(s);
 }
 
+/* An integer literal keeps all 64 bits, as in a spec: its double would round one beyond
+ * 2^53 (9007199254740993 to ...992). */
+static void test_exact_integers(void **state)
+{
+    (void)state;
+    char cs[1024];
+    snprintf(cs, sizeof cs,
+             "\"ConfigurationSpace\": {\"TuningParameters\": ["
+             "{\"Name\": \"bs\", \"Type\": \"int\", \"Values\": \"[32]\"},"
+             "{\"Name\": \"ipt\", \"Type\": \"int\", \"Values\": [1, 9007199254740993]}]}");
+    cutune_spec *s =
+        load_ok(replace(t1_doc(cs, NULL, NULL, NULL),
+                        "\"Type\": \"int32\", \"MemoryType\": \"Scalar\", \"FillValue\": 1024",
+                        "\"Type\": \"int64\", \"MemoryType\": \"Scalar\", "
+                        "\"FillValue\": 9007199254740993"));
+    const cutune_param *p = cutune_space_param(s->space, 1);
+    assert_string_equal(p->texts[1], "9007199254740993");
+    cutune_value vars[8], v;
+    char err[256];
+    cutune_space_values(s->space, 0, vars);
+    assert_int_equal(cutune_expr_eval(s->args[3].value, vars, &v, err, sizeof err), 0);
+    assert_int_equal(v.type, CUTUNE_VALUE_INT);
+    assert_true(v.i == 9007199254740993LL);
+    cutune_spec_free(s);
+}
+
 /* ------------------------------------------------------------------ warnings */
 
 static void test_warnings(void **state)
@@ -560,10 +586,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_saxpy_same_space), cmocka_unit_test(test_mapping),
         cmocka_unit_test(test_values),           cmocka_unit_test(test_size_rewrites),
-        cmocka_unit_test(test_warnings),         cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_mapped_errors),    cmocka_unit_test(test_field_errors),
-        cmocka_unit_test(test_nul_strings),      cmocka_unit_test(test_repeated_keys),
-        cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_exact_integers),   cmocka_unit_test(test_warnings),
+        cmocka_unit_test(test_errors),           cmocka_unit_test(test_mapped_errors),
+        cmocka_unit_test(test_field_errors),     cmocka_unit_test(test_nul_strings),
+        cmocka_unit_test(test_repeated_keys),    cmocka_unit_test(test_detect),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
