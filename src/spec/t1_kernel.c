@@ -122,7 +122,7 @@ static int load_dims(t1 *T, const cJSON *ks, const char *field, const char *nati
         if (!a) {
             node = cJSON_CreateRaw("1");
         } else {
-            int rc = t1_expr_node(T, a, apath, 0, &node);
+            int rc = t1_expr_node(T, a, apath, T1_EXPR_PLAIN, &node);
             if (rc)
                 return rc;
             const cJSON *l = opencl && cJSON_IsObject(local) ? t1_member(local, axes[d]) : NULL;
@@ -130,7 +130,7 @@ static int load_dims(t1 *T, const cJSON *ks, const char *field, const char *nati
                 cJSON *ln;
                 char lpath[PATH_LEN];
                 snprintf(lpath, sizeof lpath, "KernelSpecification.LocalSize.%s", axes[d]);
-                if ((rc = t1_expr_node(T, l, lpath, 0, &ln))) {
+                if ((rc = t1_expr_node(T, l, lpath, T1_EXPR_PLAIN, &ln))) {
                     cJSON_Delete(node);
                     return rc;
                 }
@@ -178,7 +178,7 @@ int t1_load_launch(t1 *T, const cJSON *ks, cJSON *doc)
     const cJSON *sm = t1_member(ks, "SharedMemory");
     if (!rc && sm && !cJSON_IsNull(sm)) {
         cJSON *node;
-        rc = t1_expr_node(T, sm, "KernelSpecification.SharedMemory", 0, &node);
+        rc = t1_expr_node(T, sm, "KernelSpecification.SharedMemory", T1_EXPR_PLAIN, &node);
         if (!rc && !t1_add(T, launch, "shared_mem", node))
             rc = t1_oom(T);
         t1_map_field(T, "launch.shared_mem", "KernelSpecification.SharedMemory", 0);
@@ -274,7 +274,7 @@ static int load_arg(t1 *T, const cJSON *arg, const char *path, size_t i, cJSON *
         if (!have_fv)
             return t1_fail(T, CUTUNE_EINVAL, FIELD("FillValue"), "missing (a scalar's value)");
         cJSON *node;
-        int rc = t1_expr_node(T, fv, FIELD("FillValue"), 1, &node);
+        int rc = t1_expr_node(T, fv, FIELD("FillValue"), T1_EXPR_SIZE, &node);
         if (rc)
             return rc;
         if (!t1_add(T, a, "value", node))
@@ -309,7 +309,7 @@ static int load_arg(t1 *T, const cJSON *arg, const char *path, size_t i, cJSON *
         if (!size)
             return t1_fail(T, CUTUNE_EINVAL, FIELD("Size"), "missing (a buffer's element count)");
         cJSON *node;
-        int rc = t1_expr_node(T, size, FIELD("Size"), 1, &node);
+        int rc = t1_expr_node(T, size, FIELD("Size"), T1_EXPR_SIZE, &node);
         if (rc)
             return rc;
         if (!t1_add(T, a, "size", node))

@@ -35,10 +35,14 @@ static size_t skip_blanks(const char *s, size_t i)
  * A T1 expression in cutune's language: "ProblemSize[k]" is the size ProblemSize_k. In a
  * buffer Size (sizes only), Kernel Tuner binds each parameter's name to its list of values,
  * the buffer being allocated once: max(P), min(P) and len(P) of a parameter P become that
- * number. Strings are copied as they are. Returns a malloc'd string, or NULL (out of
- * memory).
+ * number. In a Condition, which Kernel Tuner evaluates as Python, '/' is true division:
+ * "a / b" becomes "a * 1.0 / b", whose REAL operand makes cutune's '/' real division
+ * (an INT '/' truncates, as in C: x / y > 2 would hold for fewer pairs than in Python).
+ * '* 1.0' joins the left operand at the level of '/' itself, so the parse is otherwise
+ * the same; "//" stays floor division. Strings are copied as they are. Returns a malloc'd
+ * string, or NULL (out of memory).
  */
-static char *rewrite_expr(const t1 *T, const char *src, int size_expr)
+static char *rewrite_expr(const t1 *T, const char *src, enum t1_expr_kind kind)
 {
     size_t n = strlen(src), cap = 2 * n + 64, o = 0;
     char *out = malloc(cap);
@@ -73,7 +77,7 @@ static char *rewrite_expr(const t1 *T, const char *src, int size_expr)
                     add_len = strlen(piece);
                     next = c + 1;
                 }
-            } else if (size_expr && src[k] == '(' &&
+            } else if (kind == T1_EXPR_SIZE && src[k] == '(' &&
                        ((idl == 3 &&
                          (strncmp(src + i, "max", 3) == 0 || strncmp(src + i, "min", 3) == 0 ||
                           strncmp(src + i, "len", 3) == 0)))) {
@@ -92,6 +96,14 @@ static char *rewrite_expr(const t1 *T, const char *src, int size_expr)
                     add_len = strlen(piece);
                     next = c + 1;
                 }
+            }
+        } else if (kind == T1_EXPR_CONDITION && src[i] == '/') {
+            if (src[i + 1] == '/') { /* floor division, as it is */
+                add_len = 2;
+                next = i + 2;
+            } else {
+                add_text = o && out[o - 1] == ' ' ? "* 1.0 /" : " * 1.0 /";
+                add_len = strlen(add_text);
             }
         }
         if (o + add_len + 1 > cap) {
@@ -112,7 +124,7 @@ static char *rewrite_expr(const t1 *T, const char *src, int size_expr)
 }
 
 /* An expression node of the cutune document from a T1 string or number at path. */
-int t1_expr_node(t1 *T, const cJSON *j, const char *path, int size_expr, cJSON **out)
+int t1_expr_node(t1 *T, const cJSON *j, const char *path, enum t1_expr_kind kind, cJSON **out)
 {
     *out = NULL;
     if (cJSON_IsNumber(j)) {
@@ -121,7 +133,7 @@ int t1_expr_node(t1 *T, const cJSON *j, const char *path, int size_expr, cJSON *
             return t1_fail(T, CUTUNE_EINVAL, path, "number out of range");
         *out = t1_number_node(&v);
     } else if (cJSON_IsString(j)) {
-        char *text = rewrite_expr(T, j->valuestring, size_expr);
+        char *text = rewrite_expr(T, j->valuestring, kind);
         *out = text ? cJSON_CreateString(text) : NULL;
         free(text);
     } else {
@@ -498,7 +510,7 @@ int t1_load_conditions(t1 *T, const cJSON *cs, cJSON *doc)
         }
         cJSON *node;
         snprintf(fpath, sizeof fpath, "%s.Expression", path);
-        int rc = t1_expr_node(T, ex, fpath, 0, &node);
+        int rc = t1_expr_node(T, ex, fpath, T1_EXPR_CONDITION, &node);
         if (rc)
             return rc;
         if (!t1_add(T, res, NULL, node))

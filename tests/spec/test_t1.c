@@ -334,6 +334,40 @@ static void test_size_rewrites(void **state)
     cutune_spec_free(s);
 }
 
+/* A Condition is Python: '/' is true division (x / y > 2 holds for 30 pairs of 1..12, 22
+ * with C's truncating '/'), '//' floor division, and a '/' inside a string is text. */
+static void test_condition_division(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *cond;
+        size_t n;
+    } ok[] = {
+        {"x / y > 2", 30},
+        {"x/y>2 and 'a/b' != 'c'", 30},
+        {"x // y > 2", 22},
+        {"x / y / 2 > 1", 30}, /* ((x / y) / 2) > 1, as x / y > 2 */
+        {"x / y == 2", 6},     /* x = 2y exactly; C's '/' also 2y + 1 */
+        {"x % y == 0 and x / y in [2, 3]", 10},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        char cs[1024];
+        snprintf(cs, sizeof cs,
+                 "\"ConfigurationSpace\": {\"TuningParameters\": ["
+                 "{\"Name\": \"bs\", \"Type\": \"int\", \"Values\": \"[32]\"},"
+                 "{\"Name\": \"ipt\", \"Type\": \"int\", \"Values\": \"[1]\"},"
+                 "{\"Name\": \"x\", \"Type\": \"int\", \"Values\": \"range(1, 13)\"},"
+                 "{\"Name\": \"y\", \"Type\": \"int\", \"Values\": \"range(1, 13)\"}],"
+                 "\"Conditions\": [{\"Parameters\": [\"x\", \"y\"], \"Expression\": \"%s\"}]}",
+                 ok[i].cond);
+        cutune_spec *s = load_ok(t1_doc(cs, NULL, NULL, NULL));
+        if (cutune_space_size(s->space) != ok[i].n)
+            fail_msg("%s: %zu configurations, not %zu", ok[i].cond, cutune_space_size(s->space),
+                     ok[i].n);
+        cutune_spec_free(s);
+    }
+}
+
 /* An integer literal keeps all 64 bits, as in a spec: its double would round one beyond
  * 2^53 (9007199254740993 to ...992). */
 static void test_exact_integers(void **state)
@@ -584,12 +618,19 @@ static void test_detect(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_saxpy_same_space), cmocka_unit_test(test_mapping),
-        cmocka_unit_test(test_values),           cmocka_unit_test(test_size_rewrites),
-        cmocka_unit_test(test_exact_integers),   cmocka_unit_test(test_warnings),
-        cmocka_unit_test(test_errors),           cmocka_unit_test(test_mapped_errors),
-        cmocka_unit_test(test_field_errors),     cmocka_unit_test(test_nul_strings),
-        cmocka_unit_test(test_repeated_keys),    cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_saxpy_same_space),
+        cmocka_unit_test(test_mapping),
+        cmocka_unit_test(test_values),
+        cmocka_unit_test(test_size_rewrites),
+        cmocka_unit_test(test_condition_division),
+        cmocka_unit_test(test_exact_integers),
+        cmocka_unit_test(test_warnings),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_mapped_errors),
+        cmocka_unit_test(test_field_errors),
+        cmocka_unit_test(test_nul_strings),
+        cmocka_unit_test(test_repeated_keys),
+        cmocka_unit_test(test_detect),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
