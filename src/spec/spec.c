@@ -24,6 +24,7 @@
 #include "t1.h"
 #include "spec_internal.h"
 #include "src/common/json_check.h"
+#include "src/common/utf8.h"
 
 /* ------------------------------------------------------------------ files and paths */
 
@@ -116,6 +117,19 @@ static int parse_json(loader *L, const char *json, size_t len, cJSON **root)
     if (nul)
         return spec_fail(L, CUTUNE_EPARSE, NULL, "malformed JSON: NUL byte at byte %zu",
                          (size_t)(nul - json));
+    size_t bad = cutune_utf8_invalid_at(json, len);
+    if (bad < len) {
+        size_t line = 1, col = 1;
+        for (size_t i = 0; i < bad; i++, col++)
+            if (json[i] == '\n') {
+                line++;
+                col = 0;
+            }
+        return spec_fail(L, CUTUNE_EPARSE, NULL,
+                         "not UTF-8 at line %zu, column %zu (byte %zu, 0x%02x): JSON text is "
+                         "UTF-8 (save the file as UTF-8)",
+                         line, col, bad, (unsigned)(unsigned char)json[bad]);
+    }
     char *text = dup_mem(json, len);
     if (!text)
         return spec_fail(L, CUTUNE_ENOMEM, NULL, "out of memory");

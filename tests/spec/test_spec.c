@@ -572,6 +572,31 @@ static void test_malformed(void **state)
                      CUTUNE_EPARSE);
     assert_non_null(strstr(err, "nul.json: "));
     assert_non_null(strstr(err, "byte 4"));
+    /* bytes that are not UTF-8 (JSON text is UTF-8): a lone continuation byte, an overlong
+     * '/', a surrogate, one past U+10FFFF and a sequence cut by the end; named by line,
+     * column and byte. Well-formed UTF-8 of every length loads (as far as the name). */
+    static const struct {
+        const char *text, *where;
+    } bad8[] = {
+        {"{\"name\": \"a\x80\"}", "line 1, column 12 (byte 11, 0x80)"},
+        {"{\n\"name\": \"\xc0\xaf\"}", "line 2, column 10 (byte 11, 0xc0)"},
+        {"{\"name\": \"\xed\xa0\x80\"}", "byte 10, 0xed"},
+        {"{\"name\": \"\xf4\x90\x80\x80\"}", "byte 10, 0xf4"},
+        {"{\"name\": \"\xe2\x82", "byte 10, 0xe2"},
+    };
+    for (size_t i = 0; i < sizeof bad8 / sizeof bad8[0]; i++) {
+        assert_int_equal(cutune_spec_load_buffer("u.json", bad8[i].text, strlen(bad8[i].text),
+                                                 tmpdir, NULL, 0, &s, err, sizeof err),
+                         CUTUNE_EPARSE);
+        assert_null(s);
+        if (!strstr(err, "u.json: not UTF-8") || !strstr(err, bad8[i].where))
+            fail_msg("case %zu: %s", i, err);
+    }
+    static const char good8[] = "{\"name\": \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x9a\x80\"}";
+    assert_int_equal(cutune_spec_load_buffer("u.json", good8, strlen(good8), tmpdir, NULL, 0, &s,
+                                             err, sizeof err),
+                     CUTUNE_EIO); /* past the UTF-8 check, to the missing source u.cu */
+    assert_non_null(strstr(err, "u.cu"));
     /* a missing file */
     assert_int_equal(cutune_spec_load("/nonexistent/x.json", NULL, 0, &s, err, sizeof err),
                      CUTUNE_EIO);
