@@ -54,11 +54,16 @@ static void line_col(const char *text, size_t off, size_t *line, size_t *col)
 
 /* ------------------------------------------------------ Kernel Tuner cache */
 
+/* An entry's "time" into rec's status and time: 0; -1 not a number or marker, -2 a time
+ * of 0 or less, -3 a number beyond a double's range. */
 static int kt_status(const cJSON *t, cutune_record *rec)
 {
     if (cJSON_IsNumber(t)) {
         double x = t->valuedouble;
-        if (!isfinite(x) || x >= KT_FAILED_TIME) {
+        /* 1e400 reads as infinity: no time, and no failure marker either (1e20 is) */
+        if (!isfinite(x))
+            return -3;
+        if (x >= KT_FAILED_TIME) {
             rec->status = CUTUNE_STATUS_RUNTIME_ERROR;
             rec->time_ms = NAN;
         } else if (!(x > 0.0)) {
@@ -198,6 +203,9 @@ static int kt_record(recording_impl *ri, const cJSON *entry, cutune_record *rec,
     if (!t)
         return cutune_err(err, errlen, CUTUNE_EPARSE, "%s: missing \"time\"", where);
     int ks = kt_status(t, rec);
+    if (ks == -3)
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s.time: a number beyond the range of a double", where);
     if (ks == -2)
         return cutune_err(err, errlen, CUTUNE_EPARSE,
                           "%s.time: %g is not a time (a measured time is above 0)", where,

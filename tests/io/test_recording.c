@@ -448,6 +448,11 @@ static void test_kt_misreadings(void **state)
          "t.json: cache[\"1\"].compile_time: a number beyond the range of a double"},
         {KT_HEAD "{\"1\":{\"x\":1,\"time\":1,\"GFLOP/s\":-1e999}}}", CUTUNE_EPARSE,
          "t.json: cache[\"1\"].GFLOP/s: a number beyond the range of a double"},
+        /* a time of 1e400 is no failure marker (1e20 is): it is a number no double holds */
+        {KT_HEAD "{\"1\":{\"x\":1,\"time\":1e400}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"1\"].time: a number beyond the range of a double"},
+        {KT_HEAD "{\"1\":{\"x\":1,\"time\":-1e400}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"1\"].time: a number beyond the range of a double"},
         /* optional strings of another type */
         {"{\"device_name\":7,\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[1]},"
          "\"cache\":{}}",
