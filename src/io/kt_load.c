@@ -120,37 +120,75 @@ static int split_entry_key(const char *key, size_t np, char **parts, char **keyb
     return split_key(*keybuf, np, parts);
 }
 
-/* The key is the configuration as Kernel Tuner prints it ("16,2,1.0"), and the entry's
- * values say it again: where they disagree, tools that go by the key and tools that go by
- * the values would read two configurations, so the entry is refused. A key that does not
- * split into one part per parameter is refused unless a value holds a comma. */
-static int kt_key_agrees(const recording_impl *ri, const cutune_record *rec, int have_parts,
-                         char *const *parts, const char *where, char *err, size_t errlen)
+/* The key is the configuration as Kernel Tuner writes it: each value's Python text (str():
+ * 16, 1.0, True, a string as it is) joined with ',' in the order of tune_params_keys
+ * ("16,2,1.0"), and the entry's values say it again. A key that is not that text names
+ * another configuration or one no Kernel Tuner wrote ("01", "1" for 1.0, "true", "1, 2"):
+ * tools that go by the key (Kernel Tuner looks entries up by it) and tools that go by the
+ * values would read two configurations, so the entry is refused. ktext[p][v] is the text
+ * of parameter p's value v. */
+static int kt_key_agrees(const recording_impl *ri, const cutune_record *rec, const char *key,
+                         int have_parts, char *const *parts, const char *const *const *ktext,
+                         const char *where, char *err, size_t errlen)
 {
     const cutune_recording *r = &ri->pub;
-    if (!have_parts) {
-        for (size_t p = 0; p < r->nparams; p++)
-            if (strchr(r->texts[p][rec->idx[p]], ','))
-                return 0;
-        return cutune_err(err, errlen, CUTUNE_EPARSE,
-                          "%s: the key does not hold one value per parameter (%zu, "
-                          "comma-separated, in the order of tune_params_keys)",
-                          where, r->nparams);
-    }
+    size_t kl = strlen(key), at = 0, need = 1;
+    int same = 1;
     for (size_t p = 0; p < r->nparams; p++) {
-        long k = find_text(ri, p, parts[p]);
-        if (k != (long)rec->idx[p])
-            return cutune_err(err, errlen, CUTUNE_EPARSE,
-                              "%s: the key says %s=%s, the entry's \"%s\" is %s (the key and "
-                              "the values must agree)",
-                              where, r->param_names[p], parts[p], r->param_names[p],
-                              r->texts[p][rec->idx[p]]);
+        const char *t = ktext[p][rec->idx[p]];
+        size_t tl = strlen(t);
+        need += tl + 1;
+        if (p)
+            same = same && at < kl && key[at++] == ',';
+        same = same && at <= kl && tl <= kl - at && memcmp(key + at, t, tl) == 0;
+        at += tl;
     }
-    return 0;
+    if (same && at == kl)
+        return 0;
+    for (size_t p = 0; have_parts && p < r->nparams; p++) {
+        const char *t = ktext[p][rec->idx[p]];
+        if (strcmp(parts[p], t) == 0)
+            continue;
+        if (find_text(ri, p, parts[p]) == (long)rec->idx[p])
+            return cutune_err(err, errlen, CUTUNE_EPARSE,
+                              "%s: the key's \"%s\" is not Kernel Tuner's text of %s=%s "
+                              "(\"%s\"): a key joins the values' Python text (str) with ','",
+                              where, parts[p], r->param_names[p], t, t);
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s: the key says %s=%s, the entry's \"%s\" is %s (the key and "
+                          "the values must agree)",
+                          where, r->param_names[p], parts[p], r->param_names[p], t);
+    }
+    /* not split into one part per parameter (the count differs, or a value holds a comma) */
+    char *want = malloc(need);
+    if (!want)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", where);
+    size_t w = 0;
+    int comma = 0; /* a value holds one: the count of parts says nothing */
+    for (size_t p = 0; p < r->nparams; p++) {
+        const char *t = ktext[p][rec->idx[p]];
+        comma |= strchr(t, ',') != NULL;
+        if (p)
+            want[w++] = ',';
+        memcpy(want + w, t, strlen(t));
+        w += strlen(t);
+    }
+    want[w] = '\0';
+    int rc = cutune_err(err, errlen, CUTUNE_EPARSE,
+                        comma ? "%s: the key is not the entry's values as Kernel Tuner "
+                                "writes them (\"%.200s\" expected: each value's Python "
+                                "text, joined with ',' in the order of tune_params_keys)"
+                              : "%s: the key does not hold one value per parameter "
+                                "(\"%.200s\" expected: each value's Python text, joined "
+                                "with ',' in the order of tune_params_keys)",
+                        where, want);
+    free(want);
+    return rc;
 }
 
 static int kt_record(recording_impl *ri, const cJSON *entry, cutune_record *rec, char **parts,
-                     char **keybuf, size_t *keycap, const char *file, char *err, size_t errlen)
+                     char **keybuf, size_t *keycap, const char *const *const *ktext,
+                     const char *file, char *err, size_t errlen)
 {
     cutune_recording *r = &ri->pub;
     const char *key = entry->string;
@@ -196,7 +234,7 @@ static int kt_record(recording_impl *ri, const cJSON *entry, cutune_record *rec,
     if (have_parts < 0 &&
         (have_parts = split_entry_key(key, r->nparams, parts, keybuf, keycap)) < 0)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
-    int krc = kt_key_agrees(ri, rec, have_parts, parts, where, err, errlen);
+    int krc = kt_key_agrees(ri, rec, key, have_parts, parts, ktext, where, err, errlen);
     if (krc < 0)
         return krc;
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(entry, "time");
@@ -271,6 +309,7 @@ int recording_load_kt(recording_impl *ri, const char *file, const char *text, si
     int rc = 0;
     size_t off = 0;
     char **parts = NULL, *keybuf = NULL;
+    const char ***ktext = NULL; /* [parameter][value]: its text in a key */
     size_t keycap = 0;
     char *closed = NULL; /* an unterminated cache, closed as Kernel Tuner closes it */
     size_t closed_len = 0, closed_off = 0;
@@ -379,11 +418,22 @@ int recording_load_kt(recording_impl *ri, const char *file, const char *text, si
                                       errlen)) < 0)
             goto out_delete;
     }
+    /* each value's text in a key, as Python's str() writes it: a boolean True or False
+     * (cutune holds it as 1 or 0), the others as their texts (1.0 a real, 1 an integer) */
+    ktext = calloc(np, sizeof *ktext);
+    for (size_t q = 0; ktext && q < np; q++) {
+        const cJSON *list = cJSON_GetObjectItemCaseSensitive(params, r->param_names[q]);
+        size_t v = 0;
+        if (!(ktext[q] = calloc(r->nvalues[q], sizeof *ktext[q])))
+            break;
+        for (const cJSON *it = list->child; it && v < r->nvalues[q]; it = it->next, v++)
+            ktext[q][v] = cJSON_IsBool(it) ? (cJSON_IsTrue(it) ? "True" : "False") : r->texts[q][v];
+    }
     size_t n = (size_t)cJSON_GetArraySize(cache), i = 0;
     if ((rc = recording_alloc_records(ri, n, file, err, errlen)) < 0)
         goto out_delete;
     parts = calloc(np, sizeof *parts);
-    if (!parts) {
+    if (!parts || !ktext || !ktext[np - 1]) {
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
         goto out_delete;
     }
@@ -391,10 +441,14 @@ int recording_load_kt(recording_impl *ri, const char *file, const char *text, si
         cutune_record *rec = &r->records[i];
         rec->idx = ri->idx_pool + i * np;
         r->nrecords = i + 1; /* so that free sees times_ms of a half-parsed record */
-        if ((rc = kt_record(ri, e, rec, parts, &keybuf, &keycap, file, err, errlen)) < 0)
+        if ((rc = kt_record(ri, e, rec, parts, &keybuf, &keycap, (const char *const *const *)ktext,
+                            file, err, errlen)) < 0)
             goto out_delete;
     }
 out_delete:
+    for (size_t q = 0; ktext && q < r->nparams; q++)
+        free(ktext[q]);
+    free(ktext);
     free(parts);
     free(keybuf);
     cutune_json_arena_end(&arena); /* releases root */

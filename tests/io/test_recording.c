@@ -436,8 +436,35 @@ static void test_kt_misreadings(void **state)
          "t.json: cache[\"2\"]: the key says x=2, the entry's \"x\" is 1"},
         {KT_HEAD "{\"1,9\":{\"x\":1,\"time\":1}}}", CUTUNE_EPARSE,
          "t.json: cache[\"1,9\"]: the key does not hold one value per parameter"},
+        /* a key is each value's Python text (str) joined with ',': "1.0" is not the key of
+         * the integer 1, so no second key of one configuration gets that far */
         {KT_HEAD "{\"1\":{\"x\":1,\"time\":1},\"1.0\":{\"x\":1,\"time\":2}}}", CUTUNE_EPARSE,
-         "t.json: cache: entries 1 and 2 are one configuration (x=1)"},
+         "t.json: cache[\"1.0\"]: the key's \"1.0\" is not Kernel Tuner's text of x=1 (\"1\")"},
+        {KT_HEAD "{\"01\":{\"x\":1,\"time\":1}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"01\"]: the key's \"01\" is not Kernel Tuner's text of x=1 (\"1\")"},
+        {KT_HEAD "{\"1e0\":{\"time\":1}}}", CUTUNE_EPARSE,
+         "t.json: cache[\"1e0\"]: the key's \"1e0\" is not Kernel Tuner's text of x=1 (\"1\")"},
+        {"{\"tune_params_keys\":[\"f\"],\"tune_params\":{\"f\":[1.0,0.5]},\"cache\":{\"1\":"
+         "{\"f\":1.0,\"time\":1}}}",
+         CUTUNE_EPARSE,
+         "t.json: cache[\"1\"]: the key's \"1\" is not Kernel Tuner's text of f=1.0 (\"1.0\")"},
+        {"{\"tune_params_keys\":[\"u\"],\"tune_params\":{\"u\":[false,true]},\"cache\":{"
+         "\"true\":{\"u\":true,\"time\":1}}}",
+         CUTUNE_EPARSE, "t.json: cache[\"true\"]: the key says u=true, the entry's \"u\" is True"},
+        {"{\"tune_params_keys\":[\"u\",\"n\"],\"tune_params\":{\"u\":[false,true,2],\"n\":[1,"
+         "2]},\"cache\":{\"1,2\":{\"u\":true,\"n\":2,\"time\":1}}}",
+         CUTUNE_EPARSE,
+         "t.json: cache[\"1,2\"]: the key's \"1\" is not Kernel Tuner's text of u=True "
+         "(\"True\")"},
+        {"{\"tune_params_keys\":[\"a\",\"b\"],\"tune_params\":{\"a\":[1],\"b\":[2]},"
+         "\"cache\":{\"1, 2\":{\"a\":1,\"b\":2,\"time\":1}}}",
+         CUTUNE_EPARSE,
+         "t.json: cache[\"1, 2\"]: the key's \" 2\" is not Kernel Tuner's text of b=2 (\"2\")"},
+        {"{\"tune_params_keys\":[\"x\",\"y\"],\"tune_params\":{\"x\":[\"a,b\"],\"y\":[1]},"
+         "\"cache\":{\"a,b,01\":{\"x\":\"a,b\",\"y\":1,\"time\":1}}}",
+         CUTUNE_EPARSE,
+         "t.json: cache[\"a,b,01\"]: the key is not the entry's values as Kernel Tuner writes "
+         "them (\"a,b,1\" expected"},
         {"{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[\"a\",\"a\\u0000b\"]},"
          "\"cache\":{}}",
          CUTUNE_EPARSE, "t.json: tune_params.x[1]: NUL character"},
