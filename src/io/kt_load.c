@@ -418,6 +418,21 @@ int recording_load_kt(recording_impl *ri, const char *file, const char *text, si
                                       errlen)) < 0)
             goto out_delete;
     }
+    /* every parameter is one of the keys': Kernel Tuner writes tune_params_keys as the list
+     * of tune_params' names, and a member left out of it would be a parameter no key holds
+     * (its entries' values were read as a metric of that name) */
+    for (const cJSON *m = params->child; m; m = m->next) {
+        size_t q = 0;
+        while (q < np && strcmp(m->string, r->param_names[q]) != 0)
+            q++;
+        if (q == np) {
+            rc = cutune_err(err, errlen, CUTUNE_EPARSE,
+                            "%s: tune_params[\"%s\"]: not in tune_params_keys (the parameters "
+                            "a key's values are of)",
+                            file, m->string);
+            goto out_delete;
+        }
+    }
     /* each value's text in a key, as Python's str() writes it: a boolean True or False
      * (cutune holds it as 1 or 0), the others as their texts (1.0 a real, 1 an integer) */
     ktext = calloc(np, sizeof *ktext);

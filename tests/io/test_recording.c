@@ -345,6 +345,12 @@ static void test_kt_errors(void **state)
          "t.json: tune_params[\"x\"]: expected a list of values"},
         {"{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[1,{}]},\"cache\":{}}",
          CUTUNE_EPARSE, "t.json: tune_params[\"x\"][1]: expected a number, string or boolean"},
+        /* a parameter the keys leave out: its entries' values were read as a metric */
+        {"{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[1,2],\"c\":[5]},\"cache\":{"
+         "\"1\":{\"x\":1,\"c\":5,\"time\":1}}}",
+         CUTUNE_EPARSE,
+         "t.json: tune_params[\"c\"]: not in tune_params_keys (the parameters a key's values "
+         "are of)"},
         {"{\"tune_params_keys\":[\"x\",\"x\"],\"tune_params\":{\"x\":[1]},\"cache\":{}}",
          CUTUNE_EPARSE, "t.json: tune_params: parameter 'x' given twice"},
         {"{\"tune_params_keys\": [\n\"x\"", CUTUNE_EPARSE, "t.json: malformed JSON at line 2"},
