@@ -158,6 +158,15 @@ char *recording_json_strdup(const cJSON *o, const char *key);
 int recording_opt_string(const cJSON *o, const char *key, char **out, const char *loc, char *err,
                          size_t errlen);
 int recording_opt_count(const cJSON *o, const char *key, const char *loc, char *err, size_t errlen);
+/* A journal header's "subject_to" (absent, null, or a list of strings; *out the strings
+ * joined with '\n', NULL when none) and "sizes" (absent, null, or an object of finite
+ * numbers; *names and *values malloc'd, freed by the caller also on an error); another type
+ * is an error naming loc.subject_to, loc.sizes.NAME. Shared by the journal loader and the
+ * report's reader. */
+int recording_header_subject_to(const cJSON *h, char **out, const char *loc, char *err,
+                                size_t errlen);
+int recording_header_sizes(const cJSON *h, char ***names, double **values, size_t *n,
+                           const char *loc, char *err, size_t errlen);
 /* A JSON scalar as a value (strings are views into the node); CUTUNE_EUNSUPPORTED for an
  * integer of 2^53 or more (not held exactly), CUTUNE_EINVAL for anything else. */
 int recording_json_value(const cJSON *it, cutune_value *v);

@@ -118,39 +118,13 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
         r->objective_max = r->objective[ol - 2] == 'a';
         r->objective[ol - 4] = '\0';
     }
-    const cJSON *subj = cJSON_GetObjectItemCaseSensitive(h, "subject_to");
-    for (const cJSON *c = cJSON_IsArray(subj) ? subj->child : NULL; c; c = c->next) {
-        if (!cJSON_IsString(c))
-            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s:1: subject_to: expected strings",
-                              file);
-        size_t old = r->subject_to ? strlen(r->subject_to) : 0;
-        char *n = realloc(r->subject_to, old + strlen(c->valuestring) + 2);
-        if (!n)
-            return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
-        if (old)
-            n[old++] = '\n';
-        strcpy(n + old, c->valuestring);
-        r->subject_to = n;
-    }
+    if ((rc = recording_header_subject_to(h, &r->subject_to, where, err, errlen)) < 0)
+        return rc;
     if (!r->format)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
-    const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(h, "sizes");
-    if (cJSON_IsObject(sizes)) {
-        size_t n = (size_t)cJSON_GetArraySize(sizes);
-        r->size_names = calloc(n ? n : 1, sizeof *r->size_names);
-        r->size_values = calloc(n ? n : 1, sizeof *r->size_values);
-        if (!r->size_names || !r->size_values)
-            return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
-        for (const cJSON *it = sizes->child; it; it = it->next) {
-            if (!cJSON_IsNumber(it) || !it->string)
-                return cutune_err(err, errlen, CUTUNE_EPARSE,
-                                  "%s:1: header.sizes.%s: expected a number", file,
-                                  it->string ? it->string : "?");
-            if (!(r->size_names[r->nsizes] = strdup(it->string)))
-                return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", file);
-            r->size_values[r->nsizes++] = it->valuedouble;
-        }
-    }
+    if ((rc = recording_header_sizes(h, &r->size_names, &r->size_values, &r->nsizes, where, err,
+                                     errlen)) < 0)
+        return rc;
     double seed = 0, budget = 0, batch = 0, valid = 0, parallel = 0;
     if ((rc = recording_opt_number(h, "seed", &seed, NULL, where, err, errlen)) < 0 ||
         (rc = recording_opt_number(h, "budget", &budget, NULL, where, err, errlen)) < 0 ||

@@ -55,6 +55,76 @@ int recording_opt_count(const cJSON *o, const char *key, const char *loc, char *
     return 0;
 }
 
+/* A journal header's "subject_to": absent or null, or a list of strings (the run's
+ * constraints), joined with '\n' into *out (NULL when there are none). loc ("FILE:1:
+ * header") names the field. */
+int recording_header_subject_to(const cJSON *h, char **out, const char *loc, char *err,
+                                size_t errlen)
+{
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(h, "subject_to");
+    size_t len = 0, i = 0;
+    *out = NULL;
+    if (!st || cJSON_IsNull(st))
+        return 0;
+    if (!cJSON_IsArray(st))
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.subject_to: expected a list of strings",
+                          loc);
+    for (const cJSON *c = st->child; c; c = c->next, i++) {
+        if (!cJSON_IsString(c))
+            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.subject_to[%zu]: expected a string",
+                              loc, i);
+        len += strlen(c->valuestring) + 1;
+    }
+    if (!len)
+        return 0;
+    if (!(*out = malloc(len)))
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", loc);
+    size_t n = 0;
+    for (const cJSON *c = st->child; c; c = c->next) {
+        size_t cl = strlen(c->valuestring);
+        if (n)
+            (*out)[n++] = '\n';
+        memcpy(*out + n, c->valuestring, cl);
+        n += cl;
+    }
+    (*out)[n] = '\0';
+    return 0;
+}
+
+/* A journal header's "sizes": absent or null, or an object of finite numbers, into
+ * *names and *values (malloc'd, *n of them; the caller frees them, also on an error). */
+int recording_header_sizes(const cJSON *h, char ***names, double **values, size_t *n,
+                           const char *loc, char *err, size_t errlen)
+{
+    const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(h, "sizes");
+    *names = NULL;
+    *values = NULL;
+    *n = 0;
+    if (!sizes || cJSON_IsNull(sizes))
+        return 0;
+    if (!cJSON_IsObject(sizes))
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.sizes: expected an object of numbers",
+                          loc);
+    size_t cap = (size_t)cJSON_GetArraySize(sizes);
+    *names = calloc(cap ? cap : 1, sizeof **names);
+    *values = calloc(cap ? cap : 1, sizeof **values);
+    if (!*names || !*values)
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", loc);
+    for (const cJSON *it = sizes->child; it; it = it->next) {
+        if (!cJSON_IsNumber(it))
+            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.sizes.%s: expected a number", loc,
+                              it->string);
+        if (!isfinite(it->valuedouble))
+            return cutune_err(err, errlen, CUTUNE_EPARSE,
+                              "%s.sizes.%s: a number beyond the range of a double", loc,
+                              it->string);
+        if (!((*names)[*n] = strdup(it->string)))
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", loc);
+        (*values)[(*n)++] = it->valuedouble;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------- float lexemes */
 
 /* Walk JSON text (already accepted by cJSON) and collect, for every number

@@ -543,6 +543,17 @@ static void test_kt_misreadings(void **state)
         {"\"evaluator\":[\"replay\"]", "j.jsonl:1: header.evaluator: expected a string"},
         {"\"spec\":{}", "j.jsonl:1: header.spec: expected a string"},
         {"\"device\":true", "j.jsonl:1: header.device: expected a string"},
+        /* subject_to a list of strings, sizes an object of numbers: another type was
+         * skipped (a constraint of the run lost on resume) or read in part */
+        {"\"subject_to\":\"power_w <= 300\"", "j.jsonl:1: header.subject_to: expected a list of "
+                                              "strings"},
+        {"\"subject_to\":{\"a\":1}", "j.jsonl:1: header.subject_to: expected a list of strings"},
+        {"\"subject_to\":[\"a < 1\",2]", "j.jsonl:1: header.subject_to[1]: expected a string"},
+        {"\"sizes\":[1,2]", "j.jsonl:1: header.sizes: expected an object of numbers"},
+        {"\"sizes\":\"N=4\"", "j.jsonl:1: header.sizes: expected an object of numbers"},
+        {"\"sizes\":{\"N\":\"4\"}", "j.jsonl:1: header.sizes.N: expected a number"},
+        {"\"sizes\":{\"N\":1e400}", "j.jsonl:1: header.sizes.N: a number beyond the range of a "
+                                    "double"},
     };
     for (size_t i = 0; i < sizeof jhead / sizeof jhead[0]; i++) {
         char text[512];
