@@ -187,13 +187,17 @@ int recording_alloc_records(recording_impl *ri, size_t cap, const char *file, ch
 /* Optional array of numbers into rec->times_ms. */
 int recording_parse_times(const cJSON *arr, cutune_record *rec, const char *loc, const char *field,
                           char *err, size_t errlen);
-/* Optional number field; *out untouched when absent or null. */
+/** A journal eval line's "metrics" (loc names it: "FILE:L: eval.metrics"): absent, null, or
+ *  an object whose every member is a finite number; another type is an error naming it.
+ *  Shared by the journal loader and the report's reader. */
+int recording_check_metrics(const cJSON *obj, const char *loc, char *err, size_t errlen);
 /** The numeric members of obj (a journal line's "metrics", a Kernel Tuner cache entry) into
  *  rec->metrics, but those named in skip[0..nskip) or skip2[0..nskip2) and names of 32 bytes
  *  or more. */
 int recording_parse_metrics(const cJSON *obj, cutune_record *rec, const char *const *skip,
                             size_t nskip, const char *const *skip2, size_t nskip2, const char *loc,
                             char *err, size_t errlen);
+/* Optional number field; *out untouched when absent or null. */
 int recording_opt_number(const cJSON *o, const char *field, double *out, int *present,
                          const char *loc, char *err, size_t errlen);
 /* As recording_opt_number, for a cost: a negative one is an error. */

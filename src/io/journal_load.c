@@ -249,8 +249,9 @@ static int journal_eval(recording_impl *ri, const cJSON *j, cutune_record *rec, 
         return rc;
     char where_m[520];
     snprintf(where_m, sizeof where_m, "%s.metrics", where);
-    if ((rc = recording_parse_metrics(cJSON_GetObjectItemCaseSensitive(j, "metrics"), rec, NULL, 0,
-                                      NULL, 0, where_m, err, errlen)) < 0)
+    const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(j, "metrics");
+    if ((rc = recording_check_metrics(metrics, where_m, err, errlen)) < 0 ||
+        (rc = recording_parse_metrics(metrics, rec, NULL, 0, NULL, 0, where_m, err, errlen)) < 0)
         return rc;
     return recording_parse_times(cJSON_GetObjectItemCaseSensitive(j, "times_ms"), rec, where,
                                  "times_ms", err, errlen);

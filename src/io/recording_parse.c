@@ -409,6 +409,23 @@ static int metric_skipped(const char *name, const char *const *skip, size_t nski
     return 0;
 }
 
+int recording_check_metrics(const cJSON *obj, const char *loc, char *err, size_t errlen)
+{
+    if (!obj || cJSON_IsNull(obj))
+        return 0;
+    if (!cJSON_IsObject(obj))
+        return cutune_err(err, errlen, CUTUNE_EPARSE, "%s: expected an object of numbers", loc);
+    for (const cJSON *it = obj->child; it; it = it->next) {
+        if (!cJSON_IsNumber(it))
+            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.%s: expected a number", loc,
+                              it->string);
+        if (!isfinite(it->valuedouble))
+            return cutune_err(err, errlen, CUTUNE_EPARSE,
+                              "%s.%s: a number beyond the range of a double", loc, it->string);
+    }
+    return 0;
+}
+
 int recording_parse_metrics(const cJSON *obj, cutune_record *rec, const char *const *skip,
                             size_t nskip, const char *const *skip2, size_t nskip2, const char *loc,
                             char *err, size_t errlen)

@@ -517,6 +517,14 @@ static void test_kt_misreadings(void **state)
         {"\"submitted\":-1", "j.jsonl:2: eval.submitted: expected a count (0, 1, 2, ...)"},
         {"\"compile_ms\":-5", "j.jsonl:2: eval.compile_ms: -5 is not a cost"},
         {"\"bench_ms\":-1e-3", "j.jsonl:2: eval.bench_ms: -0.001 is not a cost"},
+        /* metrics are an object of numbers: another type was skipped, a metric that was
+         * no number dropped */
+        {"\"metrics\":[1,2]", "j.jsonl:2: eval.metrics: expected an object of numbers"},
+        {"\"metrics\":\"GB/s=3\"", "j.jsonl:2: eval.metrics: expected an object of numbers"},
+        {"\"metrics\":{\"GB/s\":\"830\"}", "j.jsonl:2: eval.metrics.GB/s: expected a number"},
+        {"\"metrics\":{\"a\":1,\"ok\":true}", "j.jsonl:2: eval.metrics.ok: expected a number"},
+        {"\"metrics\":{\"a\":null}", "j.jsonl:2: eval.metrics.a: expected a number"},
+        {"\"metrics\":{\"a\":{\"b\":1}}", "j.jsonl:2: eval.metrics.a: expected a number"},
     };
     for (size_t i = 0; i < sizeof jinf / sizeof jinf[0]; i++) {
         char text[512];
