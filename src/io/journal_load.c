@@ -253,8 +253,19 @@ static int journal_eval(recording_impl *ri, const cJSON *j, cutune_record *rec, 
     if ((rc = recording_check_metrics(metrics, where_m, err, errlen)) < 0 ||
         (rc = recording_parse_metrics(metrics, rec, NULL, 0, NULL, 0, where_m, err, errlen)) < 0)
         return rc;
-    return recording_parse_times(cJSON_GetObjectItemCaseSensitive(j, "times_ms"), rec, where,
-                                 "times_ms", err, errlen);
+    if ((rc = recording_parse_times(cJSON_GetObjectItemCaseSensitive(j, "times_ms"), rec, where,
+                                    "times_ms", err, errlen)) < 0)
+        return rc;
+    /* the CUDA evaluator's count of timed repetitions, each of which is in times_ms (an empty
+     * list, as for a failure, records none): a list of another length is a line edited or
+     * merged by hand, whose median and confirmation would draw from other repetitions */
+    const cJSON *reps = cJSON_GetObjectItemCaseSensitive(metrics, "repetitions");
+    if (rec->ntimes && cJSON_IsNumber(reps) && reps->valuedouble != (double)rec->ntimes)
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s.times_ms: %zu repetitions, where metrics.repetitions says %g (every "
+                          "timed repetition is in times_ms)",
+                          where, rec->ntimes, reps->valuedouble);
+    return 0;
 }
 
 /* An eval line's evaluation number ("n") and where it was read. */

@@ -525,6 +525,14 @@ static void test_kt_misreadings(void **state)
         {"\"metrics\":{\"a\":1,\"ok\":true}", "j.jsonl:2: eval.metrics.ok: expected a number"},
         {"\"metrics\":{\"a\":null}", "j.jsonl:2: eval.metrics.a: expected a number"},
         {"\"metrics\":{\"a\":{\"b\":1}}", "j.jsonl:2: eval.metrics.a: expected a number"},
+        /* every timed repetition is in times_ms: a list of another length than the
+         * evaluator's count is a line cut or merged by hand */
+        {"\"times_ms\":[3,3.5],\"metrics\":{\"repetitions\":3}",
+         "j.jsonl:2: eval.times_ms: 2 repetitions, where metrics.repetitions says 3"},
+        {"\"metrics\":{\"repetitions\":1},\"times_ms\":[3,3.5]",
+         "j.jsonl:2: eval.times_ms: 2 repetitions, where metrics.repetitions says 1"},
+        {"\"times_ms\":[3,3.5],\"metrics\":{\"repetitions\":2.5}",
+         "j.jsonl:2: eval.times_ms: 2 repetitions, where metrics.repetitions says 2.5"},
     };
     for (size_t i = 0; i < sizeof jinf / sizeof jinf[0]; i++) {
         char text[512];
@@ -539,7 +547,10 @@ static void test_kt_misreadings(void **state)
     static const char *const jnull =
         "{\"kind\":\"header\",\"params\":{\"x\":[1,2]},\"searcher\":null,\"spec\":null}\n"
         "{\"kind\":\"eval\",\"n\":0,\"config\":{\"x\":1},\"status\":\"ok\",\"time_ms\":3,"
-        "\"elapsed_s\":null,\"compile_ms\":null}\n";
+        "\"elapsed_s\":null,\"compile_ms\":null,\"times_ms\":[3,3],\"metrics\":{"
+        "\"repetitions\":2.0}}\n"
+        "{\"kind\":\"eval\",\"n\":1,\"config\":{\"x\":2},\"status\":\"ok\",\"time_ms\":3,"
+        "\"times_ms\":[],\"metrics\":{\"repetitions\":5}}\n";
     cutune_recording *ok = NULL;
     char okerr[512] = "";
     assert_int_equal(
