@@ -54,6 +54,22 @@ static void line_col(const char *text, size_t off, size_t *line, size_t *col)
 
 /* ------------------------------------------------------ Kernel Tuner cache */
 
+/* A failure marker Kernel Tuner writes (its ErrorConfig classes by name) into rec's
+ * status, its time NaN: 0; -1 for another text. */
+static int kt_marker(const char *text, cutune_record *rec)
+{
+    if (strcmp(text, "CompilationFailedConfig") == 0)
+        rec->status = CUTUNE_STATUS_COMPILE_ERROR;
+    else if (strcmp(text, "RuntimeFailedConfig") == 0)
+        rec->status = CUTUNE_STATUS_RUNTIME_ERROR;
+    else if (strcmp(text, "InvalidConfig") == 0)
+        rec->status = CUTUNE_STATUS_LAUNCH_ERROR;
+    else
+        return -1;
+    rec->time_ms = NAN;
+    return 0;
+}
+
 /* An entry's "time" into rec's status and time: 0; -1 not a number or marker, -2 a time
  * of 0 or less, -3 a number beyond a double's range. */
 static int kt_status(const cJSON *t, cutune_record *rec)
@@ -76,16 +92,7 @@ static int kt_status(const cJSON *t, cutune_record *rec)
     }
     if (!cJSON_IsString(t))
         return -1;
-    rec->time_ms = NAN;
-    if (strcmp(t->valuestring, "CompilationFailedConfig") == 0)
-        rec->status = CUTUNE_STATUS_COMPILE_ERROR;
-    else if (strcmp(t->valuestring, "RuntimeFailedConfig") == 0)
-        rec->status = CUTUNE_STATUS_RUNTIME_ERROR;
-    else if (strcmp(t->valuestring, "InvalidConfig") == 0)
-        rec->status = CUTUNE_STATUS_LAUNCH_ERROR;
-    else
-        return -1;
-    return 0;
+    return kt_marker(t->valuestring, rec);
 }
 
 /* Split key on ',' into exactly np parts (in place in buf); 0 when the count differs. */
@@ -237,10 +244,20 @@ static int kt_record(recording_impl *ri, const cJSON *entry, cutune_record *rec,
     int krc = kt_key_agrees(ri, rec, key, have_parts, parts, ktext, where, err, errlen);
     if (krc < 0)
         return krc;
+    /* Kernel Tuner writes a failure as its marker in the objective's field
+     * (result[objective] = InvalidConfig()), where "time" may be missing or say otherwise:
+     * in a cache tuned for GFLOP/s, a marker there is the entry's failure */
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(entry, "time");
-    if (!t)
+    const cJSON *of = r->objective ? cJSON_GetObjectItemCaseSensitive(entry, r->objective) : NULL;
+    cutune_record failed = {0};
+    int marked = cJSON_IsString(of);
+    if (marked && kt_marker(of->valuestring, &failed) < 0)
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s.%s: expected a number or a failure marker (the objective's field)",
+                          where, r->objective);
+    if (!t && !marked)
         return cutune_err(err, errlen, CUTUNE_EPARSE, "%s: missing \"time\"", where);
-    int ks = kt_status(t, rec);
+    int ks = t ? kt_status(t, rec) : 0;
     if (ks == -3)
         return cutune_err(err, errlen, CUTUNE_EPARSE,
                           "%s.time: a number beyond the range of a double", where);
@@ -251,6 +268,10 @@ static int kt_record(recording_impl *ri, const cJSON *entry, cutune_record *rec,
     if (ks < 0)
         return cutune_err(err, errlen, CUTUNE_EPARSE,
                           "%s.time: expected a number or a failure marker", where);
+    if (marked) {
+        rec->status = failed.status;
+        rec->time_ms = NAN;
+    }
     int rc = recording_parse_times(cJSON_GetObjectItemCaseSensitive(entry, "times"), rec, where,
                                    "times", err, errlen);
     if (rc < 0)

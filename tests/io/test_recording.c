@@ -996,6 +996,52 @@ static void test_kt_objective(void **state)
     }
 }
 
+/* Kernel Tuner writes a failure as its marker in the objective's field of the entry
+ * (result[objective] = InvalidConfig()), with or without a "time": in a cache tuned for
+ * GFLOP/s that field is "GFLOP/s". */
+static void test_kt_objective_markers(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[1,2,3,4]},\"objective\":"
+        "\"GFLOP/s\",\"objective_higher_is_better\":true,\"cache\":{"
+        "\"1\":{\"x\":1,\"GFLOP/s\":\"InvalidConfig\"},"
+        "\"2\":{\"x\":2,\"time\":1.5,\"times\":[1.5],\"GFLOP/s\":\"CompilationFailedConfig\"},"
+        "\"3\":{\"x\":3,\"time\":\"RuntimeFailedConfig\",\"GFLOP/s\":\"RuntimeFailedConfig\"},"
+        "\"4\":{\"x\":4,\"time\":2.0,\"GFLOP/s\":9.5}}}";
+    char err[512] = "";
+    cutune_recording *r = NULL;
+    int rc = cutune_recording_load_buffer("t.json", text, strlen(text), &r, err, sizeof err);
+    if (rc)
+        fail_msg("rc %d '%s'", rc, err);
+    assert_int_equal(r->nrecords, 4);
+    assert_int_equal(r->records[0].status, CUTUNE_STATUS_LAUNCH_ERROR);
+    assert_true(isnan(r->records[0].time_ms));
+    assert_int_equal(r->records[1].status, CUTUNE_STATUS_COMPILE_ERROR);
+    assert_true(isnan(r->records[1].time_ms));
+    assert_int_equal(r->records[2].status, CUTUNE_STATUS_RUNTIME_ERROR);
+    assert_int_equal(r->records[3].status, CUTUNE_STATUS_OK);
+    assert_true(r->records[3].time_ms == 2.0);
+    assert_int_equal(r->records[3].nmetrics, 1);
+    assert_true(r->records[3].metrics[0].value == 9.5);
+    for (size_t i = 0; i < 3; i++)
+        assert_int_equal(r->records[i].nmetrics, 0);
+    cutune_recording_free(r);
+    /* another string there is neither a value nor a marker; in a time cache, the field is
+     * a metric like another and a marker there says nothing */
+    expect_refused("t.json",
+                   "{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[1]},\"objective\":"
+                   "\"GFLOP/s\",\"cache\":{\"1\":{\"x\":1,\"time\":1,\"GFLOP/s\":\"fast\"}}}",
+                   CUTUNE_EPARSE,
+                   "t.json: cache[\"1\"].GFLOP/s: expected a number or a failure marker (the "
+                   "objective's field)",
+                   "objective field", 0);
+    expect_refused("t.json",
+                   "{\"tune_params_keys\":[\"x\"],\"tune_params\":{\"x\":[1]},\"objective\":"
+                   "\"GFLOP/s\",\"cache\":{\"1\":{\"x\":1,\"GFLOP/s\":7}}}",
+                   CUTUNE_EPARSE, "t.json: cache[\"1\"]: missing \"time\"", "objective field", 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1016,6 +1062,7 @@ int main(void)
         cmocka_unit_test(test_map_single_valued_extra),
         cmocka_unit_test_setup_teardown(test_kt_unterminated, setup, teardown),
         cmocka_unit_test(test_kt_objective),
+        cmocka_unit_test(test_kt_objective_markers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
