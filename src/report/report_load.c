@@ -99,6 +99,12 @@ static int parse_header(cutune_report_run *r, const cJSON *h, size_t line, char 
         const cJSON *ob = cJSON_GetObjectItemCaseSensitive(h, "objective");
         if (ob && !cJSON_IsNull(ob) && !cJSON_IsString(ob))
             return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.objective: expected a string", loc);
+        /* subject_to checked as the journal loader checks it (a list of strings) */
+        char *joined = NULL;
+        int src = recording_header_subject_to(h, &joined, loc, err, errlen);
+        free(joined);
+        if (src < 0)
+            return src;
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(h, "subject_to");
         const cJSON *first = cJSON_IsArray(st) ? st->child : NULL;
         size_t len = 32 + (cJSON_IsString(ob) ? strlen(ob->valuestring) : 4);
@@ -156,23 +162,11 @@ static int parse_header(cutune_report_run *r, const cJSON *h, size_t line, char 
                 return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
         }
     }
-    const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(h, "sizes");
-    if (cJSON_IsObject(sizes)) {
-        size_t ns = (size_t)cJSON_GetArraySize(sizes);
-        r->size_names = calloc(ns ? ns : 1, sizeof *r->size_names);
-        r->size_values = calloc(ns ? ns : 1, sizeof *r->size_values);
-        if (!r->size_names || !r->size_values)
-            return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
-        const cJSON *s;
-        cJSON_ArrayForEach(s, sizes)
-        {
-            if (!cJSON_IsNumber(s))
-                continue;
-            if (!(r->size_names[r->nsizes] = strdup(s->string)))
-                return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
-            r->size_values[r->nsizes++] = s->valuedouble;
-        }
-    }
+    /* an object of numbers, as the journal loader reads it */
+    int zrc =
+        recording_header_sizes(h, &r->size_names, &r->size_values, &r->nsizes, loc, err, errlen);
+    if (zrc < 0)
+        return zrc;
     /* a recording tuned as its own space is named by its path: the file's stem reads better */
     const char *spec = r->spec ? r->spec : "?", *base = strrchr(spec, '/');
     base = base ? base + 1 : spec;
@@ -311,7 +305,13 @@ static int parse_eval(cutune_report_run *r, const cJSON *j, size_t line, char *e
                               line, r->param_names[p], buf);
         }
     }
+    /* metrics and costs checked as the journal loader checks them (recording_parse.c) */
+    char loc[512];
+    snprintf(loc, sizeof loc, "%s:%zu: eval.metrics", f, line);
     const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(j, "metrics");
+    int rc = recording_check_metrics(metrics, loc, err, errlen);
+    if (rc < 0)
+        return rc;
     if (!cJSON_IsObject(metrics))
         metrics = NULL;
     const cJSON *m;
@@ -322,14 +322,13 @@ static int parse_eval(cutune_report_run *r, const cJSON *j, size_t line, char *e
             return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     }
     static const char *const costs[] = {"compile_ms", "bench_ms"};
+    snprintf(loc, sizeof loc, "%s:%zu: eval", f, line);
     for (size_t c = 0; c < 2; c++) {
-        double v = number_or_nan(cJSON_GetObjectItemCaseSensitive(j, costs[c]));
-        /* as the journal loader: null is "not recorded", a negative cost an error */
-        if (v < 0)
-            return cutune_err(err, errlen, CUTUNE_EPARSE,
-                              "%s:%zu: eval.%s: %g is not a cost (a time spent is 0 or more; "
-                              "null when it was not recorded)",
-                              f, line, costs[c], v);
+        double v = NAN;
+        /* as the journal loader: null is "not recorded", a negative cost or another type an
+         * error */
+        if ((rc = recording_opt_cost(j, costs[c], &v, NULL, loc, err, errlen)) < 0)
+            return rc;
         if (isfinite(v) && set_metric(r, e, costs[c], v) < 0)
             return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     }

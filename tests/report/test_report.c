@@ -288,6 +288,49 @@ static void test_load_errors(void **state)
     expect_load_error("{\"kind\":\"eval\",\"config\":{\"A\":1,\"MODE\":\"fast\"},\"status\":"
                       "\"ok\",\"time_ms\":1,\"elapsed_s\":\"x\"}\n",
                       "eval.elapsed_s: expected a number");
+    /* costs, metrics: the journal loader's checks (another type was skipped, 1e400 read as
+     * infinity and dropped) */
+    static const char *const evals[][2] = {
+        {"\"compile_ms\":\"12\"", "eval.compile_ms: expected a number"},
+        {"\"bench_ms\":[1]", "eval.bench_ms: expected a number"},
+        {"\"compile_ms\":1e400", "eval.compile_ms: a number beyond the range of a double"},
+        {"\"metrics\":[1]", "eval.metrics: expected an object of numbers"},
+        {"\"metrics\":{\"GB/s\":\"830\"}", "eval.metrics.GB/s: expected a number"},
+        {"\"metrics\":{\"GB/s\":1e400}",
+         "eval.metrics.GB/s: a number beyond the range of a double"},
+    };
+    for (size_t i = 0; i < sizeof evals / sizeof evals[0]; i++) {
+        char body[512];
+        snprintf(body, sizeof body,
+                 "{\"kind\":\"eval\",\"config\":{\"A\":1,\"MODE\":\"fast\"},\"status\":"
+                 "\"ok\",\"time_ms\":1,%s}\n",
+                 evals[i][0]);
+        expect_load_error(body, evals[i][1]);
+    }
+    /* the header's subject_to and sizes, as the journal loader checks them */
+    static const char *const heads[][2] = {
+        {"\"subject_to\":\"power_w <= 300\"", "header.subject_to: expected a list of strings"},
+        {"\"subject_to\":[\"a < 1\",2]", "header.subject_to[1]: expected a string"},
+        {"\"sizes\":[4]", "header.sizes: expected an object of numbers"},
+        {"\"sizes\":{\"N\":\"4\"}", "header.sizes.N: expected a number"},
+    };
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "{\"kind\":\"header\",\"format\":1,%s,"
+                 "\"params\":{\"A\":[1,2]}}\n",
+                 heads[i][0]);
+        char *path = write_tmp(text);
+        cutune_report_run *r = NULL;
+        char err[512] = "", want[4200];
+        assert_int_equal(cutune_report_run_load(path, &r, err, sizeof err), CUTUNE_EPARSE);
+        assert_null(r);
+        snprintf(want, sizeof want, "%s:1: %s", path, heads[i][1]);
+        if (strncmp(err, want, strlen(want)) != 0)
+            fail_msg("header case %zu: error '%s' does not start with '%s'", i, err, want);
+        unlink(path);
+        free(path);
+    }
     expect_load_error("not json\n{}\n", "not a JSON object");
     {
         /* a header's optional strings given as another type */
