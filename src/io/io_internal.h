@@ -158,6 +158,9 @@ char *recording_json_strdup(const cJSON *o, const char *key);
 int recording_opt_string(const cJSON *o, const char *key, char **out, const char *loc, char *err,
                          size_t errlen);
 int recording_opt_count(const cJSON *o, const char *key, const char *loc, char *err, size_t errlen);
+/* Optional strings kept by no one (a journal's log, timestamp, started): checked only. */
+int recording_check_strings(const cJSON *o, const char *const *keys, size_t n, const char *loc,
+                            char *err, size_t errlen);
 /* A journal header's "subject_to" (absent, null, or a list of strings; *out the strings
  * joined with '\n', NULL when none) and "sizes" (absent, null, or an object of finite
  * numbers; *names and *values malloc'd, freed by the caller also on an error); another type

@@ -111,6 +111,9 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
         for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
             if ((rc = recording_opt_string(h, strs[i].key, strs[i].dst, where, err, errlen)) < 0)
                 return rc;
+        static const char *const unread[] = {"cutune", "started"};
+        if ((rc = recording_check_strings(h, unread, 2, where, err, errlen)) < 0)
+            return rc;
     }
     size_t ol = r->objective ? strlen(r->objective) : 0;
     if (ol > 4 &&
@@ -246,6 +249,9 @@ static int journal_eval(recording_impl *ri, const cJSON *j, cutune_record *rec, 
     if ((rc = recording_opt_number(j, "elapsed_s", &elapsed, NULL, where, err, errlen)) < 0 ||
         (rc = recording_opt_count(j, "worker", where, err, errlen)) < 0 ||
         (rc = recording_opt_count(j, "submitted", where, err, errlen)) < 0)
+        return rc;
+    static const char *const unread[] = {"log", "timestamp"};
+    if ((rc = recording_check_strings(j, unread, 2, where, err, errlen)) < 0)
         return rc;
     char where_m[520];
     snprintf(where_m, sizeof where_m, "%s.metrics", where);

@@ -42,6 +42,19 @@ int recording_opt_string(const cJSON *o, const char *key, char **out, const char
     return 0;
 }
 
+/* Optional string fields read by no one here (a journal's log, timestamp, started): absent,
+ * null or a string; another type is a damaged line, an error naming loc.key. */
+int recording_check_strings(const cJSON *o, const char *const *keys, size_t n, const char *loc,
+                            char *err, size_t errlen)
+{
+    for (size_t i = 0; i < n; i++) {
+        const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, keys[i]);
+        if (it && !cJSON_IsNull(it) && !cJSON_IsString(it))
+            return cutune_err(err, errlen, CUTUNE_EPARSE, "%s.%s: expected a string", loc, keys[i]);
+    }
+    return 0;
+}
+
 /* Optional count field (0, 1, 2, ...): absent or null is fine, anything else an error. */
 int recording_opt_count(const cJSON *o, const char *key, const char *loc, char *err, size_t errlen)
 {

@@ -94,6 +94,10 @@ static int parse_header(cutune_report_run *r, const cJSON *h, size_t line, char 
         if (rc < 0)
             return rc;
     }
+    static const char *const unread[] = {"cutune", "started"};
+    int urc = recording_check_strings(h, unread, 2, loc, err, errlen);
+    if (urc < 0)
+        return urc;
     {
         /* what the run ranked by: its objective and constraints, NULL for plain time */
         const cJSON *ob = cJSON_GetObjectItemCaseSensitive(h, "objective");
@@ -323,6 +327,9 @@ static int parse_eval(cutune_report_run *r, const cJSON *j, size_t line, char *e
     }
     static const char *const costs[] = {"compile_ms", "bench_ms"};
     snprintf(loc, sizeof loc, "%s:%zu: eval", f, line);
+    static const char *const unread[] = {"log", "timestamp"};
+    if ((rc = recording_check_strings(j, unread, 2, loc, err, errlen)) < 0)
+        return rc;
     for (size_t c = 0; c < 2; c++) {
         double v = NAN;
         /* as the journal loader: null is "not recorded", a negative cost or another type an

@@ -515,6 +515,8 @@ static void test_kt_misreadings(void **state)
         {"\"worker\":\"0\"", "j.jsonl:2: eval.worker: expected a count (0, 1, 2, ...)"},
         {"\"submitted\":\"a\"", "j.jsonl:2: eval.submitted: expected a count (0, 1, 2, ...)"},
         {"\"submitted\":-1", "j.jsonl:2: eval.submitted: expected a count (0, 1, 2, ...)"},
+        {"\"log\":[\"error\"]", "j.jsonl:2: eval.log: expected a string"},
+        {"\"timestamp\":1764800000", "j.jsonl:2: eval.timestamp: expected a string"},
         {"\"compile_ms\":-5", "j.jsonl:2: eval.compile_ms: -5 is not a cost"},
         {"\"bench_ms\":-1e-3", "j.jsonl:2: eval.bench_ms: -0.001 is not a cost"},
         /* metrics are an object of numbers: another type was skipped, a metric that was
@@ -562,6 +564,8 @@ static void test_kt_misreadings(void **state)
         {"\"evaluator\":[\"replay\"]", "j.jsonl:1: header.evaluator: expected a string"},
         {"\"spec\":{}", "j.jsonl:1: header.spec: expected a string"},
         {"\"device\":true", "j.jsonl:1: header.device: expected a string"},
+        {"\"started\":1764800000", "j.jsonl:1: header.started: expected a string"},
+        {"\"cutune\":0.1", "j.jsonl:1: header.cutune: expected a string"},
         /* subject_to a list of strings, sizes an object of numbers: another type was
          * skipped (a constraint of the run lost on resume) or read in part */
         {"\"subject_to\":\"power_w <= 300\"", "j.jsonl:1: header.subject_to: expected a list of "

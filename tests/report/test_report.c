@@ -295,6 +295,7 @@ static void test_load_errors(void **state)
         {"\"bench_ms\":[1]", "eval.bench_ms: expected a number"},
         {"\"compile_ms\":1e400", "eval.compile_ms: a number beyond the range of a double"},
         {"\"metrics\":[1]", "eval.metrics: expected an object of numbers"},
+        {"\"log\":7", "eval.log: expected a string"},
         {"\"metrics\":{\"GB/s\":\"830\"}", "eval.metrics.GB/s: expected a number"},
         {"\"metrics\":{\"GB/s\":1e400}",
          "eval.metrics.GB/s: a number beyond the range of a double"},
@@ -312,6 +313,7 @@ static void test_load_errors(void **state)
         {"\"subject_to\":\"power_w <= 300\"", "header.subject_to: expected a list of strings"},
         {"\"subject_to\":[\"a < 1\",2]", "header.subject_to[1]: expected a string"},
         {"\"sizes\":[4]", "header.sizes: expected an object of numbers"},
+        {"\"started\":7", "header.started: expected a string"},
         {"\"sizes\":{\"N\":\"4\"}", "header.sizes.N: expected a number"},
     };
     for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
