@@ -66,17 +66,26 @@ int cutune_io_kt_objective(const cJSON *root, const char *file, char **objective
     *objective = NULL;
     *maximize = 0;
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, "objective");
-    if (!o || cJSON_IsNull(o)) /* older caches: time */
-        return 0;
-    if (!cJSON_IsString(o))
-        return cutune_err(err, errlen, CUTUNE_EPARSE,
-                          "%s: objective: expected a string (what the cache was tuned for)", file);
-    if (strcmp(o->valuestring, "time") == 0)
-        return 0;
+    /* the direction has its type whatever the objective; null says nothing */
     const cJSON *hb = cJSON_GetObjectItemCaseSensitive(root, "objective_higher_is_better");
+    if (cJSON_IsNull(hb))
+        hb = NULL;
     if (hb && !cJSON_IsBool(hb))
         return cutune_err(err, errlen, CUTUNE_EPARSE,
                           "%s: objective_higher_is_better: expected true or false", file);
+    if (o && !cJSON_IsNull(o) && !cJSON_IsString(o))
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s: objective: expected a string (what the cache was tuned for)", file);
+    /* older caches (no objective) and "time": a time, minimised; a cache that says it
+     * maximised its times is not replayed the other way */
+    if (!o || cJSON_IsNull(o) || strcmp(o->valuestring, "time") == 0) {
+        if (cJSON_IsTrue(hb))
+            return cutune_err(err, errlen, CUTUNE_EPARSE,
+                              "%s: objective_higher_is_better: true, but the objective is time "
+                              "(cutune replays a time as the lower the better)",
+                              file);
+        return 0;
+    }
     if (strlen(o->valuestring) >= 32)
         return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
                           "%s: objective: '%.64s...' is longer than a metric name may be (31 "

@@ -968,6 +968,16 @@ static void test_kt_objective(void **state)
         {"3", CUTUNE_EPARSE, "t.json: objective: expected a string", NULL, 0},
         {"\"time\"", 0, "", NULL, 0},
         {"null", 0, "", NULL, 0},
+        /* the direction has its type whatever the objective, null saying nothing; time is
+         * minimised, so a cache that says otherwise is refused, not replayed the other way */
+        {"\"GFLOP/s\", \"objective_higher_is_better\": null", 0, "", "GFLOP/s", 1},
+        {"\"time\", \"objective_higher_is_better\": false", 0, "", NULL, 0},
+        {"\"time\", \"objective_higher_is_better\": 1", CUTUNE_EPARSE,
+         "t.json: objective_higher_is_better: expected true or false", NULL, 0},
+        {"null, \"objective_higher_is_better\": \"no\"", CUTUNE_EPARSE,
+         "t.json: objective_higher_is_better: expected true or false", NULL, 0},
+        {"\"time\", \"objective_higher_is_better\": true", CUTUNE_EPARSE,
+         "t.json: objective_higher_is_better: true, but the objective is time", NULL, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[512], err[512] = "";
