@@ -252,6 +252,46 @@ int cli_recording_load_for(const char *as, const char *path, cutune_recording **
     return cutune_err(err, errlen, rc, "%s%s", as, why);
 }
 
+/* Why a recording's space under --restrict could not be built (rc, why): the option named,
+ * with what was wrong with the expression: the first that does not parse against the
+ * recording's parameters (a syntax error; a name the recording lacks, with its parameters),
+ * else what the set does (excludes every point, divides by zero at a point). */
+static void restrict_error(const cutune_recording *r, const cli_space_opts *o, int rc,
+                           const char *why, char *err, size_t errlen)
+{
+    char first[512] = "";
+    int found = 0, unknown = 0;
+    cutune_space *s = cutune_space_alloc();
+    for (size_t p = 0; s && p < r->nparams; p++)
+        if (cutune_space_add_param(s, r->param_names[p], r->values[p], r->nvalues[p], NULL, 0) < 0)
+            goto done;
+    for (size_t i = 0; s && i < o->nrestrict && !found; i++) {
+        int prc = cutune_space_add_restriction(s, o->restrict_exprs[i], first, sizeof first);
+        found = prc < 0;
+        unknown = prc == CUTUNE_ENOTFOUND;
+    }
+done:
+    cutune_space_free(s);
+    if (!found) {
+        /* space too large, or an evaluation error ("restriction 0: division by zero ...") */
+        if (strncmp(why, "the space is too large", 22) == 0)
+            cutune_err(err, errlen, rc, "%s: %s", r->path, why);
+        else
+            cutune_err(err, errlen, rc, "--restrict: %s (restricting %s)", why, r->path);
+        return;
+    }
+    if (!unknown) {
+        cutune_err(err, errlen, rc, "--restrict: %s (restricting %s)", first, r->path);
+        return;
+    }
+    char names[256] = "";
+    size_t len = 0;
+    for (size_t p = 0; p < r->nparams && len < sizeof names; p++)
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", p ? ", " : "",
+                                r->param_names[p]);
+    cutune_err(err, errlen, rc, "--restrict: %s (%s has the parameters %s)", first, r->path, names);
+}
+
 int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, char *err,
                     size_t errlen)
 {
@@ -286,7 +326,10 @@ int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, cha
         if (rc < 0) { /* (e.g. no valid configuration): name the file */
             char why[512];
             snprintf(why, sizeof why, "%s", err);
-            cutune_err(err, errlen, rc, "%s: %s", t->path, why);
+            if (o->nrestrict)
+                restrict_error(t->rec, o, rc, why, err, errlen);
+            else
+                cutune_err(err, errlen, rc, "%s: %s", t->path, why);
             cli_target_free(t);
             return rc;
         }

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The command line's own rules (docs/cli.md): every refusal is one line naming the option
+# (and what was wrong with its value), exit 2, no file written, the program's name once at
+# its start. Each test is written as the defect it stops. No GPU, no shared data. Prints
+# "ok"/"not ok" lines and "N passed, N failed".
+set -u
+exe=${CUTUNE_EXE:?CUTUNE_EXE not set}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+. "$here/lib.sh"
+export CUTUNE_DB=none
+
+# expect_fail NAME PATTERN CMD... : exit 2 within 60 s, a one-line error matching PATTERN,
+# and nothing left in the folder that was not there before
+expect_fail() {
+    local name=$1 pat=$2
+    shift 2
+    local before out rc
+    before=$(ls -A)
+    out=$(timeout 60 "$@" 2>&1 >/dev/null)
+    rc=$?
+    if [ $rc -eq 124 ]; then bad "$name: still running after 60 s"; return; fi
+    if [ $rc -ne 2 ]; then bad "$name: exit $rc, want 2" "$out"; return; fi
+    if [ "$(wc -l <<<"$out")" -ne 1 ]; then bad "$name: error is not one line" "$out"; return; fi
+    if ! grep -qE -- "$pat" <<<"$out"; then bad "$name: message lacks /$pat/" "$out"; return; fi
+    if [ "$(ls -A)" != "$before" ]; then bad "$name: left a file" "$(ls -A)"; return; fi
+    ok "$name"
+}
+
+python3 "$here/mkcache.py" bowl.json 4 4 2
+
+# ---- --restrict names the option and what is wrong with the expression (it said
+# 'cutune space: bowl.json: syntax error ...', as if the recording were at fault)
+expect_fail "--restrict: a syntax error names the option" \
+    "^cutune space: --restrict: syntax error at column 4: .* in 'a \+' \(restricting bowl.json\)$" \
+    "$exe" space --restrict "a +" bowl.json
+expect_fail "--restrict: an unknown name names the option and the recording's parameters" \
+    "^cutune: --restrict: unknown parameter 'zz' .* \(bowl.json has the parameters a, b, c\)$" \
+    "$exe" --budget=2 --journal=j.jsonl --restrict "a > 1" --restrict "zz > 1" bowl.json
+expect_fail "--restrict: restrictions that exclude every point name the option" \
+    "^cutune space: --restrict: no valid configuration: the restrictions exclude all 32 points" \
+    "$exe" space --restrict "a > 100" bowl.json
+expect_fail "--restrict: a division by zero names the option and the expression" \
+    "^cutune space: --restrict: restriction 0: division by zero at column 3 in 'a / 0 > 1'" \
+    "$exe" space --restrict "a / 0 > 1" bowl.json
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
