@@ -125,9 +125,8 @@ int bench_parse_budgets(const char *text, size_t *out, size_t *n)
 int bench_parse_count(const char *opt, const char *text, unsigned long *out)
 {
     char *end;
-    while (isspace((unsigned char)*text))
-        text++;
     errno = 0;
+    /* digits only, as cli_parse_ulong: strtoul would take " 5" and "+5" */
     unsigned long v = strtoul(text, &end, 10);
     if (!isdigit((unsigned char)*text) || *end || errno) {
         fprintf(stderr, "cutune bench: %s: '%s' is not a non-negative integer\n", opt, text);

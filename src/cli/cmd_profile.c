@@ -7,6 +7,7 @@
  * and verification); ncu profiles the first launch of the spec's kernel. Its CSV lands in
  * JOURNAL.profile/ROLE.csv, the parsed metrics in JOURNAL.profile/profile.json, which
  * `cutune report` shows. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -328,7 +329,7 @@ static int parse_count(const char *opt, const char *v, unsigned long *out)
     char *end;
     errno = 0;
     unsigned long x = strtoul(v, &end, 10);
-    if (!*v || *end || errno || v[0] == '-' || x > 1000) {
+    if (!isdigit((unsigned char)*v) || *end || errno || x > 1000) { /* not " 5", "+5" */
         fprintf(stderr, "cutune profile: --%s=%s: must be 0..1000\n", opt, v);
         return -1;
     }
@@ -365,7 +366,7 @@ int cutune_cmd_profile(int argc, char **argv)
             char *end;
             errno = 0;
             launch = strtoul(optarg, &end, 10);
-            if (!*optarg || *end || errno || optarg[0] == '-') {
+            if (!isdigit((unsigned char)*optarg) || *end || errno) {
                 fprintf(stderr, "cutune profile: --launch=%s: not an evaluation number\n", optarg);
                 return 2;
             }

@@ -1,6 +1,7 @@
 /* `cutune worker --fd N`: the CUDA evaluation worker. Started by the cuda
  * evaluator (fork + exec of this program) on one end of a socketpair; not
  * meant to be run by hand. */
+#include <ctype.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ int cutune_cmd_worker(int argc, char **argv)
             return usage(stderr);
         char *end;
         long n = strtol(v, &end, 10);
-        if (*end || n < 0 || n > 1 << 20)
+        if (!isdigit((unsigned char)*v) || *end || n > 1 << 20) /* digits: not " 3", "" */
             return usage(stderr);
         fd = (int)n;
     }

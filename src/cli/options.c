@@ -460,10 +460,11 @@ int cli_parse_ulong(const char *opt, const char *text, unsigned long *out, char 
 {
     char *end;
     errno = 0;
-    while (isspace((unsigned char)*text))
-        text++;
     if (*text == '-')
         return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: must not be negative", opt, text);
+    /* digits only: strtoul would also take a leading blank or '+' (" 5", "+5") */
+    if (!isdigit((unsigned char)*text))
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: not an integer", opt, text);
     unsigned long v = strtoul(text, &end, 10); /* decimal: 010 is ten, as in --size */
     if (end != text && !*end && errno == ERANGE)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: out of range (at most %lu)", opt,

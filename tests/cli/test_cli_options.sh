@@ -46,5 +46,27 @@ expect_fail "--restrict: a division by zero names the option and the expression"
     "^cutune space: --restrict: restriction 0: division by zero at column 3 in 'a / 0 > 1'" \
     "$exe" space --restrict "a / 0 > 1" bowl.json
 
+# ---- a count is digits: strtoul took a leading blank or '+' (" 5", "+5") where every
+# other malformed number is refused
+for o in "--budget= 5" "--seed=+3" "--parallel= 1" "--batch=$(printf '\t')2" "--confirm= 1" \
+    "--confirm-rounds=+2"; do
+    expect_fail "tune $o is refused" "^cutune: ${o%%=*}=.*: not an integer$" \
+        "$exe" "$o" --budget=4 --journal=j.jsonl bowl.json
+done
+for o in "--seeds= 2" "--jobs=+2" "--parallel= 1"; do
+    expect_fail "bench $o is refused" "^cutune bench: ${o%%=*}: '.*' is not a non-negative integer$" \
+        "$exe" bench --budgets=2 --searchers=random --no-plots --out=bo "$o" bowl.json
+done
+expect_fail "header --budget=' 5' is refused" "^cutune: --budget= 5: not an integer$" \
+    "$exe" header -o h.h --budget=" 5" bowl.json
+expect_fail "db show --top=' 1' is refused" "--top= 1: not an integer$" \
+    "$exe" db show --db=none.db --top=" 1" bowl.json
+expect_fail "profile --top=' 1' is refused" "^cutune profile: --top= 1: must be 0..1000$" \
+    "$exe" profile --top=" 1" nosuch.jsonl
+expect_fail "profile --launch=' 1' is refused" "^cutune profile: --launch= 1: not an evaluation number$" \
+    "$exe" profile --launch=" 1" nosuch.jsonl
+out=$("$exe" --budget=010 --seed=2 --journal=ten.jsonl bowl.json 2>&1) && grep -q "evaluations: 10 " <<<"$out" \
+    && ok "... and --budget=010 is still ten" || bad "... and --budget=010 is still ten" "$out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
