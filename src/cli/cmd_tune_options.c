@@ -340,6 +340,16 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
         fprintf(stderr, "cutune: --no-db: %s needs a database\n", o->db ? "--db" : "--remeasure");
         return 2;
     }
+    if (o->remeasure && !o->db) {
+        /* without a database nothing is answered from one, so --remeasure overrides nothing:
+         * said, not a run that silently measures as it would have anyway */
+        char path[4096], why[256];
+        if (cutune_db_default_path(path, sizeof path, why, sizeof why) == 0 && !path[0]) {
+            fprintf(stderr, "cutune: --remeasure: $CUTUNE_DB=none: there is no database whose "
+                            "answers it could override (give --db=FILE)\n");
+            return 2;
+        }
+    }
     if (!o->sizes && (o->shape_mode || o->shape_warm || o->validate_sizes)) {
         fprintf(stderr, "cutune: --%s needs --sizes=LIST (docs/shapes.md)\n",
                 o->shape_mode   ? "shape-mode"

@@ -68,5 +68,13 @@ expect_fail "profile --launch=' 1' is refused" "^cutune profile: --launch= 1: no
 out=$("$exe" --budget=010 --seed=2 --journal=ten.jsonl bowl.json 2>&1) && grep -q "evaluations: 10 " <<<"$out" \
     && ok "... and --budget=010 is still ten" || bad "... and --budget=010 is still ten" "$out"
 
+# ---- --remeasure without a database overrides nothing: it ran as a plain run, unsaid
+expect_fail "--remeasure under CUTUNE_DB=none is refused" \
+    '^cutune: --remeasure: \$CUTUNE_DB=none: there is no database whose answers it could override' \
+    "$exe" --remeasure --budget=2 --journal=j.jsonl bowl.json
+out=$("$exe" --remeasure --db=re.db --budget=2 --journal=re.jsonl bowl.json 2>&1) \
+    && ok "... and with --db=FILE it runs" || bad "... and with --db=FILE it runs" "$out"
+rm -f re.db re.jsonl
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
