@@ -1,4 +1,5 @@
 /* `cutune list`: searchers, evaluators and kernels. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,14 +7,28 @@
 #include "commands.h"
 #include "options.h"
 
+static void list_usage(FILE *f)
+{
+    fprintf(f, "usage: cutune list\n\nPrint the searchers, evaluators and kernels cutune knows.\n"
+               "\n  -h, --help  this text\n");
+}
+
 int cutune_cmd_list(int argc, char **argv)
 {
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        printf("usage: cutune list\n\nPrint the searchers, evaluators and kernels cutune knows.\n");
-        return 0;
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    optind = 1;
+    while ((c = cli_getopt(argc, argv, "h", longopts)) != -1) {
+        switch (c) {
+        case 'h': list_usage(stdout); return 0;
+        default: return 2; /* said in one line by cli_getopt */
+        }
     }
-    if (argc > 1) {
-        fprintf(stderr, "cutune list: unexpected argument '%s'\n", argv[1]);
+    if (optind < argc) {
+        fprintf(stderr, "cutune list: unexpected argument '%s' (try --help)\n", argv[optind]);
         return 2;
     }
     printf("searchers:\n");

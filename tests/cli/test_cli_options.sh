@@ -76,5 +76,21 @@ out=$("$exe" --remeasure --db=re.db --budget=2 --journal=re.jsonl bowl.json 2>&1
     && ok "... and with --db=FILE it runs" || bad "... and with --db=FILE it runs" "$out"
 rm -f re.db re.jsonl
 
+# ---- cutune list parses as every command does (it called an unknown option, and a prefix
+# of --help, an "unexpected argument", and took only -h or --help as its first word)
+expect_fail "list --bogus: an unknown option, as other commands say it" \
+    "^cutune list: unknown option '--bogus' \(try --help\)$" "$exe" list --bogus
+expect_fail "list --he: a prefix is refused with the option meant" \
+    "^cutune list: option '--he' is not spelled out: did you mean '--help'\?$" "$exe" list --he
+expect_fail "list --help=3: a value to an option that takes none" \
+    "^cutune list: option '--help' takes no value" "$exe" list --help=3
+expect_fail "list extra: a word list does not take" "^cutune list: unexpected argument 'extra'" \
+    "$exe" list extra
+out=$("$exe" list extra --help 2>&1) && grep -q "^usage: cutune list" <<<"$out" \
+    && ok "list extra --help: the usage, as 'space extra --help' gives it" \
+    || bad "list extra --help: the usage, as 'space extra --help' gives it" "$out"
+out=$("$exe" list 2>&1) && grep -q "^searchers:" <<<"$out" && ok "... and list still lists" \
+    || bad "... and list still lists" "$out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
