@@ -55,6 +55,11 @@ static void usage(FILE *f)
 
 static int cmd_help(int argc, char **argv)
 {
+    if (argc > 2) { /* 'help tune extra': the extra words were dropped unsaid */
+        fprintf(stderr, "cutune help: unexpected argument '%s' (usage: cutune help [COMMAND])\n",
+                argv[2]);
+        return 2;
+    }
     if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         printf("usage: cutune help [COMMAND]\n"
                "\n"
@@ -131,6 +136,11 @@ static int run(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        if (argc > 2) { /* '-V gemm' ran nothing and said only the version */
+            fprintf(stderr, "cutune: %s: unexpected argument '%s' (it takes none)\n", argv[1],
+                    argv[2]);
+            return 2;
+        }
         printf("cutune %s\n", CUTUNE_VERSION);
         return 0;
     }

@@ -92,5 +92,18 @@ out=$("$exe" list extra --help 2>&1) && grep -q "^usage: cutune list" <<<"$out" 
 out=$("$exe" list 2>&1) && grep -q "^searchers:" <<<"$out" && ok "... and list still lists" \
     || bad "... and list still lists" "$out"
 
+# ---- words after 'help COMMAND' and after -V/--version were dropped unsaid ('cutune -V
+# gemm' printed the version and tuned nothing)
+expect_fail "help tune extra is refused" "^cutune help: unexpected argument 'extra'" \
+    "$exe" help tune extra
+for v in -V --version; do
+    expect_fail "$v gemm is refused" "^cutune: $v: unexpected argument 'gemm' \(it takes none\)$" \
+        "$exe" "$v" gemm
+done
+out=$("$exe" -V) && [ "$out" = "cutune $(sed -n "s/.*version: '\([^']*\)'.*/\1/p" "$here/../../meson.build" | head -1)" ] \
+    && ok "... and -V alone prints the version" || bad "... and -V alone prints the version" "$out"
+out=$("$exe" help tune 2>&1) && grep -q "^usage: cutune \[tune\]" <<<"$out" \
+    && ok "... and help tune alone prints tune's usage" || bad "... and help tune alone prints tune's usage" "$out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
