@@ -12,7 +12,16 @@ static void usage(FILE *f)
                "KERNEL|SPEC|RECORDING\n"
                "\n"
                "Print the Cartesian size, the number of valid configurations, each parameter's\n"
-               "values and the restrictions. Options as for `cutune tune`.\n");
+               "values, the sizes and the restrictions. Nothing is tuned or written.\n"
+               "\n"
+               "  --size NAME=VALUE  override a problem size of a kernel spec (repeatable;\n"
+               "                     VALUE decimal: 16, 1e6, 0.5); not for a recording\n"
+               "  --restrict EXPR    a restriction on a recording's space (repeatable): the\n"
+               "                     space is then its Cartesian product filtered by them;\n"
+               "                     not for a kernel spec (put restrictions in the spec)\n"
+               "  --cartesian        a recording's space is its whole Cartesian product\n"
+               "                     (default: the configurations it records); not for a spec\n"
+               "  -h, --help         this text\n");
 }
 
 int cutune_cmd_space(int argc, char **argv)

@@ -105,5 +105,19 @@ out=$("$exe" -V) && [ "$out" = "cutune $(sed -n "s/.*version: '\([^']*\)'.*/\1/p
 out=$("$exe" help tune 2>&1) && grep -q "^usage: cutune \[tune\]" <<<"$out" \
     && ok "... and help tune alone prints tune's usage" || bad "... and help tune alone prints tune's usage" "$out"
 
+# ---- space --help lists what space takes: it said "Options as for cutune tune", whose
+# --budget, --searcher, ... space refuses as unknown
+sh=$("$exe" space --help)
+grep -q "as for .cutune tune" <<<"$sh" && bad "space --help: sends the reader to tune's options" "$sh" \
+    || ok "space --help: does not send the reader to tune's options"
+opts=$(grep -oE '^  (-h, )?--[a-z-]+' <<<"$sh" | sed 's/.*--//' | sort | tr '\n' ' ')
+[ "$opts" = "cartesian help restrict size " ] && ok "space --help: lists --size, --restrict, --cartesian, --help" \
+    || bad "space --help: lists --size, --restrict, --cartesian, --help" "$opts"
+for o in $opts; do # each one listed is one space takes
+    out=$("$exe" space "--$o" 2>&1)
+    grep -q "unknown option" <<<"$out" && bad "space --$o is an option space takes" "$out" \
+        || ok "space --$o is an option space takes"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
