@@ -201,6 +201,13 @@ void cutune_bench_restrictions_free(cutune_bench_restrictions *r);
 double cutune_bench_expected_min(const double *sorted, size_t n, size_t b, double fail_value);
 
 /**
+ * Check opt without reading a recording: every list given, and the result tables of the
+ * runs within this machine's memory (CUTUNE_EINVAL, saying how much they would take). What
+ * cutune_bench_run checks first; a caller can ask before it makes anything.
+ */
+int cutune_bench_check(const cutune_bench_options *opt, char *err, size_t errlen);
+
+/**
  * Run the benchmark. *out (free with cutune_bench_result_free) is set on
  * success. Errors name the recording or searcher.
  */

@@ -251,7 +251,7 @@ int cutune_cmd_bench(int argc, char **argv)
             if (bench_parse_count("--parallel", optarg, &parallel) < 0)
                 goto out;
             if (parallel < 1 || parallel > 1024) {
-                fprintf(stderr, "cutune: --parallel=%s: must be 1..1024\n", optarg);
+                fprintf(stderr, "cutune bench: --parallel=%s: must be 1..1024\n", optarg);
                 goto out;
             }
             break;
@@ -469,6 +469,22 @@ int cutune_cmd_bench(int argc, char **argv)
             fprintf(stderr,
                     "cutune bench: warning: %s: %zu section(s) match no recording given: %s\n",
                     rfile_path[f], nun, which);
+    }
+    /* the runs' tables fit in memory: --seeds=2147483648 was taken, and calloc failed (or
+     * ASan aborted) once the recordings were read and the output folder made */
+    if (!objectives) {
+        cutune_bench_options sized = {.searchers = types,
+                                      .nsearchers = ns,
+                                      .recordings = (const char *const *)recs,
+                                      .nrecordings = nrec,
+                                      .budgets = budgets,
+                                      .nbudgets = nb,
+                                      .nseeds = seeds,
+                                      .conventions = conv};
+        if (cutune_bench_check(&sized, err, sizeof err) < 0) {
+            fprintf(stderr, "cutune bench: --seeds=%lu: %s\n", seeds, err);
+            goto out;
+        }
     }
     /* the output folder is checked (and made) before the benchmark runs, not after, and
      * only once every other argument is known to be good */

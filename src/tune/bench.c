@@ -97,7 +97,7 @@ static int pool_run(unsigned nthreads, size_t ntasks, const size_t *order, task_
     pthread_t *th = calloc(nthreads, sizeof *th);
     if (!th) {
         pthread_mutex_destroy(&p.mu);
-        return cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     }
     unsigned started = 0;
     for (; started < nthreads; started++)
@@ -229,23 +229,56 @@ const cutune_bench_cell *cutune_bench_result_cell(const cutune_bench_result *r, 
 static int check_options(const cutune_bench_options *o, char *err, size_t errlen)
 {
     if (!o || o->nsearchers == 0 || !o->searchers)
-        return cutune_err(err, errlen, CUTUNE_EINVAL, "bench: no searcher given");
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "no searcher given");
     for (size_t i = 0; i < o->nsearchers; i++)
         if (!o->searchers[i])
-            return cutune_err(err, errlen, CUTUNE_EINVAL, "bench: searcher %zu is NULL", i);
+            return cutune_err(err, errlen, CUTUNE_EINVAL, "searcher %zu is NULL", i);
     if (o->nrecordings == 0 || !o->recordings)
-        return cutune_err(err, errlen, CUTUNE_EINVAL, "bench: no recording given");
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "no recording given");
     if (o->nbudgets == 0 || !o->budgets)
-        return cutune_err(err, errlen, CUTUNE_EINVAL, "bench: no budget given");
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "no budget given");
     for (size_t i = 0; i < o->nbudgets; i++)
         if (o->budgets[i] == 0)
-            return cutune_err(err, errlen, CUTUNE_EINVAL, "bench: budgets must be > 0");
+            return cutune_err(err, errlen, CUTUNE_EINVAL, "budgets must be > 0");
     if (o->nseeds == 0)
-        return cutune_err(err, errlen, CUTUNE_EINVAL, "bench: seeds must be > 0");
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "seeds must be > 0");
     if (!(o->conventions &
           (CUTUNE_BENCH_CONSTRAINT_AWARE | CUTUNE_BENCH_CARTESIAN | CUTUNE_BENCH_RECORDED)))
-        return cutune_err(err, errlen, CUTUNE_EINVAL, "bench: no convention selected");
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "no convention selected");
+    /* The per-run tables (best-so-far over the largest budget, each budget's result, its
+     * charge and place in the queue) are allocated before the first run: counted here in a
+     * double, which cannot wrap as njobs * maxb in a size_t can, and refused above the
+     * machine's memory instead of failing (or, wrapped, overflowing) in calloc. */
+    unsigned nconv = !!(o->conventions & CUTUNE_BENCH_CONSTRAINT_AWARE) +
+                     !!(o->conventions & CUTUNE_BENCH_CARTESIAN) +
+                     !!(o->conventions & CUTUNE_BENCH_RECORDED);
+    size_t maxb = 0;
+    for (size_t i = 0; i < o->nbudgets; i++)
+        maxb = o->budgets[i] > maxb ? o->budgets[i] : maxb;
+    double runs =
+        (double)nconv * (double)o->nrecordings * (double)o->nsearchers * (double)o->nseeds;
+    double per_run =
+        (double)maxb * sizeof(double) +
+        (double)o->nbudgets * (2 * sizeof(double) + 2 * sizeof(size_t) + sizeof(job_key)) +
+        4 * sizeof(double);
+    double bytes = runs * per_run + (double)o->nseeds * sizeof(double);
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    double mem = pages > 0 && page > 0 ? (double)pages * (double)page : 1099511627776.0;
+    if (bytes > mem)
+        return cutune_err(
+            err, errlen, CUTUNE_EINVAL,
+            "the result tables of %.0f runs (%zu seeds x %zu searchers x %zu recordings x "
+            "%u conventions, up to %zu evaluations each) would take %.3g GiB, more "
+            "than the %.3g GiB of memory here (give fewer seeds, budgets or "
+            "recordings)",
+            runs, o->nseeds, o->nsearchers, o->nrecordings, nconv, maxb, bytes / 1073741824.0,
+            mem / 1073741824.0);
     return 0;
+}
+
+int cutune_bench_check(const cutune_bench_options *opt, char *err, size_t errlen)
+{
+    return check_options(opt, err, errlen);
 }
 
 int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out, char *err,
@@ -276,7 +309,7 @@ int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out,
 
     res = calloc(1, sizeof *res);
     if (!res)
-        return cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     if (opt->conventions & CUTUNE_BENCH_CONSTRAINT_AWARE)
         res->conv[res->nconv++] = CUTUNE_BENCH_CONSTRAINT_AWARE;
     if (opt->conventions & CUTUNE_BENCH_CARTESIAN)
@@ -338,7 +371,7 @@ int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out,
     for (size_t i = 1; i < res->nrec; i++)
         if (strcmp(names[i].name, names[i - 1].name) == 0) {
             rc = cutune_err(err, errlen, CUTUNE_EINVAL,
-                            "bench: %s and %s are both named %s in the results: give each "
+                            "%s and %s are both named %s in the results: give each "
                             "recording its own file name",
                             opt->recordings[names[i - 1].src], opt->recordings[names[i].src],
                             names[i].name);
@@ -417,7 +450,7 @@ int cutune_bench_run(const cutune_bench_options *opt, cutune_bench_result **out,
     rc = 0;
     goto out_free;
 out_nomem:
-    rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
+    rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
 out_free:
     if (b.tab) {
         for (size_t i = 0; i < ntab; i++) {

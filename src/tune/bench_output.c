@@ -94,7 +94,7 @@ int bench_close_out(cutune_outfile *o, char *err, size_t errlen)
         cutune_outfile **grown = realloc(set.o, cap * sizeof *grown);
         if (!grown) {
             cutune_outfile_abort(o);
-            return cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
+            return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
         }
         set.o = grown;
         set.cap = cap;
@@ -667,7 +667,7 @@ static int write_set(const cutune_bench_result *r, const char *dir, const char *
     size_t *order = malloc((r->nrec ? r->nrec : 1) * sizeof *order);
     if (!order) {
         cutune_outfile_abort(o);
-        return cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     }
     write_md(f, r, command);
     bench_write_md_vs_random(f, r);

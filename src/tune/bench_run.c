@@ -100,7 +100,7 @@ static int build_table(bench_ctx *b, const cutune_recording *r, size_t ci, size_
     }
     info->restricted = restricted;
     if (def && def->known && def->source && !(info->source = bench_strdup(def->source)))
-        return cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     size_t n = cutune_space_size(t->space);
     map = malloc(n * sizeof *map);
     t->status = malloc(n);
@@ -112,7 +112,7 @@ static int build_table(bench_ctx *b, const cutune_recording *r, size_t ci, size_
     info->rand_frac = calloc(res->maxb, sizeof *info->rand_frac);
     if (!map || !t->status || !t->time || !t->cost || !sorted || !lf || !info->baseline ||
         !info->rand_frac) {
-        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
         goto out_free;
     }
     rc = cutune_recording_map(r, t->space, map, err, errlen);
@@ -237,7 +237,7 @@ int bench_load_task(void *ctx, size_t ri, char *err, size_t errlen)
     ri_->kernel = bench_strdup(r->kernel_name ? r->kernel_name : "");
     ri_->has_costs = r->has_costs;
     if (!ri_->device || !ri_->kernel)
-        return cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
+        return cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
     for (size_t ci = 0; ci < res->nconv; ci++) {
         rc = build_table(b, r, ci, ri, err, errlen);
         if (rc < 0)
@@ -378,7 +378,7 @@ int bench_run_task(void *ctx, size_t job, char *err, size_t errlen)
     if (cum && !last)
         best = cum + maxb; /* a shorter run's curve is scratch: only its end is kept */
     if (!rng || !visited || !cum) {
-        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "bench: out of memory");
+        rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "out of memory");
         goto out_free;
     }
     gsl_rng_set(rng, (unsigned long)(seed_i + 1));

@@ -119,5 +119,23 @@ for o in $opts; do # each one listed is one space takes
         || ok "space --$o is an option space takes"
 done
 
+# ---- bench: a --seeds the tables cannot hold is refused before anything is read or made
+# (--seeds=2147483648 allocated until ASan reported out of memory, leaving --out behind)
+for s in 2147483648 4294967295; do
+    expect_fail "bench --seeds=$s is refused up front" \
+        "^cutune bench: --seeds=$s: the result tables of [0-9]+ runs \($s seeds x 1 searchers x 1 recordings x 2 conventions, up to 100 evaluations each\) would take .* GiB, more than the .* GiB of memory here" \
+        "$exe" bench --seeds=$s --budgets=100 --searchers=random --no-plots --out=bo bowl.json
+done
+out=$("$exe" bench --seeds=3 --budgets=2 --searchers=random --no-plots --quiet --out=bo3 bowl.json 2>&1) \
+    && [ -e bo3/results.md ] && ok "... and --seeds=3 still runs" || bad "... and --seeds=3 still runs" "$out"
+# ... its messages start with the program's name once: "cutune: --parallel=0" and
+# "cutune bench: bench: A and B are both named ..." were not
+expect_fail "bench --parallel=0: prefixed 'cutune bench:'" "^cutune bench: --parallel=0: must be 1..1024$" \
+    "$exe" bench --parallel=0 --out=bo bowl.json
+mkdir -p twin && cp bowl.json twin/
+expect_fail "bench: two recordings of one name, prefixed once" \
+    "^cutune bench: bowl.json and twin/bowl.json are both named bowl in the results" \
+    "$exe" bench --seeds=1 --budgets=2 --searchers=random --no-plots --out=bo bowl.json twin/bowl.json
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
