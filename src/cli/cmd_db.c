@@ -348,7 +348,11 @@ int cutune_cmd_db(int argc, char **argv)
     }
     if (rc >= 0)
         return 0;
-    if (err[0])
-        fprintf(stderr, "cutune: %s\n", err);
+    /* once prefixed, as cli_getopt's lines ("cutune db: ..."): a message that names its
+     * command ("db import: F: ...") goes on from the program's name, "cutune db import:" */
+    if (err[0] && strncmp(err, "db ", 3) == 0)
+        fprintf(stderr, "%s %s\n", cli_progname, err + 3);
+    else if (err[0])
+        fprintf(stderr, "%s: %s\n", cli_progname, strncmp(err, "db: ", 4) == 0 ? err + 4 : err);
     return rc == CUTUNE_ENOMEM || rc == CUTUNE_EIO ? 1 : 2;
 }

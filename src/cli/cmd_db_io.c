@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd_db_internal.h"
+#include "commands.h"
 
 /* ------------------------------------------------------------------ export */
 
@@ -191,7 +192,7 @@ int cli_db_export(const db_opts *o, const char *target, char *err, size_t errlen
             rc = write_journal(o->journal, &t, path, key.gpu.fingerprint, &h, err, errlen);
     }
     if (rc >= 0)
-        fprintf(stderr, "cutune: %s: %zu configurations of %s on %s%s\n",
+        fprintf(stderr, "%s export: %s: %zu configurations of %s on %s%s\n", cli_progname,
                 o->kt ? o->kt : o->journal, h.n, key.kernel, key.gpu.fingerprint,
                 x.skipped ? " (some stored configurations are not in this space: left out)" : "");
     cutune_history_free(&h);

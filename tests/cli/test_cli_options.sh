@@ -136,6 +136,13 @@ mkdir -p twin && cp bowl.json twin/
 expect_fail "bench: two recordings of one name, prefixed once" \
     "^cutune bench: bowl.json and twin/bowl.json are both named bowl in the results" \
     "$exe" bench --seeds=1 --budgets=2 --searchers=random --no-plots --out=bo bowl.json twin/bowl.json
+# ... and so do cutune db's: "cutune: db import: ..." where its option errors say "cutune db:"
+expect_fail "db import: prefixed 'cutune db import:'" "^cutune db import: nosuch.json: cannot open" \
+    "$exe" db import --db=x.db nosuch.json
+expect_fail "db: an unknown command, prefixed 'cutune db:'" "^cutune db: no command 'frob'" \
+    "$exe" db --db=x.db frob
+expect_fail "db: not a database, prefixed 'cutune db:'" "^cutune db: bowl.json: not a cutune database" \
+    "$exe" db list --db=bowl.json
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

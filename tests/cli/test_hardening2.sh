@@ -262,9 +262,9 @@ expect_fail "--warm-start=MISSING: names the option" \
     '^cutune: --warm-start=nosuch.json: cannot open: No such file or directory$' \
     "$exe" --budget=2 --journal=ws_j.jsonl --warm-start=nosuch.json bowl.json
 expect_fail "db import SPEC: called a kernel spec" \
-    '^cutune: db import: vector_add.json: a kernel spec, not a recording' \
+    '^cutune db import: vector_add.json: a kernel spec, not a recording' \
     "$exe" db import --db=ws.db vector_add.json
-expect_fail "db import MISSING: names the command" '^cutune: db import: nosuch.json: cannot open: No such file' \
+expect_fail "db import MISSING: names the command" '^cutune db import: nosuch.json: cannot open: No such file' \
     "$exe" db import --db=ws.db nosuch.json
 
 # Entries whose values disagree with their key; two keys of one configuration.

@@ -369,9 +369,9 @@ fi
 "$exe" --db=fbx.db -q --budget=100 --confirm=0 --journal=fbx.jsonl "$data/gemm.jsonl.gz" >/dev/null 2>&1
 # 40 KiB: room for the database's 32 KiB shared-memory file, not for the export
 efbig "db export --journal on a full disk leaves no journal" \
-    "^cutune: fbx-e.jsonl: write error: File too large$" 40 \
+    "^cutune db: fbx-e.jsonl: write error: File too large$" 40 \
     "$exe" db export --db=fbx.db --journal=fbx-e.jsonl "$data/gemm.jsonl.gz"
-efbig "db export --kt-cache on a full disk" "^cutune: fbx-e.json: write error: File too large$" 40 \
+efbig "db export --kt-cache on a full disk" "^cutune db: fbx-e.json: write error: File too large$" 40 \
     "$exe" db export --db=fbx.db --kt-cache=fbx-e.json "$data/gemm.jsonl.gz"
 
 echo "$pass passed, $fail failed"
