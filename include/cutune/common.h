@@ -72,6 +72,11 @@ double cutune_value_as_double(const cutune_value *v);
  */
 int cutune_value_format(const cutune_value *v, char *buf, size_t len);
 
+/** Whether text is a plain decimal number, as JSON writes one: [-+]digits[.digits]
+ *  [e[-+]digits], a digit before the exponent. Not hexadecimal (0x10), inf, nan, nor
+ *  leading or trailing blanks, all of which strtod (and strtol) take. */
+int cutune_is_decimal(const char *text);
+
 /** Print into err (may be NULL) like snprintf; returns code, for `return cutune_err(...)`. */
 int cutune_err(char *err, size_t errlen, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

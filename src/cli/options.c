@@ -390,33 +390,6 @@ int cli_refuse_onto_input(const char *opt, const char *out, const cli_target *t,
     return 0;
 }
 
-/* A decimal number as the spec's JSON writes one: [-+]digits[.digits][e[-+]digits], at
- * least one digit before the exponent. Not hexadecimal (0x10), inf, nan, nor spaces, all
- * of which strtod takes. */
-static int is_decimal(const char *t)
-{
-    size_t digits = 0;
-    if (*t == '+' || *t == '-')
-        t++;
-    for (; *t >= '0' && *t <= '9'; t++)
-        digits++;
-    if (*t == '.')
-        for (t++; *t >= '0' && *t <= '9'; t++)
-            digits++;
-    if (!digits)
-        return 0;
-    if (*t == 'e' || *t == 'E') {
-        t++;
-        if (*t == '+' || *t == '-')
-            t++;
-        if (!(*t >= '0' && *t <= '9'))
-            return 0;
-        while (*t >= '0' && *t <= '9')
-            t++;
-    }
-    return *t == '\0';
-}
-
 int cli_parse_size(const char *text, cutune_size_override *out, char *err, size_t errlen)
 {
     const char *eq = strchr(text, '=');
@@ -435,7 +408,7 @@ int cli_parse_size(const char *text, cutune_size_override *out, char *err, size_
             out->name = names[i];
     if (!out->name)
         out->name = names[used++];
-    if (!is_decimal(eq + 1))
+    if (!cutune_is_decimal(eq + 1))
         return cutune_err(err, errlen, CUTUNE_EINVAL,
                           "--size %s: '%s' is not a decimal number (sizes are base 10: 16, "
                           "1e6, 0.5; not 0x10)",
@@ -481,7 +454,7 @@ int cli_parse_double(const char *opt, const char *text, double *out, char *err, 
     errno = 0;
     /* decimal as --size takes it: strtod's 0x10 (16), inf (no limit at all) and nan are
      * not the seconds a user meant */
-    if (!is_decimal(text))
+    if (!cutune_is_decimal(text))
         return cutune_err(err, errlen, CUTUNE_EINVAL, "--%s=%s: not a decimal number", opt, text);
     double v = strtod(text, &end);
     if (errno == ERANGE)

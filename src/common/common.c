@@ -103,6 +103,30 @@ int cutune_err(char *err, size_t errlen, int code, const char *fmt, ...)
     return code;
 }
 
+int cutune_is_decimal(const char *t)
+{
+    size_t digits = 0;
+    if (*t == '+' || *t == '-')
+        t++;
+    for (; *t >= '0' && *t <= '9'; t++)
+        digits++;
+    if (*t == '.')
+        for (t++; *t >= '0' && *t <= '9'; t++)
+            digits++;
+    if (!digits)
+        return 0;
+    if (*t == 'e' || *t == 'E') {
+        t++;
+        if (*t == '+' || *t == '-')
+            t++;
+        if (!(*t >= '0' && *t <= '9'))
+            return 0;
+        while (*t >= '0' && *t <= '9')
+            t++;
+    }
+    return *t == '\0';
+}
+
 double cutune_now(void)
 {
     struct timespec ts;

@@ -49,7 +49,7 @@ static int parse_weight(const char *key, const char *val, double fit_min, double
     }
     char *end = NULL;
     double v = strtod(val, &end);
-    if (end == val || *end || !(v >= 0.0 && v <= max))
+    if (!cutune_is_decimal(val) || end == val || *end || !(v >= 0.0 && v <= max))
         return cutune_err(err, errlen, CUTUNE_EINVAL,
                           "bo: %s=%s is neither 'fit' nor a weight in [0, %g]", key, val, max);
     *lo = *hi = v;
@@ -175,7 +175,7 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
         } else if (strcmp(key, "wdesign") == 0) {
             long v = strtol(val, &end, 10);
             /* 0 would read as "the default" (the field's unset value): refused */
-            if (end == val || *end || v < 1 || v > 100000)
+            if (!cutune_is_decimal(val) || end == val || *end || v < 1 || v > 100000)
                 return cutune_err(err, errlen, CUTUNE_EINVAL,
                                   "bo: %s=%s is not a count from 1 (transfer=prior takes no "
                                   "design from the source)",
@@ -199,13 +199,13 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
         } else if (strcmp(key, "local") == 0) {
             s->local_auto = 0;
             double v = strtod(val, &end);
-            if (end == val || *end || !(v >= 0.0 && v <= 1.0))
+            if (!cutune_is_decimal(val) || end == val || *end || !(v >= 0.0 && v <= 1.0))
                 return cutune_err(err, errlen, CUTUNE_EINVAL,
                                   "bo: local=%s is not a fraction in [0,1]", val);
             s->local_frac = v;
         } else if (strcmp(key, "xi") == 0 || strcmp(key, "beta") == 0) {
             double v = strtod(val, &end);
-            if (end == val || *end || !isfinite(v) || v < 0)
+            if (!cutune_is_decimal(val) || end == val || *end || !isfinite(v) || v < 0)
                 return cutune_err(err, errlen, CUTUNE_EINVAL,
                                   "bo: %s=%s is not a non-negative number", key, val);
             if (key[0] == 'x')
@@ -226,7 +226,7 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
             }
         } else if (strcmp(key, "pool") == 0) {
             long v = strtol(val, &end, 10);
-            if (end == val || *end || v < 16 || v > 100000000)
+            if (!cutune_is_decimal(val) || end == val || *end || v < 16 || v > 100000000)
                 return cutune_err(err, errlen, CUTUNE_EINVAL,
                                   "bo: pool=%s is not a count in [16, 1e8]", val);
             s->exact_m = s->pool_m = (size_t)v;
@@ -244,7 +244,7 @@ int bo_parse_args(bo_state *s, const char *args, char *err, size_t errlen)
         } else if (strcmp(key, "init") == 0 || strcmp(key, "starts") == 0 ||
                    strcmp(key, "lweak") == 0) {
             long v = strtol(val, &end, 10);
-            if (end == val || *end || v < 0 || v > 100000)
+            if (!cutune_is_decimal(val) || end == val || *end || v < 0 || v > 100000)
                 return cutune_err(err, errlen, CUTUNE_EINVAL, "bo: %s=%s is not a count", key, val);
             if (key[0] == 'i')
                 s->n_init = (size_t)v;

@@ -185,8 +185,8 @@ static int parse_args(ga_state *s, const char *args, char *err, size_t errlen)
         buf[vlen] = '\0';
         char *tail;
         double v = strtod(buf, &tail);
-        if (*tail || !isfinite(v) || v < ga_keys[k].lo || v > ga_keys[k].hi ||
-            (ga_keys[k].is_int && v != floor(v)))
+        if (!cutune_is_decimal(buf) || *tail || !isfinite(v) || v < ga_keys[k].lo ||
+            v > ga_keys[k].hi || (ga_keys[k].is_int && v != floor(v)))
             return cutune_err(err, errlen, CUTUNE_EINVAL, "genetic: '%s=%s' is not %s in [%g, %g]",
                               ga_keys[k].key, buf, ga_keys[k].is_int ? "an integer" : "a number",
                               ga_keys[k].lo, ga_keys[k].hi);

@@ -144,5 +144,21 @@ expect_fail "db: an unknown command, prefixed 'cutune db:'" "^cutune db: no comm
 expect_fail "db: not a database, prefixed 'cutune db:'" "^cutune db: bowl.json: not a cutune database" \
     "$exe" db list --db=bowl.json
 
+# ---- searcher and evaluator options are plain decimal numbers: strtod took xi=0x10 as 16
+# and strtol/strtod skipped a leading blank ("pop= 8" was a population of 8)
+for a in "bo:xi=0x10|bo: xi=0x10 is not a non-negative number" "bo:init= 5|bo: init= 5 is not a count" \
+    "bo:pool=0x20|bo: pool=0x20 is not a count" "bo:local=0x0|bo: local=0x0 is not a fraction" \
+    "bo:add=0x1|bo: add=0x1 is neither 'fit' nor a weight" "bo:wdesign= 3|bo: wdesign= 3 is not a count" \
+    "genetic:pop= 8|genetic: 'pop= 8' is not an integer" "genetic:cx=0x0|genetic: 'cx=0x0' is not a number"; do
+    expect_fail "--searcher=${a%%|*} is refused, naming the searcher and key" "^cutune: ${a#*|}" \
+        "$exe" --searcher="${a%%|*}" --budget=3 --journal=j.jsonl bowl.json
+done
+expect_fail "--evaluator=cuda:timeout=0x10 is refused, naming the key" \
+    "^cutune: --evaluator=cuda: timeout=0x10 is not a number in" \
+    "$exe" --evaluator=cuda:timeout=0x10 --budget=2 --journal=j.jsonl "$here/../../kernels/vector_add.json"
+out=$("$exe" --searcher=genetic:pop=8,cx=0.5,mut=1e-1 --budget=3 --journal=gd.jsonl bowl.json 2>&1) \
+    && out=$("$exe" --searcher=bo:xi=0.01,init=2 --budget=3 --journal=bd.jsonl bowl.json 2>&1) \
+    && ok "... and plain decimals (0.5, 1e-1, 2) are still read" || bad "... and plain decimals are still read" "$out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -19,7 +19,7 @@ static int parse_num(const char *key, const char *v, double lo, double hi, doubl
 {
     char *end;
     double d = strtod(v, &end);
-    if (end == v || *end || !(d >= lo && d <= hi))
+    if (!cutune_is_decimal(v) || end == v || *end || !(d >= lo && d <= hi)) /* not 0x10, " 1" */
         return cutune_err(err, errlen, CUTUNE_EINVAL,
                           "--evaluator=cuda: %s=%s is not a number in [%g, %g]", key, v, lo, hi);
     *out = d;
