@@ -199,6 +199,28 @@ int cli_db_target_key(const cli_target *t, const char *evaluator, const char *de
     }
     if (strcmp(ename, "replay") == 0 && !arg)
         arg = t->rec ? t->path : shipped;
+    if (devices) { /* tune's rules: a GPU of the cuda evaluator, all, ordinals or a name */
+        if (strcmp(ename, "cuda") != 0)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "--devices=%s: only the cuda evaluator runs on GPUs (this lookup: "
+                              "%s)",
+                              devices, ename);
+        if (!*devices)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "--devices=: needs all, GPU ordinals (0,2) or a GPU name");
+        if (devices[strspn(devices, "0123456789,")] == '\0')
+            for (const char *p = devices;; p++) { /* as the cuda evaluator reads a list */
+                size_t n = strspn(p, "0123456789");
+                if (n == 0 || n > 4 || atoi(p) > 4096)
+                    return cutune_err(err, errlen, CUTUNE_EINVAL,
+                                      "--devices=%s: not a list of GPU ordinals (0..4096, "
+                                      "comma-separated)",
+                                      devices);
+                p += n;
+                if (!*p)
+                    break;
+            }
+    }
     cutune_db_gpu gpu;
     int rc = cli_db_fingerprint(ename, strcmp(ename, "replay") == 0 ? arg : NULL, t, NULL, devices,
                                 &gpu, err, errlen);

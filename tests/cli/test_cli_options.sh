@@ -160,5 +160,19 @@ out=$("$exe" --searcher=genetic:pop=8,cx=0.5,mut=1e-1 --budget=3 --journal=gd.js
     && out=$("$exe" --searcher=bo:xi=0.01,init=2 --budget=3 --journal=bd.jsonl bowl.json 2>&1) \
     && ok "... and plain decimals (0.5, 1e-1, 2) are still read" || bad "... and plain decimals are still read" "$out"
 
+# ---- best --devices: checked as tune's, and refused under replay, where no GPU is asked
+# (it was dropped unsaid: 'best --devices=0,,2 RECORDING' answered as without it)
+expect_fail "best --devices under replay is refused" \
+    "^cutune: --devices=0: only the cuda evaluator runs on GPUs \(this lookup: replay\)$" \
+    "$exe" best --db=b.db --devices=0 bowl.json
+expect_fail "best --evaluator=replay --devices is refused" \
+    "^cutune: --devices=1: only the cuda evaluator runs on GPUs \(this lookup: replay\)$" \
+    "$exe" best --db=b.db --evaluator=replay:bowl.json --devices=1 bowl.json
+for d in "0,,2" "0," "99999"; do
+    expect_fail "best --evaluator=cuda --devices=$d is refused" \
+        "^cutune: --devices=$d: not a list of GPU ordinals" \
+        "$exe" best --db=b.db --evaluator=cuda --devices="$d" bowl.json
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
