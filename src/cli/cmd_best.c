@@ -71,7 +71,7 @@ static int best_of_shapes(const char *dbpath, const char *kernel, const char *si
     int status = 0;
     size_t loaded = 0;
     if (cli_shapes_parse("--sizes", sizes, &shapes, err, sizeof err) < 0) {
-        fprintf(stderr, "cutune: %s\n", err);
+        fprintf(stderr, "%s: %s\n", cli_progname, err);
         return 2;
     }
     /* every shape loads and has a key (bad sizes, no GPU to name: refused) before a line is
@@ -80,7 +80,7 @@ static int best_of_shapes(const char *dbpath, const char *kernel, const char *si
         if (cli_shape_target(kernel, &shapes.s[loaded], &none, "none", NULL, &T[loaded], NULL, 0,
                              err, sizeof err) < 0 ||
             cli_db_target_key(&T[loaded], evaluator, devices, &key, err, sizeof err) < 0) {
-            fprintf(stderr, "cutune: %s\n", err);
+            fprintf(stderr, "%s: %s\n", cli_progname, err);
             status = 2;
             goto out;
         }
@@ -92,13 +92,13 @@ static int best_of_shapes(const char *dbpath, const char *kernel, const char *si
         int rc =
             lookup_best(dbpath, t, evaluator, devices, &key, &best, &measured, err, sizeof err);
         if (rc < 0) {
-            fprintf(stderr, "cutune: %s\n", err);
+            fprintf(stderr, "%s: %s\n", cli_progname, err);
             status = 2;
             goto out;
         }
         if (rc == 0) {
-            fprintf(stderr, "cutune: %s: no correct measurement at shape %s (%zu measurements)\n",
-                    dbpath, shapes.s[i].label, measured);
+            fprintf(stderr, "%s: %s: no correct measurement at shape %s (%zu measurements)\n",
+                    cli_progname, dbpath, shapes.s[i].label, measured);
             status = 1;
         } else {
             long long id = cutune_db_config_id(t->space, best.config);
@@ -143,11 +143,11 @@ int cutune_cmd_best(int argc, char **argv)
         switch (c) {
         case 's':
             if (so.nsizes >= CLI_MAX_LIST) {
-                fprintf(stderr, "cutune: too many --size options\n");
+                fprintf(stderr, "%s: too many --size options\n", cli_progname);
                 return 2;
             }
             if (cli_parse_size(optarg, &so.sizes[so.nsizes++], err, sizeof err) < 0) {
-                fprintf(stderr, "cutune: %s\n", err);
+                fprintf(stderr, "%s: %s\n", cli_progname, err);
                 return 2;
             }
             break;
@@ -185,7 +185,8 @@ int cutune_cmd_best(int argc, char **argv)
     if (rc < 0)
         goto fail;
     if (rc == 0) {
-        fprintf(stderr, "cutune: %s: no correct measurement of %s at ", dbpath, key.kernel);
+        fprintf(stderr, "%s: %s: no correct measurement of %s at ", cli_progname, dbpath,
+                key.kernel);
         print_sizes(stderr, key.sizes);
         fprintf(stderr, " on %s (%zu measurements; tune it: cutune %s)\n", key.gpu.fingerprint,
                 measured, argv[optind]);
@@ -209,7 +210,7 @@ int cutune_cmd_best(int argc, char **argv)
     status = 0;
     goto out;
 fail:
-    fprintf(stderr, "cutune: %s\n", err);
+    fprintf(stderr, "%s: %s\n", cli_progname, err);
 out:
     cutune_db_row_clear(&best);
     cli_target_free(&t);
@@ -285,8 +286,8 @@ static int header_from_db(const char *path, const cli_target *t, const cutune_db
 static void say_db_best(const char *out, size_t measured, const char *dbpath,
                         const cutune_db_row *best, const cutune_db_key *key, const char *tail)
 {
-    fprintf(stderr, "cutune: %s: the best of %zu measurements in %s (%.6g ms on %s)%s\n", out,
-            measured, dbpath, best->time_ms, key->gpu.fingerprint, tail);
+    fprintf(stderr, "%s: %s: the best of %zu measurements in %s (%.6g ms on %s)%s\n", cli_progname,
+            out, measured, dbpath, best->time_ms, key->gpu.fingerprint, tail);
 }
 
 int cutune_cmd_header(int argc, char **argv)
@@ -330,7 +331,7 @@ int cli_header_shape(int argc, char **argv, const char *shown)
     cutune_db_key key;
     cutune_db_row best = {0};
     if (!targv) {
-        fprintf(stderr, "cutune: out of memory\n");
+        fprintf(stderr, "%s: out of memory\n", cli_progname);
         return 1;
     }
     targv[targc++] = argv[0];
@@ -358,7 +359,7 @@ int cli_header_shape(int argc, char **argv, const char *shown)
                 /* the parser's reason where it has one: 'abc' is not an integer, not 0 */
                 if (!err[0])
                     snprintf(err, sizeof err, "--budget=%s: must be at least 1", v);
-                fprintf(stderr, "cutune: %s\n", err);
+                fprintf(stderr, "%s: %s\n", cli_progname, err);
                 free(targv);
                 return 2;
             }
@@ -375,7 +376,7 @@ int cli_header_shape(int argc, char **argv, const char *shown)
             else if (HAS("--size") &&
                      (so.nsizes >= CLI_MAX_LIST ||
                       cli_parse_size(v, &so.sizes[so.nsizes++], err, sizeof err) < 0)) {
-                fprintf(stderr, "cutune: %s\n", err[0] ? err : "too many --size options");
+                fprintf(stderr, "%s: %s\n", cli_progname, err[0] ? err : "too many --size options");
                 free(targv);
                 return 2;
             }
@@ -413,7 +414,7 @@ int cli_header_shape(int argc, char **argv, const char *shown)
     if ((rc = cli_db_path(db, no_db, dbpath, sizeof dbpath, err, sizeof err)) < 0)
         goto fail;
     if (shape && !dbpath[0]) { /* the dispatch table refuses this first */
-        cutune_err(err, sizeof err, CUTUNE_EINVAL, "header --sizes: needs a tuning database");
+        cutune_err(err, sizeof err, CUTUNE_EINVAL, "--sizes: needs a tuning database");
         goto fail;
     }
     if (dbpath[0] &&
@@ -481,7 +482,7 @@ int cli_header_shape(int argc, char **argv, const char *shown)
     status = 0;
     goto done;
 fail:
-    fprintf(stderr, "cutune: %s\n", err);
+    fprintf(stderr, "%s: %s\n", cli_progname, err);
 done:
     cutune_db_row_clear(&best);
     cli_target_free(&t);

@@ -269,9 +269,9 @@ int cutune_cmd_tune(int argc, char **argv)
     if (launched > 1) {
         if (!cutune_mpi_available()) {
             fprintf(stderr,
-                    "cutune: started by an MPI launcher with %d processes, but this cutune was "
+                    "%s: started by an MPI launcher with %d processes, but this cutune was "
                     "built without MPI (install libopenmpi-dev and build again)\n",
-                    launched);
+                    cli_progname, launched);
             return 2;
         }
         if (cutune_mpi_init(&mpi_rank, &mpi_size, err, sizeof err) < 0)
@@ -582,22 +582,24 @@ int cutune_cmd_tune(int argc, char **argv)
     cli_warm_start_say_cold(o.warm_start, &warm);
     if (warm.prior && !o.quiet)
         fprintf(stderr,
-                "cutune: warm start from %s: %zu observations mapped (%zu dropped), %zu shared "
+                "%s: warm start from %s: %zu observations mapped (%zu dropped), %zu shared "
                 "parameters%s\n",
-                warm.path, warm.prior->nused, warm.prior->ndropped, warm.prior->nshared,
+                cli_progname, warm.path, warm.prior->nused, warm.prior->ndropped,
+                warm.prior->nshared,
                 strcmp(st->name, "bo") && strcmp(st->name, "genetic")
                     ? " (unused: only bo and genetic use a warm start)"
                     : "");
     if (rec_objective[0])
         fprintf(stderr,
-                "cutune: %s was tuned for '%s': replaying that objective, %s (--objective "
+                "%s: %s was tuned for '%s': replaying that objective, %s (--objective "
                 "to choose another)\n",
-                t.path, t.rec->objective, t.rec->objective_max ? "maximised" : "minimised");
+                cli_progname, t.path, t.rec->objective,
+                t.rec->objective_max ? "maximised" : "minimised");
     if (announced) /* stderr: -q's stdout stays the best configuration alone */
         fprintf(stderr,
-                "cutune: no GPU here: replaying the recording %s (measured on the H200); "
+                "%s: no GPU here: replaying the recording %s (measured on the H200); "
                 "--evaluator=cuda to measure\n",
-                eargs_shown);
+                cli_progname, eargs_shown);
 
     cli_catch_stop_signals();
 
@@ -632,9 +634,9 @@ int cutune_cmd_tune(int argc, char **argv)
     };
     if (r.searcher_budget && resume && resume->nrecords < o.budget) /* more to evaluate */
         fprintf(stderr,
-                "cutune: extending %s from a budget of %lu to %lu evaluations (give --budget=%lu "
+                "%s: extending %s from a budget of %lu to %lu evaluations (give --budget=%lu "
                 "again to resume it later)\n",
-                o.resume, r.searcher_budget, o.budget, o.budget);
+                cli_progname, o.resume, r.searcher_budget, o.budget, o.budget);
     cutune_stop_reason why;
     if (mpi_rank == 0)
         cli_tune_say_dropped_tail(resume);
@@ -655,9 +657,9 @@ int cutune_cmd_tune(int argc, char **argv)
             hist.confirm = NULL;
             if (!o.quiet)
                 fprintf(stderr,
-                        "cutune: stopped during the confirmation of the best %lu: "
+                        "%s: stopped during the confirmation of the best %lu: "
                         "the best is the run's, unconfirmed\n",
-                        o.confirm);
+                        cli_progname, o.confirm);
         }
     }
     if (rc < 0) {
@@ -725,9 +727,9 @@ bad_input:
     status = 2;
 fail:
     if (mpi_size > 1)
-        fprintf(stderr, "cutune: rank %d: %s\n", mpi_rank, err);
+        fprintf(stderr, "%s: rank %d: %s\n", cli_progname, mpi_rank, err);
     else
-        fprintf(stderr, "cutune: %s\n", err);
+        fprintf(stderr, "%s: %s\n", cli_progname, err);
     release_claim(); /* the default journal's name (before an MPI abort, which does not come
                         back) */
     if (made_runs_dir)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "commands.h"
 #include "options.h"
 #include "tune_internal.h"
 
@@ -196,7 +197,8 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
         case OPT_SEARCHER: o->searcher = optarg; break;
         case OPT_BUDGET:
             if (optarg[0] == '-') {
-                fprintf(stderr, "cutune: --budget=%s: the budget must be at least 1\n", optarg);
+                fprintf(stderr, "%s: --budget=%s: the budget must be at least 1\n", cli_progname,
+                        optarg);
                 return 2;
             }
             rc = cli_parse_ulong("budget", optarg, &o->budget, err, sizeof err);
@@ -316,28 +318,29 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
         default: return 2; /* said in one line by cli_getopt */
         }
         if (rc < 0) {
-            fprintf(stderr, "cutune: %s\n", err);
+            fprintf(stderr, "%s: %s\n", cli_progname, err);
             return 2;
         }
     }
     if (optind != argc - 1 && !(o->resume && optind == argc)) {
-        fprintf(stderr, "cutune: expected one KERNEL, SPEC or RECORDING (try --help)\n");
+        fprintf(stderr, "%s: expected one KERNEL, SPEC or RECORDING (try --help)\n", cli_progname);
         return 2;
     }
     if (o->objective && o->objectives) {
-        fprintf(stderr, "cutune: --objective and --objectives: give one of them\n");
+        fprintf(stderr, "%s: --objective and --objectives: give one of them\n", cli_progname);
         return 2;
     }
     if (o->front && !o->objectives) {
-        fprintf(stderr, "cutune: --front=%s: a front needs --objectives\n", o->front);
+        fprintf(stderr, "%s: --front=%s: a front needs --objectives\n", cli_progname, o->front);
         return 2;
     }
     if (o->have_budget && o->budget == 0) {
-        fprintf(stderr, "cutune: --budget=0: the budget must be at least 1\n");
+        fprintf(stderr, "%s: --budget=0: the budget must be at least 1\n", cli_progname);
         return 2;
     }
     if (o->no_db && (o->db || o->remeasure)) {
-        fprintf(stderr, "cutune: --no-db: %s needs a database\n", o->db ? "--db" : "--remeasure");
+        fprintf(stderr, "%s: --no-db: %s needs a database\n", cli_progname,
+                o->db ? "--db" : "--remeasure");
         return 2;
     }
     if (o->remeasure && !o->db) {
@@ -345,13 +348,15 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
          * said, not a run that silently measures as it would have anyway */
         char path[4096], why[256];
         if (cutune_db_default_path(path, sizeof path, why, sizeof why) == 0 && !path[0]) {
-            fprintf(stderr, "cutune: --remeasure: $CUTUNE_DB=none: there is no database whose "
-                            "answers it could override (give --db=FILE)\n");
+            fprintf(stderr,
+                    "%s: --remeasure: $CUTUNE_DB=none: there is no database whose "
+                    "answers it could override (give --db=FILE)\n",
+                    cli_progname);
             return 2;
         }
     }
     if (!o->sizes && (o->shape_mode || o->shape_warm || o->validate_sizes)) {
-        fprintf(stderr, "cutune: --%s needs --sizes=LIST (docs/shapes.md)\n",
+        fprintf(stderr, "%s: --%s needs --sizes=LIST (docs/shapes.md)\n", cli_progname,
                 o->shape_mode   ? "shape-mode"
                 : o->shape_warm ? "shape-warm"
                                 : "validate-sizes");

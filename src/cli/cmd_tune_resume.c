@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "options.h"
 #include "tune_internal.h"
 
@@ -180,9 +181,9 @@ int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *
         o->batch = resume->batch;
     else /* a journal from before the header had "batch" */
         fprintf(stderr,
-                "cutune: %s does not record its batch size; resuming with --batch=%lu (give "
+                "%s: %s does not record its batch size; resuming with --batch=%lu (give "
                 "the batch it was started with, or the run will propose differently)\n",
-                resume_path, o->batch);
+                cli_progname, resume_path, o->batch);
     if (resume->searcher) /* as the header names it (the same options given otherwise) */
         o->searcher = started_searcher;
     r->user_evaluator = o->evaluator; /* compared once its default argument is known */
@@ -360,7 +361,7 @@ void cli_tune_say_dropped_tail(const cutune_recording *resume)
 {
     if (resume && resume->truncated_tail) /* never a silent cut */
         fprintf(stderr,
-                "cutune: %s: its last line ends without a newline (cut off mid-write): it is "
+                "%s: %s: its last line ends without a newline (cut off mid-write): it is "
                 "dropped, and what it held is evaluated again\n",
-                resume->path);
+                cli_progname, resume->path);
 }

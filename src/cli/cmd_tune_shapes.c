@@ -21,6 +21,7 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "commands.h"
 #include "shapes.h"
 #include "shapes_eval.h"
 #include "shapes_warm.h"
@@ -593,17 +594,20 @@ int cli_tune_shapes(const cli_tune_options *given)
             goto fail;
 
     if (announce)
-        fprintf(stderr, "cutune: no GPU here: each shape replays the kernel's recording at its "
-                        "sizes; --evaluator=cuda to measure\n");
+        fprintf(stderr,
+                "%s: no GPU here: each shape replays the kernel's recording at its "
+                "sizes; --evaluator=cuda to measure\n",
+                cli_progname);
     cli_catch_stop_signals();
     status = 1;
 
     if (common) {
         if (!o->quiet)
             fprintf(stderr,
-                    "cutune: one configuration for %zu shapes: %zu configurations valid%s at "
+                    "%s: one configuration for %zu shapes: %zu configurations valid%s at "
                     "every shape; each evaluation measures all %zu (budget %lu configurations)\n",
-                    n, cutune_space_size(ct.space), c.replay ? " and recorded" : "", n, o->budget);
+                    cli_progname, n, cutune_space_size(ct.space), c.replay ? " and recorded" : "",
+                    n, o->budget);
         static shapes_eval_shape es[SHAPES_MAX];
         for (size_t i = 0; i < n; i++) {
             es[i] = R[i].es;
@@ -615,9 +619,9 @@ int cli_tune_shapes(const cli_tune_options *given)
             rc = 0;
             if (!o->quiet)
                 fprintf(stderr,
-                        "cutune: the common run: finished, from its journal (%zu "
+                        "%s: the common run: finished, from its journal (%zu "
                         "evaluations)\n",
-                        ch.n);
+                        cli_progname, ch.n);
         } else {
             rc = search(&c, ct.space, ct.spec, es, n, 1, NULL, cjournal, cresume, NULL, NULL, &ch,
                         &why, err, sizeof err);
@@ -659,8 +663,8 @@ int cli_tune_shapes(const cli_tune_options *given)
                                                sizeof err)) < 0)
                 goto fail;
             if (!o->quiet)
-                fprintf(stderr, "cutune: shape %s (%zu of %zu)%s%s%s%s\n", r->shape->label, k + 1,
-                        n, prior ? ": warm start from " : "",
+                fprintf(stderr, "%s: shape %s (%zu of %zu)%s%s%s%s\n", cli_progname,
+                        r->shape->label, k + 1, n, prior ? ": warm start from " : "",
                         prior ? (strcmp(warm, "all") == 0     ? "the shapes tuned before"
                                  : strcmp(warm, "model") == 0 ? "a model of the shapes tuned before"
                                                               : R[r->from].shape->label)
@@ -698,8 +702,8 @@ int cli_tune_shapes(const cli_tune_options *given)
         else if (!common && R[v->from].winner >= 0)
             idx = cutune_space_config(R[v->from].t.space, (size_t)R[v->from].winner);
         if (!o->quiet)
-            fprintf(stderr, "cutune: validation shape %s (%zu of %zu): tuned directly%s\n",
-                    v->shape->label, i + 1, nv,
+            fprintf(stderr, "%s: validation shape %s (%zu of %zu): tuned directly%s\n",
+                    cli_progname, v->shape->label, i + 1, nv,
                     v->finished ? "; finished, from its journal"
                     : v->resume ? "; resumed from its journal"
                                 : "");
@@ -730,10 +734,10 @@ int cli_tune_shapes(const cli_tune_options *given)
         goto fail;
     status = why == CUTUNE_STOP_SIGNAL ? 130 : any ? 0 : 1;
     if (!any)
-        fprintf(stderr, "cutune: no correct configuration found\n");
+        fprintf(stderr, "%s: no correct configuration found\n", cli_progname);
     goto out;
 fail:
-    fprintf(stderr, "cutune: %s\n", err);
+    fprintf(stderr, "%s: %s\n", cli_progname, err);
     if (status == 2 && made_runs)
         rmdir("runs"); /* only if empty */
 out:

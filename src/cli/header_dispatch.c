@@ -329,7 +329,7 @@ int cli_header_dispatch(int argc, char **argv)
     char **pass = calloc((size_t)argc + 4 * SHAPE_MAX_SIZES + 8, sizeof *pass);
     int npass = 0;
     if (!pass) {
-        fprintf(stderr, "cutune: out of memory\n");
+        fprintf(stderr, "%s: out of memory\n", cli_progname);
         return 1;
     }
     pass[npass++] = argv[0];
@@ -348,7 +348,7 @@ int cli_header_dispatch(int argc, char **argv)
         else if (names_opt(a, "--size") || names_opt(a, "--journal") ||
                  names_opt(a, "--validate-sizes")) {
             cutune_err(err, sizeof err, CUTUNE_EINVAL,
-                       "header --sizes: not with %s (each shape's sizes come from --sizes, its "
+                       "--sizes: not with %s (each shape's sizes come from --sizes, its "
                        "journal is its own)",
                        a);
             goto fail;
@@ -372,12 +372,12 @@ int cli_header_dispatch(int argc, char **argv)
     const char *kernel = argc > 1 ? argv[argc - 1] : NULL;
     if (!out || !sizes || !kernel || kernel[0] == '-') {
         cutune_err(err, sizeof err, CUTUNE_EINVAL,
-                   "header --sizes=LIST: expected -o FILE.h and one KERNEL last (try --help)");
+                   "--sizes=LIST: expected -o FILE.h and one KERNEL last (try --help)");
         goto fail;
     }
     if (no_db) {
         cutune_err(err, sizeof err, CUTUNE_EINVAL,
-                   "header --sizes: the table is read from the tuning database (not with "
+                   "--sizes: the table is read from the tuning database (not with "
                    "--no-db)");
         goto fail;
     }
@@ -471,7 +471,7 @@ int cli_header_dispatch(int argc, char **argv)
         pass[m++] = (char *)kernel;
         pass[m] = NULL;
         snprintf(shown[i], sizeof shown[i], "%s: shape %s", out, shapes.s[i].label);
-        fprintf(stderr, "cutune: shape %s (%zu of %zu)\n", shapes.s[i].label, i + 1, n);
+        fprintf(stderr, "%s: shape %s (%zu of %zu)\n", cli_progname, shapes.s[i].label, i + 1, n);
         if ((status = cli_header_shape(m, pass, shown[i])) != 0) {
             snprintf(err, sizeof err, "shape %s: cutune header failed (exit %d); no header written",
                      shapes.s[i].label, status);
@@ -502,7 +502,8 @@ int cli_header_dispatch(int argc, char **argv)
         pass[m++] = cout;
         pass[m++] = (char *)kernel;
         pass[m] = NULL;
-        fprintf(stderr, "cutune: one configuration for all %zu shapes (--shape-mode=common)\n", n);
+        fprintf(stderr, "%s: one configuration for all %zu shapes (--shape-mode=common)\n",
+                cli_progname, n);
         if ((status = cutune_cmd_tune(m, pass)) != 0) {
             snprintf(err, sizeof err, "the common run failed (exit %d); no header written", status);
             goto fail_status;
@@ -560,15 +561,15 @@ int cli_header_dispatch(int argc, char **argv)
                            common_ms, err, sizeof err)) < 0)
         goto fail;
     for (size_t i = 0; i < n; i++)
-        fprintf(stderr, "cutune: %s: shape %s: %.6g ms (best of %zu measurements)\n", out,
+        fprintf(stderr, "%s: %s: shape %s: %.6g ms (best of %zu measurements)\n", cli_progname, out,
                 shapes.s[i].label, E[i].time_ms, E[i].measured);
     status = 0;
     goto out;
 fail:
-    fprintf(stderr, "cutune: %s\n", err);
+    fprintf(stderr, "%s: %s\n", cli_progname, err);
     goto out;
 fail_status:
-    fprintf(stderr, "cutune: %s\n", err);
+    fprintf(stderr, "%s: %s\n", cli_progname, err);
 out:
     if (tmpdir[0]) {
         char p[4300];

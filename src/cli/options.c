@@ -207,14 +207,14 @@ void cli_say_truncated_tail(const cutune_recording *r)
         return;
     if (r->format && strcmp(r->format, "kernel_tuner") == 0)
         fprintf(stderr,
-                "cutune: warning: %s: the cache is unterminated (a Kernel Tuner run that "
+                "%s: warning: %s: the cache is unterminated (a Kernel Tuner run that "
                 "stopped?): read up to its last whole entry, as Kernel Tuner reads it\n",
-                r->path);
+                cli_progname, r->path);
     else
         fprintf(stderr,
-                "cutune: warning: %s: its last line ends without a newline (cut off "
+                "%s: warning: %s: its last line ends without a newline (cut off "
                 "mid-write): left out\n",
-                r->path);
+                cli_progname, r->path);
 }
 
 /* Whether path reads as a JSON object with a kernel spec's own members (cutune's
@@ -350,7 +350,7 @@ int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, cha
     /* what a T1 file says that cutune ignores: said, one line each, never dropped silently */
     for (const char *w = t->spec->warnings; w && *w;) {
         size_t n = strcspn(w, "\n");
-        fprintf(stderr, "cutune: warning: %.*s\n", (int)n, w);
+        fprintf(stderr, "%s: warning: %.*s\n", cli_progname, (int)n, w);
         w += n + (w[n] == '\n');
     }
     t->space = t->spec->space;

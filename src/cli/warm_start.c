@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "commands.h"
 #include "tune_internal.h"
 
 /* The prior of n sources' priors: the one itself (taken: parts[0] becomes NULL), or their
@@ -344,19 +345,21 @@ int cli_warm_start_check_resume(const cli_tune_options *o, const cli_tune_resume
 void cli_warm_start_say_cold(const char *arg, const cli_warm_start *w)
 {
     if (w->cold == CLI_WARM_COLD_NOTHING)
-        fprintf(stderr, "cutune: --warm-start=auto: the database holds no correct measurement "
-                        "of this kernel on another GPU or at other sizes: cold\n");
+        fprintf(stderr,
+                "%s: --warm-start=auto: the database holds no correct measurement "
+                "of this kernel on another GPU or at other sizes: cold\n",
+                cli_progname);
     else if (w->cold == CLI_WARM_COLD_ALIKE && w->nsources > 1)
         fprintf(stderr,
-                "cutune: --warm-start=%s: the %zu sources' priors combined score every "
+                "%s: --warm-start=%s: the %zu sources' priors combined score every "
                 "configuration alike (they cancel, or hold fewer than two correct observations): "
                 "cold\n",
-                strcmp(arg, "auto") == 0 ? w->path : arg, w->nsources);
+                cli_progname, strcmp(arg, "auto") == 0 ? w->path : arg, w->nsources);
     else if (w->cold == CLI_WARM_COLD_ALIKE)
         fprintf(stderr,
-                "cutune: --warm-start=%s: its %zu observations mapped score every configuration "
+                "%s: --warm-start=%s: its %zu observations mapped score every configuration "
                 "alike (fewer than two correct ones, or one time for all): cold\n",
-                strcmp(arg, "auto") == 0 ? w->path : arg, w->cold_nused);
+                cli_progname, strcmp(arg, "auto") == 0 ? w->path : arg, w->cold_nused);
 }
 
 void cli_warm_start_free(cli_warm_start *w)

@@ -370,7 +370,7 @@ bench_refused --budgets=5, "^cutune bench: --budgets: '5,' is not a list of posi
 for v in "abc|not an integer" "99999999999999999999|out of range" "0|must be at least 1"; do
     o=$("$exe" header -o hb.h --budget="${v%%|*}" bowl.json.gz 2>&1 >/dev/null)
     r=$?
-    [ $r -eq 2 ] && [[ "$o" == "cutune: --budget=${v%%|*}: ${v#*|}"* ]] && [ ! -e hb.h ] \
+    [ $r -eq 2 ] && [[ "$o" == "cutune header: --budget=${v%%|*}: ${v#*|}"* ]] && [ ! -e hb.h ] \
         && ok "header --budget=${v%%|*} refused: ${v#*|}" || bad "header --budget=${v%%|*}: exit $r" "$o"
 done
 out=$("$exe" bench --searchers=nosuch --seeds=1 --budgets=5 --no-plots --out=bo_out bowl.json.gz 2>&1 >/dev/null)

@@ -57,7 +57,7 @@ for o in "--seeds= 2" "--jobs=+2" "--parallel= 1"; do
     expect_fail "bench $o is refused" "^cutune bench: ${o%%=*}: '.*' is not a non-negative integer$" \
         "$exe" bench --budgets=2 --searchers=random --no-plots --out=bo "$o" bowl.json
 done
-expect_fail "header --budget=' 5' is refused" "^cutune: --budget= 5: not an integer$" \
+expect_fail "header --budget=' 5' is refused" "^cutune header: --budget= 5: not an integer$" \
     "$exe" header -o h.h --budget=" 5" bowl.json
 expect_fail "db show --top=' 1' is refused" "--top= 1: not an integer$" \
     "$exe" db show --db=none.db --top=" 1" bowl.json
@@ -163,16 +163,43 @@ out=$("$exe" --searcher=genetic:pop=8,cx=0.5,mut=1e-1 --budget=3 --journal=gd.js
 # ---- best --devices: checked as tune's, and refused under replay, where no GPU is asked
 # (it was dropped unsaid: 'best --devices=0,,2 RECORDING' answered as without it)
 expect_fail "best --devices under replay is refused" \
-    "^cutune: --devices=0: only the cuda evaluator runs on GPUs \(this lookup: replay\)$" \
+    "^cutune best: --devices=0: only the cuda evaluator runs on GPUs \(this lookup: replay\)$" \
     "$exe" best --db=b.db --devices=0 bowl.json
 expect_fail "best --evaluator=replay --devices is refused" \
-    "^cutune: --devices=1: only the cuda evaluator runs on GPUs \(this lookup: replay\)$" \
+    "^cutune best: --devices=1: only the cuda evaluator runs on GPUs \(this lookup: replay\)$" \
     "$exe" best --db=b.db --evaluator=replay:bowl.json --devices=1 bowl.json
 for d in "0,,2" "0," "99999"; do
     expect_fail "best --evaluator=cuda --devices=$d is refused" \
-        "^cutune: --devices=$d: not a list of GPU ordinals" \
+        "^cutune best: --devices=$d: not a list of GPU ordinals" \
         "$exe" best --db=b.db --evaluator=cuda --devices="$d" bowl.json
 done
+
+# ---- every message of a command starts with its own name: best, header and 'tune' said
+# "cutune: ..." where their option errors say "cutune best: ..." (as db and report do)
+expect_fail "best under CUTUNE_DB=none: prefixed 'cutune best:'" \
+    '^cutune best: \$CUTUNE_DB=none: no database to read$' "$exe" best nosuch
+expect_fail "best: an unknown kernel, prefixed 'cutune best:'" "^cutune best: unknown kernel 'nosuch'" \
+    "$exe" best --db=b.db nosuch
+expect_fail "best --size x: prefixed 'cutune best:'" "^cutune best: --size x: expected NAME=VALUE$" \
+    "$exe" best --db=b.db --size=x bowl.json
+expect_fail "best --sizes: a bad list, prefixed 'cutune best:'" "^cutune best: --sizes" \
+    "$exe" best --db=b.db --sizes='M=' bowl.json
+expect_fail "header: an unknown kernel, prefixed 'cutune header:'" "^cutune header: unknown kernel 'nosuch'" \
+    "$exe" header -o h.h --db=b.db nosuch
+expect_fail "header, tuning without a database: tune's refusal prefixed 'cutune header:'" \
+    "^cutune header: --parallel=0: must be" "$exe" header -o h.h --parallel=0 bowl.json
+expect_fail "header --sizes: the prefix once ('cutune header: header --sizes:' said it twice)" \
+    "^cutune header: --sizes: the table is read from the tuning database \(not with --no-db\)$" \
+    "$exe" header --no-db --sizes='M=N=K=1024;M=N=K=2048' -o h.h gemm_h
+expect_fail "tune given by name: prefixed 'cutune tune:'" "^cutune tune: --budget=x: not an integer$" \
+    "$exe" tune --budget=x bowl.json
+expect_fail "... and without the command word, 'cutune:'" "^cutune: --budget=x: not an integer$" \
+    "$exe" --budget=x bowl.json
+python3 -c "
+s=open('bowl.json').read(); open('torn.json','w').write(s[:s.index('\"1,1,1\"')].rstrip().rstrip(','))"
+out=$("$exe" space torn.json 2>&1 >/dev/null) && grep -q "^cutune space: warning: torn.json: the cache is unterminated" <<<"$out" \
+    && ok "space: a warning is prefixed 'cutune space:'" || bad "space: a warning is prefixed 'cutune space:'" "$out"
+rm -f torn.json
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -80,7 +80,7 @@ fi
 sed -i 's/\[2\*\*i for i in range(3)\]/[1, 2, 4]/' t1.json
 out=$("$exe" space t1.json 2>err.txt)
 if [ $? -eq 0 ] && grep -q "valid configurations: 18$" <<<"$out" \
-        && grep -q "^cutune: warning: t1.json:1: General.OutputFormat: ignored" err.txt \
+        && grep -q "^cutune space: warning: t1.json:1: General.OutputFormat: ignored" err.txt \
         && [ "$(wc -l <err.txt)" -eq 1 ]; then
     ok "T1: loads; what cutune ignores is a warning, one line"
 else

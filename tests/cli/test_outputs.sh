@@ -340,7 +340,7 @@ for o in output=fb.json header=fb.h csv=fb.csv kt-cache=fb-kt.json t4=fb-t4.json
     efbig "--$o on a full disk" "^cutune: ${o#*=}: write error: File too large$" 0 \
         "$exe" --no-db --resume=fb.jsonl "--$o"
 done
-efbig "header -o on a full disk" "^cutune: fbh.h: write error: File too large$" 0 \
+efbig "header -o on a full disk" "^cutune header: fbh.h: write error: File too large$" 0 \
     "$exe" header -o fbh.h --no-db --resume=fb.jsonl --budget=5 "$data/gemm.jsonl.gz"
 efbig "report --html on a full disk" "^cutune report: fb.html: write error: File too large$" 0 \
     "$exe" report --html=fb.html fb.jsonl

@@ -364,7 +364,7 @@ ls | grep -q 'tbl.h.shapes-' && bad "header --sizes left its temporary folder" \
 # what each shape says names -o and the shape, never a temporary of header's own
 # (tbl.h.shapes-XXXXXX/0.h was said for each shape)
 grep -q 'shapes-\|/[0-9]*\.h' hdr.txt && bad "header --sizes: messages name a temporary" "$(cat hdr.txt)" \
-    || { grep -q '^cutune: tbl.h: shape 8192x8192x8192: the best of' hdr.txt \
+    || { grep -q '^cutune header: tbl.h: shape 8192x8192x8192: the best of' hdr.txt \
         && ok "header --sizes: each shape's line names -o and the shape, no temporary" \
         || bad "header --sizes: each shape's line names -o and the shape" "$(cat hdr.txt)"; }
 # replayed, each shape is keyed by its own recording: the comment names each, not the last's
@@ -376,14 +376,14 @@ out=$(sed -n '1,/\*\//p' tbl.h)
 # database made (a shape without a recording was found only once those before it were
 # tuned, in two lines; a link at -o only once all were, exit 1)
 CUTUNE_DB=$tmp/h1.db refuse_path "header --sizes with a shape without a recording: one line naming it" \
-    "^cutune: shape 1000x1000x1000: .*none of its 6 recordings was measured at" \
+    "^cutune header: shape 1000x1000x1000: .*none of its 6 recordings was measured at" \
     header --sizes='M=N=K=1024;M=N=K=1000' --budget=4 --no-progress -o nr.h gemm_h
 ln -s elsewhere.h link.h
 CUTUNE_DB=$tmp/h1.db refuse_path "header --sizes -o a symbolic link: refused before any shape runs" \
-    "^cutune: --header=link.h: is a symbolic link" \
+    "^cutune header: --header=link.h: is a symbolic link" \
     header --sizes="$S3" --budget=4 --no-progress -o link.h gemm_h
 CUTUNE_DB=$tmp/h1.db refuse_path "header --sizes -o where nothing can be written: refused before any shape runs" \
-    "^cutune: (--header=|-o )/proc/nr.h: cannot write" \
+    "^cutune header: (--header=|-o )/proc/nr.h: cannot write" \
     header --sizes="$S3" --budget=4 --no-progress -o /proc/nr.h gemm_h
 [ ! -e nr.h ] && [ ! -e elsewhere.h ] && [ ! -e h1.db ] && ! ls -a | grep -q 'shapes-' \
     && ok "... no header, no database, no temporary" || bad "a refused dispatch header left a file" "$(ls -a)"
@@ -520,7 +520,7 @@ c++ -std=c++17 -Wall -Wextra -pedantic -Werror -c -x c++ vt.h -o vt.o 2>cc4.txt 
 # (long new;): refused before any shape runs, and nothing written
 sed 's/"t"/"new"/g; s/(t /(new /g; s/"vadd_t"/"vadd_new"/' vadd_t.json >vadd_new.json
 refuse_path "header --sizes over a size named new (a C++ keyword): refused" \
-    "^cutune: --sizes: a size named new, a keyword of C or C\\+\\+" \
+    "^cutune header: --sizes: a size named new, a keyword of C or C\\+\\+" \
     header --sizes='new=1024;new=4096' --budget=6 --no-progress -o vn.h vadd_new.json
 [ ! -e vn.h ] && ok "... no header written" || bad "a refused dispatch header was written"
 
