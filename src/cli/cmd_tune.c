@@ -257,15 +257,22 @@ int cutune_cmd_tune(int argc, char **argv)
 
     if ((rc = cli_tune_parse_options(argc, argv, &o)) >= 0)
         return rc;
+    /* Under mpirun / srun: rank 0 tunes (journal, outputs, progress); every other rank
+     * evaluates what it is sent (cutune_mpi_serve) and writes nothing. */
+    int launched = cutune_mpi_launched();
+    if (o.rank_timeout_arg && launched <= 1) { /* no rank to wait for: it would go unused */
+        fprintf(stderr,
+                "%s: --rank-timeout=%s: applies only to a run launched as several processes by "
+                "mpirun or srun (this run is one process: no rank evaluates for it)\n",
+                cli_progname, o.rank_timeout_arg);
+        return 2;
+    }
     if (o.sizes) { /* several shapes: a run of runs (cmd_tune_shapes.c) */
         if (!o.budget)
             o.budget = 60;
         return cli_tune_shapes(&o);
     }
 
-    /* Under mpirun / srun: rank 0 tunes (journal, outputs, progress); every other rank
-     * evaluates what it is sent (cutune_mpi_serve) and writes nothing. */
-    int launched = cutune_mpi_launched();
     if (launched > 1) {
         if (!cutune_mpi_available()) {
             fprintf(stderr,

@@ -33,7 +33,8 @@ static void usage(FILE *f)
         "  --devices=all|I,J,..|NAME  GPUs to measure on, one worker each (cuda; default all\n"
         "                           of GPU 0's model; NAME: those whose name contains it)\n"
         "  --rank-timeout=SECONDS   under mpirun: a rank that has not answered an evaluation\n"
-        "                           within this is taken for dead (default 300)\n"
+        "                           within this is taken for dead (default 300; refused in a\n"
+        "                           run of one process)\n"
         "  --batch=K                ask the searcher only once K slots are free, for as many\n"
         "                           as are free (default 1; --parallel is at least K; at most\n"
         "                           the budget)\n"
@@ -228,6 +229,7 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
             if (!rc && !(o->rank_timeout > 0))
                 rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--rank-timeout=%s: must be > 0",
                                 optarg);
+            o->rank_timeout_arg = optarg;
             break;
         case OPT_PARALLEL:
             rc = cli_parse_ulong("parallel", optarg, &o->parallel, err, sizeof err);

@@ -201,5 +201,17 @@ out=$("$exe" space torn.json 2>&1 >/dev/null) && grep -q "^cutune space: warning
     && ok "space: a warning is prefixed 'cutune space:'" || bad "space: a warning is prefixed 'cutune space:'" "$out"
 rm -f torn.json
 
+# ---- --rank-timeout outside an MPI launch: no rank evaluates for the run, so the option
+# would go unused (it was accepted and the run tuned as without it)
+expect_fail "--rank-timeout in a run of one process is refused" \
+    "^cutune: --rank-timeout=5: applies only to a run launched as several processes by mpirun or srun \(this run is one process: no rank evaluates for it\)$" \
+    "$exe" --budget=2 --rank-timeout=5 --journal=j.jsonl bowl.json
+expect_fail "... in a multi-shape run too" "^cutune: --rank-timeout=1.5: applies only to a run launched" \
+    "$exe" --sizes='M=N=K=1024;M=N=K=2048' --budget=2 --rank-timeout=1.5 --journal=sj gemm_h
+expect_fail "... and in the tuning header runs" "^cutune header: --rank-timeout=5: applies only to a run launched" \
+    "$exe" header -o h.h --rank-timeout=5 bowl.json
+expect_fail "... a bad value still says what is wrong with it" "^cutune: --rank-timeout=0: must be > 0$" \
+    "$exe" --budget=2 --rank-timeout=0 --journal=j.jsonl bowl.json
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -22,6 +22,13 @@ mpi() { timeout 120 mpirun --oversubscribe --enable-recovery "$@"; }
 out=$(mpi -n 2 "$exe" --budget=2 --no-progress --journal=probe.jsonl "$gemm" 2>&1)
 if grep -q "built without MPI" <<<"$out"; then echo "cutune built without MPI"; exit 77; fi
 
+# --rank-timeout needs ranks to wait for: under 'mpirun -n 1' it is refused (it would go
+# unused); the runs below give it with several processes and use it
+out=$(mpi -n 1 "$exe" --budget=2 --no-progress --rank-timeout=5 --journal=one.jsonl "$gemm" 2>&1)
+grep -q "^cutune: --rank-timeout=5: applies only to a run launched as several processes" <<<"$out" \
+    && [ ! -e one.jsonl ] && ok "mpirun -n 1 --rank-timeout: refused, nothing written" \
+    || bad "mpirun -n 1 --rank-timeout: refused, nothing written" "$out"
+
 check() { # JOURNAL BUDGET RANKS
     python3 - "$@" <<'PY'
 import json, sys
