@@ -28,9 +28,20 @@ static int parse_shape(const char *opt, const char *where, char *text, cli_shape
     if (!*text)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "%s: %s is empty (expected NAME=VALUE,...)",
                           opt, where);
-    char *save = NULL;
-    for (char *item = strtok_r(text, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    /* split at every ',' (strtok_r would skip an empty element: 'M=1024,,N=2048' and a
+     * trailing ',' read as if the comma were not there) */
+    size_t element = 0;
+    for (char *item = text, *comma; item; item = comma) {
+        comma = strchr(item, ',');
+        if (comma)
+            *comma++ = '\0';
+        element++;
         trim(item);
+        if (!*item)
+            return cutune_err(err, errlen, CUTUNE_EINVAL,
+                              "%s: %s (%s): element %zu is empty (sizes are NAME=VALUE separated "
+                              "by ',')",
+                              opt, where, shown, element);
         char *value = strrchr(item, '=');
         if (!value || value == item || !value[1])
             return cutune_err(err, errlen, CUTUNE_EINVAL,
@@ -210,9 +221,7 @@ int cli_shapes_parse(const char *opt, const char *arg, cli_shapes *out, char *er
         if (semi)
             *semi++ = '\0';
         trim(p);
-        k++;
-        if (!*p && !semi && k > 1)
-            break; /* a trailing ';' */
+        k++; /* an empty shape, a trailing ';' included, is refused (parse_shape) */
         snprintf(where, sizeof where, "shape %zu", k);
         rc = add_shape(opt, where, p, out, err, errlen);
     }

@@ -64,6 +64,22 @@ expect_fail "--sizes=@ a missing file, naming the option" \
 expect_fail "--sizes=@ without a file name" "^cutune: --sizes=@: no file name after '@'" --sizes=@ gemm_h
 expect_fail "--validate-sizes=@ a folder, naming the option" "^cutune: --validate-sizes=@.: is a directory" \
     --sizes="$S3" --validate-sizes=@. gemm_h
+# an empty element is refused, naming the shape and its place: strtok_r skipped it, so
+# 'M=N=K=1024,,K=2048' read as 'M=N=K=1024,K=2048' and a trailing ',' or ';' as nothing
+for a in "M=1024,,N=1024,K=1024|shape 1 \(M=1024,,N=1024,K=1024\): element 2 is empty" \
+    "M=N=K=1024;M=2048,N=2048,K=2048,|shape 2 \(M=2048,N=2048,K=2048,\): element 4 is empty" \
+    ",M=N=K=1024|shape 1 \(,M=N=K=1024\): element 1 is empty" \
+    "M=N=K=1024, ;M=N=K=2048|shape 1 \(M=N=K=1024,\): element 2 is empty" \
+    "M=N=K=1024;;M=N=K=2048|shape 2 is empty" "M=N=K=1024;M=N=K=2048;|shape 3 is empty"; do
+    expect_fail "--sizes='${a%%|*}': refused, naming the empty element" "^cutune: --sizes: ${a#*|}" \
+        --sizes="${a%%|*}" gemm_h
+done
+expect_fail "--validate-sizes with an empty element" \
+    "^cutune: --validate-sizes: shape 1 \(M=N=K=4096,\): element 2 is empty" \
+    --sizes="$S3" --validate-sizes='M=N=K=4096,' gemm_h
+printf 'M=N=K=1024\nM=1000,,N=5000,K=296\n' >empty.txt
+expect_fail "--sizes=@FILE with an empty element names the line" \
+    "^cutune: --sizes: empty.txt:2 \(M=1000,,N=5000,K=296\): element 2 is empty" --sizes=@empty.txt gemm_h
 printf '# shapes\nM=N=K=1024\n\nM=N=K=2048  # square\nM=1000,N=5000,K=2x96\n' >shapes.txt
 expect_fail "--sizes=@FILE names the line" "shapes.txt:5 \(M=1000,N=5000,K=2x96\)" \
     --sizes=@shapes.txt gemm_h
@@ -81,6 +97,8 @@ refuse_path "a journal folder that does not exist, before any shape runs" \
     --sizes="$S3" --journal=nodir/g gemm_h
 refuse_path "an --output folder that does not exist, before any shape runs" \
     "^cutune: --output=nodir/o.json: cannot write in nodir" --sizes="$S3" --output=nodir/o.json gemm_h
+CUTUNE_DB=$tmp/e.db refuse_path "best --sizes with an empty element" \
+    "^cutune best: --sizes: shape 1 \(M=N=K=1024,\): element 2 is empty" best --sizes='M=N=K=1024,' gemm_h
 expect_fail "a label too long for the common journal's metric names" \
     "shape 1234567896x1234567896x1234567896: the common mode names each shape's time t_LABEL, at most 31" \
     --sizes='M=N=K=1234567896;M=N=K=2048' --shape-mode=common gemm_h
