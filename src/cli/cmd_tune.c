@@ -267,6 +267,14 @@ int cutune_cmd_tune(int argc, char **argv)
                 cli_progname, o.rank_timeout_arg);
         return 2;
     }
+    if (o.sizes && launched > 1) { /* a run of runs has no rank 0: each process would run all */
+        fprintf(stderr,
+                "%s: --sizes: a multi-shape run is not spread over MPI ranks: each of the %d "
+                "processes the launcher started would tune every shape itself (run it as one "
+                "process)\n",
+                cli_progname, launched);
+        return 2;
+    }
     if (o.sizes) { /* several shapes: a run of runs (cmd_tune_shapes.c) */
         if (!o.budget)
             o.budget = 60;

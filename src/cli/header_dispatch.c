@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cutune/mpi.h"
 #include "commands.h"
 #include "shapes.h"
 
@@ -331,6 +332,15 @@ int cli_header_dispatch(int argc, char **argv)
     if (!pass) {
         fprintf(stderr, "%s: out of memory\n", cli_progname);
         return 1;
+    }
+    int launched = cutune_mpi_launched(); /* each process would tune and write it all */
+    if (launched > 1) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                   "--sizes: a dispatch table is not spread over MPI ranks: each of the %d "
+                   "processes the launcher started would tune every shape and write the header "
+                   "itself (run it as one process)",
+                   launched);
+        goto fail;
     }
     pass[npass++] = argv[0];
     int last = argc - 1, sep;

@@ -213,5 +213,15 @@ expect_fail "... and in the tuning header runs" "^cutune header: --rank-timeout=
 expect_fail "... a bad value still says what is wrong with it" "^cutune: --rank-timeout=0: must be > 0$" \
     "$exe" --budget=2 --rank-timeout=0 --journal=j.jsonl bowl.json
 
+# ---- --sizes under an MPI launcher: a multi-shape run has no rank 0, so each process ran
+# every shape itself, racing the others for the journals ("a journal exists there") and the
+# database; refused from the launcher's environment, before MPI starts (no mpirun needed)
+expect_fail "--sizes under an MPI launcher is refused" \
+    "^cutune: --sizes: a multi-shape run is not spread over MPI ranks: each of the 3 processes the launcher started would tune every shape itself \(run it as one process\)$" \
+    env OMPI_COMM_WORLD_SIZE=3 "$exe" --sizes='M=N=K=1024;M=N=K=2048' --budget=2 --journal=sj gemm_h
+expect_fail "... and header --sizes" \
+    "^cutune header: --sizes: a dispatch table is not spread over MPI ranks: each of the 2 processes" \
+    env PMI_SIZE=2 "$exe" header --db=h.db --sizes='M=N=K=1024;M=N=K=2048' --budget=2 -o h.h gemm_h
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -28,6 +28,12 @@ out=$(mpi -n 1 "$exe" --budget=2 --no-progress --rank-timeout=5 --journal=one.js
 grep -q "^cutune: --rank-timeout=5: applies only to a run launched as several processes" <<<"$out" \
     && [ ! -e one.jsonl ] && ok "mpirun -n 1 --rank-timeout: refused, nothing written" \
     || bad "mpirun -n 1 --rank-timeout: refused, nothing written" "$out"
+# a multi-shape run is not spread over the ranks: each ran every shape itself
+out=$(mpi -n 2 "$exe" --sizes='M=N=K=1024;M=N=K=2048' --budget=2 --no-progress --journal=ms \
+    "$root/kernels/gemm_h.json" 2>&1)
+grep -q "^cutune: --sizes: a multi-shape run is not spread over MPI ranks: each of the 2 processes" <<<"$out" \
+    && ! ls ms-* >/dev/null 2>&1 && ok "mpirun -n 2 --sizes: refused, no journal" \
+    || bad "mpirun -n 2 --sizes: refused, no journal" "$out$(ls ms-* 2>/dev/null)"
 
 check() { # JOURNAL BUDGET RANKS
     python3 - "$@" <<'PY'
