@@ -243,7 +243,8 @@ static void header_usage(FILE *f)
            "                       --journal, --db, --no-progress, ...); not --objective,\n"
            "                       --objectives, --subject-to, --front (the header is the\n"
            "                       fastest: `cutune --objective=X --header=FILE.h` writes\n"
-           "                       the best by X)\n"
+           "                       the best by X), nor --confirm, --confirm-rounds (no\n"
+           "                       confirmation step runs)\n"
            "\n"
            "Exit status: 0 written, 1 failed while tuning or nothing correct, 2 bad input,\n"
            "130 the tuning stopped by SIGINT, SIGTERM or SIGHUP (--resume its journal; without\n"
@@ -313,6 +314,24 @@ int cli_header_shape(int argc, char **argv, const char *shown)
                         "the database knows; for the best by another objective or under a "
                         "constraint, tune with it and --header=FILE.h\n",
                         ranking[k]);
+                return 2;
+            }
+        }
+    /* ... and no confirmation step runs (tune is given --confirm=0): its options would be
+     * accepted and overridden (--confirm=0 says what happens anyway) */
+    static const char *const confirming[] = {"--confirm", "--confirm-rounds"};
+    for (int i = 1; i < argc; i++)
+        for (size_t k = 0; k < sizeof confirming / sizeof confirming[0]; k++) {
+            size_t n = strlen(confirming[k]);
+            if (strncmp(argv[i], confirming[k], n) != 0 || (argv[i][n] != '=' && argv[i][n]))
+                continue;
+            const char *v = argv[i][n] == '=' ? argv[i] + n + 1 : i + 1 < argc ? argv[i + 1] : "";
+            if (k > 0 || !*v || v[strspn(v, "0")]) {
+                fprintf(stderr,
+                        "cutune header: %s: cutune header runs no confirmation step (the "
+                        "header holds the fastest correct measurement); for a confirmed "
+                        "winner, tune with --confirm and --header=FILE.h\n",
+                        confirming[k]);
                 return 2;
             }
         }

@@ -275,12 +275,14 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
             if (!rc && o->confirm > CUTUNE_CONFIRM_MAX)
                 rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--confirm=%s: must be 0..%d",
                                 optarg, CUTUNE_CONFIRM_MAX);
+            o->confirm_arg = optarg;
             break;
         case OPT_CONFIRM_ROUNDS:
             rc = cli_parse_ulong("confirm-rounds", optarg, &o->confirm_rounds, err, sizeof err);
             if (!rc && (o->confirm_rounds < 1 || o->confirm_rounds > 100))
                 rc = cutune_err(err, sizeof err, CUTUNE_EINVAL,
                                 "--confirm-rounds=%s: must be 1..100", optarg);
+            o->rounds_arg = optarg;
             break;
         case OPT_SUBJECT_TO:
             if (o->nsubject_to >= CLI_MAX_LIST)
@@ -334,6 +336,13 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
     }
     if (o->front && !o->objectives) {
         fprintf(stderr, "%s: --front=%s: a front needs --objectives\n", cli_progname, o->front);
+        return 2;
+    }
+    if (o->rounds_arg && o->confirm == 0) { /* the rounds of a step that never runs */
+        fprintf(stderr,
+                "%s: --confirm-rounds=%s: --confirm=0 skips the confirmation these rounds "
+                "would measure\n",
+                cli_progname, o->rounds_arg);
         return 2;
     }
     if (o->have_budget && o->budget == 0) {

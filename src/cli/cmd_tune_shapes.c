@@ -307,7 +307,12 @@ int cli_tune_shapes_refuse(const cli_tune_options *o, char *err, size_t errlen)
                       : o->objective    ? "--objective (the shapes are compared by time)"
                       : o->nsubject_to  ? "--subject-to"
                       : o->so.nrestrict ? "--restrict"
-                                        : NULL;
+                      : o->confirm_arg && o->confirm
+                          ? "--confirm (no confirmation step runs: a shape's choice is its "
+                            "fastest measurement)"
+                      : o->rounds_arg ? "--confirm-rounds (no confirmation step runs: a shape's "
+                                        "choice is its fastest measurement)"
+                                      : NULL;
     if (bad)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "--sizes: not with %s", bad);
     return 0;

@@ -49,6 +49,8 @@ typedef struct cli_tune_options {
     const char *shape_warm;       /**< --shape-warm=nearest|all|none, or NULL (nearest) */
     const char *validate_sizes;   /**< --validate-sizes=LIST, or NULL */
     const char *rank_timeout_arg; /**< --rank-timeout as given, or NULL */
+    const char *confirm_arg;      /**< --confirm as given, or NULL */
+    const char *rounds_arg;       /**< --confirm-rounds as given, or NULL */
 } cli_tune_options;
 
 /** What --resume read and decided before the target is loaded. */

@@ -223,5 +223,29 @@ expect_fail "... and header --sizes" \
     "^cutune header: --sizes: a dispatch table is not spread over MPI ranks: each of the 2 processes" \
     env PMI_SIZE=2 "$exe" header --db=h.db --sizes='M=N=K=1024;M=N=K=2048' --budget=2 -o h.h gemm_h
 
+# ---- the confirmation's options where no confirmation runs: --confirm-rounds with
+# --confirm=0, --confirm in a multi-shape run, and both under header (which tunes with
+# --confirm=0) were accepted and had no effect
+expect_fail "--confirm-rounds with --confirm=0 is refused" \
+    "^cutune: --confirm-rounds=3: --confirm=0 skips the confirmation these rounds would measure$" \
+    "$exe" --confirm=0 --confirm-rounds=3 --budget=2 --journal=j.jsonl bowl.json
+expect_fail "--sizes with --confirm is refused" \
+    "^cutune: --sizes: not with --confirm \(no confirmation step runs: a shape's choice is its fastest measurement\)$" \
+    "$exe" --sizes='M=N=K=1024;M=N=K=2048' --confirm=3 --budget=2 --journal=sj gemm_h
+expect_fail "--sizes with --confirm-rounds is refused" "^cutune: --sizes: not with --confirm-rounds " \
+    "$exe" --sizes='M=N=K=1024;M=N=K=2048' --confirm-rounds=2 --budget=2 --journal=sj gemm_h
+for a in "--confirm=3" "--confirm 2" "--confirm-rounds=2"; do
+    expect_fail "header $a is refused" \
+        "^cutune header: ${a%%[= ]*}: cutune header runs no confirmation step \(the header holds the fastest correct measurement\); for a confirmed winner, tune with --confirm and --header=FILE.h$" \
+        "$exe" header -o h.h $a --budget=2 bowl.json
+done
+expect_fail "header --sizes --confirm is refused" "^cutune header: --confirm: cutune header runs no confirmation step" \
+    "$exe" header --db=h.db --sizes='M=N=K=1024;M=N=K=2048' --confirm=2 -o h.h gemm_h
+out=$("$exe" header -o h0.h --confirm=0 --budget=2 bowl.json 2>&1) && [ -e h0.h ] \
+    && out=$("$exe" --confirm=2 --confirm-rounds=3 --budget=3 --journal=cr.jsonl bowl.json 2>&1) \
+    && grep -q "mean of 3 rounds" <<<"$out" && ok "... header --confirm=0 and tune --confirm=2 --confirm-rounds=3 still run" \
+    || bad "... header --confirm=0 and tune --confirm=2 --confirm-rounds=3 still run" "$out"
+rm -f h0.h cr.jsonl
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
