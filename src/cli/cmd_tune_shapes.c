@@ -428,6 +428,13 @@ int cli_tune_shapes(const cli_tune_options *given)
                    "--shape-warm=%s: expected nearest, all, model or none", warm);
         goto fail;
     }
+    if (common && o->shape_warm) { /* one search over every shape: none tuned before another */
+        cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                   "--shape-warm=%s: the each mode's warm start; --shape-mode=common tunes "
+                   "every shape in one search, with no shape tuned before another to start from",
+                   o->shape_warm);
+        goto fail;
+    }
     if (cli_tune_shapes_refuse(o, err, sizeof err) < 0 ||
         cli_shapes_parse("--sizes", o->sizes, &shapes, err, sizeof err) < 0 ||
         (o->output && cli_check_writable("output", o->output, err, sizeof err) < 0))

@@ -355,8 +355,14 @@ int cli_header_dispatch(int argc, char **argv)
             sizes = v, i += sep;
         else if (HAS("--shape-mode"))
             shape_mode = v, i += sep;
-        else if (names_opt(a, "--size") || names_opt(a, "--journal") ||
-                 names_opt(a, "--validate-sizes")) {
+        else if (names_opt(a, "--shape-warm")) {
+            cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                       "--sizes: not with %s (each shape is tuned on its own, from what "
+                       "the database holds: no shape warm-starts another)",
+                       a);
+            goto fail;
+        } else if (names_opt(a, "--size") || names_opt(a, "--journal") ||
+                   names_opt(a, "--validate-sizes")) {
             cutune_err(err, sizeof err, CUTUNE_EINVAL,
                        "--sizes: not with %s (each shape's sizes come from --sizes, its "
                        "journal is its own)",

@@ -38,6 +38,13 @@ expect_fail "a shape without a recording (no GPU)" \
     --sizes='M=N=K=1000' gemm_h
 expect_fail "a bad mode" "--shape-mode=both: expected common or each" \
     --sizes="$S3" --shape-mode=both gemm_h
+# --shape-warm is the each mode's: the common mode (one search over every shape) and header
+# --sizes (each shape tuned on its own) accepted it and warm-started nothing
+for w in nearest all model none; do
+    expect_fail "--shape-mode=common --shape-warm=$w is refused" \
+        "^cutune: --shape-warm=$w: the each mode's warm start; --shape-mode=common tunes every shape in one search" \
+        --sizes="$S3" --shape-mode=common --shape-warm=$w gemm_h
+done
 expect_fail "--validate-sizes without --sizes" "--validate-sizes needs --sizes" \
     --validate-sizes='M=N=K=4096' gemm_h
 expect_fail "a validation shape that is tuned" "1024x1024x1024 is tuned by --sizes already" \
@@ -97,6 +104,9 @@ refuse_path "a journal folder that does not exist, before any shape runs" \
     --sizes="$S3" --journal=nodir/g gemm_h
 refuse_path "an --output folder that does not exist, before any shape runs" \
     "^cutune: --output=nodir/o.json: cannot write in nodir" --sizes="$S3" --output=nodir/o.json gemm_h
+CUTUNE_DB=$tmp/e.db refuse_path "header --sizes --shape-warm is refused before any shape runs" \
+    "^cutune header: --sizes: not with --shape-warm=all \(each shape is tuned on its own, from what the database holds: no shape warm-starts another\)$" \
+    header --sizes="$S3" --shape-warm=all --budget=2 -o sw.h gemm_h
 CUTUNE_DB=$tmp/e.db refuse_path "best --sizes with an empty element" \
     "^cutune best: --sizes: shape 1 \(M=N=K=1024,\): element 2 is empty" best --sizes='M=N=K=1024,' gemm_h
 expect_fail "a label too long for the common journal's metric names" \
