@@ -28,7 +28,7 @@ static void usage(FILE *f)
                "                .html); one file: inline SVG and script, nothing fetched, opens\n"
                "                from disk\n"
                "  --text        print the parameter importance instead (no page unless --html)\n"
-               "  --title=TEXT  the page's title\n"
+               "  --title=TEXT  the page's title (with --text, only beside --html: no page else)\n"
                "  -h, --help    this help\n"
                "\n"
                "Exit status: 0 written, 1 failed to write, 2 bad input or a\n"
@@ -125,6 +125,11 @@ int cutune_cmd_report(int argc, char **argv)
     }
     if (html && !*html) {
         fprintf(stderr, "cutune report: --html=: empty path\n");
+        return 2;
+    }
+    if (title && text && !html) { /* --text alone writes no page for the title to head */
+        fprintf(stderr, "cutune report: --title: --text without --html writes no page, and the "
+                        "importance it prints has no title (give --html=FILE for a page)\n");
         return 2;
     }
     char *paths[MAX_RUNS];

@@ -91,6 +91,16 @@ if grep -q '^parameter importance: gemm, random, seed 1 (1 run, 25 correct evalu
 else
     bad "--text" "$out"
 fi
+# --title titles the page: with --text and no --html no page is written, and the title
+# was dropped unsaid
+out=$("$exe" report --text --title=Hello g.jsonl 2>&1 >/dev/null)
+[ $? -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && [ ! -e g.html ] \
+    && grep -q "^cutune report: --title: --text without --html writes no page, and the importance it prints has no title (give --html=FILE for a page)$" <<<"$out" \
+    && ok "--text --title without --html: refused, one line, no page" \
+    || bad "--text --title without --html: refused, one line, no page" "$out"
+"$exe" report --text --title=Hello --html=ti.html g.jsonl >/dev/null && grep -q '<title>Hello' ti.html \
+    && ok "... with --html the page takes the title" || bad "... with --html the page takes the title" "$(grep -o '<title>[^<]*' ti.html | head -1)"
+rm -f ti.html
 # a run tuned for another objective: the page and the text say the report ranks by time
 python3 - <<'PY'
 import json
