@@ -34,7 +34,8 @@ typedef struct cutune_eval_result {
 } cutune_eval_result;
 
 void cutune_eval_result_clear(cutune_eval_result *r);
-/** Append a metric; CUTUNE_ENOMEM once CUTUNE_MAX_METRICS are held (never truncates silently). */
+/** Append a metric; CUTUNE_ENOMEM once CUTUNE_MAX_METRICS are held, CUTUNE_EINVAL for a
+ *  name of 32 bytes or more (never truncates silently). */
 int cutune_eval_result_add_metric(cutune_eval_result *r, const char *name, double value);
 
 /** What an evaluator is given at alloc (views valid for its life). */

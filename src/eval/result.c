@@ -18,6 +18,8 @@ int cutune_eval_result_add_metric(cutune_eval_result *r, const char *name, doubl
 {
     if (r->nmetrics >= CUTUNE_MAX_METRICS)
         return CUTUNE_ENOMEM;
+    if (!name || strlen(name) >= sizeof r->metrics[0].name) /* held whole, or not at all */
+        return CUTUNE_EINVAL;
     snprintf(r->metrics[r->nmetrics].name, sizeof r->metrics[0].name, "%s", name);
     r->metrics[r->nmetrics].value = value;
     r->nmetrics++;

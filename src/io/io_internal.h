@@ -195,8 +195,8 @@ int recording_parse_times(const cJSON *arr, cutune_record *rec, const char *loc,
  *  Shared by the journal loader and the report's reader. */
 int recording_check_metrics(const cJSON *obj, const char *loc, char *err, size_t errlen);
 /** The numeric members of obj (a journal line's "metrics", a Kernel Tuner cache entry) into
- *  rec->metrics, but those named in skip[0..nskip) or skip2[0..nskip2) and names of 32 bytes
- *  or more. */
+ *  rec->metrics, but those named in skip[0..nskip) or skip2[0..nskip2). A metric of a name
+ *  of 32 bytes or more (a record holds at most 31) is an error naming loc and the metric. */
 int recording_parse_metrics(const cJSON *obj, cutune_record *rec, const char *const *skip,
                             size_t nskip, const char *const *skip2, size_t nskip2, const char *loc,
                             char *err, size_t errlen);

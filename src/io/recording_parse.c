@@ -447,13 +447,32 @@ int recording_parse_metrics(const cJSON *obj, cutune_record *rec, const char *co
     if (!cJSON_IsObject(obj))
         return 0;
     for (const cJSON *it = obj->child; it; it = it->next) {
+        if (!cJSON_IsNumber(it) || !it->string || metric_skipped(it->string, skip, nskip) ||
+            metric_skipped(it->string, skip2, nskip2))
+            continue;
         /* a number beyond a double's range (1e400) reads as infinity, which would win or
          * lose every comparison of an objective */
-        if (cJSON_IsNumber(it) && !isfinite(it->valuedouble) && it->string &&
-            !metric_skipped(it->string, skip, nskip) && !metric_skipped(it->string, skip2, nskip2))
+        if (!isfinite(it->valuedouble))
             return cutune_err(err, errlen, CUTUNE_EPARSE,
                               "%s.%s: a number beyond the range of a double", loc, it->string);
-        n += cJSON_IsNumber(it) != 0;
+        /* a metric is held under a name of at most 31 bytes, as an evaluator's are: a
+         * longer one would be left out of the record, and an objective, a constraint or an
+         * export reading it would see no value */
+        size_t len = strlen(it->string);
+        if (len >= sizeof rec->metrics[0].name) {
+            char shown[72];
+            size_t k = 0;
+            for (; k < len && k < 64; k++) { /* a control character would break the line */
+                unsigned char c = (unsigned char)it->string[k];
+                shown[k] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+            }
+            shown[k] = '\0';
+            return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
+                              "%s: metric '%s%s' has a name of %zu bytes, longer than a metric "
+                              "name may be (31 bytes)",
+                              loc, shown, len > 64 ? "..." : "", len);
+        }
+        n++;
     }
     if (!n)
         return 0;
@@ -461,7 +480,7 @@ int recording_parse_metrics(const cJSON *obj, cutune_record *rec, const char *co
     if (!rec->metrics)
         return cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", loc);
     for (const cJSON *it = obj->child; it; it = it->next) {
-        if (!cJSON_IsNumber(it) || !it->string || strlen(it->string) >= sizeof rec->metrics[0].name)
+        if (!cJSON_IsNumber(it) || !it->string)
             continue;
         if (metric_skipped(it->string, skip, nskip) || metric_skipped(it->string, skip2, nskip2))
             continue;

@@ -284,5 +284,35 @@ printf 'extern "C" __global__ void vector_add() {}\n\0 hidden\n' > nulsrc.cu
 sed 's|"source": "vector_add.cu"|"source": "nulsrc.cu"|' vector_add.json > nulsrc.json
 expect_fail "a NUL byte in the CUDA source" 'nulsrc.json:4: source: .*nulsrc.cu: NUL byte at byte 43' "$exe" space ./nulsrc.json
 
+# Metric names of 32 bytes or more: a record holds a metric under a name of at most 31
+# bytes, so a longer one in a Kernel Tuner cache, a journal or a spec's "metrics" is
+# refused, naming the file, the line and the metric, rather than left out of the record.
+long=a_metric_name_of_forty_one_bytes_in_total
+python3 - "$long" <<'EOF'
+import json, sys
+name = sys.argv[1]
+cache = {f"{a}": {"a": a, "time": 1.0 + a, name: 3.0, "GB/s": 2.0} for a in (1, 2)}
+json.dump({"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]}, "cache": cache},
+          open("longmetric.json", "w"))
+EOF
+expect_fail "a cache's metric name of 41 bytes is refused, not dropped" \
+    "^cutune space: longmetric.json: cache\[\"1\"\]: metric '$long' has a name of 41 bytes, longer than a metric name may be \(31 bytes\)$" \
+    "$exe" space longmetric.json
+"$exe" --budget=2 --searcher=grid --journal=lm.jsonl --no-progress bowl.json >/dev/null 2>&1
+sed "2s/\"metrics\":{[^}]*}/\"metrics\":{\"$long\":1}/" lm.jsonl > lm_long.jsonl
+grep -q "$long" lm_long.jsonl && ok "... (a journal line with one)" || bad "... (a journal line with one)"
+expect_fail "a journal's metric name of 41 bytes is refused, naming its line" \
+    "^cutune space: lm_long.jsonl:2: eval.metrics: metric '$long' has a name of 41 bytes" \
+    "$exe" space lm_long.jsonl
+expect_fail "... and so is resuming it" "^cutune: lm_long.jsonl:2: eval.metrics: metric '$long'" \
+    "$exe" --resume=lm_long.jsonl --budget=3 bowl.json
+sed "s|\"GB/s\":|\"$long\":|" vector_add.json > longmetric_spec.json
+expect_fail "a spec's metric name of 41 bytes is refused, naming its line" \
+    "^cutune space: \./longmetric_spec.json:28: metrics: metric '$long' has a name of 41 bytes, longer than a metric name may be \(31 bytes\)$" \
+    "$exe" space ./longmetric_spec.json
+sed "s|\"GB/s\":|\"$(printf 'x%.0s' {1..31})\":|" vector_add.json > metric31_spec.json
+out=$("$exe" space ./metric31_spec.json 2>&1) && ok "a spec's metric name of 31 bytes is taken" \
+    || bad "a spec's metric name of 31 bytes is taken" "$out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -192,6 +192,25 @@ static void test_errors(void **state)
     cutune_space_free(s);
 }
 
+/* A metric is held under its whole name or not at all: a name of 32 bytes or more is
+ * refused, never cut to 31 (where a cut one could pass for another metric). */
+static void test_metric_names(void **state)
+{
+    (void)state;
+    cutune_eval_result r = {0};
+    char name[40];
+    memset(name, 'm', 31);
+    name[31] = '\0';
+    assert_int_equal(cutune_eval_result_add_metric(&r, name, 1.0), 0);
+    assert_string_equal(r.metrics[0].name, name);
+    name[31] = 'x';
+    name[32] = '\0';
+    assert_int_equal(cutune_eval_result_add_metric(&r, name, 2.0), CUTUNE_EINVAL);
+    assert_int_equal(cutune_eval_result_add_metric(&r, NULL, 2.0), CUTUNE_EINVAL);
+    assert_int_equal(r.nmetrics, 1);
+    cutune_eval_result_clear(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -199,6 +218,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_recorded_only_space, setup, teardown),
         cmocka_unit_test_setup_teardown(test_spec_recording, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+        cmocka_unit_test(test_metric_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
