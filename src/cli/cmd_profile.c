@@ -387,6 +387,7 @@ int cutune_cmd_profile(int argc, char **argv)
     char err[1024] = "";
     cutune_report_run *run = NULL;
     if (cutune_report_run_load(journal, &run, err, sizeof err) < 0) {
+        cli_not_a_journal("profile", journal, err, sizeof err);
         fprintf(stderr, "cutune profile: %s\n", err);
         return 2;
     }

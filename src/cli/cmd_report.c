@@ -191,6 +191,7 @@ int cutune_cmd_report(int argc, char **argv)
         }
     for (size_t i = 0; i < npaths; i++) {
         if (cutune_report_run_load(paths[i], &runs[nruns], err, sizeof err) < 0) {
+            cli_not_a_journal("report", paths[i], err, sizeof err);
             fprintf(stderr, "cutune report: %s\n", err);
             goto out;
         }

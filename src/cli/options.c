@@ -252,6 +252,21 @@ int cli_recording_load_for(const char *as, const char *path, cutune_recording **
     return cutune_err(err, errlen, rc, "%s%s", as, why);
 }
 
+int cli_not_a_journal(const char *cmd, const char *path, char *err, size_t errlen)
+{
+    if (cli_is_kt_cache(path))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s: a Kernel Tuner cache, not a journal: replay it with 'cutune %s' "
+                          "first, then %s the journal that run writes",
+                          path, path, cmd);
+    if (!cli_is_recording(path) && looks_like_spec(path))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s: a kernel spec, not a journal: tune it with 'cutune %s' first, "
+                          "then %s the journal that run writes",
+                          path, path, cmd);
+    return 0;
+}
+
 /* Why a recording's space under --restrict could not be built (rc, why): the option named,
  * with what was wrong with the expression: the first that does not parse against the
  * recording's parameters (a syntax error; a name the recording lacks, with its parameters),

@@ -42,6 +42,11 @@ void cli_say_truncated_tail(const struct cutune_recording *r);
  *  not load keeps the loader's reason ("--warm-start=F: cannot open: ..."). */
 int cli_recording_load_for(const char *as, const char *path, struct cutune_recording **out,
                            char *err, size_t errlen);
+/** For a file that did not load as a journal where cmd ("report", "profile") reads one:
+ *  a kernel spec or a Kernel Tuner cache is called so, with the run that makes a journal
+ *  of it, in err (CUTUNE_EINVAL); 0 for any other file (the journal loader's reason
+ *  stands). */
+int cli_not_a_journal(const char *cmd, const char *path, char *err, size_t errlen);
 int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, char *err,
                     size_t errlen);
 void cli_target_free(cli_target *t);

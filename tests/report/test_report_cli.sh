@@ -60,6 +60,17 @@ printf '{"kind":"header","params":{"A":[1,2]}}\n{"kind":"eval","n":0,"config":{"
 report_fail "unknown status" "bad2.jsonl:2: status: not a status" g.jsonl bad2.jsonl
 printf '{"kind":"eval"}\n' >bad3.jsonl
 report_fail "no header" "bad3.jsonl:1: kind: the first line of a journal is its header" bad3.jsonl
+# a kernel spec or a Kernel Tuner cache given for a journal: called what it is, with the
+# run that makes a journal of it
+cp "$root/kernels/vector_add.json" spec.json
+report_fail "a kernel spec is called one" \
+    "^cutune report: spec.json: a kernel spec, not a journal: tune it with 'cutune spec.json' first, then report the journal that run writes$" \
+    spec.json
+report_fail "... also after a journal" "^cutune report: spec.json: a kernel spec, not a journal" g.jsonl spec.json
+python3 "$root/tests/cli/mkcache.py" cache.json 2 2 2
+report_fail "a Kernel Tuner cache is called one" \
+    "^cutune report: cache.json: a Kernel Tuner cache, not a journal: replay it with 'cutune cache.json' first, then report the journal that run writes$" \
+    cache.json
 mkdir empty
 report_fail "empty folder" "empty: no journal" empty
 rm -r empty
@@ -142,6 +153,9 @@ rc=$?
 [ $rc -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q "the run tuned a recording" <<<"$out" &&
     ok "profile of a run on a recording, no ncu: exit 2, not 3" ||
     bad "profile of a run on a recording, no ncu: exit $rc" "$out"
+out=$("$exe" profile spec.json 2>&1)
+[ $? -eq 2 ] && [ "$out" = "cutune profile: spec.json: a kernel spec, not a journal: tune it with 'cutune spec.json' first, then profile the journal that run writes" ] &&
+    ok "profile of a kernel spec: called one" || bad "profile of a kernel spec" "$out"
 out=$("$exe" profile --ncu=/nonexistent/ncu bad.jsonl 2>&1)
 [ $? -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && ok "profile of a bad journal, no ncu: exit 2" ||
     bad "profile of a bad journal, no ncu" "$out"
