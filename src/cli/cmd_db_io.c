@@ -372,20 +372,37 @@ static int import_file(cutune_db *db, const db_opts *o, const char *file, int dr
                         file);
         goto out;
     }
-    /* A journal of a live run measured on its GPU; a Kernel Tuner cache, and a journal of
-     * a replay run (which measured nothing itself), are keyed as replaying the recording
-     * keys them, so a later replay of it reuses what was imported and no other. */
+    /* A journal of a live run is filed under the device its header names (a db export's
+     * journal names the whole fingerprint). A journal of a replay run measured nothing
+     * itself: it is keyed as replaying its recording keys that recording, so a later
+     * replay of it reuses what was imported and no other, and is refused when that
+     * recording cannot be read. A Kernel Tuner cache, and a journal whose header names no
+     * device or no evaluator (written by hand, or by an older cutune), are keyed by their
+     * own records ("NAME|recording HASH", NAME "unknown" where none is named), as a replay
+     * of the file itself is: never under a GPU the file does not name. */
     cutune_db_gpu gpu;
-    cutune_recording *replayed = NULL;
-    int live = rec->evaluator && strcmp(rec->evaluator, "replay") != 0;
-    if (live)
+    int journal = rec->format && strcmp(rec->format, "cutune_journal") == 0;
+    int replay = journal && rec->evaluator && strcmp(rec->evaluator, "replay") == 0;
+    int live = journal && rec->evaluator && !replay && rec->device_name && rec->device_name[0];
+    if (live) {
         cutune_db_gpu_from_name(rec->device_name, &gpu);
-    else if (rec->evaluator && rec->evaluator_arg &&
-             cutune_recording_load(rec->evaluator_arg, &replayed, NULL, 0) == 0)
+    } else if (replay) {
+        cutune_recording *replayed = NULL;
+        char why[1024] = "its header's evaluator_arg names none";
+        if (!rec->evaluator_arg || !rec->evaluator_arg[0] ||
+            cutune_recording_load(rec->evaluator_arg, &replayed, why, sizeof why) < 0) {
+            rc = cutune_err(err, errlen, CUTUNE_EINVAL,
+                            "%s: the journal of a replay run whose recording cannot be read "
+                            "(%s): its measurements are that recording's, filed under its key; "
+                            "import the recording itself",
+                            file, why);
+            goto out;
+        }
         cutune_db_gpu_from_recording(replayed, &gpu);
-    else
+        cutune_recording_free(replayed);
+    } else {
         cutune_db_gpu_from_recording(rec, &gpu);
-    cutune_recording_free(replayed);
+    }
     cutune_db_key key;
     const cutune_space *space;
     if (o->kernel) {

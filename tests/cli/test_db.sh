@@ -187,6 +187,27 @@ n_evals=$(count r.db 'select count(*) from evaluations') n_runs=$(count r.db 'se
     && [ "$(grep '^best:' rx.txt)" = "$best_run" ] && ok "the exported journal replays" || bad "the exported journal replays" "$(cat rx.txt)"
 "$exe" db import --db=i3.db a.jsonl >imp3.txt 2>&1 && "$exe" best --db=i3.db bowl.json.gz >i3.txt 2>&1 \
     && ok "a replay run's journal imports under its recording's GPU" || bad "a replay run's journal imports under its recording's GPU" "$(cat imp3.txt i3.txt)"
+# A journal is filed under no GPU it does not name. A replay run's journal whose recording
+# cannot be read is refused (its measurements are that recording's, keyed as it is): exit
+# 2, one line, no database made.
+sed "1s|\"evaluator_arg\":\"[^\"]*\"|\"evaluator_arg\":\"$tmp/gone.json.gz\"|" a.jsonl > gone.jsonl
+out=$("$exe" db import --db=gone.db gone.jsonl 2>&1)
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && [ ! -e gone.db ] \
+    && grep -q "^cutune db: gone.jsonl: the journal of a replay run whose recording cannot be read ($tmp/gone.json.gz: cannot open: No such file or directory): its measurements are that recording's, filed under its key; import the recording itself\$" <<<"$out" \
+    && ok "db import of a replay run's journal whose recording is gone: refused" \
+    || bad "db import of a replay run's journal whose recording is gone: refused" "exit $rc: $out"
+# A live run's journal whose header names no device (an older cutune's, one written by
+# hand) is keyed by its own records, as a replay of it is, not pooled under one 'unknown'
+# GPU with every other such journal.
+sed '1s|"evaluator":"replay"|"evaluator":"cuda"|; 1s|"device":"[^"]*",||' a.jsonl > nodev1.jsonl
+"$exe" --no-db --seed=2 --budget=20 --no-progress --journal=a2.jsonl bowl.json.gz >/dev/null 2>&1
+sed '1s|"evaluator":"replay"|"evaluator":"cuda"|; 1s|"device":"[^"]*",||' a2.jsonl > nodev2.jsonl
+"$exe" db import --db=nd.db nodev1.jsonl nodev2.jsonl >nd.txt 2>&1 && "$exe" db list --db=nd.db >ndl.txt 2>&1 \
+    && [ "$(grep -c '^bowl	unknown|recording [0-9a-f]\{16\}	' ndl.txt)" -eq 2 ] \
+    && grep -q "^nodev1.jsonl: 20 of 20 records as bowl on unknown|recording [0-9a-f]*.*: 20 new, 0 already present\$" nd.txt \
+    && ok "db import: journals that name no device are keyed by their own records" \
+    || bad "db import: journals that name no device are keyed by their own records" "$(cat nd.txt ndl.txt)"
 # a journal imported onto --kernel without --size: at the sizes its header records
 "$exe" --no-db --no-progress -q --budget=5 --size M=1024 --size N=1024 --size K=1024 --journal=gh.jsonl gemm_h >/dev/null 2>&1
 "$exe" db import --db=gh.db --kernel=gemm_h gh.jsonl >gh.txt 2>&1 && grep -q '(sizes {"M":1024,"N":1024,"K":1024' gh.txt \
