@@ -132,6 +132,10 @@ typedef struct cutune_spec {
      *  sizes than "recording"; replay takes the one measured at the run's sizes */
     char **recordings;
     size_t nrecordings;
+    /** Where the file names recording, for messages about it: "FILE:LINE: FIELD" (FIELD
+     *  "recording"; a T1 file's "KernelSpecification.SimulationInput"), or NULL */
+    char *recording_at;
+    char **recordings_at; /**< the same for recordings[i] ("FILE:LINE: recordings[i]") */
 } cutune_spec;
 
 /** A command-line size override, NAME=VALUE. */

@@ -229,7 +229,8 @@ static int load_recordings(loader *L, const cJSON *root)
         return spec_fail(L, CUTUNE_EINVAL, "recordings", "expected an array of file names");
     size_t n = (size_t)cJSON_GetArraySize(a);
     s->recordings = calloc(n ? n : 1, sizeof *s->recordings);
-    if (!s->recordings)
+    s->recordings_at = calloc(n ? n : 1, sizeof *s->recordings_at);
+    if (!s->recordings || !s->recordings_at)
         return spec_fail(L, CUTUNE_ENOMEM, "recordings", "out of memory");
     const cJSON *e;
     cJSON_ArrayForEach(e, a)
@@ -237,8 +238,16 @@ static int load_recordings(loader *L, const cJSON *root)
         if (!cJSON_IsString(e) || !e->valuestring[0])
             return spec_fail(L, CUTUNE_EINVAL, "recordings",
                              "entry %zu: expected a file name (a string)", s->nrecordings);
-        if (!(s->recordings[s->nrecordings] = join_path(L->dir, e->valuestring)))
+        char at[40];
+        snprintf(at, sizeof at, "recordings[%zu]", s->nrecordings);
+        char *where = spec_where(L, at), *path = join_path(L->dir, e->valuestring);
+        if (!where || !path) {
+            free(where);
+            free(path);
             return spec_fail(L, CUTUNE_ENOMEM, "recordings", "out of memory");
+        }
+        s->recordings_at[s->nrecordings] = where;
+        s->recordings[s->nrecordings] = path;
         s->nrecordings++;
     }
     return 0;
@@ -264,7 +273,8 @@ static int load_tail(loader *L, const cJSON *root)
     if (rc)
         return rc;
     /* kept as a path: the recording may be measured later */
-    if (recording && !(s->recording = join_path(L->dir, recording)))
+    if (recording && (!(s->recording = join_path(L->dir, recording)) ||
+                      !(s->recording_at = spec_where(L, "recording"))))
         return spec_fail(L, CUTUNE_ENOMEM, "recording", "out of memory");
     return load_recordings(L, root);
 }
@@ -448,9 +458,13 @@ void cutune_spec_free(cutune_spec *s)
     }
     free(s->metrics);
     free(s->recording);
-    for (size_t i = 0; i < s->nrecordings; i++)
+    for (size_t i = 0; i < s->nrecordings; i++) {
         free(s->recordings[i]);
+        free(s->recordings_at ? s->recordings_at[i] : NULL);
+    }
     free(s->recordings);
+    free(s->recordings_at);
+    free(s->recording_at);
     free(s->warnings);
     free(impl->metric_names);
     free(impl);

@@ -70,6 +70,10 @@ void spec_path_index(char *buf, size_t len, const char *parent, size_t i);
 void spec_join_names(char *buf, size_t len, const char *const *names, size_t n);
 /* A malloc'd copy of s; NULL on OOM. */
 char *spec_strdup(const char *s);
+/* "FILE:LINE: PATH" (malloc'd), the line where the file holds PATH's value, for messages
+ * made after loading (a recording that cannot be read); "FILE: PATH" where the file holds
+ * none of it. NULL when out of memory. */
+char *spec_where(loader *L, const char *path);
 
 /* ---- number literals, JSON shape, expressions (spec_parse.c) ---- */
 

@@ -166,6 +166,18 @@ void spec_join_names(char *buf, size_t len, const char *const *names, size_t n)
     }
 }
 
+char *spec_where(loader *L, const char *path)
+{
+    size_t steps = 0, line = L->text ? cutune_json_path_line(L->text, L->textlen, path, &steps) : 0;
+    size_t n = strlen(L->file) + strlen(path) + 32;
+    char *w = malloc(n);
+    if (w && line && steps)
+        snprintf(w, n, "%s:%zu: %s", L->file, line, path);
+    else if (w)
+        snprintf(w, n, "%s: %s", L->file, path);
+    return w;
+}
+
 char *spec_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;

@@ -491,6 +491,25 @@ int cutune_spec_t1_load(const char *file, const char *text, size_t len, const cJ
     }
     (*out)->warnings = T.warnings;
     T.warnings = NULL;
+    /* the recording's messages name the T1 field at its line, as its load errors do */
+    if ((*out)->recording_at) {
+        const char *path = "KernelSpecification.SimulationInput";
+        size_t steps = 0, line = cutune_json_path_line(text, len, path, &steps);
+        size_t n = strlen(file) + strlen(path) + 32;
+        char *at = malloc(n);
+        if (!at) {
+            cutune_spec_free(*out);
+            *out = NULL;
+            rc = t1_oom(&T);
+            goto out_free;
+        }
+        if (line && steps == 2)
+            snprintf(at, n, "%s:%zu: %s", file, line, path);
+        else
+            snprintf(at, n, "%s: %s", file, path);
+        free((*out)->recording_at);
+        (*out)->recording_at = at;
+    }
 out_free:
     free(json);
     cJSON_Delete(doc);

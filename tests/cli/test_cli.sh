@@ -228,7 +228,7 @@ else
     sed 's|"recording": "[^"]*"|"recording": "gone.jsonl.gz"|' "$here/../../kernels/vector_add.json" >norec.json
     cp "$here/../../kernels/vector_add.cu" .
     expect_fail "no GPU, the spec's recording missing: named" \
-        "norec.json: no CUDA GPU found, and the recording it names cannot be read: .*gone.jsonl.gz: No such file" \
+        "norec.json:29: recording: no CUDA GPU found, and the recording it names cannot be read: .*gone.jsonl.gz: No such file" \
         ./norec.json
     q=$("$exe" -q --searcher=random --budget=5 --journal=q.jsonl gemm 2>/dev/null)
     [ "$(wc -l <<<"$q")" -eq 1 ] && grep -q "^BM=" <<<"$q" && ok "-q: stdout is the configuration alone" \

@@ -87,6 +87,26 @@ else
     bad "T1: loads; what cutune ignores is a warning, one line" "$out$(cat err.txt)"
 fi
 
+# ---- T1: KernelSpecification.SimulationInput's messages name it and its line, as the
+# loader's do (they named the native field, "recording", and no line)
+sed -e 's|, "OutputFormat": "JSON"||' -e 's|"Language": "CUDA",|"Language": "CUDA", "SimulationInput": "gone.json",|' t1.json > t1sim.json
+out=$("$exe" --evaluator=replay --budget=2 --journal=sim.jsonl t1sim.json 2>&1 >/dev/null)
+if [ $? -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && [ ! -e sim.jsonl ] \
+        && grep -qE "^cutune: t1sim.json:9: KernelSpecification.SimulationInput: the recording it names cannot be read: (\./)?gone.json: cannot open: No such file or directory$" <<<"$out"; then
+    ok "T1: a SimulationInput that cannot be read names the field and its line"
+else
+    bad "T1: a SimulationInput that cannot be read names the field and its line" "$out"
+fi
+python3 "$here/mkcache.py" other.json 2 2 2
+sed -e 's|, "OutputFormat": "JSON"||' -e 's|"Language": "CUDA",|"Language": "CUDA", "SimulationInput": "other.json",|' t1.json > t1other.json
+out=$("$exe" --evaluator=replay --budget=2 --journal=sim.jsonl t1other.json 2>&1 >/dev/null)
+if [ $? -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && [ ! -e sim.jsonl ] \
+        && grep -qE "^cutune: t1other.json:9: KernelSpecification.SimulationInput: .*other.json: the space's parameter 'bs' is not in the recording$" <<<"$out"; then
+    ok "T1: a SimulationInput of another space names the field and its line"
+else
+    bad "T1: a SimulationInput of another space names the field and its line" "$out"
+fi
+
 # ---- a T1 file tunes as the native spec does (replayed: the same journal but its header)
 for s in native t1; do
     "$exe" --searcher=random --seed=5 --budget=18 --evaluator=replay:rec.json \

@@ -224,7 +224,7 @@ out=$("$exe" space whole.jsonl 2>&1 >/dev/null) && [ -z "$out" ] \
 # field, as the no-GPU path names them (the loader alone said 'gone.jsonl: cannot open')
 sed 's|"recording": "[^"]*"|"recording": "gone.jsonl"|' vector_add.json > gonerec.json
 expect_fail "--evaluator=replay: the spec's missing recording names the spec and its field" \
-    'gonerec.json: the recording it names \("recording"\) cannot be read: .*gone.jsonl: cannot open: No such file' \
+    'gonerec.json:29: recording: the recording it names cannot be read: .*gone.jsonl: cannot open: No such file' \
     "$exe" --evaluator=replay --budget=2 --journal=gone_j.jsonl ./gonerec.json
 [ ! -e gone_j.jsonl ] && ok "... and no journal is left" || bad "... and no journal is left"
 

@@ -202,6 +202,9 @@ static void test_vector_add(void **state)
     assert_string_equal(s->objective, "time");
     assert_non_null(s->recording);
     assert_non_null(strstr(s->recording, "data/vector_add.jsonl.gz"));
+    /* where the file names it, for the messages about a recording that cannot be read */
+    assert_non_null(s->recording_at);
+    assert_non_null(strstr(s->recording_at, "vector_add.json:29: recording"));
     assert_int_equal(strlen(s->hash), 16);
     assert_int_equal(strspn(s->hash, "0123456789abcdef"), 16);
 

@@ -269,6 +269,25 @@ static void test_mapping(void **state)
     cutune_spec_free(s);
 }
 
+/* SimulationInput is the spec's recording; a message about it (a file that cannot be read)
+ * names the T1 field at its line, as the loader's errors do. */
+static void test_simulation_input(void **state)
+{
+    (void)state;
+    char want[700];
+    cutune_spec *s = load_ok(t1_doc(NULL, "\"SimulationInput\": \"rec.json\"", NULL, NULL));
+    assert_non_null(s->recording);
+    assert_non_null(strstr(s->recording, "rec.json"));
+    snprintf(want, sizeof want, "%s:7: KernelSpecification.SimulationInput", t1_path);
+    assert_non_null(s->recording_at);
+    assert_string_equal(s->recording_at, want);
+    cutune_spec_free(s);
+    s = load_ok(t1_doc(NULL, NULL, NULL, NULL));
+    assert_null(s->recording);
+    assert_null(s->recording_at);
+    cutune_spec_free(s);
+}
+
 static void test_values(void **state)
 {
     (void)state;
@@ -618,19 +637,13 @@ static void test_detect(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_saxpy_same_space),
-        cmocka_unit_test(test_mapping),
-        cmocka_unit_test(test_values),
-        cmocka_unit_test(test_size_rewrites),
-        cmocka_unit_test(test_condition_division),
-        cmocka_unit_test(test_exact_integers),
-        cmocka_unit_test(test_warnings),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_mapped_errors),
-        cmocka_unit_test(test_field_errors),
-        cmocka_unit_test(test_nul_strings),
-        cmocka_unit_test(test_repeated_keys),
-        cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_saxpy_same_space), cmocka_unit_test(test_mapping),
+        cmocka_unit_test(test_simulation_input), cmocka_unit_test(test_values),
+        cmocka_unit_test(test_size_rewrites),    cmocka_unit_test(test_condition_division),
+        cmocka_unit_test(test_exact_integers),   cmocka_unit_test(test_warnings),
+        cmocka_unit_test(test_errors),           cmocka_unit_test(test_mapped_errors),
+        cmocka_unit_test(test_field_errors),     cmocka_unit_test(test_nul_strings),
+        cmocka_unit_test(test_repeated_keys),    cmocka_unit_test(test_detect),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
