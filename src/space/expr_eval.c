@@ -23,6 +23,7 @@ static const char *op_name(int op)
     case OP_DIV: return "/";
     case OP_IDIV: return "//";
     case OP_MOD: return "%";
+    case OP_PYMOD: return "%%";
     case OP_LT: return "<";
     case OP_LE: return "<=";
     case OP_GT: return ">";
@@ -174,6 +175,20 @@ static double floor_div(double x, double y)
     return div - f > 0.5 ? f + 1.0 : f;
 }
 
+/* Python's float remainder x % y, y != 0: the sign of y, as CPython computes it
+ * (Objects/floatobject.c, float_rem): fmod, moved into y's sign; a zero takes y's sign. */
+static double py_mod(double x, double y)
+{
+    double mod = fmod(x, y);
+    if (mod != 0) {
+        if ((y < 0) != (mod < 0))
+            mod += y;
+    } else {
+        mod = copysign(0.0, y);
+    }
+    return mod;
+}
+
 static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *err, size_t errlen)
 {
     sval stack[EXPR_MAX_STACK + 1];
@@ -226,6 +241,7 @@ static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *
         case OP_DIV:
         case OP_IDIV:
         case OP_MOD:
+        case OP_PYMOD:
         case OP_POW:
             b = &stack[sp--];
             a = &stack[sp];
@@ -241,17 +257,21 @@ static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *
                 case OP_DIV:
                 case OP_IDIV:
                 case OP_MOD:
+                case OP_PYMOD: {
+                    int rem = in->op == OP_MOD || in->op == OP_PYMOD;
                     if (y == 0)
-                        return math_error(
-                            e, in, in->op == OP_MOD ? "remainder by zero" : "division by zero", err,
-                            errlen);
+                        return math_error(e, in, rem ? "remainder by zero" : "division by zero",
+                                          err, errlen);
                     if (x == LLONG_MIN && y == -1)
-                        ovf = in->op != OP_MOD; /* x % -1 is 0, but C traps on it */
+                        ovf = !rem; /* x % -1 is 0, but C traps on it */
                     else if (in->op == OP_MOD)
                         r = x % y;
+                    else if (in->op == OP_PYMOD) /* the sign of the divisor */
+                        r = x % y + (x % y != 0 && (x % y < 0) != (y < 0) ? y : 0);
                     else /* C truncates; // floors: one less when inexact with mixed signs */
                         r = x / y - (in->op == OP_IDIV && x % y != 0 && (x < 0) != (y < 0));
                     break;
+                }
                 default: /* OP_POW: negative exponents leave the integers, as in Python */
                     if (y < 0) {
                         if (x == 0)
@@ -279,9 +299,10 @@ static int run(const cutune_expr *e, const cutune_value *vars, sval *res, char *
                     r = in->op == OP_DIV ? x / y : floor_div(x, y);
                     break;
                 case OP_MOD:
+                case OP_PYMOD:
                     if (y == 0)
                         return math_error(e, in, "remainder by zero", err, errlen);
-                    r = fmod(x, y);
+                    r = in->op == OP_MOD ? fmod(x, y) : py_mod(x, y);
                     break;
                 default:
                     if (x == 0 && y < 0)

@@ -22,9 +22,10 @@ enum op {
     OP_ADD,
     OP_SUB,
     OP_MUL,
-    OP_DIV,  /* C's: INT / INT truncates toward zero */
-    OP_IDIV, /* Python's //: floors toward minus infinity */
-    OP_MOD,
+    OP_DIV,   /* C's: INT / INT truncates toward zero */
+    OP_IDIV,  /* Python's //: floors toward minus infinity */
+    OP_MOD,   /* C's %: the sign of the dividend */
+    OP_PYMOD, /* Python's % (written %%): the sign of the divisor, the remainder of // */
     OP_LT,
     OP_LE,
     OP_GT,

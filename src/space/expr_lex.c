@@ -194,12 +194,14 @@ int expr_next(parser *p)
             int tok;
         } ops[] = {
             /* two-character operators first */
-            {"<=", T_LE},      {">=", T_GE},      {"==", T_EQ},       {"!=", T_NE},
-            {"&&", T_AND},     {"||", T_OR},      {"**", T_STARSTAR}, {"//", T_SLASHSLASH},
-            {"+", T_PLUS},     {"-", T_MINUS},    {"*", T_STAR},      {"/", T_SLASH},
-            {"%", T_PERCENT},  {"!", T_NOT},      {"<", T_LT},        {">", T_GT},
-            {"?", T_QUESTION}, {":", T_COLON},    {"(", T_LPAREN},    {")", T_RPAREN},
-            {"[", T_LBRACKET}, {"]", T_RBRACKET}, {",", T_COMMA},
+            {"<=", T_LE},       {">=", T_GE},         {"==", T_EQ},
+            {"!=", T_NE},       {"&&", T_AND},        {"||", T_OR},
+            {"**", T_STARSTAR}, {"//", T_SLASHSLASH}, {"%%", T_PERCENTPERCENT},
+            {"+", T_PLUS},      {"-", T_MINUS},       {"*", T_STAR},
+            {"/", T_SLASH},     {"%", T_PERCENT},     {"!", T_NOT},
+            {"<", T_LT},        {">", T_GT},          {"?", T_QUESTION},
+            {":", T_COLON},     {"(", T_LPAREN},      {")", T_RPAREN},
+            {"[", T_LBRACKET},  {"]", T_RBRACKET},    {",", T_COMMA},
         };
         size_t i;
         for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {

@@ -262,11 +262,12 @@ static int parse_mul(parser *p)
 {
     int rc = parse_unary(p);
     while (!rc && (p->tok == T_STAR || p->tok == T_SLASH || p->tok == T_SLASHSLASH ||
-                   p->tok == T_PERCENT)) {
+                   p->tok == T_PERCENT || p->tok == T_PERCENTPERCENT)) {
         int op = p->tok == T_STAR         ? OP_MUL
                  : p->tok == T_SLASH      ? OP_DIV
                  : p->tok == T_SLASHSLASH ? OP_IDIV
-                                          : OP_MOD;
+                 : p->tok == T_PERCENT    ? OP_MOD
+                                          : OP_PYMOD;
         size_t off = p->tstart;
         if (!(rc = expr_next(p)) && !(rc = parse_unary(p)))
             rc = emit(p, op, 0, off);

@@ -21,8 +21,9 @@ enum tok {
     T_SLASH,
     T_SLASHSLASH, /* // */
     T_PERCENT,
-    T_NOT,    /* ! */
-    T_KW_NOT, /* not (the keyword: looser than the comparisons) */
+    T_PERCENTPERCENT, /* %% */
+    T_NOT,            /* ! */
+    T_KW_NOT,         /* not (the keyword: looser than the comparisons) */
     T_LT,
     T_LE,
     T_GT,

@@ -75,7 +75,8 @@ void t1_path_member(char *buf, size_t len, const char *parent, const char *key);
 
 /* What a T1 expression is, for its rewriting (t1_expr_node): launch geometry, shared memory
  * and scalar values as they are; a buffer Size or FillValue, where a parameter's name is
- * its list of values; a Condition, Python's boolean, where '/' is true division. */
+ * its list of values; a Condition, Python's boolean, where '/' is true division and '%' Python's
+ * remainder. */
 enum t1_expr_kind { T1_EXPR_PLAIN, T1_EXPR_SIZE, T1_EXPR_CONDITION };
 int t1_expr_node(t1 *T, const cJSON *j, const char *path, enum t1_expr_kind kind, cJSON **out);
 int t1_load_parameters(t1 *T, const cJSON *cs, cJSON *doc);

@@ -39,8 +39,10 @@ static size_t skip_blanks(const char *s, size_t i)
  * "a / b" becomes "a * 1.0 / b", whose REAL operand makes cutune's '/' real division
  * (an INT '/' truncates, as in C: x / y > 2 would hold for fewer pairs than in Python).
  * '* 1.0' joins the left operand at the level of '/' itself, so the parse is otherwise
- * the same; "//" stays floor division. Strings are copied as they are. Returns a malloc'd
- * string, or NULL (out of memory).
+ * the same; "//" stays floor division. '%' is Python's remainder, whose sign is the
+ * divisor's (-7 % 3 is 2, 7 % -3 is -2; floats too): it becomes cutune's "%%", where
+ * cutune's '%' is C's (the sign of the dividend). Strings are copied as they are. Returns a
+ * malloc'd string, or NULL (out of memory).
  */
 static char *rewrite_expr(const t1 *T, const char *src, enum t1_expr_kind kind)
 {
@@ -105,6 +107,9 @@ static char *rewrite_expr(const t1 *T, const char *src, enum t1_expr_kind kind)
                 add_text = o && out[o - 1] == ' ' ? "* 1.0 /" : " * 1.0 /";
                 add_len = strlen(add_text);
             }
+        } else if (kind == T1_EXPR_CONDITION && src[i] == '%') {
+            add_text = "%%"; /* Python's remainder, at the level of '%' itself */
+            add_len = 2;
         }
         if (o + add_len + 1 > cap) {
             cap = 2 * (o + add_len + 1);

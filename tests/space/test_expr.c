@@ -522,6 +522,41 @@ static void test_unknown_names(void **state)
     cutune_expr_free(e);
 }
 
+/* %% is Python's remainder, the sign of the divisor: the remainder of //, as a T1 file's
+ * Conditions mean '%' (C's % beside it keeps the sign of the dividend). */
+static void test_python_remainder(void **state)
+{
+    check_int("7 %% 3", 1);
+    check_int("-7 %% 3", 2);
+    check_int("7 %% -3", -2);
+    check_int("-7 %% -3", -1);
+    check_int("6 %% -3", 0);
+    check_int("0 %% -5", 0);
+    check_int("a %% b", -2); /* 7 %% -3 */
+    check_int("a % b", 1);   /* C's % beside it */
+    check_int("(-9223372036854775807 - 1) %% -1", 0);
+    check_int("(-9223372036854775807 - 1) %% 3", 1);
+    check_int("9223372036854775807 %% -2", -1);
+    /* the remainder of //: a == (a // b) * b + a %% b, for every sign */
+    check_int("-7 // 3 * 3 + -7 %% 3 == -7 and 7 // -3 * -3 + 7 %% -3 == 7", 1);
+    check_int("b // 2 * 2 + b %% 2 == b", 1);
+    /* a REAL operand: fmod moved into the divisor's sign, as Python's float % */
+    check_real("7.5 %% 2", 1.5);
+    check_real("-7.5 %% 2", 0.5);
+    check_real("7.5 %% -2", -0.5);
+    check_real("-7.5 %% -2", -1.5);
+    check_real("7 %% 2.5", 2.0);
+    check_real("-1 %% 2.5", 1.5);
+    check_real("r %% -1", -0.5);
+    /* the precedence of * / // %, left to right */
+    check_int("2 * -7 %% 4", 2);   /* (2 * -7) %% 4: -14 %% 4 */
+    check_int("-17 %% 5 %% 3", 0); /* (-17 %% 5) %% 3: 3 %% 3 */
+    check_int("1 + -7 %% 3", 3);
+    check_error("a %% z", CUTUNE_EMATH, "remainder by zero", "column 3");
+    check_error("r %% 0.0", CUTUNE_EMATH, "remainder by zero", NULL);
+    check_error("a %%% 2", CUTUNE_EPARSE, "column 5", NULL);
+}
+
 static void test_math_errors(void **state)
 {
     check_error("a / (b + 3)", CUTUNE_EMATH, "division by zero", "column 3");
@@ -707,6 +742,7 @@ int main(void)
         cmocka_unit_test_setup(test_associativity, setup),
         cmocka_unit_test_setup(test_division, setup),
         cmocka_unit_test_setup(test_floor_division, setup),
+        cmocka_unit_test_setup(test_python_remainder, setup),
         cmocka_unit_test_setup(test_power, setup),
         cmocka_unit_test_setup(test_python_logic, setup),
         cmocka_unit_test_setup(test_python_membership, setup),

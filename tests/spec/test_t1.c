@@ -387,6 +387,42 @@ static void test_condition_division(void **state)
     }
 }
 
+/* A Condition's '%' is Python's remainder, the sign of the divisor (-7 % 3 is 2, 7 % -3
+ * is -2), floats too; C's, the sign of the dividend, selects other configurations. */
+static void test_condition_modulo(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *xs, *ys, *cond;
+        size_t n; /* as Python counts them */
+    } ok[] = {
+        {"range(-6, 7)", "[3]", "x % y == 1", 4},                 /* C's '%': 2 */
+        {"range(-6, 7)", "[3, -3, 2, -2]", "x % y == y - 1", 10}, /* C's '%': 5 */
+        {"range(-6, 7)", "[3]", "x%y==1 and 'a%b' != 'c'", 4},    /* a string as it is */
+        {"range(-6, 7)", "[3]", "x // y * y + x % y == x", 13},   /* the remainder of // */
+        {"[-3.5, -1.5, 1.5, 3.5]", "[2]", "x % y > 0", 4},        /* fmod: 2 */
+        {"[-3.5, -1.5, 1.5, 3.5]", "[-2]", "x % y < 0", 4},       /* fmod: 2 */
+        {"[-3.5, -1.5, 1.5, 3.5]", "[2]", "x % y == 0.5", 2},     /* -3.5 % 2, -1.5 % 2 */
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        char cs[1024];
+        snprintf(cs, sizeof cs,
+                 "\"ConfigurationSpace\": {\"TuningParameters\": ["
+                 "{\"Name\": \"bs\", \"Type\": \"int\", \"Values\": \"[32]\"},"
+                 "{\"Name\": \"ipt\", \"Type\": \"int\", \"Values\": \"[1]\"},"
+                 "{\"Name\": \"x\", \"Type\": \"%s\", \"Values\": \"%s\"},"
+                 "{\"Name\": \"y\", \"Type\": \"%s\", \"Values\": \"%s\"}],"
+                 "\"Conditions\": [{\"Parameters\": [\"x\", \"y\"], \"Expression\": \"%s\"}]}",
+                 ok[i].xs[0] == '[' ? "float" : "int", ok[i].xs,
+                 ok[i].xs[0] == '[' ? "float" : "int", ok[i].ys, ok[i].cond);
+        cutune_spec *s = load_ok(t1_doc(cs, NULL, NULL, NULL));
+        if (cutune_space_size(s->space) != ok[i].n)
+            fail_msg("%s: %zu configurations, not %zu", ok[i].cond, cutune_space_size(s->space),
+                     ok[i].n);
+        cutune_spec_free(s);
+    }
+}
+
 /* An integer literal keeps all 64 bits, as in a spec: its double would round one beyond
  * 2^53 (9007199254740993 to ...992). */
 static void test_exact_integers(void **state)
@@ -640,10 +676,11 @@ int main(void)
         cmocka_unit_test(test_saxpy_same_space), cmocka_unit_test(test_mapping),
         cmocka_unit_test(test_simulation_input), cmocka_unit_test(test_values),
         cmocka_unit_test(test_size_rewrites),    cmocka_unit_test(test_condition_division),
-        cmocka_unit_test(test_exact_integers),   cmocka_unit_test(test_warnings),
-        cmocka_unit_test(test_errors),           cmocka_unit_test(test_mapped_errors),
-        cmocka_unit_test(test_field_errors),     cmocka_unit_test(test_nul_strings),
-        cmocka_unit_test(test_repeated_keys),    cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_condition_modulo), cmocka_unit_test(test_exact_integers),
+        cmocka_unit_test(test_warnings),         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_mapped_errors),    cmocka_unit_test(test_field_errors),
+        cmocka_unit_test(test_nul_strings),      cmocka_unit_test(test_repeated_keys),
+        cmocka_unit_test(test_detect),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
