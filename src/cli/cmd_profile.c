@@ -57,7 +57,8 @@ static void usage(FILE *f)
             "  --ncu=PATH   the ncu executable (default: $CUTUNE_NCU, else ncu on PATH, else\n"
             "               /usr/local/cuda/bin/ncu)\n"
             "  --dir=DIR    where the profiles go (default: JOURNAL without .jsonl, + .profile)\n"
-            "  --launch=N   (what ncu runs) evaluate evaluation N's configuration once\n"
+            "  --launch=N   (what ncu runs) evaluate evaluation N's configuration once; not\n"
+            "               with --top, --worst, --ncu or --dir, which it has no use for\n"
             "  -h, --help   this help\n"
             "\n"
             "Exit status: 0 profiled, 1 a profile failed, 2 bad input, 3 ncu not found,\n"
@@ -350,17 +351,19 @@ int cutune_cmd_profile(int argc, char **argv)
     };
     unsigned long top = 3, worst = 1, launch = 0;
     int have_launch = 0, c;
-    const char *ncu_opt = NULL, *dir_opt = NULL;
+    const char *ncu_opt = NULL, *dir_opt = NULL, *top_opt = NULL, *worst_opt = NULL;
     optind = 1;
     while ((c = cli_getopt(argc, argv, "h", longopts)) != -1) {
         switch (c) {
         case 't':
             if (parse_count("top", optarg, &top) < 0)
                 return 2;
+            top_opt = optarg;
             break;
         case 'w':
             if (parse_count("worst", optarg, &worst) < 0)
                 return 2;
+            worst_opt = optarg;
             break;
         case 'l': {
             char *end;
@@ -379,6 +382,19 @@ int cutune_cmd_profile(int argc, char **argv)
         default: return 2; /* said in one line by cli_getopt */
         }
     }
+    /* --launch is what ncu runs: one evaluation, no choice, no ncu, no folder; the options
+     * of those would be read and left unused */
+    const char *const launch_unused[][2] = {
+        {"top", top_opt}, {"worst", worst_opt}, {"ncu", ncu_opt}, {"dir", dir_opt}};
+    for (size_t k = 0; have_launch && k < sizeof launch_unused / sizeof launch_unused[0]; k++)
+        if (launch_unused[k][1]) {
+            fprintf(stderr,
+                    "cutune profile: --%s=%s: not with --launch (--launch=N evaluates "
+                    "evaluation N once, as ncu runs it: it chooses no configurations, starts no "
+                    "ncu and writes no profile)\n",
+                    launch_unused[k][0], launch_unused[k][1]);
+            return 2;
+        }
     if (optind != argc - 1) {
         fprintf(stderr, "cutune profile: expected one JOURNAL (try --help)\n");
         return 2;

@@ -65,6 +65,15 @@ expect_fail "profile --top=' 1' is refused" "^cutune profile: --top= 1: must be 
     "$exe" profile --top=" 1" nosuch.jsonl
 expect_fail "profile --launch=' 1' is refused" "^cutune profile: --launch= 1: not an evaluation number$" \
     "$exe" profile --launch=" 1" nosuch.jsonl
+# ---- profile --launch=N returned before --top, --worst, --ncu and --dir were used: they
+# were accepted and had no effect
+for o in --top=1 --worst=0 --ncu=/bin/true --dir=pd; do
+    expect_fail "profile --launch with $o is refused" \
+        "^cutune profile: $o: not with --launch \(--launch=N evaluates evaluation N once, as ncu runs it: it chooses no configurations, starts no ncu and writes no profile\)$" \
+        "$exe" profile "$o" --launch=0 nosuch.jsonl
+done
+expect_fail "... and --launch alone goes on to read the journal" "^cutune profile: nosuch.jsonl: cannot open" \
+    "$exe" profile --launch=0 nosuch.jsonl
 out=$("$exe" --budget=010 --seed=2 --journal=ten.jsonl bowl.json 2>&1) && grep -q "evaluations: 10 " <<<"$out" \
     && ok "... and --budget=010 is still ten" || bad "... and --budget=010 is still ten" "$out"
 
