@@ -388,6 +388,13 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     if (strcmp(ename, "replay") == 0 && !eargs)
         eargs = t.rec ? t.path : shipped;
+    /* --cartesian widens a recording's space, or a replayed kernel's to its spec's; the cuda
+     * evaluator measures a spec's whole space anyway, and there it would change nothing
+     * (checked as given: a resumed journal's own "cartesian" is restored, never refused) */
+    if (o.cartesian_arg && t.spec && strcmp(ename, "cuda") == 0) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL, CLI_CARTESIAN_CUDA, t.path);
+        goto bad_input;
+    }
     if (t.spec && eargs && eargs == shipped &&
         check_spec_recording(t.spec, shipped, err, sizeof err) < 0)
         goto bad_input;

@@ -57,7 +57,8 @@ static void usage(FILE *f)
         "                           is the Cartesian product filtered by them)\n"
         "  --cartesian              a recording's space is its full Cartesian product, and a\n"
         "                           replayed kernel keeps its whole space (default: the\n"
-        "                           configurations the recording holds)\n"
+        "                           configurations the recording holds); refused for a\n"
+        "                           kernel on the GPU (cuda), measured over its whole space\n"
         "  --journal=FILE           journal of every evaluation (default "
         "runs/NAME-SEED-TIME.jsonl;\n"
         "                           an existing one is never truncated: use --resume)\n"
@@ -258,7 +259,7 @@ int cli_tune_parse_options(int argc, char **argv, cli_tune_options *o)
             if (!rc && !optarg[strspn(optarg, " \t")])
                 rc = cutune_err(err, sizeof err, CUTUNE_EINVAL, "--restrict: empty expression");
             break;
-        case OPT_CARTESIAN: o->so.cartesian = 1; break;
+        case OPT_CARTESIAN: o->so.cartesian = o->cartesian_arg = 1; break;
         case OPT_OBJECTIVE:
             o->objective = optarg;
             if (!optarg[strspn(optarg, " \t")])

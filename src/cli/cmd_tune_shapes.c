@@ -519,6 +519,11 @@ int cli_tune_shapes(const cli_tune_options *given)
     c.replay = strcmp(c.ename, "replay") == 0;
     if (!cutune_evaluator_find(c.ename, err, sizeof err))
         goto fail;
+    if (o->cartesian_arg && strcmp(c.ename, "cuda") == 0) { /* as a single run refuses it */
+        cutune_err(err, sizeof err, CUTUNE_EINVAL, CLI_CARTESIAN_CUDA,
+                   o->target ? o->target : "the kernel");
+        goto fail;
+    }
     /* the common journal records what it measures with and where: --resume checks both */
     size_t used = (size_t)snprintf(c.common_arg, sizeof c.common_arg, "%s%s%s at ", c.ename,
                                    c.eargs ? ":" : "", c.eargs ? c.eargs : "");

@@ -51,6 +51,7 @@ typedef struct cli_tune_options {
     const char *rank_timeout_arg; /**< --rank-timeout as given, or NULL */
     const char *confirm_arg;      /**< --confirm as given, or NULL */
     const char *rounds_arg;       /**< --confirm-rounds as given, or NULL */
+    int cartesian_arg;            /**< --cartesian was given (not restored by --resume) */
 } cli_tune_options;
 
 /** What --resume read and decided before the target is loaded. */
@@ -162,6 +163,12 @@ void cli_tune_print_summary(const cli_target *t, int kt, const cutune_objective 
  *  its exports with --front=prefix (NULL: none); 0 or a negative code with a message. */
 int cli_tune_report_front(const cli_target *t, const cutune_objective *obj, const cutune_history *h,
                           const char *prefix, int quiet, char *err, size_t errlen);
+
+/** The refusal of --cartesian where the cuda evaluator tunes a spec (%s: the spec). */
+#define CLI_CARTESIAN_CUDA                                                                         \
+    "--cartesian applies to recordings and to a kernel replayed from one (its recorded set "       \
+    "or the spec's whole space); %s is a spec tuned by the cuda evaluator, which measures its "    \
+    "whole space"
 
 #define CLI_WARM_MAX 16    /**< files in one --warm-start list */
 #define CLI_WARM_PATH 4096 /**< a path's length, and the list's */

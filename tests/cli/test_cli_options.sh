@@ -256,5 +256,25 @@ out=$("$exe" header -o h0.h --confirm=0 --budget=2 bowl.json 2>&1) && [ -e h0.h 
     || bad "... header --confirm=0 and tune --confirm=2 --confirm-rounds=3 still run" "$out"
 rm -f h0.h cr.jsonl
 
+# ---- --cartesian on a spec the cuda evaluator tunes: the space is the spec's whole space
+# with it or without it, and the option was only recorded in the journal header
+expect_fail "--cartesian with the cuda evaluator on a spec is refused" \
+    "^cutune: --cartesian applies to recordings and to a kernel replayed from one \(its recorded set or the spec's whole space\); .*/kernels/vector_add.json is a spec tuned by the cuda evaluator, which measures its whole space$" \
+    "$exe" --evaluator=cuda --cartesian --budget=2 --journal=j.jsonl vector_add
+expect_fail "... in a multi-shape run too" \
+    "^cutune: --cartesian applies to recordings and to a kernel replayed from one .*; gemm_h is a spec tuned by the cuda evaluator" \
+    "$exe" --evaluator=cuda --cartesian --sizes='M=N=K=1024;M=N=K=2048' --budget=2 --journal=sj gemm_h
+out=$("$exe" --evaluator=replay --cartesian --budget=2 --journal=gc.jsonl gemm 2>&1) && head -1 gc.jsonl | grep -q '"evaluator":"replay".*"cartesian":true,"valid":8496,' \
+    && ok "... and a replayed kernel with --cartesian keeps its spec's whole space" \
+    || bad "... and a replayed kernel with --cartesian keeps its spec's whole space" "$out"
+# a journal of a cuda run whose header records "cartesian": resumed without the option
+sed '1s/"evaluator":"replay","evaluator_arg":"[^"]*"/"evaluator":"cuda","evaluator_arg":null/' gc.jsonl >cc.jsonl
+out=$("$exe" --resume=cc.jsonl 2>&1)
+grep -q -- "--cartesian applies" <<<"$out" && bad "... a cuda journal recording cartesian resumes past the check" "$out" \
+    || ok "... a cuda journal recording cartesian resumes past the check"
+expect_fail "... and given again there, --cartesian is refused" "^cutune: --cartesian applies to recordings" \
+    "$exe" --resume=cc.jsonl --cartesian
+rm -f gc.jsonl cc.jsonl
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
