@@ -244,7 +244,9 @@ static void header_usage(FILE *f)
            "                       --objectives, --subject-to, --front (the header is the\n"
            "                       fastest: `cutune --objective=X --header=FILE.h` writes\n"
            "                       the best by X), nor --confirm, --confirm-rounds (no\n"
-           "                       confirmation step runs)\n"
+           "                       confirmation step runs), nor --restrict with a database\n"
+           "                       (the header is the database's best, which it does not\n"
+           "                       bound; with --no-db, the run's best, which it does)\n"
            "\n"
            "Exit status: 0 written, 1 failed while tuning or nothing correct, 2 bad input,\n"
            "130 the tuning stopped by SIGINT, SIGTERM or SIGHUP (--resume its journal; without\n"
@@ -338,7 +340,7 @@ int cli_header_shape(int argc, char **argv, const char *shown)
     for (int i = 1; !shape && i < argc; i++) /* several shapes: a dispatch table */
         if (strncmp(argv[i], "--sizes=", 8) == 0 || strcmp(argv[i], "--sizes") == 0)
             return cli_header_dispatch(argc, argv);
-    const char *out = NULL, *db = NULL, *evaluator = NULL, *devices = NULL;
+    const char *out = NULL, *db = NULL, *evaluator = NULL, *devices = NULL, *restrict_arg = NULL;
     unsigned long budget = 60;
     int retune = 0, no_db = 0;
     char err[1024] = "", dbpath[4096], budget_arg[64];
@@ -392,6 +394,8 @@ int cli_header_shape(int argc, char **argv, const char *shown)
                 evaluator = v;
             else if (HAS("--devices"))
                 devices = v;
+            else if (HAS("--restrict"))
+                restrict_arg = v;
             else if (HAS("--size") &&
                      (so.nsizes >= CLI_MAX_LIST ||
                       cli_parse_size(v, &so.sizes[so.nsizes++], err, sizeof err) < 0)) {
@@ -432,6 +436,18 @@ int cli_header_shape(int argc, char **argv, const char *shown)
      * would answer every one from the database and stop, exhausted) */
     if ((rc = cli_db_path(db, no_db, dbpath, sizeof dbpath, err, sizeof err)) < 0)
         goto fail;
+    /* the header is the database's best of the kernel's every measurement, kept by the
+     * kernel and sizes, not by the restrictions a run was given: --restrict would bound what
+     * is tuned and not what the header holds (without a database tune writes the header of
+     * its own run, which it bounds) */
+    if (restrict_arg && dbpath[0]) {
+        cutune_err(err, sizeof err, CUTUNE_EINVAL,
+                   "--restrict=%s: the header holds the fastest correct configuration the "
+                   "database knows, which --restrict does not bound; for the best of the "
+                   "restricted space, give --no-db or tune with --restrict and --header=FILE.h",
+                   restrict_arg);
+        goto fail;
+    }
     if (shape && !dbpath[0]) { /* the dispatch table refuses this first */
         cutune_err(err, sizeof err, CUTUNE_EINVAL, "--sizes: needs a tuning database");
         goto fail;

@@ -276,5 +276,18 @@ expect_fail "... and given again there, --cartesian is refused" "^cutune: --cart
     "$exe" --resume=cc.jsonl --cartesian
 rm -f gc.jsonl cc.jsonl
 
+# ---- header --restrict with a database: the header is the database's best, whose key
+# holds no restriction, so the header held a configuration --restrict excludes (a=4 here)
+"$exe" header --db=hr.db -o hr0.h --budget=32 bowl.json >/dev/null 2>&1
+hr_msg="^cutune header: --restrict=a < 2: the header holds the fastest correct configuration the database knows, which --restrict does not bound; for the best of the restricted space, give --no-db or tune with --restrict and --header=FILE.h$"
+expect_fail "header --restrict=EXPR with a database is refused" "$hr_msg" \
+    "$exe" header --db=hr.db -o hr.h --budget=32 "--restrict=a < 2" bowl.json
+expect_fail "header --restrict EXPR with a database is refused" "$hr_msg" \
+    "$exe" header --db=hr.db -o hr.h --retune --budget=4 --restrict "a < 2" bowl.json
+out=$("$exe" header --no-db -o hr1.h --budget=4 --restrict "a < 2" bowl.json 2>&1) && grep -q "^#define a 1$" hr1.h \
+    && ok "... and header --no-db --restrict writes the restricted run's best" \
+    || bad "... and header --no-db --restrict writes the restricted run's best" "$out $(cat hr1.h 2>&1)"
+rm -f hr.db hr0.h hr1.h
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
