@@ -70,7 +70,8 @@ static void bench_usage(FILE *f)
             "  --objectives=A,B     compare by the hypervolume of the (A, B) Pareto fronts\n"
             "                       instead (recordings holding both; DIR/objectives.csv;\n"
             "                       not with --restrict, --restrictions, --convention,\n"
-            "                       --parallel, --split, --per-seed)\n"
+            "                       --parallel, --split, --per-seed; nor --jobs, --no-plots:\n"
+            "                       its runs are sequential and it draws no plots)\n"
             "  --reproduce=RESULTS  rerun the experiment of a results.json from its manifest\n"
             "                       alone (into --out, default RESULTS' folder/reproduced), each\n"
             "                       recording with the restrictions it was benchmarked with, and\n"
@@ -283,8 +284,8 @@ int cutune_cmd_bench(int argc, char **argv)
      * RESULTS' own experiment, --objectives compares fronts over every configuration */
     {
         static const int rerun_reads[] = {OPT_REPRODUCE, OPT_OUT, OPT_JOBS, OPT_NOPLOTS, OPT_QUIET};
-        static const int mo_ignores[] = {OPT_RESTRICT, OPT_RESTRICTIONS, OPT_CONV,
-                                         OPT_PARALLEL, OPT_SPLIT,        OPT_PER_SEED};
+        static const int mo_ignores[] = {OPT_RESTRICT, OPT_RESTRICTIONS, OPT_CONV, OPT_PARALLEL,
+                                         OPT_SPLIT,    OPT_PER_SEED,     OPT_JOBS, OPT_NOPLOTS};
         for (int g = 0; g < ngiven; g++) {
             int bad = 0;
             if (reproduce) {
@@ -305,7 +306,10 @@ int cutune_cmd_bench(int argc, char **argv)
                     reproduce ? "reproduce" : "objectives",
                     reproduce ? "it reruns the results' own experiment; --out, --jobs, "
                                 "--no-plots and --quiet apply"
-                              : "the fronts are over every recorded configuration");
+                    : given[g] == OPT_JOBS ? "its runs are made one after another, in one thread"
+                    : given[g] == OPT_NOPLOTS
+                        ? "it draws no plots: its table and objectives.csv are its output"
+                        : "the fronts are over every recorded configuration");
             goto out;
         }
         if (reproduce && optind < argc) {

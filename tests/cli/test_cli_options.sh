@@ -137,6 +137,14 @@ for s in 2147483648 4294967295; do
 done
 out=$("$exe" bench --seeds=3 --budgets=2 --searchers=random --no-plots --quiet --out=bo3 bowl.json 2>&1) \
     && [ -e bo3/results.md ] && ok "... and --seeds=3 still runs" || bad "... and --seeds=3 still runs" "$out"
+# ... --objectives makes its runs one after another and draws no plots: --jobs and
+# --no-plots were accepted and had no effect
+expect_fail "bench --objectives --jobs is refused" \
+    "^cutune bench: --jobs does not apply with --objectives \(its runs are made one after another, in one thread\)$" \
+    "$exe" bench --objectives=time,energy --jobs=2 --budgets=2 --searchers=random --out=bo bowl.json
+expect_fail "bench --objectives --no-plots is refused" \
+    "^cutune bench: --no-plots does not apply with --objectives \(it draws no plots: its table and objectives.csv are its output\)$" \
+    "$exe" bench --objectives=time,energy --no-plots --budgets=2 --searchers=random --out=bo bowl.json
 # ... its messages start with the program's name once: "cutune: --parallel=0" and
 # "cutune bench: bench: A and B are both named ..." were not
 expect_fail "bench --parallel=0: prefixed 'cutune bench:'" "^cutune bench: --parallel=0: must be 1..1024$" \
