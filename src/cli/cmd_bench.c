@@ -51,7 +51,7 @@ static void bench_usage(FILE *f)
             "                       only the recorded configurations (failures the recording\n"
             "                       left out are never proposed nor charged)\n"
             "  --restrict=EXPR      a restriction of every recording's space (repeatable;\n"
-            "                       replaces a restrictions file)\n"
+            "                       in place of a restrictions file: not with --restrictions)\n"
             "  --restrictions=FILE  the known spaces of the recordings: sections '[PATTERN ...]'\n"
             "                       matching recording names, one restriction per line\n"
             "                       (default: FOLDER/restrictions for a folder given, and for\n"
@@ -385,6 +385,14 @@ int cutune_cmd_bench(int argc, char **argv)
                 "cutune bench: --%s: read only by the constraint-aware convention, which "
                 "--convention=%s leaves out\n",
                 nrestrict ? "restrict" : "restrictions", conv_text);
+        goto out;
+    }
+    if (nrestrict && restrictions_file) {
+        /* --restrict gives every recording's space: the file would be read and never used */
+        fprintf(stderr,
+                "cutune bench: --restrictions=%s: not with --restrict (--restrict gives every "
+                "recording's space, so the file would not be used)\n",
+                restrictions_file);
         goto out;
     }
     if (restrictions_file) {

@@ -31,6 +31,13 @@ expect_fail() {
 
 python3 "$here/mkcache.py" bowl.json 4 4 2
 
+# ---- bench --restrictions=FILE with --restrict: the file was loaded and checked, then
+# never used (--restrict gives every recording's space)
+printf '[bowl]\na <= 2\n' >restr
+expect_fail "bench --restrictions with --restrict is refused" \
+    "^cutune bench: --restrictions=restr: not with --restrict " \
+    "$exe" bench --seeds=1 --budgets=2 --restrict "a < 3" --restrictions=restr bowl.json
+
 # ---- --restrict names the option and what is wrong with the expression (it said
 # 'cutune space: bowl.json: syntax error ...', as if the recording were at fault)
 expect_fail "--restrict: a syntax error names the option" \
