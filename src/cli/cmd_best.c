@@ -246,7 +246,8 @@ static void header_usage(FILE *f)
            "                       the best by X), nor --confirm, --confirm-rounds (no\n"
            "                       confirmation step runs), nor --restrict with a database\n"
            "                       (the header is the database's best, which it does not\n"
-           "                       bound; with --no-db, the run's best, which it does)\n"
+           "                       bound; with --no-db, the run's best, which it does);\n"
+           "                       where nothing is tuned, the line names those unused\n"
            "\n"
            "Exit status: 0 written, 1 failed while tuning or nothing correct, 2 bad input,\n"
            "130 the tuning stopped by SIGINT, SIGTERM or SIGHUP (--resume its journal; without\n"
@@ -344,6 +345,9 @@ int cli_header_shape(int argc, char **argv, const char *shown)
     unsigned long budget = 60;
     int retune = 0, no_db = 0;
     char err[1024] = "", dbpath[4096], budget_arg[64];
+    /* tune's options that the database's answer does not read (--searcher, --journal, ...):
+     * named where nothing is tuned, so that none goes unused without a word */
+    char unused[512] = "";
     cli_space_opts so = {0};
     /* tune's argv: everything but -o and --retune passes through */
     char **targv = calloc((size_t)argc + 5, sizeof *targv);
@@ -396,12 +400,19 @@ int cli_header_shape(int argc, char **argv, const char *shown)
                 devices = v;
             else if (HAS("--restrict"))
                 restrict_arg = v;
-            else if (HAS("--size") &&
-                     (so.nsizes >= CLI_MAX_LIST ||
-                      cli_parse_size(v, &so.sizes[so.nsizes++], err, sizeof err) < 0)) {
-                fprintf(stderr, "%s: %s\n", cli_progname, err[0] ? err : "too many --size options");
-                free(targv);
-                return 2;
+            else if (HAS("--size")) {
+                if (so.nsizes >= CLI_MAX_LIST ||
+                    cli_parse_size(v, &so.sizes[so.nsizes++], err, sizeof err) < 0) {
+                    fprintf(stderr, "%s: %s\n", cli_progname,
+                            err[0] ? err : "too many --size options");
+                    free(targv);
+                    return 2;
+                }
+            } else if (a[0] == '-') {
+                size_t used = strlen(unused), len = strcspn(a, "=");
+                if (used + len + 3 < sizeof unused)
+                    snprintf(unused + used, sizeof unused - used, "%s%.*s", used ? ", " : "",
+                             (int)len, a);
             }
             targv[targc++] = argv[i]; /* to tune as given, with its value */
             if (sep)
@@ -469,7 +480,10 @@ int cli_header_shape(int argc, char **argv, const char *shown)
                 status = 1;
                 goto fail;
             }
-            say_db_best(shown, measured, dbpath, &best, &key, "; nothing tuned");
+            char tail[640];
+            snprintf(tail, sizeof tail, "; nothing tuned%s%s%s", unused[0] ? " (unused: " : "",
+                     unused, unused[0] ? "; --retune tunes)" : "");
+            say_db_best(shown, measured, dbpath, &best, &key, tail);
             status = 0;
             goto done;
         }

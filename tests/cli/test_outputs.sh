@@ -82,6 +82,14 @@ if [ $? -eq 0 ] && grep -q "nothing tuned" <<<"$out"; then
 else
     bad "header --db FILE --budget N: answered from that database" "$out"
 fi
+# tune's options that the database's answer does not read are named, not dropped unseen
+out=$("$exe" header -o h3.h --db t.db --budget 3 --seed=7 --journal=hj.jsonl --searcher random bowl.json 2>&1)
+if [ $? -eq 0 ] && grep -q "nothing tuned (unused: --seed, --journal, --searcher; --retune tunes)$" <<<"$out" \
+    && [ ! -e hj.jsonl ]; then
+    ok "header answered from the database names the tune options it leaves unused"
+else
+    bad "header answered from the database names the tune options it leaves unused" "$out"
+fi
 out=$("$exe" header -o h2.h --db t.db --budget 8 bowl.json 2>&1)
 if [ $? -eq 0 ] && grep -q "^evaluations: 8 " <<<"$out"; then
     ok "header --budget 8: a run of 8 evaluations, not the default 60"
