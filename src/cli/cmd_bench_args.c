@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "bench_args.h"
+#include "options.h"
 #include "cutune/searcher.h"
 #include "cutune_config.h"
 
@@ -35,6 +36,12 @@ int bench_add_recordings(const char *path, char **out, size_t *n)
     if (!S_ISDIR(st.st_mode)) {
         if (*n >= BENCH_MAX) {
             fprintf(stderr, "cutune bench: more than %d recordings\n", BENCH_MAX);
+            return -1;
+        }
+        /* refused here, by what it is: the loader would say 'tune_params_keys: missing' */
+        char err[1024];
+        if (cli_spec_not_recording(path, err, sizeof err) < 0) {
+            fprintf(stderr, "cutune bench: %s: bench replays recordings\n", err);
             return -1;
         }
         out[(*n)++] = strdup(path);

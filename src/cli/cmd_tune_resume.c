@@ -61,8 +61,12 @@ int cli_tune_resume_restore(cli_tune_options *o, int mpi_rank, cli_tune_resume *
     if (rc < 0)
         return rc;
     rc = cutune_recording_load(resume_path, &r->journal, err, errlen);
-    if (rc < 0)
+    if (rc < 0) {
+        char why[1024];
+        if (cli_not_a_journal("resume", resume_path, why, sizeof why) < 0)
+            return cutune_err(err, errlen, CUTUNE_EINVAL, "--resume=%s", why);
         return rc;
+    }
     resume = r->journal;
     if (!resume->format || strcmp(resume->format, "cutune_journal") != 0)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "--resume=%s: not a cutune journal",

@@ -243,13 +243,22 @@ int cli_recording_load_for(const char *as, const char *path, cutune_recording **
         return rc;
     char why[1024];
     snprintf(why, sizeof why, "%s", err);
-    if (!cli_is_recording(path) && looks_like_spec(path))
-        return cutune_err(err, errlen, CUTUNE_EINVAL,
-                          "%s%s: a kernel spec, not a recording (a Kernel Tuner cache or a "
-                          "cutune journal)",
-                          as, path);
+    if (cli_spec_not_recording(path, err, errlen) < 0) {
+        snprintf(why, sizeof why, "%s", err);
+        return cutune_err(err, errlen, CUTUNE_EINVAL, "%s%s", as, why);
+    }
     /* the loader's message starts with the file: the option goes before it */
     return cutune_err(err, errlen, rc, "%s%s", as, why);
+}
+
+int cli_spec_not_recording(const char *path, char *err, size_t errlen)
+{
+    if (!cli_is_recording(path) && looks_like_spec(path))
+        return cutune_err(err, errlen, CUTUNE_EINVAL,
+                          "%s: a kernel spec, not a recording (a Kernel Tuner cache or a "
+                          "cutune journal)",
+                          path);
+    return 0;
 }
 
 int cli_not_a_journal(const char *cmd, const char *path, char *err, size_t errlen)

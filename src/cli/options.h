@@ -47,6 +47,9 @@ int cli_recording_load_for(const char *as, const char *path, struct cutune_recor
  *  of it, in err (CUTUNE_EINVAL); 0 for any other file (the journal loader's reason
  *  stands). */
 int cli_not_a_journal(const char *cmd, const char *path, char *err, size_t errlen);
+/** CUTUNE_EINVAL, with "PATH: a kernel spec, not a recording ...", where path is a kernel
+ *  spec (a native or T1 file) and not a recording; else 0. */
+int cli_spec_not_recording(const char *path, char *err, size_t errlen);
 int cli_target_load(const char *arg, const cli_space_opts *o, cli_target *t, char *err,
                     size_t errlen);
 void cli_target_free(cli_target *t);

@@ -304,5 +304,15 @@ out=$("$exe" header --no-db -o hr1.h --budget=4 --restrict "a < 2" bowl.json 2>&
     || bad "... and header --no-db --restrict writes the restricted run's best" "$out $(cat hr1.h 2>&1)"
 rm -f hr.db hr0.h hr1.h
 
+# ---- a kernel spec where a recording or journal is read is called what it is (bench and
+# --resume said 'tune_params_keys: missing', the Kernel Tuner reader's complaint)
+spec="$here/../../kernels/vector_add.json"
+expect_fail "bench on a kernel spec says it is one" \
+    "^cutune bench: .*/kernels/vector_add.json: a kernel spec, not a recording \(a Kernel Tuner cache or a cutune journal\): bench replays recordings$" \
+    "$exe" bench --seeds=1 --budgets=2 "$spec"
+expect_fail "--resume of a kernel spec says it is one" \
+    "^cutune: --resume=.*/kernels/vector_add.json: a kernel spec, not a journal: tune it with 'cutune .*vector_add.json' first, then resume the journal that run writes$" \
+    "$exe" --resume="$spec"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
