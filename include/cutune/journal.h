@@ -52,6 +52,10 @@ typedef struct cutune_journal_header {
     size_t nsubject_to;
     const char *warm_start;      /**< the warm start's source (a path), or NULL: cold */
     const char *warm_start_hash; /**< hash of its prior over the space (hex), or NULL */
+    /** the GPU fingerprint the tuning database keys the run's measurements by
+     *  ("NAME|N SMs|M MiB|driver D|CUDA C", a live cuda run's), or NULL: the header has no
+     *  "gpu" (a replay run's, whose journal stays byte-identical) */
+    const char *gpu;
 } cutune_journal_header;
 
 /**

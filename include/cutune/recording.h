@@ -74,6 +74,8 @@ typedef struct cutune_recording {
     char *warm_start_hash; /**< header "warm_start_hash": hash of its prior (hex) */
     char *problem_size;    /**< a Kernel Tuner cache's "problem_size" as JSON text (Kernel
                                 Tuner refuses to continue a cache of another), or NULL */
+    char *gpu; /**< a journal header's "gpu": the GPU fingerprint the tuning database keys a
+                    live run's measurements by, or NULL where the header has none */
 } cutune_recording;
 
 /**

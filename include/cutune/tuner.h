@@ -105,6 +105,9 @@ typedef struct cutune_tuner_options {
      *  too (a multi-shape common run's per-shape times, t_LABEL; other objectives always
      *  have them). */
     int resume_metrics;
+    /** The GPU fingerprint for the journal header's "gpu" (cutune_journal_header.gpu), or
+     *  NULL: none written */
+    const char *gpu;
 } cutune_tuner_options;
 
 /**

@@ -348,6 +348,36 @@ static int export_origin(cutune_db *db, cutune_db_key *key, const cutune_recordi
     return rc < 0 ? rc : found;
 }
 
+/* A journal header's "gpu", the fingerprint "NAME|N SMs|M MiB|driver D|CUDA C" a live
+ * run's rows are keyed by, into g as the run's probe filled it (its parts for the gpus
+ * row, where the text has them; the name before the first '|' else). */
+static int gpu_from_fingerprint(const char *file, const char *fp, cutune_db_gpu *g, char *err,
+                                size_t errlen)
+{
+    memset(g, 0, sizeof *g);
+    if (strlen(fp) >= sizeof g->fingerprint)
+        return cutune_err(err, errlen, CUTUNE_EPARSE,
+                          "%s:1: header.gpu: %zu bytes, longer than a GPU fingerprint (at most "
+                          "%zu)",
+                          file, strlen(fp), sizeof g->fingerprint - 1);
+    snprintf(g->fingerprint, sizeof g->fingerprint, "%s", fp);
+    size_t n = strcspn(fp, "|");
+    snprintf(g->name, sizeof g->name, "%.*s", (int)n, fp);
+    int sms = 0, used = 0;
+    long long mib = 0;
+    char driver[sizeof g->driver] = "", cuda[sizeof g->cuda] = "";
+    if (fp[n] == '|' &&
+        sscanf(fp + n, "|%d SMs|%lld MiB|driver %47[^|]|CUDA %15[0-9.]%n", &sms, &mib, driver, cuda,
+               &used) == 4 &&
+        fp[n + (size_t)used] == '\0') {
+        g->sm_count = sms;
+        g->memory_mib = mib;
+        snprintf(g->driver, sizeof g->driver, "%s", strcmp(driver, "?") ? driver : "");
+        snprintf(g->cuda, sizeof g->cuda, "%s", cuda);
+    }
+    return 0;
+}
+
 /* Import file into db; dry: check it all (it loads, maps onto its kernel's space, names
  * its run) and store nothing. */
 static int import_file(cutune_db *db, const db_opts *o, const char *file, int dry, char *err,
@@ -372,19 +402,26 @@ static int import_file(cutune_db *db, const db_opts *o, const char *file, int dr
                         file);
         goto out;
     }
-    /* A journal of a live run is filed under the device its header names (a db export's
-     * journal names the whole fingerprint). A journal of a replay run measured nothing
-     * itself: it is keyed as replaying its recording keys that recording, so a later
-     * replay of it reuses what was imported and no other, and is refused when that
-     * recording cannot be read. A Kernel Tuner cache, and a journal whose header names no
-     * device or no evaluator (written by hand, or by an older cutune), are keyed by their
-     * own records ("NAME|recording HASH", NAME "unknown" where none is named), as a replay
-     * of the file itself is: never under a GPU the file does not name. */
+    /* A journal of a live run is filed under the GPU fingerprint its header's "gpu"
+     * records, the key the run stored its own measurements under (a cuda run's), else
+     * under the device its header names (a db export's journal names the whole
+     * fingerprint). A journal of a replay run measured nothing itself: it is keyed as
+     * replaying its recording keys that recording, so a later replay of it reuses what
+     * was imported and no other, and is refused when that recording cannot be read. A Kernel Tuner
+     * cache, and a journal whose header names no device or no evaluator (written by hand, or by an
+     * older cutune), are keyed by their own records ("NAME|recording HASH", NAME "unknown" where
+     * none is named), as a replay of the file itself is: never under a GPU the file does not name.
+     */
     cutune_db_gpu gpu;
     int journal = rec->format && strcmp(rec->format, "cutune_journal") == 0;
     int replay = journal && rec->evaluator && strcmp(rec->evaluator, "replay") == 0;
-    int live = journal && rec->evaluator && !replay && rec->device_name && rec->device_name[0];
-    if (live) {
+    int keyed = journal && rec->evaluator && !replay && rec->gpu && rec->gpu[0];
+    int live =
+        keyed || (journal && rec->evaluator && !replay && rec->device_name && rec->device_name[0]);
+    if (keyed) {
+        if ((rc = gpu_from_fingerprint(file, rec->gpu, &gpu, err, errlen)) < 0)
+            goto out;
+    } else if (live) {
         cutune_db_gpu_from_name(rec->device_name, &gpu);
     } else if (replay) {
         cutune_recording *replayed = NULL;

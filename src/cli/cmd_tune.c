@@ -658,6 +658,12 @@ int cutune_cmd_tune(int argc, char **argv)
     static char target_abs[PATH_MAX];
     if (!realpath(t.path, target_abs))
         snprintf(target_abs, sizeof target_abs, "%s", t.path);
+    /* a cuda run's GPU as the database keys it, in the header whether or not a database
+     * is in use: `db import` of the journal files it with the run's own rows (a resumed
+     * journal keeps the header it has) */
+    static char journal_gpu[sizeof tdb.key.gpu.fingerprint];
+    if (!resume)
+        cli_journal_gpu(ename, ev, o.devices, &tdb, journal_gpu, sizeof journal_gpu);
     cutune_tuner_options opt = {
         .budget = o.budget,
         .time_limit_s = o.time_limit,
@@ -680,6 +686,7 @@ int cutune_cmd_tune(int argc, char **argv)
         .objective = objective,
         .warm_start = warm.prior ? warm.path : NULL,
         .warm_start_hash = warm.prior ? warm.hash : NULL,
+        .gpu = journal_gpu[0] ? journal_gpu : NULL,
     };
     if (r.searcher_budget && resume && resume->nrecords < o.budget) /* more to evaluate */
         fprintf(stderr,

@@ -76,6 +76,21 @@ int cli_db_fingerprint(const char *ename, const char *recording, const cli_targe
     return 0;
 }
 
+void cli_journal_gpu(const char *ename, cutune_evaluator *ev, const char *devices,
+                     const cli_tune_db *d, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (strcmp(ename, "cuda") != 0)
+        return;
+    if (d && d->db) { /* the key the run's rows are stored under, probed once */
+        snprintf(out, len, "%s", d->key.gpu.fingerprint);
+        return;
+    }
+    cutune_db_gpu g;
+    if (cli_db_fingerprint(ename, NULL, NULL, ev, devices, &g, NULL, 0) == 0)
+        snprintf(out, len, "%s", g.fingerprint);
+}
+
 /* path made absolute by its real folder (the run's journal may not exist yet) */
 static void absolute(const char *path, char *out, size_t len)
 {

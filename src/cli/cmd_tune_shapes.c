@@ -70,6 +70,8 @@ static int shape_start(run_ctx *c, shape_run *r, char *err, size_t errlen)
     if ((rc = cli_tune_db_begin(c->o, &r->t, c->ename, arg, r->ev, journal, &r->db, why,
                                 sizeof why)) < 0)
         return cutune_err(err, errlen, rc, "shape %s: %s", sh->label, why);
+    if (!c->gpu[0]) /* one GPU for every shape: the key of the first one's rows */
+        cli_journal_gpu(c->ename, r->ev, c->o->devices, &r->db, c->gpu, sizeof c->gpu);
     r->es = (shapes_eval_shape){.label = sh->label,
                                 .space = r->t.space,
                                 .ev = r->ev,
@@ -150,6 +152,7 @@ static int search(run_ctx *c, const cutune_space *space, const cutune_spec *spec
         .spec_name = common && spec ? spec->name : NULL,
         .spec_hash = common && spec ? spec->hash : NULL,
         .seed = o->seed,
+        .gpu = c->gpu[0] ? c->gpu : NULL,
     };
     /* a warm start from one shape's journal is that file's prior: --resume finds it there;
      * one pooled from several shapes (--shape-warm=all) has no one file, only its hash,

@@ -49,6 +49,7 @@ typedef struct run_ctx {
     char common_arg[8192]; /* the common journal's evaluator_arg: "EVAL[:ARGS] at LIST" */
     char target_abs[4096]; /* the kernel's spec by its absolute path (journal headers) */
     int resuming;          /* --resume=PREFIX */
+    char gpu[512];         /* a cuda run's GPU fingerprint, for its journals' headers ("gpu") */
 } run_ctx;
 
 /* ---- --resume=PREFIX with --sizes (shapes_resume.c) */

@@ -139,6 +139,12 @@ int cli_db_fingerprint(const char *ename, const char *recording, const cli_targe
                        cutune_evaluator *ev, const char *devices, cutune_db_gpu *g, char *err,
                        size_t errlen);
 void cli_tune_db_end(cli_tune_db *d);
+/** The GPU fingerprint a cuda run's journal header records ("gpu"): the key its
+ *  measurements are stored under (d's, where the run has a database), else the one the
+ *  database would use (cli_db_fingerprint), so that `db import` of the journal files it
+ *  with the run's own rows. "" for another evaluator (a replay run's header has none). */
+void cli_journal_gpu(const char *ename, cutune_evaluator *ev, const char *devices,
+                     const cli_tune_db *d, char *out, size_t len);
 /** The key a run on t measures as, without running it: evaluator as --evaluator gives it
  *  (NULL: cuda where a GPU is, else the recording t is or the spec names, as tune
  *  chooses), devices as --devices. */

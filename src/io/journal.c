@@ -109,6 +109,9 @@ static cJSON *header_json(const cutune_journal_header *h, const cutune_space *s)
     bad = bad || cutune_io_add(o, "evaluator_arg", str_or_null(h->evaluator_arg)) < 0;
     bad = bad || cutune_io_add(o, "target", str_or_null(h->target)) < 0;
     bad = bad || cutune_io_add(o, "device", str_or_null(h->device)) < 0;
+    /* a live cuda run's: the database's key for its GPU (a replay run's header has none) */
+    if (h->gpu)
+        bad = bad || cutune_io_add(o, "gpu", cJSON_CreateString(h->gpu)) < 0;
     /* only a warm run has them: a cold run's header is what it always was */
     if (h->warm_start)
         bad = bad || cutune_io_add(o, "warm_start", cJSON_CreateString(h->warm_start)) < 0;

@@ -107,7 +107,8 @@ static int journal_header(recording_impl *ri, const char *file, const char *text
                     {"target", &r->target},
                     {"objective", &r->objective},
                     {"warm_start", &r->warm_start},
-                    {"warm_start_hash", &r->warm_start_hash}};
+                    {"warm_start_hash", &r->warm_start_hash},
+                    {"gpu", &r->gpu}};
         for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
             if ((rc = recording_opt_string(h, strs[i].key, strs[i].dst, where, err, errlen)) < 0)
                 return rc;

@@ -206,6 +206,7 @@ void cutune_recording_free(cutune_recording *r)
     free(r->searcher_args);
     free(r->warm_start);
     free(r->warm_start_hash);
+    free(r->gpu);
     free(r->evaluator_arg);
     free(r->target);
     free(r->problem_size);

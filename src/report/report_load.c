@@ -94,8 +94,8 @@ static int parse_header(cutune_report_run *r, const cJSON *h, size_t line, char 
         if (rc < 0)
             return rc;
     }
-    static const char *const unread[] = {"cutune", "started"};
-    int urc = recording_check_strings(h, unread, 2, loc, err, errlen);
+    static const char *const unread[] = {"cutune", "started", "gpu"};
+    int urc = recording_check_strings(h, unread, 3, loc, err, errlen);
     if (urc < 0)
         return urc;
     {

@@ -605,6 +605,7 @@ static int open_journal(run *u, size_t batch)
         .cartesian = opt->cartesian,
         .warm_start = opt->warm_start,
         .warm_start_hash = opt->warm_start_hash,
+        .gpu = opt->gpu,
     };
     const char *cons[64];
     const cutune_objective *ob = opt->objective;

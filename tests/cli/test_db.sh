@@ -208,6 +208,59 @@ sed '1s|"evaluator":"replay"|"evaluator":"cuda"|; 1s|"device":"[^"]*",||' a2.jso
     && grep -q "^nodev1.jsonl: 20 of 20 records as bowl on unknown|recording [0-9a-f]*.*: 20 new, 0 already present\$" nd.txt \
     && ok "db import: journals that name no device are keyed by their own records" \
     || bad "db import: journals that name no device are keyed by their own records" "$(cat nd.txt ndl.txt)"
+# A live cuda run's journal records the GPU fingerprint its rows are stored under
+# (header "gpu"): import files it under that key, not under its device's description, so
+# the run's own journal imported again adds nothing and no second GPU appears; the gpus
+# row gets the fingerprint's parts. A journal without "gpu" is filed under its "device",
+# and a "gpu" that is not a string is refused (exit 2, one line naming file, line and
+# field; no database made).
+fp='NVIDIA H200|132 SMs|143771 MiB|driver 580.95.05|CUDA 13.0'
+"$exe" --no-db --budget=6 --no-progress --journal=vl.jsonl vector_add >/dev/null 2>&1
+live_journal() { # OUT GPU-JSON (absent: no "gpu")
+    python3 - vl.jsonl "$1" "${2-}" <<'PYEOF'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines(True)
+h = json.loads(lines[0])
+out = {}
+for k, v in h.items():
+    if k == "evaluator":
+        v = "cuda"
+    elif k == "evaluator_arg":
+        v = None
+    elif k == "device":
+        v = "NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0)"
+    out[k] = v
+    if k == "device" and sys.argv[3]:
+        out["gpu"] = json.loads(sys.argv[3])
+out["started"] = "2025-01-01T00:00:00Z"
+with open(sys.argv[2], "w") as f:
+    f.write(json.dumps(out, separators=(",", ":")) + "\n")
+    f.writelines(lines[1:])
+PYEOF
+}
+live_journal lg.jsonl "\"$fp\""
+live_journal ln.jsonl
+live_journal lb.jsonl 5
+"$exe" db import --db=lg.db lg.jsonl >lg.txt 2>&1 && "$exe" db import --db=lg.db lg.jsonl >>lg.txt 2>&1 \
+    && "$exe" db list --db=lg.db >lgl.txt 2>&1 \
+    && grep -q "^lg.jsonl: 6 of 6 records as vector_add on $fp (sizes .*): 6 new, 0 already present\$" lg.txt \
+    && grep -q "^lg.jsonl: 6 of 6 records as vector_add on $fp (sizes .*): 0 new, 6 already present\$" lg.txt \
+    && [ "$(tail -n +2 lgl.txt | cut -f2)" = "$fp" ] \
+    && [ "$(count lg.db "select name || ',' || sm_count || ',' || memory_mib || ',' || driver || ',' || cuda from gpus")" \
+        = "NVIDIA H200,132,143771,580.95.05,13.0" ] \
+    && ok "db import: a live journal's header gpu is its key (imported again: 0 new, one GPU)" \
+    || bad "db import: a live journal's header gpu is its key (imported again: 0 new, one GPU)" "$(cat lg.txt lgl.txt)"
+"$exe" db import --db=lg.db ln.jsonl >ln.txt 2>&1 && "$exe" db list --db=lg.db >lnl.txt 2>&1 \
+    && grep -q "^ln.jsonl: 6 of 6 records as vector_add on NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0) (sizes .*): 6 new, 0 already present\$" ln.txt \
+    && [ "$(tail -n +2 lnl.txt | cut -f2 | LC_ALL=C sort | tr '\n' ';')" = "NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0);$fp;" ] \
+    && ok "db import: a live journal without gpu goes under its device" \
+    || bad "db import: a live journal without gpu goes under its device" "$(cat ln.txt lnl.txt)"
+out=$("$exe" db import --db=lb.db lb.jsonl 2>&1)
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && [ ! -e lb.db ] \
+    && grep -q "lb.jsonl:1: header.gpu: expected a string\$" <<<"$out" \
+    && ok "db import: a header gpu that is not a string is refused" \
+    || bad "db import: a header gpu that is not a string is refused" "exit $rc: $out"
 # a journal imported onto --kernel without --size: at the sizes its header records
 "$exe" --no-db --no-progress -q --budget=5 --size M=1024 --size N=1024 --size K=1024 --journal=gh.jsonl gemm_h >/dev/null 2>&1
 "$exe" db import --db=gh.db --kernel=gemm_h gh.jsonl >gh.txt 2>&1 && grep -q '(sizes {"M":1024,"N":1024,"K":1024' gh.txt \

@@ -109,6 +109,7 @@ static void test_lines(void **state)
     assert_int_equal(strlen(cJSON_GetObjectItem(h, "space_hash")->valuestring), 16);
     assert_int_equal(cJSON_GetObjectItem(h, "budget")->valueint, 5);
     assert_true(cJSON_IsString(cJSON_GetObjectItem(h, "started")));
+    assert_null(cJSON_GetObjectItem(h, "gpu")); /* none given: none written */
     cJSON *params = cJSON_GetObjectItem(h, "params");
     assert_string_equal(params->child->string, "x");
     assert_string_equal(params->child->next->string, "r");
@@ -183,6 +184,41 @@ static void test_read_back(void **state)
         }
         assert_true(rec->compile_ms == e->r.compile_ms);
     }
+    cutune_recording_free(r);
+}
+
+/* A live cuda run's header carries the database's GPU fingerprint ("gpu", after "device"),
+ * read back as the recording's gpu; a header without one reads as NULL. */
+static void test_gpu(void **state)
+{
+    fixture *f = *state;
+    char err[512] = "";
+    cutune_journal_header h = HEADER;
+    h.evaluator = "cuda";
+    h.evaluator_arg = NULL;
+    h.device = "NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0)";
+    h.gpu = "NVIDIA H200|132 SMs|143771 MiB|driver 580.95.05|CUDA 13.0";
+    cutune_journal *j = NULL;
+    assert_int_equal(cutune_journal_create(f->path, &h, f->space, &j, err, sizeof err), 0);
+    assert_int_equal(
+        cutune_journal_write_eval(j, f->space, &f->spec, 0, &f->hist.e[0], err, sizeof err), 0);
+    cutune_journal_close(j);
+    size_t len = 0;
+    char *text = read_text(f->path, &len);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "\"device\":\"NVIDIA H200 (sm_90, 132 SMs, CUDA driver 13.0)\","
+                                 "\"gpu\":\"NVIDIA H200|132 SMs|143771 MiB|driver 580.95.05|CUDA "
+                                 "13.0\","));
+    free(text);
+    cutune_recording *r = NULL;
+    assert_int_equal(cutune_recording_load(f->path, &r, err, sizeof err), 0);
+    assert_string_equal(r->gpu, h.gpu);
+    assert_string_equal(r->device_name, h.device);
+    cutune_recording_free(r);
+    unlink(f->path);
+    write_journal(f, 1);
+    assert_int_equal(cutune_recording_load(f->path, &r, err, sizeof err), 0);
+    assert_null(r->gpu);
     cutune_recording_free(r);
 }
 
@@ -343,6 +379,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_lines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gpu, setup, teardown),
         cmocka_unit_test_setup_teardown(test_append_after_crash, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_one_writer, setup, teardown),
