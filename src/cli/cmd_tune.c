@@ -610,7 +610,9 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     /* before the searcher: a warm start reads the database (tdb.key, cutune_db_rows_transfer);
      * the run's rows are stored once the searcher has taken the input */
-    if ((rc = cli_tune_db_open(&o, &t, ename, eargs, ev, &tdb, err, sizeof err)) < 0)
+    if ((rc = cli_tune_db_open(&o, &t, ename, eargs, ev, &tdb, err, sizeof err)) < 0 ||
+        (resume && (rc = cli_resume_check_gpu(o.resume, resume->gpu, ename, ev, o.devices, &tdb,
+                                              err, sizeof err)) < 0))
         goto bad_input;
     if (cli_warm_start_load(o.warm_start, tdb.db, &tdb.key, t.space, &warm, err, sizeof err) < 0 ||
         cli_warm_start_check_resume(&o, &r, &warm, err, sizeof err) < 0)

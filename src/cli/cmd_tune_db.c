@@ -91,6 +91,36 @@ void cli_journal_gpu(const char *ename, cutune_evaluator *ev, const char *device
         snprintf(out, len, "%s", g.fingerprint);
 }
 
+/* the length of a fingerprint's hardware part: up to its third '|' (NAME|N SMs|M MiB) */
+static size_t gpu_hardware_len(const char *fp)
+{
+    size_t n = 0;
+    for (int bars = 0; fp[n]; n++)
+        if (fp[n] == '|' && ++bars == 3)
+            break;
+    return n;
+}
+
+int cli_resume_check_gpu(const char *journal, const char *gpu, const char *ename,
+                         cutune_evaluator *ev, const char *devices, const cli_tune_db *d, char *err,
+                         size_t errlen)
+{
+    char now[sizeof d->key.gpu.fingerprint];
+    if (!gpu || !*gpu)
+        return 0;
+    cli_journal_gpu(ename, ev, devices, d, now, sizeof now);
+    if (!now[0])
+        return 0;
+    size_t a = gpu_hardware_len(gpu), b = gpu_hardware_len(now);
+    if (a == b && memcmp(gpu, now, a) == 0)
+        return 0;
+    return cutune_err(err, errlen, CUTUNE_EINVAL,
+                      "--resume=%s: measured on %.*s, and this run's GPU is %.*s: a journal "
+                      "holds one GPU's times (start a new run; --warm-start=%s carries what "
+                      "it found)",
+                      journal, (int)a, gpu, (int)b, now, journal);
+}
+
 /* path made absolute by its real folder (the run's journal may not exist yet) */
 static void absolute(const char *path, char *out, size_t len)
 {

@@ -145,6 +145,13 @@ void cli_tune_db_end(cli_tune_db *d);
  *  with the run's own rows. "" for another evaluator (a replay run's header has none). */
 void cli_journal_gpu(const char *ename, cutune_evaluator *ev, const char *devices,
                      const cli_tune_db *d, char *out, size_t len);
+/** Whether the GPU a resumed journal was measured on (its header's "gpu") is this run's:
+ *  the fingerprints' hardware part (NAME|N SMs|M MiB) must agree, else CUTUNE_EINVAL with
+ *  both named (a journal holds one GPU's times); a driver or CUDA update is the same GPU.
+ *  0 where either is unknown (no "gpu" in the header, another evaluator). */
+int cli_resume_check_gpu(const char *journal, const char *gpu, const char *ename,
+                         cutune_evaluator *ev, const char *devices, const cli_tune_db *d, char *err,
+                         size_t errlen);
 /** The key a run on t measures as, without running it: evaluator as --evaluator gives it
  *  (NULL: cuda where a GPU is, else the recording t is or the spec names, as tune
  *  chooses), devices as --devices. */

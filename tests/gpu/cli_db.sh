@@ -57,3 +57,27 @@ head -n 1 "$out/c.jsonl" >"$out/c.head"
 [ "$(grep -c '"kind":"eval"' "$out/c.jsonl")" -eq 4 ] && head -n 1 "$out/c.jsonl" | cmp -s - "$out/c.head" ||
     { cat "$out/r.out" "$out/r.err" >&2; echo "resume of a journal with gpu" >&2; exit 1; }
 echo "ok: --no-db journal records gpu, and resumes"
+# a journal holds one GPU's times: resumed where the header names another GPU, refused
+# (exit 2, the journal as it was); another driver or CUDA version is the same GPU
+set_gpu() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines(True)
+h = json.loads(lines[0]); h["gpu"] = sys.argv[2]
+lines[0] = json.dumps(h, separators=(",", ":"), ensure_ascii=False) + "\n"
+open(sys.argv[1], "w").write("".join(lines))
+PY
+}
+cp "$out/c.jsonl" "$out/o.jsonl"
+set_gpu "$out/o.jsonl" "Other GPU|1 SMs|1024 MiB|driver 1.0|CUDA 1.0"
+cp "$out/o.jsonl" "$out/o.before"
+"$exe" --resume="$out/o.jsonl" --budget=5 --no-db --no-progress >"$out/o.out" 2>"$out/o.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "measured on Other GPU|1 SMs|1024 MiB, and this run's GPU is " "$out/o.err" &&
+    cmp -s "$out/o.jsonl" "$out/o.before" ||
+    { cat "$out/o.err" >&2; echo "resume on another GPU: exit $rc, want 2 and the journal untouched" >&2; exit 1; }
+cp "$out/c.jsonl" "$out/d.jsonl"
+set_gpu "$out/d.jsonl" "$(echo "$fp" | cut -d'|' -f1-3)|driver 1.0|CUDA 1.0"
+"$exe" --resume="$out/d.jsonl" --budget=5 --no-db --no-progress >"$out/d.out" 2>"$out/d.err" ||
+    { cat "$out/d.err" >&2; echo "resume after a driver update refused" >&2; exit 1; }
+echo "ok: resume on another GPU refused, after a driver update allowed"
