@@ -79,7 +79,7 @@ static void bench_usage(FILE *f)
             "                       recording or restrictions file is missing or its SHA-256\n"
             "                       differs (only --out, --jobs, --no-plots, --quiet with it)\n"
             "  --quiet              no progress bar\n"
-            "  --help               this text\n"
+            "  -h, --help           this text\n"
             "\n"
             "Writes DIR/results.md, results.csv, results.json, results.tex, vs-random.csv\n"
             "(the cells not above random search), plots.gp and plots/*.{dat,png,svg,pdf}\n"

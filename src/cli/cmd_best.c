@@ -17,8 +17,9 @@ static void best_usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: cutune best [--size NAME=VALUE]... [--db=FILE] [--evaluator=cuda|replay[:FILE]]\n"
-        "                   [--devices=I] [-q] KERNEL|SPEC|RECORDING\n"
+        "usage: cutune best [--size NAME=VALUE]... [--sizes=LIST] [--db=FILE]\n"
+        "                   [--evaluator=cuda|replay[:FILE]] [--devices=I] [-q]\n"
+        "                   KERNEL|SPEC|RECORDING\n"
         "\n"
         "Print the fastest configuration the tuning database knows for KERNEL on this GPU\n"
         "(without a GPU: the GPU of the kernel's recording) at these sizes. Nothing is tuned.\n"
@@ -28,8 +29,10 @@ static void best_usage(FILE *f)
         "  --db=FILE           the database (default as in tune: $CUTUNE_DB, else\n"
         "                      $XDG_DATA_HOME/cutune/tuning.db)\n"
         "  --evaluator=E       whose GPU: cuda (this machine's), replay[:FILE] (a recording's)\n"
-        "  --devices=I         the CUDA device (default 0)\n"
+        "  --devices=all|I,J,..|NAME  GPUs as tune's --devices (cuda only): the first is\n"
+        "                      the one looked up (default GPU 0)\n"
         "  -q, --quiet         print only the configuration\n"
+        "  -h, --help          this help\n"
         "\n"
         "Exit status: 0 found, 1 the database holds no correct measurement of it, 2 bad input.\n");
 }
@@ -223,7 +226,7 @@ static void header_usage(FILE *f)
 {
     fprintf(
         f, "usage: cutune header -o FILE.h [--size NAME=VALUE]... [--budget=N] [--db=FILE]\n"
-           "                     [TUNE OPTIONS] KERNEL|SPEC\n"
+           "                     [TUNE OPTIONS] KERNEL|SPEC|RECORDING\n"
            "\n"
            "Write the tuned configuration of KERNEL on this GPU (without a GPU: replayed from\n"
            "the kernel's recording) at these sizes as a C header of #defines, for a build.\n"
@@ -237,8 +240,11 @@ static void header_usage(FILE *f)
            "  --budget=N           measurements wanted (default 60)\n"
            "  --retune             tune even when the database holds enough\n"
            "  --sizes=LIST         several shapes ('M=N=K=1024;M=1000,N=5000,K=296' or @FILE):\n"
-           "                       a dispatch table and a nearest-shape lookup (docs/shapes.md)\n"
-           "  --shape-mode=common  with --sizes: the default entry is one configuration for all\n"
+           "                       a dispatch table and a nearest-shape lookup (docs/shapes.md;\n"
+           "                       needs a database; not with --size, --journal, --shape-warm,\n"
+           "                       --validate-sizes)\n"
+           "  --shape-mode=each|common  with --sizes: each shape its own entry (default), or\n"
+           "                       the default entry one configuration for all\n"
            "  other options        passed to `cutune tune` (--searcher, --seed, --evaluator,\n"
            "                       --journal, --db, --no-progress, ...); not --objective,\n"
            "                       --objectives, --subject-to, --front (the header is the\n"
@@ -248,6 +254,7 @@ static void header_usage(FILE *f)
            "                       (the header is the database's best, which it does not\n"
            "                       bound; with --no-db, the run's best, which it does);\n"
            "                       where nothing is tuned, the line names those unused\n"
+           "  -h, --help           this help\n"
            "\n"
            "Exit status: 0 written, 1 failed while tuning or nothing correct, 2 bad input,\n"
            "130 the tuning stopped by SIGINT, SIGTERM or SIGHUP (--resume its journal; without\n"
@@ -427,7 +434,8 @@ int cli_header_shape(int argc, char **argv, const char *shown)
     }
     const char *target = targc > 1 && targv[targc - 1][0] != '-' ? targv[targc - 1] : NULL;
     if (!target) {
-        fprintf(stderr, "cutune header: expected one KERNEL or SPEC last (try --help)\n");
+        fprintf(stderr,
+                "cutune header: expected one KERNEL, SPEC or RECORDING last (try --help)\n");
         free(targv);
         return 2;
     }

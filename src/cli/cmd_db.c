@@ -19,7 +19,8 @@ static void db_usage(FILE *f)
             "\n"
             "The tuning database (--db=FILE; default $CUTUNE_DB, else\n"
             "$XDG_DATA_HOME/cutune/tuning.db, else ~/.local/share/cutune/tuning.db).\n"
-            "Options go before COMMAND or after it (`cutune db --db=FILE list`).\n"
+            "Options go before COMMAND or after it (`cutune db --db=FILE list`); each COMMAND\n"
+            "takes --db=FILE, -h/--help and the options shown with it, and refuses the others.\n"
             "\n"
             "  list [--kernel=NAME] [--gpu=TEXT]\n"
             "        one line per kernel, GPU, sizes and options: measurements, correct ones,\n"
@@ -39,8 +40,9 @@ static void db_usage(FILE *f)
             "        (the same file, a copy, gzipped, or an export keyed as before) are not\n"
             "        stored again.\n"
             "  prune [--kernel=NAME] [--gpu=TEXT] [--before=DATE] [--failed] [--all]\n"
-            "        remove the measurements that match every filter given; DATE is\n"
-            "        YYYY-MM-DD or a UTC time YYYY-MM-DDTHH:MM:SS[Z]\n"
+            "        remove the measurements that match every filter given (at least one,\n"
+            "        or --all: without a filter, every measurement); DATE is YYYY-MM-DD or a\n"
+            "        UTC time YYYY-MM-DDTHH:MM:SS[Z]\n"
             "\n"
             "Exit status: 0 done, 1 failed, 2 bad input.\n");
 }
