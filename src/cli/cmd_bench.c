@@ -229,8 +229,11 @@ int cutune_cmd_bench(int argc, char **argv)
         switch (c) {
         case OPT_SEARCHERS: searchers_list = optarg; break;
         case OPT_SEARCHER:
-            if (nextra < BENCH_MAX)
-                extra[nextra++] = optarg;
+            if (nextra >= BENCH_MAX) { /* never dropped unsaid */
+                fprintf(stderr, "cutune bench: more than %d --searcher\n", BENCH_MAX);
+                goto out;
+            }
+            extra[nextra++] = optarg;
             break;
         case OPT_BUDGETS: budgets_text = optarg; break;
         case OPT_SEEDS:
