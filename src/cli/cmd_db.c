@@ -32,7 +32,7 @@ static void db_usage(FILE *f)
             "         KERNEL|SPEC\n"
             "        the latest measurement of each configuration, as a Kernel Tuner cache or a\n"
             "        cutune journal (each replays as `--evaluator=replay:FILE`)\n"
-            "  import [--kernel=KERNEL|SPEC] [--size NAME=VALUE]... FILE...\n"
+            "  import [--kernel=KERNEL|SPEC [--size NAME=VALUE]...] FILE...\n"
             "        Kernel Tuner caches and cutune journals, keyed as a replay of the\n"
             "        recording is keyed (a live run's journal: the device it names); with\n"
             "        --kernel, onto that kernel's space (else a journal's own spec, or the\n"
