@@ -104,5 +104,21 @@ for cmd in tune bench profile; do
     [ "$nr" -gt 0 ] && ok "$cmd --help states ranges ($nr)" || bad "$cmd --help states ranges"
 done
 
+# cutune list is the help of searchers' and evaluators' ARGS: every key a parser names
+# when it refuses an unknown one is listed there as KEY=
+python3 "$here/mkcache.py" bowl.json 4 4 2
+lst=$("$exe" list)
+for a in "--evaluator=cuda:zz=1|cuda|$root/kernels/vector_add.json" "--searcher=bo:zz=1|bo|bowl.json" \
+    "--searcher=genetic:zz=1|genetic|bowl.json"; do
+    IFS='|' read -r opt name target <<<"$a"
+    out=$("$exe" "$opt" --budget=2 --journal=k.jsonl "$target" 2>&1 >/dev/null)
+    keys=$(sed -nE 's/.*\((valid keys|keys|valid): ([a-z0-9_, ]+)\)$/\2/p' <<<"$out" | tr -d ,)
+    line=$(grep -E "^  $name " <<<"$lst")
+    miss=""
+    for k in $keys; do grep -qF -- "$k=" <<<"$line" || miss+=" $k"; done
+    [ -n "$keys" ] && [ -z "$miss" ] && ok "cutune list names every key of $name" \
+        || bad "cutune list names every key of $name" "keys: $keys; missing:$miss; $out"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

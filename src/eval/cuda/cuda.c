@@ -655,7 +655,8 @@ static const cutune_evaluator_type cuda_type = {
             "(args: flush_l2=0|1, pipeline=0|1, threads=N, cache=0|1, cache_dir=DIR, "
             "timeout=S, max_time=S, max_reps=N, min_reps=N, ci=REL, warmup=N, arch=XY, "
             "energy_window=S (default 0.25 where energy is read, else 0), energy_batch=0|1, "
-            "compiler=nvrtc|nvcc|PATH; worker=PATH: the worker executable, default cutune itself)",
+            "compiler=nvrtc|nvcc|PATH, devices=all|I,J,..|NAME (as --devices); worker=PATH: the "
+            "worker executable, default cutune itself)",
     .size = sizeof(cuda_state),
     .flags = CUTUNE_EVALUATOR_NEEDS_GPU,
     .alloc = cuda_alloc,
