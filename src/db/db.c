@@ -75,9 +75,11 @@ static double timeout_seconds(char *err, size_t errlen, int *rc)
     char *end;
     errno = 0;
     double v = strtod(t, &end);
-    if (errno || *end || !(v >= 0) || v > 86400) {
+    /* decimal, as every number cutune reads (docs/cli.md): strtod alone takes " 5" and 0x10 */
+    if (errno || *end || t[0] < '0' || t[0] > '9' || t[strspn(t, "0123456789.eE+-")] || !(v >= 0) ||
+        v > 86400) {
         *rc = cutune_err(err, errlen, CUTUNE_EINVAL,
-                         "$CUTUNE_DB_TIMEOUT=%s: must be seconds, 0..86400", t);
+                         "$CUTUNE_DB_TIMEOUT=%s: must be decimal seconds, 0..86400", t);
         return 0;
     }
     return v;
