@@ -66,6 +66,19 @@ typedef struct cutune_journal_header {
  */
 int cutune_journal_create(const char *path, const cutune_journal_header *h, const cutune_space *s,
                           cutune_journal **out, char *err, size_t errlen);
+/**
+ * As cutune_journal_create, but the journal stays a temporary beside path (locked, its
+ * lines written, not fsync'd one by one) until cutune_journal_publish puts it there
+ * whole: a journal written in one go (an export) is never seen cut short. Closed before
+ * its publish, or ended by a signal the CLI catches, it leaves nothing at path.
+ */
+int cutune_journal_create_pending(const char *path, const cutune_journal_header *h,
+                                  const cutune_space *s, cutune_journal **out, char *err,
+                                  size_t errlen);
+/** Put a journal of cutune_journal_create_pending at its path: fsync, then a rename that
+ *  replaces nothing (CUTUNE_EBUSY where anything appeared there). 0 for one already
+ *  there. On failure nothing is at path; cutune_journal_close still frees j. */
+int cutune_journal_publish(cutune_journal *j, char *err, size_t errlen);
 /** CUTUNE_EBUSY ("PATH: in use: ...") where a run holds the journal at path, else 0 (a
  *  check before a run; cutune_journal_append takes the lock itself). */
 int cutune_journal_check_free(const char *path, char *err, size_t errlen);

@@ -115,13 +115,13 @@ static int write_journal(const char *path, const cli_target *t, const char *dbpa
         .deterministic = 1,
     };
     cutune_journal *j;
-    int rc = cutune_journal_create(path, &jh, t->space, &j, err, errlen);
+    /* written whole before it appears at path: an export cut off (a full disk, a signal,
+     * a crash) would pass for the export of fewer measurements */
+    int rc = cutune_journal_create_pending(path, &jh, t->space, &j, err, errlen);
     for (size_t i = 0; rc >= 0 && i < h->n; i++)
         rc = cutune_journal_write_eval(j, t->space, t->spec, i, &h->e[i], err, errlen);
-    /* an export cut off by a write error (a full disk) would pass for the export of
-     * fewer measurements: the file it created goes, while its lock still holds it */
-    if (rc < 0 && j)
-        (void)unlink(path);
+    if (rc >= 0)
+        rc = cutune_journal_publish(j, err, errlen);
     cutune_journal_close(j);
     return rc;
 }

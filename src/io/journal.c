@@ -19,8 +19,10 @@
 #include "io_internal.h"
 
 struct cutune_journal {
-    int fd;     /* open for appending, holding the journal's lock */
-    char *path; /* for messages */
+    int fd;                  /* open for appending, holding the journal's lock */
+    char *path;              /* for messages */
+    cutune_outfile *pending; /* a journal not yet at its path (cutune_journal_create_pending):
+                              * fd is this temporary's until cutune_journal_publish */
 };
 
 /* A string node, or null for NULL. */
@@ -65,7 +67,8 @@ static int write_line(cutune_journal *j, const cJSON *obj, char *err, size_t err
         }
         done += (size_t)w;
     }
-    if (fsync(j->fd) != 0 && errno != EINVAL && errno != EROFS) {
+    /* a journal not yet at its path is fsync'd once, whole, as it is put there */
+    if (!j->pending && fsync(j->fd) != 0 && errno != EINVAL && errno != EROFS) {
         rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: fsync: %s", j->path, strerror(errno));
         goto out_free;
     }
@@ -202,10 +205,11 @@ int cutune_journal_check_free(const char *path, char *err, size_t errlen)
     return rc == CUTUNE_EBUSY ? rc : 0;
 }
 
-int cutune_journal_create(const char *path, const cutune_journal_header *h, const cutune_space *s,
-                          cutune_journal **out, char *err, size_t errlen)
+int cutune_journal_create_pending(const char *path, const cutune_journal_header *h,
+                                  const cutune_space *s, cutune_journal **out, char *err,
+                                  size_t errlen)
 {
-    int rc = 0, fd = -1;
+    int rc = 0;
     cutune_outfile *o = NULL;
     cutune_journal *j = NULL;
     cJSON *hdr = NULL;
@@ -213,8 +217,8 @@ int cutune_journal_create(const char *path, const cutune_journal_header *h, cons
     *out = NULL;
     if (!path || !h || !s)
         return cutune_err(err, errlen, CUTUNE_EINVAL, "journal: no path, header or space");
-    /* Written whole (header line, fsync) under an exclusive temporary, locked before it
-     * appears at path, and put there only if nothing is: an existing journal (or anything
+    /* Written under an exclusive temporary, locked before it appears at path, and put
+     * there only if nothing is (cutune_journal_publish): an existing journal (or anything
      * else) is never truncated nor replaced, atomically (the CLI checks earlier, for its
      * message). */
     rc = cutune_outfile_open(path, CUTUNE_OUTFILE_NOREPLACE, 0644, &o, err, errlen);
@@ -225,7 +229,11 @@ int cutune_journal_create(const char *path, const cutune_journal_header *h, cons
         return rc;
     if ((rc = lock_journal(cutune_outfile_fd(o), path, err, errlen)) < 0)
         goto out_abort;
-    j = journal_new(path, cutune_outfile_fd(o)); /* fd lent until the commit */
+    j = journal_new(path, cutune_outfile_fd(o)); /* fd lent until the publish */
+    if (j) {
+        j->pending = o; /* closing j aborts it */
+        o = NULL;
+    }
     hdr = j ? header_json(h, s) : NULL;
     if (!hdr) {
         rc = cutune_err(err, errlen, CUTUNE_ENOMEM, "%s: out of memory", path);
@@ -233,22 +241,41 @@ int cutune_journal_create(const char *path, const cutune_journal_header *h, cons
     }
     if ((rc = write_line(j, hdr, err, errlen)) < 0)
         goto out_abort;
-    rc = cutune_outfile_commit(o, &fd, err, errlen);
-    o = NULL;
-    if (rc == CUTUNE_EBUSY)
-        cutune_err(err, errlen, rc, "%s: a journal exists there; resume it or remove it", path);
-    if (rc < 0)
-        goto out_abort;
-    j->fd = fd;
-    (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_APPEND);
     *out = j;
     j = NULL;
 out_abort:
-    if (j)
-        j->fd = -1; /* the outfile's, closed by it */
     cutune_outfile_abort(o);
     cJSON_Delete(hdr);
     cutune_journal_close(j);
+    return rc;
+}
+
+int cutune_journal_publish(cutune_journal *j, char *err, size_t errlen)
+{
+    if (!j || !j->pending)
+        return 0;
+    int fd = -1;
+    int rc = cutune_outfile_commit(j->pending, &fd, err, errlen); /* fsync, then the rename */
+    j->pending = NULL;
+    j->fd = fd; /* -1 when the commit failed: the temporary is gone, closed by it */
+    if (rc == CUTUNE_EBUSY)
+        cutune_err(err, errlen, rc, "%s: a journal exists there; resume it or remove it", j->path);
+    if (rc < 0)
+        return rc;
+    (void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_APPEND);
+    return 0;
+}
+
+int cutune_journal_create(const char *path, const cutune_journal_header *h, const cutune_space *s,
+                          cutune_journal **out, char *err, size_t errlen)
+{
+    cutune_journal *j = NULL;
+    int rc = cutune_journal_create_pending(path, h, s, &j, err, errlen);
+    if (rc >= 0 && (rc = cutune_journal_publish(j, err, errlen)) < 0) {
+        cutune_journal_close(j);
+        j = NULL;
+    }
+    *out = j;
     return rc;
 }
 
@@ -434,7 +461,10 @@ void cutune_journal_close(cutune_journal *j)
 {
     if (!j)
         return;
-    if (j->fd >= 0) {
+    if (j->pending) { /* never published: the temporary goes, nothing is at the path */
+        j->fd = -1;   /* the outfile's, closed by it */
+        cutune_outfile_abort(j->pending);
+    } else if (j->fd >= 0) {
         fsync(j->fd);
         close(j->fd); /* and the lock with it */
     }

@@ -178,6 +178,17 @@ if command -v gdb >/dev/null; then
     }
     killed_at_commit "report" SIGINT report --html=sig/out sig.jsonl
     killed_at_commit "db export" SIGTERM db export --db=sig.db --kt-cache=sig/out "$rec"
+    # an export journal is one file of many lines: a signal between two of them leaves
+    # nothing at its path (not a journal of fewer measurements, which would pass for the
+    # export) and no temporary
+    printf 'set pagination off\nhandle SIGINT nostop noprint pass\nbreak cutune_journal_write_eval\nrun\ndelete\nsignal SIGINT\n' >sig.gdb
+    ASAN_OPTIONS=detect_leaks=0 gdb -q -batch -x sig.gdb --args "$exe" db export --db=sig.db \
+        --journal=sig/export.jsonl "$rec" >sig.txt 2>&1
+    left=$(cd sig && ls -A | grep -v '^out$')
+    rm -f sig/.??* sig/export.jsonl
+    grep -q "terminated with signal SIGINT" sig.txt && [ -z "$left" ] &&
+        ok "db export --journal: SIGINT between its lines: nothing at the path, no temporary" ||
+        bad "db export --journal: SIGINT between its lines (left: ${left:-nothing})" "$(tail -3 sig.txt)"
     # bench's tables are one set: the signal ends it once the last is in place, never with
     # this run's tables beside an earlier run's (those that name the manifest name this one,
     # and runs.csv holds seed 2)
