@@ -64,7 +64,7 @@ static void usage(FILE *f)
             "Exit status: 0 profiled, 1 a profile failed, 2 bad input, 3 ncu not found,\n"
             "4 ncu cannot read the GPU's performance counters here (the reason is written to\n"
             "profile.json, and the report shows the tuner's own metrics without counters),\n"
-            "130 interrupted by SIGINT or SIGTERM (the profiles made so far are kept).\n");
+            "130 interrupted by SIGINT, SIGTERM or SIGHUP (the profiles made so far are kept).\n");
 }
 
 /* The run's kernel spec: the header's target when it is a spec, else the spec by name. */
@@ -242,8 +242,12 @@ static int find_ncu(const char *given, char *buf, size_t len)
 static volatile sig_atomic_t interrupted;
 static void on_signal(int sig)
 {
-    (void)sig;
     interrupted = 1;
+    if (sig == SIGHUP) { /* a hang-up often takes stdout's reader: the summary must not kill */
+        struct sigaction ign = {0};
+        ign.sa_handler = SIG_IGN;
+        sigaction(SIGPIPE, &ign, NULL); /* async-signal-safe */
+    }
 }
 
 /* Run argv with stdout sent to stderr (cutune profile's stdout is its summary alone);
@@ -482,10 +486,16 @@ int cutune_cmd_profile(int argc, char **argv)
         fprintf(stderr, "cutune profile: out of memory\n");
         goto out;
     }
-    struct sigaction sa = {0}, old_int, old_term;
+    /* SIGINT, SIGTERM and SIGHUP (a closed terminal) alike: the ncu run under way ends (or is
+     * waited for), a part file it leaves goes, and the profiles finished so far are kept in
+     * profile.json; a signal ignored when cutune started (nohup) stays ignored */
+    static const int stops[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa = {0}, old_sa[3];
     sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < 3; i++)
+        if (sigaction(stops[i], NULL, &old_sa[i]) == 0 && old_sa[i].sa_handler != SIG_IGN)
+            sigaction(stops[i], &sa, NULL);
     status = 0;
     for (size_t k = 0; k < ntop + nworst && !interrupted; k++) {
         size_t ei = k < ntop ? order[k] : order[nok - 1 - (k - ntop)];
@@ -569,8 +579,8 @@ int cutune_cmd_profile(int argc, char **argv)
         }
         print_entry(pe, e->time_ms);
     }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    for (size_t i = 0; i < 3; i++)
+        sigaction(stops[i], &old_sa[i], NULL);
     if (interrupted) { /* the profiles finished so far are kept */
         fprintf(stderr, "cutune profile: interrupted after %zu profile%s\n", prof.nentries,
                 prof.nentries == 1 ? "" : "s");

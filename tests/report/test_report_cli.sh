@@ -249,6 +249,38 @@ mkdir gf.profile
     bad "profile, every profile failed: a folder that was there is gone" "$(ls -A)"
 rm -rf gf.profile keep.profile
 
+# a hang-up (the terminal closed) while ncu profiles the second configuration: as SIGINT
+# and SIGTERM, exit 130, the first profile kept in profile.json, and nothing of the one cut
+# short (ncu's part file) left in the folder
+cat >bin/ncu-hup <<EOF
+#!/bin/bash
+log=
+while [ \$# -gt 0 ]; do
+    case \$1 in --log-file) log=\$2; shift ;; esac
+    shift
+done
+n=\$(cat "$work/hup.count" 2>/dev/null || echo 0)
+echo \$((n + 1)) >"$work/hup.count"
+if [ "\$n" -eq 1 ]; then
+    head -c 100 "$root/tests/report/ncu_raw_sample.csv" >"\$log"
+    kill -HUP \$PPID
+    sleep 0.3
+    exit 129
+fi
+cp "$root/tests/report/ncu_raw_sample.csv" "\$log"
+EOF
+chmod +x bin/ncu-hup
+out=$("$exe" profile --ncu=bin/ncu-hup --dir=hup.profile g.jsonl 2>&1)
+rc=$?
+left=$(ls -A hup.profile 2>&1 | tr '\n' ' ')
+if [ $rc -eq 130 ] && [ "$left" = "best-1.csv profile.json " ] &&
+    python3 -c 'import json,sys; e=json.load(open("hup.profile/profile.json"))["entries"]; sys.exit(not (len(e) == 1 and e[0]["role"] == "best 1"))'; then
+    ok "profile, SIGHUP during ncu: exit 130, the profile made kept, no part file left"
+else
+    bad "profile, SIGHUP during ncu: exit $rc, folder: $left" "$out"
+fi
+rm -rf hup.profile hup.count
+
 # --launch without a GPU: the cuda evaluator's own error, one line, exit 1
 out=$("$exe" profile --launch=0 g.jsonl 2>&1)
 rc=$?
