@@ -636,16 +636,27 @@ int cutune_cmd_bench(int argc, char **argv)
         snprintf(stale, sizeof stale, "%s/split.csv", out_dir);
         unlink(stale);
     }
-    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+    /* A signal held until now ends bench before the plots. Else the plots are drawn with
+     * signals held as well: gnuplot draws in a folder of its own, and a gnuplot stopped
+     * (Ctrl-C reaches it too) or failed leaves no image in plots/; its folder is removed
+     * before the signal ends bench. */
+    sigset_t pending;
+    int stop_pending = 0;
+    if (sigpending(&pending) == 0)
+        stop_pending = sigismember(&pending, SIGINT) == 1 || sigismember(&pending, SIGTERM) == 1 ||
+                       sigismember(&pending, SIGHUP) == 1;
+    if (rc < 0 || stop_pending || !plots)
+        pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     if (rc < 0) {
         fprintf(stderr, "cutune bench: %s\n", err);
         status = 1;
         goto out;
     }
-    if (plots) {
+    if (plots && !stop_pending) {
         rc = cutune_bench_plot(out_dir, err, sizeof err);
         if (rc < 0)
             fprintf(stderr, "cutune bench: %s\n", err); /* the tables stand without plots */
+        pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     }
     fprintf(stderr, "cutune bench: results in %s/results.md (manifest %s)\n", out_dir,
             res->identity);

@@ -209,5 +209,29 @@ else
     echo "ok - a signal while report, db export or bench writes # SKIP no gdb"
 fi
 
+# gnuplot draws each image at its path as it goes: one stopped (Ctrl-C reaches the whole
+# process group) or failed midway leaves no image cut short in plots/, and no folder it
+# drew in. A stand-in gnuplot writes part of its first image, then is stopped or fails.
+mkdir -p gp
+cat >gp/gnuplot <<'EOF'
+#!/bin/bash
+eval "$2" || exit 1 # -e "cd 'FOLDER'"
+img=$(sed -n "s/^set output '\(.*\)'$/\1/p" "$3" | head -1)
+printf '\x89PNG partial' >"$img"
+[ "$FAKE_GNUPLOT" = int ] && { kill -INT 0; sleep 2; }
+exit 1
+EOF
+chmod +x gp/gnuplot
+for how in int fail; do
+    rm -rf bgp
+    FAKE_GNUPLOT=$how PATH="$PWD/gp:$PATH" setsid -w "$exe" bench --out=bgp --quiet --searchers=random \
+        --budgets=5 --seeds=1 "$rec" >gp.txt 2>&1
+    imgs=$(cd bgp/plots && ls | grep -v '\.dat$')
+    left=$(cd bgp && ls -A | grep '^\.')
+    [ -f bgp/results.md ] && [ -z "$imgs" ] && [ -z "$left" ] &&
+        ok "bench: gnuplot $how midway: no image cut short in plots/, nothing left beside" ||
+        bad "bench: gnuplot $how midway: images ${imgs:-none}, left ${left:-nothing}" "$(tail -3 gp.txt)"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
