@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -223,6 +224,12 @@ static int write_front_gp(const char *path, const char *prefix, const cutune_obj
     return rc;
 }
 
+/* Draw NAME.svg with gnuplot from NAME.gp in dir. gnuplot opens the image at its path and
+ * fills it as it draws: one stopped (Ctrl-C reaches it too) or failed midway would leave it
+ * cut short or empty, in place of the one an earlier run drew. It draws in a folder of its
+ * own (dir/.NAME.svg.XXXXXX, the CSV linked in), and the image of a gnuplot that ended well
+ * is fsync'd and renamed onto dir/NAME.svg; otherwise the folder goes and an earlier
+ * NAME.svg stays as it was. */
 static int run_gnuplot(const char *gp, int *plotted)
 {
     char dir[4096], file[4096];
@@ -235,22 +242,55 @@ static int run_gnuplot(const char *gp, int *plotted)
         snprintf(dir, sizeof dir, ".");
     if (strchr(dir, '\''))
         return 0;
-    char cd[4200];
-    snprintf(cd, sizeof cd, "cd '%s'", dir);
-    char *argv[] = {"gnuplot", "-e", cd, file, NULL};
-    pid_t pid;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    int e = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (e != 0)
-        return 0; /* not installed: the script is there to draw it later */
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return 0;
-    *plotted = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    size_t fl = strlen(file);
+    if (fl < 4 || strcmp(file + fl - 3, ".gp") != 0)
+        return 0;
+    char base[4096], tmp[8300], csv_link[12500], csv_target[4200], svg_tmp[12500], svg[8400];
+    snprintf(base, sizeof base, "%.*s", (int)(fl - 3), file);
+    if (snprintf(tmp, sizeof tmp, "%s/.%s.svg.XXXXXX", dir, base) >= (int)sizeof tmp ||
+        !mkdtemp(tmp))
+        return 0;
+    snprintf(csv_link, sizeof csv_link, "%s/%s.csv", tmp, base);
+    snprintf(csv_target, sizeof csv_target, "../%s.csv", base);
+    snprintf(svg_tmp, sizeof svg_tmp, "%s/%s.svg", tmp, base);
+    snprintf(svg, sizeof svg, "%s/%s.svg", dir, base);
+    if (symlink(csv_target, csv_link) == 0) {
+        char cd[8400], script[4200];
+        snprintf(cd, sizeof cd, "cd '%s'", tmp);
+        snprintf(script, sizeof script, "../%s", file);
+        char *argv[] = {"gnuplot", "-e", cd, script, NULL};
+        pid_t pid;
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+        /* nothing to read: an interrupted gnuplot ends (exit 1), never waits for input */
+        posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+        int e = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+        posix_spawn_file_actions_destroy(&fa);
+        int st = 0; /* not installed: the script is there to draw it later */
+        while (e == 0 && waitpid(pid, &st, 0) < 0)
+            if (errno != EINTR)
+                e = errno;
+        struct stat sb;
+        if (e == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && lstat(svg_tmp, &sb) == 0 &&
+            S_ISREG(sb.st_mode)) {
+            int fd = open(svg_tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+            int synced = fd >= 0 && (fsync(fd) == 0 || errno == EINVAL || errno == EROFS);
+            if (fd >= 0)
+                close(fd);
+            if (synced && rename(svg_tmp, svg) == 0) {
+                *plotted = 1;
+                int d = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                if (d >= 0) {
+                    (void)fsync(d);
+                    close(d);
+                }
+            }
+        }
+    }
+    unlink(svg_tmp);
+    unlink(csv_link);
+    rmdir(tmp);
     return 0;
 }
 

@@ -294,6 +294,29 @@ rows = open("fr.csv").read().splitlines()
 assert rows[0] == "id,bs,v,time,energy,rank" and len(rows) == 17
 PY
 [ -s fr.gp ] && ok "the front's gnuplot script" || bad "the front's gnuplot script"
+# the front's plot: drawn whole into fr.svg, nothing left beside it; a gnuplot that fails
+# (or is stopped) midway leaves the fr.svg an earlier run drew as it was, not one cut short
+if command -v gnuplot >/dev/null; then
+    grep -q '</svg>' fr.svg && [ -z "$(ls -A | grep '^\.fr\.')" ] &&
+        ok "the front's plot: fr.svg whole, nothing left beside it" ||
+        bad "the front's plot" "$(ls -A)"
+fi
+mkdir -p gpfail
+cat >gpfail/gnuplot <<'EOF'
+#!/bin/bash
+eval "$2" || exit 1 # -e "cd 'FOLDER'"
+img=$(sed -n "s/^set output '\(.*\)'$/\1/p" "$3" | head -1)
+printf '<svg partial' >"$img"
+exit 1
+EOF
+chmod +x gpfail/gnuplot
+echo old >fr.svg
+PATH="$PWD/gpfail:$PATH" "$exe" --searcher=grid --budget=16 --objectives=time,energy --front=fr \
+    --journal=gpf.jsonl energy.json >gpf.txt 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q '^front: fr.json, fr.csv, fr.gp (no .svg' gpf.txt && [ "$(cat fr.svg)" = old ] && [ -z "$(ls -A | grep '^\.fr\.')" ] &&
+    ok "the front's plot: a gnuplot failed midway leaves the earlier fr.svg, nothing beside it" ||
+    bad "the front's plot: a gnuplot failed midway: fr.svg is '$(head -c 40 fr.svg)'" "$(ls -A | grep '^\.')"
 # cutune bench --objectives: every run is the cutune run of that seed; its hypervolume is
 # against the recording's reference point
 "$exe" bench --objectives=time,energy --searchers=random,genetic,bo --budgets=6 --seeds=2 \
