@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +16,7 @@
 #include "cutune/front.h"
 #include "cutune/pareto.h"
 #include "io_internal.h"
-
-extern char **environ;
+#include "src/common/gnuplot.h"
 
 void cutune_front_free(cutune_front *f)
 {
@@ -255,30 +253,14 @@ static int run_gnuplot(const char *gp, int *plotted)
     snprintf(svg_tmp, sizeof svg_tmp, "%s/%s.svg", tmp, base);
     snprintf(svg, sizeof svg, "%s/%s.svg", dir, base);
     if (symlink(csv_target, csv_link) == 0) {
-        char cd[8400], script[4200];
-        snprintf(cd, sizeof cd, "cd '%s'", tmp);
+        char script[4200];
         snprintf(script, sizeof script, "../%s", file);
-        char *argv[] = {"gnuplot", "-e", cd, script, NULL};
-        pid_t pid;
-        posix_spawn_file_actions_t fa;
-        posix_spawn_file_actions_init(&fa);
-        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-        /* nothing to read: an interrupted gnuplot ends (exit 1), never waits for input */
-        posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-        int e = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-        posix_spawn_file_actions_destroy(&fa);
         int st = 0; /* not installed: the script is there to draw it later */
-        while (e == 0 && waitpid(pid, &st, 0) < 0)
-            if (errno != EINTR)
-                e = errno;
+        int e = cutune_gnuplot_run(tmp, script, &st);
         struct stat sb;
         if (e == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && lstat(svg_tmp, &sb) == 0 &&
             S_ISREG(sb.st_mode)) {
-            int fd = open(svg_tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-            int synced = fd >= 0 && (fsync(fd) == 0 || errno == EINVAL || errno == EROFS);
-            if (fd >= 0)
-                close(fd);
-            if (synced && rename(svg_tmp, svg) == 0) {
+            if (cutune_sync_rename(svg_tmp, svg) == 0) {
                 *plotted = 1;
                 int d = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
                 if (d >= 0) {

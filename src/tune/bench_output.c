@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +17,7 @@
 
 #include "cutune/bench.h"
 #include "bench_internal.h"
-
-extern char **environ;
+#include "src/common/gnuplot.h"
 
 /* ---- output ---- */
 
@@ -772,12 +770,7 @@ static int publish_images(const char *dir, const char *tmp, char *err, size_t er
         struct stat st;
         if (lstat(from, &st) != 0 || !S_ISREG(st.st_mode)) /* ., .., the links to the data */
             continue;
-        int fd = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0 || (fsync(fd) != 0 && errno != EINVAL && errno != EROFS))
-            rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: %s", to, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        if (rc == 0 && rename(from, to) != 0)
+        if (cutune_sync_rename(from, to) != 0)
             rc = cutune_err(err, errlen, CUTUNE_EIO, "%s: %s", to, strerror(errno));
     }
     closedir(d);
@@ -808,26 +801,8 @@ int cutune_bench_plot(const char *dir, char *err, size_t errlen)
         remove_draw_dir(tmp);
         return rc;
     }
-    char cd[4300];
-    snprintf(cd, sizeof cd, "cd '%s'", tmp);
-    char *argv[] = {"gnuplot", "-e", cd, "../plots.gp", NULL};
-    pid_t pid;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    /* gnuplot's chatter would garble a progress bar; errors still matter */
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    /* nothing to read: a gnuplot interrupted (it catches SIGINT) ends, never waits for input */
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    /* with no signal held: the caller may hold SIGINT, which must still reach gnuplot */
-    posix_spawnattr_t at;
-    sigset_t none;
-    sigemptyset(&none);
-    posix_spawnattr_init(&at);
-    posix_spawnattr_setsigmask(&at, &none);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
-    int e = posix_spawnp(&pid, "gnuplot", &fa, &at, argv, environ);
-    posix_spawnattr_destroy(&at);
-    posix_spawn_file_actions_destroy(&fa);
+    int st = 0;
+    int e = cutune_gnuplot_run(tmp, "../plots.gp", &st);
     if (e == ENOENT)
         rc = cutune_err(err, errlen, CUTUNE_ENOTFOUND,
                         "gnuplot is not installed: plot data left in %s/plots (draw with "
@@ -836,11 +811,7 @@ int cutune_bench_plot(const char *dir, char *err, size_t errlen)
     else if (e != 0)
         rc = cutune_err(err, errlen, CUTUNE_EIO, "cannot run gnuplot: %s", strerror(e));
     else {
-        int st;
-        while (rc == 0 && waitpid(pid, &st, 0) < 0)
-            if (errno != EINTR)
-                rc = cutune_err(err, errlen, CUTUNE_EIO, "waitpid: %s", strerror(errno));
-        if (rc == 0 && (!WIFEXITED(st) || WEXITSTATUS(st) != 0))
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
             rc = cutune_err(err, errlen, CUTUNE_EIO, "gnuplot failed on %s/plots.gp%s", dir,
                             WIFSIGNALED(st) ? " (ended by a signal): no plot drawn" : "");
         /* a stop the caller holds came while gnuplot drew: gnuplot, which catches SIGINT,
