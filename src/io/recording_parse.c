@@ -13,6 +13,7 @@
 #include "cutune/recording.h"
 #include "io_internal.h"
 #include "src/common/json_check.h"
+#include "src/common/metric_name.h"
 
 /* Marks a cJSON number node whose text had a '.' or an exponent, so 1.0 in
  * tune_params stays a float ("1.0" in keys) although cJSON keeps only the
@@ -458,20 +459,11 @@ int recording_parse_metrics(const cJSON *obj, cutune_record *rec, const char *co
         /* a metric is held under a name of at most 31 bytes, as an evaluator's are: a
          * longer one would be left out of the record, and an objective, a constraint or an
          * export reading it would see no value */
-        size_t len = strlen(it->string);
-        if (len >= sizeof rec->metrics[0].name) {
-            char shown[72];
-            size_t k = 0;
-            for (; k < len && k < 64; k++) { /* a control character would break the line */
-                unsigned char c = (unsigned char)it->string[k];
-                shown[k] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-            }
-            shown[k] = '\0';
-            return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED,
-                              "%s: metric '%s%s' has a name of %zu bytes, longer than a metric "
-                              "name may be (31 bytes)",
-                              loc, shown, len > 64 ? "..." : "", len);
-        }
+        _Static_assert(sizeof rec->metrics[0].name == sizeof(((cutune_metric *)0)->name),
+                       "a recorded metric's name is held as an evaluator's");
+        char why[256];
+        if (cutune_metric_name_check(it->string, why, sizeof why) < 0)
+            return cutune_err(err, errlen, CUTUNE_EUNSUPPORTED, "%s: %s", loc, why);
         n++;
     }
     if (!n)

@@ -13,6 +13,7 @@
 #include "cutune/evaluator.h"
 
 #include "spec_internal.h"
+#include "src/common/metric_name.h"
 
 static const double default_rtol = 1e-5;
 
@@ -187,20 +188,9 @@ int spec_load_metrics(loader *L, const cJSON *root)
         /* the journal records each metric by name, and a recording's metrics are held
          * under names of at most 31 bytes: a longer one would make journals that no
          * resume, replay or import could read back */
-        size_t len = strlen(m->string);
-        if (len >= sizeof(((cutune_metric *)0)->name)) {
-            char shown[72];
-            size_t k = 0;
-            for (; k < len && k < 64; k++) { /* a control character would break the line */
-                unsigned char c = (unsigned char)m->string[k];
-                shown[k] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-            }
-            shown[k] = '\0';
-            return spec_fail_member(L, CUTUNE_EINVAL, "metrics", m->string,
-                                    "metric '%s%s' has a name of %zu bytes, longer than a "
-                                    "metric name may be (31 bytes)",
-                                    shown, len > 64 ? "..." : "", len);
-        }
+        char why[256];
+        if (cutune_metric_name_check(m->string, why, sizeof why) < 0)
+            return spec_fail_member(L, CUTUNE_EINVAL, "metrics", m->string, "%s", why);
         s->metrics[i].name = spec_strdup(m->string);
         if (!s->metrics[i].name)
             return spec_fail(L, CUTUNE_ENOMEM, path, "out of memory");
