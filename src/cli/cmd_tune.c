@@ -2,8 +2,9 @@
  *
  * This file holds the run: the target, searcher and evaluator chosen, every output checked
  * before anything runs, the tuner loop and the exports. Its command line is read in
- * cmd_tune_options.c, --resume restored and checked in cmd_tune_resume.c, and the summary
- * printed at the end in tune_summary.c (tune_internal.h). */
+ * cmd_tune_options.c, --resume restored and checked in cmd_tune_resume.c, a spec's own
+ * recording named by its line in tune_spec_recording.c, and the summary printed at the end
+ * in tune_summary.c (tune_internal.h). */
 #include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -83,45 +84,6 @@ static int split_name(const char *text, char *name, size_t len, const char **arg
     name[n] = '\0';
     *arg = colon ? colon + 1 : NULL;
     return 0;
-}
-
-/* "FILE:LINE: FIELD" of the spec's field that names the recording path (one of its
- * recording and recordings), for a message about it. */
-static const char *recording_at(const cutune_spec *spec, const char *path)
-{
-    for (size_t i = 0; i < spec->nrecordings; i++)
-        if (spec->recordings[i] == path && spec->recordings_at && spec->recordings_at[i])
-            return spec->recordings_at[i];
-    return spec->recording_at ? spec->recording_at : spec->path;
-}
-
-/* A message (err) about the recording a replay reads, when that is the spec's own
- * (shipped): put after the field that names it, at its line, as the spec's load errors
- * are ("FILE:LINE: recording: REC: reason"). */
-static void spec_recording_said(const cutune_spec *spec, const char *shipped, const char *eargs,
-                                int rc, char *err, size_t errlen)
-{
-    if (!spec || !shipped || eargs != shipped)
-        return;
-    char why[1024];
-    snprintf(why, sizeof why, "%s", err);
-    cutune_err(err, errlen, rc, "%s: %s", recording_at(spec, shipped), why);
-}
-
-/* The spec's recording that a replay reads, opened once to check it: one that cannot be
- * read is refused naming the spec, the line and its field ("recording", "recordings[i]", a
- * T1 file's KernelSpecification.SimulationInput), as the no-GPU path names them; the
- * loader alone would name only the file. */
-static int check_spec_recording(const cutune_spec *spec, const char *path, char *err, size_t errlen)
-{
-    char why[1024];
-    int fd, rc = cutune_open_input(path, &fd, why, sizeof why);
-    if (rc >= 0) {
-        close(fd);
-        return 0;
-    }
-    return cutune_err(err, errlen, rc, "%s: the recording it names cannot be read: %s",
-                      recording_at(spec, path), why);
 }
 
 /* Can a file be created at path? A temporary can be created in its folder (and is removed
@@ -377,7 +339,7 @@ int cutune_cmd_tune(int argc, char **argv)
         cutune_err(err, sizeof err, CUTUNE_ENODEV,
                    "%s: no CUDA GPU found, and the recording it names cannot be read: %s: %s "
                    "(give --evaluator=replay:FILE)",
-                   recording_at(t.spec, shipped), shipped, strerror(errno));
+                   cli_recording_at(t.spec, shipped), shipped, strerror(errno));
         goto bad_input;
     } else {
         cutune_err(err, sizeof err, CUTUNE_ENODEV,
@@ -396,7 +358,7 @@ int cutune_cmd_tune(int argc, char **argv)
         goto bad_input;
     }
     if (t.spec && eargs && eargs == shipped &&
-        check_spec_recording(t.spec, shipped, err, sizeof err) < 0)
+        cli_check_spec_recording(t.spec, shipped, err, sizeof err) < 0)
         goto bad_input;
     /* --devices is the cuda evaluator's devices= (kept in the journal's evaluator_arg); an
      * evaluating rank of an MPI job takes one GPU of its host */
@@ -429,14 +391,14 @@ int cutune_cmd_tune(int argc, char **argv)
     if (strcmp(ename, "replay") == 0 && t.spec && eargs && !o.so.cartesian) {
         rc = cli_restrict_to_recording(&t, eargs, err, sizeof err);
         if (rc < 0) {
-            spec_recording_said(t.spec, shipped, eargs, rc, err, sizeof err);
+            cli_spec_recording_said(t.spec, shipped, eargs, rc, err, sizeof err);
             goto bad_input;
         }
     } else if (strcmp(ename, "replay") == 0 && t.spec && eargs) {
         /* --cartesian: only the evaluator reads it, silently; what it leaves out is said */
         cutune_recording *replayed = NULL;
         if ((rc = cutune_recording_load(eargs, &replayed, err, sizeof err)) < 0) {
-            spec_recording_said(t.spec, shipped, eargs, rc, err, sizeof err);
+            cli_spec_recording_said(t.spec, shipped, eargs, rc, err, sizeof err);
             goto bad_input;
         }
         cli_say_truncated_tail(replayed);
@@ -597,7 +559,7 @@ int cutune_cmd_tune(int argc, char **argv)
     }
     rc = cutune_evaluator_alloc(et, &ectx, &ev, err, sizeof err);
     if (rc < 0 && et == cutune_evaluator_replay)
-        spec_recording_said(t.spec, shipped, eargs, rc, err, sizeof err);
+        cli_spec_recording_said(t.spec, shipped, eargs, rc, err, sizeof err);
     if (rc < 0)
         goto bad_input;
     if (mpi_rank > 0) {

@@ -139,6 +139,17 @@ int cli_db_fingerprint(const char *ename, const char *recording, const cli_targe
                        cutune_evaluator *ev, const char *devices, cutune_db_gpu *g, char *err,
                        size_t errlen);
 void cli_tune_db_end(cli_tune_db *d);
+/** "FILE:LINE: FIELD" of the spec's field that names the recording path (one of its
+ *  recording and recordings; else the spec's recording field, else its path), for a
+ *  message about that file (tune_spec_recording.c). */
+const char *cli_recording_at(const cutune_spec *spec, const char *path);
+/** Where the recording a replay reads (eargs) is the spec's own (shipped), put err (a
+ *  message about it, rc) after the field that names it: "FILE:LINE: recording: ...". */
+void cli_spec_recording_said(const cutune_spec *spec, const char *shipped, const char *eargs,
+                             int rc, char *err, size_t errlen);
+/** Open the spec's recording path once: one that cannot be read is refused naming the
+ *  spec's line and field. */
+int cli_check_spec_recording(const cutune_spec *spec, const char *path, char *err, size_t errlen);
 /** The GPU fingerprint a cuda run's journal header records ("gpu"): the key its
  *  measurements are stored under (d's, where the run has a database), else the one the
  *  database would use (cli_db_fingerprint), so that `db import` of the journal files it
